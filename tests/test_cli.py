@@ -1,0 +1,189 @@
+"""The command line: exit codes, selection, formats, explain, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from entrykit.cli import ExitCode, cli
+
+from .conftest import write_corpus
+
+GOOD = """\
+id: pip/ok
+signature: "ERROR: boom"
+regex: "ERROR: boom"
+"""
+WARNING_ONLY = """\
+id: pip/warn
+signature: "ERROR: boom"
+regex: "ERROR: boom"
+workarounds:
+  - action: Do the thing
+    how: Do the thing
+"""
+BROKEN = """\
+id: pip/broken
+signature: "ERROR: boom"
+regex: "ValueError"
+"""
+
+
+def invoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], *args: str, table: str = "") -> tuple[int, str]:
+    write_corpus(tmp_path, files)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.entrykit]\nroot = \"entries\"\nselect = [\"ET2\", \"ET6\", \"ET0\"]\n{table}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    result = CliRunner().invoke(cli, ["lint", "--today", "2026-11-30", *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_clean_corpus_exits_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = invoke(tmp_path, monkeypatch, {"pip/ok.yaml": GOOD})
+    assert code == ExitCode.CLEAN
+    assert "No problems in 1 file." in out
+
+
+def test_errors_exit_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = invoke(tmp_path, monkeypatch, {"pip/broken.yaml": BROKEN})
+    assert code == ExitCode.FINDINGS
+    assert "entries/pip/broken.yaml:3:8: ET202" in out
+
+
+def test_warnings_pass_unless_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _ = invoke(tmp_path, monkeypatch, {"pip/warn.yaml": WARNING_ONLY})
+    assert code == ExitCode.CLEAN
+    code, _ = invoke(tmp_path, monkeypatch, {"pip/warn.yaml": WARNING_ONLY}, "--strict")
+    assert code == ExitCode.FINDINGS
+
+
+def test_exit_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = invoke(tmp_path, monkeypatch, {"pip/broken.yaml": BROKEN}, "--exit-zero")
+    assert code == ExitCode.CLEAN
+    assert "ET202" in out
+
+
+def test_select_and_ignore_by_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = {"pip/broken.yaml": BROKEN, "pip/warn.yaml": WARNING_ONLY}
+    _, out = invoke(tmp_path, monkeypatch, files, "--select", "ET6")
+    assert "ET605" in out and "ET202" not in out
+    _, out = invoke(tmp_path, monkeypatch, files, "--ignore", "ET20,ET605")
+    assert "ET605" not in out and "ET202" not in out
+
+
+def test_longest_prefix_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = {"pip/broken.yaml": BROKEN, "pip/warn.yaml": WARNING_ONLY}
+    _, out = invoke(tmp_path, monkeypatch, files, "--ignore", "ET2", table="")
+    assert "ET202" not in out
+    _, out = invoke(tmp_path, monkeypatch, files, "--select", "ET202", "--ignore", "ET2")
+    assert "ET202" in out
+
+
+def test_per_file_ignores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = '[tool.entrykit.per-file-ignores]\n"entries/pip/broken.yaml" = ["ET202"]\n'
+    code, out = invoke(tmp_path, monkeypatch, {"pip/broken.yaml": BROKEN}, table=table)
+    assert code == ExitCode.CLEAN and "ET202" not in out
+
+
+def test_severity_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = '[tool.entrykit.rules.ET605]\nseverity = "error"\n'
+    code, out = invoke(tmp_path, monkeypatch, {"pip/warn.yaml": WARNING_ONLY}, table=table)
+    assert code == ExitCode.FINDINGS and "ET605 [error]" in out
+
+
+def test_auto_format_under_github_actions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_corpus(tmp_path, {"pip/broken.yaml": BROKEN})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = CliRunner().invoke(cli, ["lint", "--select", "ET2"], catch_exceptions=False)
+    assert result.output.startswith("::error file=entries/pip/broken.yaml,line=3,col=8,title=ET202")
+
+
+def test_json_output_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, out = invoke(tmp_path, monkeypatch, {"pip/broken.yaml": BROKEN}, "--format", "json")
+    [item] = json.loads(out)
+    assert {"path", "line", "col", "code", "severity", "message", "related"} <= set(item)
+    assert (item["path"], item["line"], item["col"], item["code"], item["severity"]) == (
+        "entries/pip/broken.yaml", 3, 8, "ET202", "error"
+    )
+
+
+def test_paths_are_relative_to_the_current_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_corpus(tmp_path, {"pip/broken.yaml": BROKEN})
+    monkeypatch.chdir(tmp_path / "entries" / "pip")
+    result = CliRunner().invoke(cli, ["lint", "--select", "ET2", "--format", "json", "broken.yaml"])
+    assert json.loads(result.output)[0]["path"] == "broken.yaml"
+
+
+def test_unknown_config_key_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_corpus(tmp_path, {"pip/ok.yaml": GOOD})
+    (tmp_path / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\ncolour = "red"\n')
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint"])
+    assert result.exit_code == ExitCode.ERROR
+    assert "unknown key `tool.entrykit.colour`" in result.output
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("[tool.entrykit.regex]\nflags = [\"NOCASE\"]\n", "`tool.entrykit.regex.flags` must be one of"),
+        ("[tool.entrykit.rules.ET607]\nmax_age_days = \"long\"\n", "must be a int"),
+        ("[tool.entrykit.rules.ET999]\n", "unknown rule `tool.entrykit.rules.ET999`"),
+        ("[tool.entrykit.rules.ET607]\nseverity = \"fatal\"\n", "must be error, warning or info"),
+        ("select = [\"XX1\"]\n", "matches no rule code"),
+    ],
+)
+def test_bad_config_is_exit_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, message: str) -> None:
+    write_corpus(tmp_path, {"pip/ok.yaml": GOOD})
+    head = '[tool.entrykit]\nroot = "entries"\n'
+    (tmp_path / "pyproject.toml").write_text(head + table)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint"])
+    assert result.exit_code == ExitCode.ERROR
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_missing_path_is_exit_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint", "nowhere.yaml"])
+    assert result.exit_code == ExitCode.ERROR
+    assert "does not exist" in result.output
+
+
+def test_rules_and_explain() -> None:
+    runner = CliRunner()
+    listing = runner.invoke(cli, ["rules"], catch_exceptions=False).output
+    assert "ET202  regex-misses-signature" in listing
+    doc = runner.invoke(cli, ["explain", "ET202"], catch_exceptions=False).output
+    assert doc.startswith("ET202 regex-misses-signature")
+    assert "## Why is this bad?" in doc
+    by_name = runner.invoke(cli, ["explain", "regex-misses-signature"], catch_exceptions=False).output
+    assert by_name == doc
+    unknown = runner.invoke(cli, ["explain", "ET999"])
+    assert unknown.exit_code == ExitCode.ERROR
+
+
+def test_rule_crash_names_rule_and_file_without_traceback(tmp_path: Path) -> None:
+    """A bug in a rule exits 2 with one line naming the rule and the file."""
+    write_corpus(tmp_path, {"pip/ok.yaml": GOOD})
+    script = (
+        "import entrykit.rules.content as c, entrykit.registry as r\n"
+        "rule = r.get('ET605')\n"
+        "def boom(entry, ctx):\n    raise ZeroDivisionError('bug')\n"
+        "r._RULES['ET605'] = type(rule)(**{**rule.__dict__, 'func': boom})\n"
+        "from entrykit.cli import main\nmain()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "lint", "--root", "entries"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == ExitCode.ERROR
+    assert "rule ET605 crashed on entries/pip/ok.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,58 @@
+"""Rule documentation: every docstring complete, the README's generated tables current."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from entrykit import docs, registry
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+SECTIONS = ("## Why is this bad?", "## Example", "## Use instead")
+
+
+@pytest.mark.parametrize("rule", registry.all_rules(), ids=lambda r: r.code)
+def test_rule_docstring_has_every_part(rule: registry.Rule) -> None:
+    first = rule.doc.splitlines()[0]
+    assert first and first.endswith("."), "line 1 is a one-sentence summary"
+    for part in SECTIONS:
+        assert part in rule.doc, f"{rule.code} lacks {part!r}"
+    for name in rule.options:
+        assert "## Options" in rule.doc and f"`{name}`" in rule.doc, f"{rule.code} does not document {name}"
+    assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)+", rule.name), "names are kebab-case problems"
+
+
+def _block(marker: str, current: str) -> str:
+    """The README block between markers; ENTRYKIT_UPDATE_GOLDEN=1 rewrites it first."""
+    text = README.read_text(encoding="utf-8")
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        text = re.sub(
+            rf"(<!-- {marker}:start -->\n).*?(<!-- {marker}:end -->)",
+            lambda m: m.group(1) + current + m.group(2),
+            text,
+            flags=re.S,
+        )
+        README.write_text(text, encoding="utf-8")
+    match = re.search(rf"<!-- {marker}:start -->\n(.*?)<!-- {marker}:end -->", text, re.S)
+    assert match, f"README lacks the {marker} block"
+    return match.group(1)
+
+
+def test_readme_rule_table_is_current() -> None:
+    current = docs.rules_markdown(registry.all_rules())
+    assert _block("rules", current) == current, "regenerate: ENTRYKIT_UPDATE_GOLDEN=1 pytest tests/test_docs.py"
+
+
+def test_readme_settings_table_is_current() -> None:
+    current = docs.settings_markdown(list(registry.all_sections().values()))
+    assert _block("settings", current) == current
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = README.read_text(encoding="utf-8")
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    command = next(line for line in ci.splitlines() if "pytest" in line)
+    assert command in readme

@@ -1,0 +1,81 @@
+"""Malformed files are ET001 diagnostics with positions, never tracebacks."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from entrykit.config import from_table
+from entrykit.engine import lint
+from entrykit.loader import LoadFailure, load
+
+from .conftest import TODAY
+
+
+def _load(tmp_path: Path, name: str, raw: bytes) -> object:
+    path = tmp_path / name
+    path.write_bytes(raw)
+    return load(path, name)
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "line", "col", "words"),
+    [
+        ("bad.yaml", b"id: test/a\nsignature: caf\xe9\n", 2, 15, "invalid UTF-8"),
+        ("bin.yaml", bytes(range(256)), 1, 1, "NUL byte"),
+        ("nul.json", b'{"id": "a"}\n\x00', 2, 1, "NUL byte"),
+        ("u16.yaml", codecs.BOM_UTF16_LE + "id: a\n".encode("utf-16-le"), 1, 1, "UTF-16"),
+        ("empty.yaml", b"", 1, 1, "empty"),
+        ("blank.json", b"  \n\n", 1, 1, "empty"),
+        ("list.json", b"[1, 2]", 1, 1, "found a list"),
+        ("scalar.yaml", b"42\n", 1, 1, "found a int"),
+        ("trunc.yaml", b"id: a\nsignature: [1, 2\n", 3, 1, "invalid YAML"),
+        ("trunc.json", b'{"id": "a",\n "x": ', 2, 7, "invalid JSON"),
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, 1, 1, "too deep"),
+        # libyaml stops at its own nesting limit; where exactly is its business.
+        ("deep.yaml", b"[" * 100_000 + b"]" * 100_000, 1, None, "nesting depth"),
+    ],
+)
+def test_bad_bytes_are_located(
+    tmp_path: Path, name: str, raw: bytes, line: int, col: int | None, words: str
+) -> None:
+    result = _load(tmp_path, name, raw)
+    assert isinstance(result, LoadFailure)
+    assert (result.line, result.col if col is not None else None) == (line, col)
+    assert words in result.message
+
+
+def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    result = _load(tmp_path, "bom.yaml", codecs.BOM_UTF8 + b"id: test/a\n")
+    assert not isinstance(result, LoadFailure)
+    assert result.data == {"id": "test/a"}  # type: ignore[union-attr]
+
+
+def test_file_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"signature: " + b"a" * 5000 + b"\n")
+    result = load(path, "big.yaml", max_bytes=1000)
+    assert isinstance(result, LoadFailure) and "over the limit" in result.message
+
+
+def test_yaml_follows_the_1_2_core_schema_and_keeps_dates_as_text(tmp_path: Path) -> None:
+    text = b"a: yes\nb: on\nc: 2024-06-01\nd: 0o17\ne: 1_000\nf: ~\ng: TRUE\nh: 1.5e3\n"
+    entry = _load(tmp_path, "s.yaml", text)
+    assert entry.data == {  # type: ignore[union-attr]
+        "a": "yes", "b": "on", "c": "2024-06-01", "d": 15, "e": 1000, "f": None, "g": True, "h": 1500.0
+    }
+
+
+def test_one_bad_file_does_not_stop_the_corpus(tmp_path: Path) -> None:
+    root = tmp_path / "entries" / "pip"
+    root.mkdir(parents=True)
+    (root / "bad.yaml").write_bytes(b"\xff\xfe\x00garbage")
+    (root / "good.yaml").write_text('id: pip/good\nsignature: "x"\nregex: "y"\n')
+    config = from_table({"root": "entries", "select": ["ET0", "ET2"]}, tmp_path)
+    result = lint(None, config, TODAY, cwd=tmp_path)
+    assert [(d.path, d.code) for d in result.diagnostics] == [
+        ("entries/pip/bad.yaml", "ET001"),
+        ("entries/pip/good.yaml", "ET202"),
+    ]

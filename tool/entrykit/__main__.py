@@ -1,0 +1,5 @@
+"""`python -m entrykit` runs the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,54 @@
+"""The corpus index shared by corpus rules: every entry, by id and by alias."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .entry import Entry
+
+
+@dataclass
+class Corpus:
+    """All entries linted together; corpus rules see this whole set."""
+
+    entries: list[Entry]
+    root: Path | None = None
+    by_id: dict[str, list[Entry]] = field(default_factory=dict)
+    by_alias: dict[str, list[Entry]] = field(default_factory=dict)
+    by_path: dict[str, Entry] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        ids: dict[str, list[Entry]] = defaultdict(list)
+        aliases: dict[str, list[Entry]] = defaultdict(list)
+        for entry in self.entries:
+            if entry.id:
+                ids[entry.id].append(entry)
+            for alias in aliases_of(entry):
+                aliases[alias].append(entry)
+            self.by_path[entry.path] = entry
+        self.by_id = dict(ids)
+        self.by_alias = dict(aliases)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def knows(self, entry_id: str) -> bool:
+        """True if some entry has this id or alias."""
+        return entry_id in self.by_id or entry_id in self.by_alias
+
+    def resolve(self, entry_id: str) -> list[Entry]:
+        """Entries answering to an id: by id first, else by alias."""
+        return self.by_id.get(entry_id) or self.by_alias.get(entry_id, [])
+
+    def domains(self) -> list[str]:
+        return sorted({e.id.split("/", 1)[0] for e in self.entries if e.id and "/" in e.id})
+
+
+def aliases_of(entry: Entry) -> list[str]:
+    return [a for a in entry.list_field("aliases") if isinstance(a, str)]

@@ -1,0 +1,87 @@
+"""The records that flow from rules to reporters: Severity, Fix, Finding, Diagnostic."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    """How bad a diagnostic is; errors fail a run, warnings fail it under --strict."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Replace the value at `pointer` with `value`; `safe` fixes are applied by --fix."""
+
+    pointer: str
+    value: Any
+    description: str
+    safe: bool = True
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second place a corpus finding points at, before positions are resolved."""
+
+    path: str
+    pointer: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule yields: a JSON Pointer into an entry and one sentence.
+
+    `path` is only set by corpus rules (entry rules report on the entry they
+    were given). `severity` is only set by rules whose findings differ in
+    weight (ET205 exponential vs polynomial); config overrides still win.
+    `at_key` points at the mapping key instead of its value. `position` is only
+    set where the pointer is ambiguous (the second of two equal keys).
+    """
+
+    pointer: str
+    message: str
+    path: str | None = None
+    related: tuple[Related, ...] = ()
+    severity: Severity | None = None
+    fix: Fix | None = None
+    at_key: bool = False
+    position: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Location:
+    """A resolved place: 1-based line and column in a file."""
+
+    path: str
+    line: int
+    col: int
+    pointer: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem at one place, ready for any reporter."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    pointer: str = ""
+    related: tuple[Location, ...] = field(default=())
+    fix: Fix | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.col, self.code, self.message)

@@ -1,0 +1,57 @@
+"""One parsed entry file, and where its values are (positions are computed on first use)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .positions import Irregularity, PositionIndex, build_index
+
+
+@dataclass(eq=False)
+class Entry:
+    """An entry file that parsed into a mapping.
+
+    `path` is how diagnostics name the file; `abspath` is where it is. Positions are
+    not computed until a diagnostic needs one, so clean files never pay for them.
+    """
+
+    path: str
+    abspath: Path
+    fmt: str  # "yaml" | "json"
+    data: dict[str, Any]
+    text: str
+    needs_positions: bool = False
+    _index: PositionIndex | None = field(default=None, repr=False)
+
+    @property
+    def positions(self) -> PositionIndex:
+        if self._index is None:
+            self._index = build_index(self.text, self.fmt)
+        return self._index
+
+    def locate(self, pointer: str, at_key: bool = False) -> tuple[int, int]:
+        """1-based (line, col) of the value at `pointer` (or of its key)."""
+        return self.positions.locate(pointer, at_key=at_key)
+
+    def irregularities(self) -> list[Irregularity]:
+        """Duplicate keys, non-string keys, non-finite numbers (only looked for when noticed)."""
+        return self.positions.irregularities if self.needs_positions else []
+
+    @property
+    def id(self) -> str | None:
+        value = self.data.get("id")
+        return value if isinstance(value, str) else None
+
+    def str_field(self, key: str) -> str | None:
+        value = self.data.get(key)
+        return value if isinstance(value, str) else None
+
+    def list_field(self, key: str) -> list[Any]:
+        value = self.data.get(key)
+        return value if isinstance(value, list) else []
+
+    def dict_field(self, key: str) -> dict[str, Any]:
+        value = self.data.get(key)
+        return value if isinstance(value, dict) else {}

@@ -1,0 +1,149 @@
+"""Find entry files and turn each into an `Entry` or a `LoadFailure` (never an exception)."""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .entry import Entry
+from .parsing import Parsed, parse_json, parse_yaml
+
+ENTRY_SUFFIXES = (".yaml", ".yml", ".json")
+SKIPPED_DIRS = frozenset({".entrykit_cache", "__pycache__", "node_modules"})
+DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    """A file that is not an entry at all: ET001 at (line, col)."""
+
+    path: str
+    abspath: Path
+    line: int
+    col: int
+    message: str
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """The path diagnostics show: relative to the current directory when below it."""
+    cwd = cwd or Path.cwd()
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        rel = os.path.relpath(path, cwd)
+        return Path(rel).as_posix() if not rel.startswith("..") else path.as_posix()
+
+
+def is_entry_file(path: Path) -> bool:
+    return path.suffix.lower() in ENTRY_SUFFIXES
+
+
+def discover(paths: Iterable[Path]) -> Iterator[Path]:
+    """Entry files named or found below the given paths, each once, in a stable order.
+
+    Hidden directories and tool caches are skipped; symlinked directories are not followed.
+    """
+    seen: set[Path] = set()
+    for given in paths:
+        if given.is_dir():
+            found: list[Path] = []
+            for dirpath, dirnames, filenames in os.walk(given):
+                dirnames[:] = sorted(
+                    d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
+                )
+                found.extend(Path(dirpath, f) for f in filenames if is_entry_file(Path(f)))
+            candidates: Iterable[Path] = sorted(found)
+        else:
+            candidates = [given]
+        for path in candidates:
+            key = path.absolute()
+            if key not in seen:
+                seen.add(key)
+                yield key
+
+
+def _line_col(data: bytes, offset: int) -> tuple[int, int]:
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    start = before.rfind(b"\n") + 1
+    col = len(before[start:].decode("utf-8", errors="replace")) + 1
+    return line, col
+
+
+_FOREIGN_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def decode(raw: bytes) -> tuple[str | None, tuple[int, int, str] | None]:
+    """UTF-8 text (BOM removed), or a (line, col, message) problem."""
+    for bom, name in _FOREIGN_BOMS:
+        if raw.startswith(bom):
+            return None, (1, 1, f"file is {name}-encoded; entries must be UTF-8")
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line, col = _line_col(raw, nul)
+        return None, (line, col, "file contains a NUL byte; entries are text")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(raw, exc.start)
+        return None, (line, col, f"invalid UTF-8 byte `0x{raw[exc.start]:02x}`")
+
+
+def parse_text(text: str, fmt: str) -> Parsed:
+    return parse_json(text) if fmt == "json" else parse_yaml(text)
+
+
+def file_format(path: Path) -> str:
+    return "json" if path.suffix.lower() == ".json" else "yaml"
+
+
+def load(
+    abspath: Path, shown: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES
+) -> Entry | LoadFailure:
+    """Read and parse one file."""
+
+    def fail(line: int, col: int, message: str) -> LoadFailure:
+        return LoadFailure(shown, abspath, line, col, message)
+
+    try:
+        if abspath.is_dir():
+            return fail(1, 1, "is a directory, not an entry file")
+        size = abspath.stat().st_size
+        if size > max_bytes:
+            return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
+        raw = abspath.read_bytes()
+    except OSError as exc:
+        return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
+    text, problem = decode(raw)
+    if problem is not None or text is None:
+        line, col, message = problem or (1, 1, "cannot decode file")
+        return fail(line, col, message)
+    if not text.strip():
+        return fail(1, 1, "file is empty")
+    fmt = file_format(abspath)
+    parsed = parse_text(text, fmt)
+    if parsed.problem is not None:
+        return fail(parsed.problem.line, parsed.problem.col, parsed.problem.message)
+    if not isinstance(parsed.data, dict):
+        kind = {list: "a list", str: "a string", type(None): "nothing"}.get(
+            type(parsed.data), f"a {type(parsed.data).__name__}"
+        )
+        return fail(1, 1, f"expected a mapping of fields at the top, found {kind}")
+    return Entry(
+        path=shown,
+        abspath=abspath,
+        fmt=fmt,
+        data=parsed.data,
+        text=text,
+        needs_positions=parsed.needs_positions,
+    )

@@ -1,0 +1,251 @@
+"""Where each value of an entry sits in its text: JSON Pointer -> 1-based (line, col).
+
+Built only for files that have something to report (see `Entry.locate`): a token
+scanner over JSON text, a libyaml node walk for YAML. Both also list the problems
+the fast parsers noticed but could not place: duplicate keys, non-string keys and
+non-finite numbers.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json.decoder
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from . import pointer as jp
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a value starts, and where its key starts when it has one (1-based)."""
+
+    line: int
+    col: int
+    key_line: int | None = None
+    key_col: int | None = None
+
+
+@dataclass(frozen=True)
+class Irregularity:
+    """Something well-formed enough to parse but not valid entry data."""
+
+    kind: str  # "duplicate-key" | "nonstring-key" | "nonfinite-number"
+    pointer: str
+    line: int
+    col: int
+    detail: str
+
+
+@dataclass
+class PositionIndex:
+    spots: dict[str, Spot] = field(default_factory=dict)
+    irregularities: list[Irregularity] = field(default_factory=list)
+
+    def locate(self, pointer: str, at_key: bool = False) -> tuple[int, int]:
+        """Line and column of `pointer`, or of its nearest ancestor that exists."""
+        current = pointer
+        while True:
+            spot = self.spots.get(current)
+            if spot is not None:
+                if at_key and spot.key_line is not None and spot.key_col is not None:
+                    return spot.key_line, spot.key_col
+                return spot.line, spot.col
+            if not current:
+                return 1, 1
+            current = jp.parent(current)
+
+
+class _LineMap:
+    """Offset -> (line, col), both 1-based, col counted in characters."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_CONSTANTS = {"true": True, "false": False, "null": None}
+_NONFINITE = ("NaN", "Infinity", "-Infinity")
+
+
+def json_positions(text: str) -> PositionIndex:
+    """Scan JSON text iteratively (no recursion limit) and record every value's place.
+
+    Tolerant: on malformed text it stops and returns what it has seen.
+    """
+    index = PositionIndex()
+    where = _LineMap(text)
+    scanstring = json.decoder.scanstring
+    # Each frame: [kind, pointer, keys-seen-or-next-index]
+    stack: list[list[Any]] = []
+    pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    if text.startswith("\ufeff", pos):
+        pos += 1
+    pending_pointer = ""
+    pending_key: tuple[int, int] | None = None
+    try:
+        while pos < len(text):
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos >= len(text):
+                break
+            ch = text[pos]
+            # A value starts here (or a container closes / separator comes).
+            if stack and ch in ",":
+                pos += 1
+                continue
+            if ch in "}]":
+                stack.pop()
+                pos += 1
+                continue
+            if stack and stack[-1][0] == "object":
+                # Expect a key.
+                if ch != '"':
+                    break
+                key_start = pos
+                key, pos = scanstring(text, pos + 1)
+                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+                if pos >= len(text) or text[pos] != ":":
+                    break
+                pos += 1
+                frame = stack[-1]
+                pending_pointer = jp.child(frame[1], key)
+                pending_key = where(key_start)
+                if key in frame[2]:
+                    line, col = pending_key
+                    index.irregularities.append(
+                        Irregularity("duplicate-key", pending_pointer, line, col, key)
+                    )
+                frame[2].add(key)
+                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+                if pos >= len(text):
+                    break
+                ch = text[pos]
+            elif stack:
+                frame = stack[-1]
+                pending_pointer = jp.child(frame[1], frame[2])
+                pending_key = None
+                frame[2] += 1
+            line, col = where(pos)
+            key_line, key_col = pending_key if pending_key else (None, None)
+            index.spots[pending_pointer] = Spot(line, col, key_line, key_col)
+            if ch == "{":
+                stack.append(["object", pending_pointer, set()])
+                pos += 1
+            elif ch == "[":
+                stack.append(["array", pending_pointer, 0])
+                pos += 1
+            elif ch == '"':
+                _, pos = scanstring(text, pos + 1)
+            else:
+                for name in _NONFINITE:
+                    if text.startswith(name, pos):
+                        index.irregularities.append(
+                            Irregularity("nonfinite-number", pending_pointer, line, col, name)
+                        )
+                        pos += len(name)
+                        break
+                else:
+                    for name in _CONSTANTS:
+                        if text.startswith(name, pos):
+                            pos += len(name)
+                            break
+                    else:
+                        match = _NUMBER.match(text, pos)
+                        if not match:
+                            break
+                        pos = match.end()
+            if not stack:
+                break
+    except (ValueError, IndexError):
+        pass
+    return index
+
+
+def _walk_yaml(root: yaml.Node) -> Iterator[tuple[str, yaml.Node, yaml.Node | None]]:
+    """Yield (pointer, value node, key node) for every node; aliases are not re-entered."""
+    seen: set[int] = set()
+    stack: list[tuple[str, yaml.Node, yaml.Node | None]] = [("", root, None)]
+    while stack:
+        pointer, node, key_node = stack.pop()
+        yield pointer, node, key_node
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for k, v in reversed(node.value):
+                stack.append((jp.child(pointer, _scalar_key(k)), v, k))
+        elif isinstance(node, yaml.SequenceNode):
+            for i in range(len(node.value) - 1, -1, -1):
+                stack.append((jp.child(pointer, i), node.value[i], None))
+
+
+def _scalar_key(node: yaml.Node) -> str:
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else "<complex key>"
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+def yaml_positions(text: str) -> PositionIndex:
+    """Compose YAML with libyaml and record every node's start mark."""
+    from .parsing import EntryYamlLoader
+
+    index = PositionIndex()
+    loader = EntryYamlLoader(text)
+    try:
+        root = loader.get_single_node()
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return index
+    finally:
+        loader.dispose()
+    if root is None:
+        return index
+    keys_seen: dict[str, set[str]] = {}
+    for pointer, node, key_node in _walk_yaml(root):
+        mark = node.start_mark
+        if key_node is not None:
+            kmark = key_node.start_mark
+            spot = Spot(mark.line + 1, mark.column + 1, kmark.line + 1, kmark.column + 1)
+            parent = jp.parent(pointer)
+            key = _scalar_key(key_node)
+            seen = keys_seen.setdefault(parent, set())
+            if key in seen:
+                index.irregularities.append(
+                    Irregularity("duplicate-key", pointer, kmark.line + 1, kmark.column + 1, key)
+                )
+            seen.add(key)
+            if key_node.tag != _STR_TAG:
+                index.irregularities.append(
+                    Irregularity(
+                        "nonstring-key", pointer, kmark.line + 1, kmark.column + 1, key
+                    )
+                )
+        else:
+            spot = Spot(mark.line + 1, mark.column + 1)
+        index.spots.setdefault(pointer, spot)
+        if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG:
+            if _nonfinite_yaml_float(node.value):
+                index.irregularities.append(
+                    Irregularity(
+                        "nonfinite-number", pointer, mark.line + 1, mark.column + 1, node.value
+                    )
+                )
+    return index
+
+
+def _nonfinite_yaml_float(text: str) -> bool:
+    return text.lstrip("+-").lower() in (".inf", ".nan")
+
+
+def build_index(text: str, fmt: str) -> PositionIndex:
+    return json_positions(text) if fmt == "json" else yaml_positions(text)

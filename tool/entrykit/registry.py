@@ -1,0 +1,170 @@
+"""The rule registry: the @rule decorator, rule records, option declarations, rule context."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .diagnostic import Finding, Severity
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
+    from .entry import Entry
+
+
+@dataclass(frozen=True)
+class Option:
+    """A typed option with a default; `items` is the element type of a list option."""
+
+    default: Any
+    doc: str
+    type: type = str
+    items: type | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any, where: str) -> Any:
+        """Return `value` if it fits, else raise ValueError naming `where`."""
+        expected = self.type
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ValueError(f"{where} must be a {expected.__name__}, got {value!r}")
+        if self.items is not None and isinstance(value, list):
+            for item in value:
+                if not isinstance(item, self.items):
+                    raise ValueError(
+                        f"{where} must hold {self.items.__name__} values, got {item!r}"
+                    )
+        if self.choices is not None:
+            values = value if isinstance(value, list) else [value]
+            for item in values:
+                if item not in self.choices:
+                    allowed = ", ".join(repr(c) for c in self.choices)
+                    raise ValueError(f"{where} must be one of {allowed}, got {item!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a rule may know besides the entry: its options, shared settings, and today."""
+
+    today: date
+    options: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    schema: Path | None = None  # None: the bundled schema
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        return self.settings.get(name, {})
+
+
+EntryRule = Callable[["Entry", Context], Iterable[Finding]]
+CorpusRule = Callable[["Corpus", Context], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: code, problem name, default severity, scope, options and docs."""
+
+    code: str
+    name: str
+    severity: Severity
+    scope: str  # "entry" | "corpus" | "builtin" (produced by the loader or engine)
+    func: Callable[..., Iterable[Finding]] | None
+    options: Mapping[str, Option]
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0].strip() if self.doc.strip() else ""
+
+    @property
+    def family(self) -> str:
+        return self.code[:3]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A shared settings table in config, e.g. [tool.entrykit.regex]."""
+
+    name: str
+    options: Mapping[str, Option]
+    doc: str
+
+
+_RULES: dict[str, Rule] = {}
+_SECTIONS: dict[str, Section] = {}
+_LOADED = False
+
+
+def _register(rule_record: Rule) -> None:
+    if not (len(rule_record.code) == 5 and rule_record.code.startswith("ET")):
+        raise ValueError(f"rule code {rule_record.code!r} is not ET + three digits")
+    for existing in _RULES.values():
+        if existing.code == rule_record.code or existing.name == rule_record.name:
+            raise ValueError(f"rule {rule_record.code} ({rule_record.name}) registered twice")
+    _RULES[rule_record.code] = rule_record
+
+
+def rule(
+    code: str,
+    name: str,
+    *,
+    severity: Severity = Severity.ERROR,
+    scope: str = "entry",
+    options: Mapping[str, Option] | None = None,
+) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+    """Register an entry rule (`f(entry, ctx)`) or a corpus rule (`f(corpus, ctx)`)."""
+
+    def decorate(func: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+        _register(
+            Rule(code, name, severity, scope, func, dict(options or {}), inspect.getdoc(func) or "")
+        )
+        return func
+
+    return decorate
+
+
+def builtin(code: str, name: str, severity: Severity, doc: str) -> None:
+    """Register a rule whose findings come from the loader or the engine, for its docs."""
+    _register(Rule(code, name, severity, "builtin", None, {}, inspect.cleandoc(doc)))
+
+
+def section(name: str, options: Mapping[str, Option], doc: str) -> None:
+    """Declare a shared settings table; the config loader validates it."""
+    if name in _SECTIONS:
+        raise ValueError(f"settings section {name!r} declared twice")
+    _SECTIONS[name] = Section(name, dict(options), doc)
+
+
+def _ensure_loaded() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        importlib.import_module("entrykit.rules")
+
+
+def all_rules() -> list[Rule]:
+    _ensure_loaded()
+    return sorted(_RULES.values(), key=lambda r: r.code)
+
+
+def all_sections() -> dict[str, Section]:
+    _ensure_loaded()
+    return dict(_SECTIONS)
+
+
+def get(code_or_name: str) -> Rule:
+    """Look a rule up by code (`ET202`, any case) or name (`regex-misses-signature`)."""
+    _ensure_loaded()
+    key = code_or_name.strip()
+    if key.upper() in _RULES:
+        return _RULES[key.upper()]
+    for candidate in _RULES.values():
+        if candidate.name == key:
+            return candidate
+    raise KeyError(code_or_name)

@@ -1,0 +1,385 @@
+"""ET6xx: what an entry says is consistent: dates, rates, repeated text, sources, freshness."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+from urllib.parse import urlsplit
+
+from .. import pointer as jp
+from ..diagnostic import Finding, Severity
+from ..entry import Entry
+from ..registry import Context, Option, rule
+from ..text import normalize_phrase
+
+DATE_FIELDS = ("first_seen", "last_confirmed", "last_updated")
+
+
+def _date(value: Any) -> date | None:
+    if not isinstance(value, str) or len(value) != 10:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _rate(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+@rule("ET601", "dates-out-of-order")
+def dates_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Dates are out of order or in the future.
+
+    `first_seen` <= `last_confirmed` <= `last_updated`, and none of them after
+    today (`--today` sets today for reproducible runs).
+
+    ## Why is this bad?
+    Readers judge how current an entry is from its dates; an error confirmed
+    before it was first seen, or a date in the future, makes every date suspect.
+
+    ## Example
+    ```yaml
+    first_seen: "2024-06-01"
+    last_confirmed: "2023-08-20"
+    ```
+
+    ## Use instead
+    ```yaml
+    first_seen: "2023-08-20"
+    last_confirmed: "2024-06-01"
+    ```
+    """
+    dated = [(name, _date(entry.data.get(name))) for name in DATE_FIELDS]
+    present = [(name, value) for name, value in dated if value is not None]
+    for (earlier, first), (later, second) in zip(present, present[1:]):
+        if second < first:
+            yield Finding(
+                f"/{later}",
+                f"`{later}` {second.isoformat()} is before `{earlier}` {first.isoformat()}",
+            )
+    for name, value in present:
+        if value > ctx.today:
+            yield Finding(f"/{name}", f"`{name}` {value.isoformat()} is in the future (today is {ctx.today.isoformat()})")
+
+
+@rule(
+    "ET602",
+    "verdict-inconsistent",
+    severity=Severity.WARNING,
+    options={
+        "min_resolvable_rate": Option(
+            0.5, "Lowest `fix_success_rate` an entry marked `resolvable: \"true\"` may have.", float
+        ),
+        "max_unresolvable_rate": Option(
+            0.2, "Highest `fix_success_rate` an entry marked `resolvable: \"false\"` may have.", float
+        ),
+    },
+)
+def verdict_inconsistent(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Verdict fields contradict each other.
+
+    Checks that `resolvable` agrees with `fix_success_rate` (a `"true"` entry
+    needs a rate of at least `min_resolvable_rate` and at least one workaround; a
+    `"false"` entry at most `max_unresolvable_rate`), and that `fix_success_rate`
+    is not above every workaround's `success_rate`.
+
+    ## Why is this bad?
+    Agents decide from the verdict whether to try a fix at all; a "resolvable"
+    error that is rarely fixed, or a fix rate no workaround reaches, misleads them.
+
+    ## Example
+    ```yaml
+    resolvable: "true"
+    fix_success_rate: 0.95
+    workarounds:
+      - action: Load the same checkpoint on every rank
+        success_rate: 0.8
+    ```
+
+    ## Use instead
+    ```yaml
+    resolvable: "true"
+    fix_success_rate: 0.8
+    workarounds:
+      - action: Load the same checkpoint on every rank
+        success_rate: 0.8
+    ```
+
+    ## Options
+    - `min_resolvable_rate` (float, default 0.5)
+    - `max_unresolvable_rate` (float, default 0.2)
+    """
+    resolvable = entry.data.get("resolvable")
+    rate = _rate(entry.data.get("fix_success_rate"))
+    workarounds = [w for w in entry.list_field("workarounds") if isinstance(w, dict)]
+    if resolvable == "true":
+        if rate is not None and rate < ctx.options["min_resolvable_rate"]:
+            yield Finding(
+                "/resolvable",
+                f"`resolvable` is `true` but `fix_success_rate` is only {rate:g}",
+            )
+        if not workarounds:
+            yield Finding("/resolvable", "`resolvable` is `true` but there is no workaround")
+    elif resolvable == "false" and rate is not None and rate > ctx.options["max_unresolvable_rate"]:
+        yield Finding(
+            "/resolvable", f"`resolvable` is `false` but `fix_success_rate` is {rate:g}"
+        )
+    rates = [r for r in (_rate(w.get("success_rate")) for w in workarounds) if r is not None]
+    if rate is not None and rates and rate > max(rates):
+        yield Finding(
+            "/fix_success_rate",
+            f"`fix_success_rate` {rate:g} is above every workaround's `success_rate` "
+            f"(best {max(rates):g})",
+        )
+
+
+@rule(
+    "ET603",
+    "confidence-unsupported",
+    severity=Severity.WARNING,
+    options={
+        "max_confidence": Option(
+            [0.5, 0.75, 0.9],
+            "Highest `confidence` for 0, 1, 2, ... pieces of evidence; beyond the list, any.",
+            list,
+            items=float,
+        ),
+    },
+)
+def confidence_unsupported(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Confidence is higher than the evidence supports.
+
+    `confidence` may be at most `max_confidence[evidence_count]`: by default 0.5
+    with no evidence, 0.75 with one report, 0.9 with two, anything with three or
+    more. Entries without `evidence_count` are not checked.
+
+    ## Why is this bad?
+    A single unconfirmed report presented with 87% confidence tells agents to
+    trust a root cause nobody has reproduced twice.
+
+    ## Example
+    ```yaml
+    confidence: 0.87
+    evidence_count: 1
+    ```
+
+    ## Use instead
+    ```yaml
+    confidence: 0.87
+    evidence_count: 3
+    ```
+
+    ## Options
+    - `max_confidence` (list of floats, default `[0.5, 0.75, 0.9]`)
+    """
+    confidence = _rate(entry.data.get("confidence"))
+    evidence = entry.data.get("evidence_count")
+    if confidence is None or isinstance(evidence, bool) or not isinstance(evidence, int):
+        return
+    limits = ctx.options["max_confidence"]
+    if 0 <= evidence < len(limits) and confidence > limits[evidence]:
+        plural = "report" if evidence == 1 else "reports"
+        yield Finding(
+            "/confidence",
+            f"`confidence` {confidence:g} is above {limits[evidence]:g}, the most that "
+            f"{evidence} {plural} of evidence supports",
+        )
+
+
+def _actions(entry: Entry, field: str) -> Iterator[tuple[str, str]]:
+    for index, item in enumerate(entry.list_field(field)):
+        if isinstance(item, dict) and isinstance(item.get("action"), str):
+            yield jp.join(field, index, "action"), item["action"]
+
+
+@rule("ET604", "repeated-action", severity=Severity.WARNING)
+def repeated_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """The same action appears twice in `dead_ends` or `workarounds`.
+
+    Actions are compared after folding case, width and spacing and dropping
+    final punctuation. An action listed both as a dead end and as a workaround
+    is reported too.
+
+    ## Why is this bad?
+    A repeated item inflates the list and skews the rates; an action that both
+    fails and works tells the reader nothing without a `condition`.
+
+    ## Example
+    ```yaml
+    workarounds:
+      - action: Use torch.distributed.barrier() after model creation
+        success_rate: 0.85
+      - action: use torch.distributed.barrier() after model creation.
+        success_rate: 0.8
+    ```
+
+    ## Use instead
+    ```yaml
+    workarounds:
+      - action: Use torch.distributed.barrier() after model creation
+        success_rate: 0.85
+    ```
+    """
+    first_seen: dict[str, str] = {}
+    for field in ("dead_ends", "workarounds"):
+        for where, action in _actions(entry, field):
+            key = normalize_phrase(action)
+            if not key:
+                continue
+            if key in first_seen:
+                earlier = first_seen[key]
+                yield Finding(where, f"action repeats `{earlier.lstrip('/')}`: `{action[:60]}`")
+            else:
+                first_seen[key] = where
+
+
+@rule("ET605", "how-repeats-action", severity=Severity.WARNING)
+def how_repeats_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A workaround's `how` repeats its `action` word for word.
+
+    `how` is for the steps the one-line `action` cannot hold; a copy of the
+    action adds nothing.
+
+    ## Why is this bad?
+    Rendered pages and agents show both fields, so readers read the same sentence
+    twice and look in vain for the steps.
+
+    ## Example
+    ```yaml
+    - action: Load the same checkpoint on every rank
+      how: Load the same checkpoint on every rank
+    ```
+
+    ## Use instead
+    ```yaml
+    - action: Load the same checkpoint on every rank
+      how: "On rank 0 save the state dict; barrier; load it with map_location='cpu' on every rank."
+    ```
+    """
+    for index, item in enumerate(entry.list_field("workarounds")):
+        if not isinstance(item, dict):
+            continue
+        action, how = item.get("action"), item.get("how")
+        if isinstance(action, str) and isinstance(how, str) and how.strip():
+            if normalize_phrase(action) == normalize_phrase(how):
+                yield Finding(jp.join("workarounds", index, "how"), "`how` repeats `action` word for word")
+
+
+_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home", ".corp", ".intranet")
+
+
+def url_problem(url: str) -> str | None:
+    """Why a source URL is unfit for a public entry, or None."""
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname or ""
+    except ValueError:
+        return "is not a valid URL"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "is not an http(s) URL"
+    if not host:
+        return "has no host"
+    try:
+        address = ipaddress.ip_address(int(host) if host.isdigit() else host)
+    except ValueError:
+        single_label = "." not in host
+        if host == "localhost" or single_label or host.endswith(_PRIVATE_SUFFIXES):
+            return f"points at the private host `{host}`"
+        return None
+    if not address.is_global:
+        return f"points at the non-public address `{host}`"
+    return None
+
+
+def _urls(entry: Entry) -> Iterator[tuple[str, str]]:
+    doc = entry.data.get("official_doc_url")
+    if isinstance(doc, str) and doc:
+        yield "/official_doc_url", doc
+    for field in ("dead_ends", "workarounds"):
+        for index, item in enumerate(entry.list_field(field)):
+            if not isinstance(item, dict) or not isinstance(item.get("sources"), list):
+                continue
+            for number, url in enumerate(item["sources"]):
+                if isinstance(url, str):
+                    yield jp.join(field, index, "sources", number), url
+
+
+@rule("ET606", "unsafe-source-url")
+def unsafe_source_url(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A source URL is not http(s) or points at a private or loopback host.
+
+    Checked: `official_doc_url` and every `sources` item of dead ends and
+    workarounds. Private means loopback, link-local, private and reserved IP
+    ranges (also written as a bare number), `localhost`, single-label hosts and
+    hosts under `.local`, `.internal`, `.lan` and similar.
+
+    ## Why is this bad?
+    Readers and agents follow sources; `file:`, `javascript:` or intranet links
+    are dead for them at best and an attack at worst.
+
+    ## Example
+    ```yaml
+    sources:
+      - http://127.0.0.1:8080/notes
+      - file:///home/me/fix.txt
+    ```
+
+    ## Use instead
+    ```yaml
+    sources:
+      - https://pytorch.org/docs/stable/fsdp.html
+    ```
+    """
+    for where, url in _urls(entry):
+        problem = url_problem(url)
+        if problem:
+            yield Finding(where, f"source `{url[:80]}` {problem}")
+
+
+@rule(
+    "ET607",
+    "entry-not-confirmed",
+    severity=Severity.WARNING,
+    options={
+        "max_age_days": Option(730, "Days since `last_confirmed` after which an entry is stale.", int)
+    },
+)
+def entry_not_confirmed(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Entry has not been confirmed for longer than the configured age.
+
+    `last_confirmed` older than `max_age_days` (default 730) before today.
+
+    ## Why is this bad?
+    Errors change with versions; an entry nobody has reproduced for years may
+    describe a message the tool no longer prints, or a fix that no longer works.
+
+    ## Example
+    ```yaml
+    last_confirmed: "2022-01-10"
+    ```
+
+    ## Use instead
+    Reproduce the error, then:
+    ```yaml
+    last_confirmed: "2026-11-30"
+    ```
+
+    ## Options
+    - `max_age_days` (int, default 730)
+    """
+    confirmed = _date(entry.data.get("last_confirmed"))
+    if confirmed is None:
+        return
+    age = (ctx.today - confirmed).days
+    if age > ctx.options["max_age_days"]:
+        yield Finding(
+            "/last_confirmed",
+            f"`last_confirmed` {confirmed.isoformat()} is {age} days old "
+            f"(limit {ctx.options['max_age_days']})",
+        )

@@ -1,0 +1,196 @@
+"""ET5xx: ids are well-formed, unique, where their file says, and references resolve."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+
+from .. import pointer as jp
+from ..corpus import Corpus, aliases_of
+from ..diagnostic import Finding, Related
+from ..entry import Entry
+from ..registry import Context, rule
+
+_SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
+ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")
+GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
+
+
+def _claims(entry: Entry) -> list[tuple[str, str]]:
+    """(pointer, id) for every id an entry answers to: its id and its aliases."""
+    claims = [("/id", entry.id)] if entry.id else []
+    for index, alias in enumerate(entry.list_field("aliases")):
+        if isinstance(alias, str):
+            claims.append((jp.join("aliases", index), alias))
+    return claims
+
+
+@rule("ET501", "duplicate-id", scope="corpus")
+def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
+    """Two entries answer to the same id.
+
+    An entry's `id`, and each of its `aliases`, must belong to that entry alone:
+    an id equal to another entry's id *or alias* counts as a duplicate, and so
+    does an alias repeating the entry's own id.
+
+    ## Why is this bad?
+    A lookup by id (from a link, a `transition_graph` reference, an agent's
+    citation) cannot say which of the two entries is meant.
+
+    ## Example
+    ```yaml
+    # entries/pytorch/fsdp-param-mismatch.yaml
+    id: pytorch/fsdp-param-mismatch
+    ---
+    # entries/pytorch/fsdp-parameter-mismatch.yaml
+    id: pytorch/fsdp-parameter-mismatch
+    aliases: [pytorch/fsdp-param-mismatch]
+    ```
+
+    ## Use instead
+    Merge the two entries (`entrykit merge`), or remove the stale alias.
+    """
+    owners: dict[str, list[tuple[Entry, str]]] = {}
+    for entry in corpus:
+        for where, claimed in _claims(entry):
+            owners.setdefault(claimed, []).append((entry, where))
+    for claimed, holders in owners.items():
+        if len(holders) < 2:
+            continue
+        for entry, where in holders:
+            others = [(e, w) for e, w in holders if e is not entry]
+            if not others:
+                if where != "/id" and claimed == entry.id:
+                    yield Finding(
+                        where, f"alias `{claimed}` repeats the entry's own id", path=entry.path
+                    )
+                continue
+            related = tuple(Related(e.path, w) for e, w in others)
+            names = ", ".join(sorted({e.path for e, _ in others}))
+            yield Finding(
+                where,
+                f"id `{claimed}` is also claimed by {names}",
+                path=entry.path,
+                related=related,
+            )
+
+
+@rule("ET503", "id-malformed")
+def id_malformed(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Id is malformed or does not match the file's path.
+
+    An id is `<domain>/<slug>`: two segments of lowercase letters and digits,
+    joined inside a segment by `-`, `_` or `.`. The file holding it must be
+    `<domain>/<slug>.yaml` (or `.yml`, `.json`) below the corpus root.
+
+    ## Why is this bad?
+    Tools find entries by id through their path; a file whose path disagrees
+    with its id is found under the wrong name or not at all, and ids with other
+    characters break URLs and file systems.
+
+    ## Example
+    ```yaml
+    # entries/pytorch/fsdp.yaml
+    id: PyTorch/FSDP Param Mismatch
+    ```
+
+    ## Use instead
+    ```yaml
+    # entries/pytorch/fsdp-param-mismatch.yaml
+    id: pytorch/fsdp-param-mismatch
+    ```
+    """
+    entry_id = entry.id
+    if entry_id is None:
+        return
+    if not ID_PATTERN.fullmatch(entry_id):
+        yield Finding(
+            "/id",
+            f"id `{entry_id}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`",
+        )
+        return
+    domain, slug = entry_id.split("/")
+    path = PurePosixPath(entry.abspath.as_posix())
+    expected = f"{domain}/{slug}{path.suffix}"
+    if path.stem != slug or path.parent.name != domain:
+        yield Finding("/id", f"id `{entry_id}` belongs in `{expected}`, not in `{path.parent.name}/{path.name}`")
+
+
+def graph_references(entry: Entry) -> Iterator[tuple[str, str]]:
+    """(pointer, target id) for every reference in `transition_graph`."""
+    graph = entry.dict_field("transition_graph")
+    for name in GRAPH_LISTS:
+        items = graph.get(name)
+        if not isinstance(items, list):
+            continue
+        for index, item in enumerate(items):
+            if isinstance(item, str):
+                yield jp.join("transition_graph", name, index), item
+            elif isinstance(item, dict) and isinstance(item.get("error_id"), str):
+                yield jp.join("transition_graph", name, index, "error_id"), item["error_id"]
+
+
+@rule("ET504", "dangling-reference", scope="corpus")
+def dangling_reference(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
+    """Transition graph refers to an unknown id, or to the entry itself.
+
+    Every id in `transition_graph.leads_to`, `preceded_by` and
+    `frequently_confused_with` must be the id or an alias of an entry in the
+    corpus, and not of the entry that holds the reference.
+
+    ## Why is this bad?
+    An agent following "this error often leads to X" lands nowhere; a self
+    reference is a loop that tells nothing.
+
+    ## Example
+    ```yaml
+    id: pytorch/fsdp-param-mismatch
+    transition_graph:
+      leads_to: [pytorch/no-such-entry]
+    ```
+
+    ## Use instead
+    ```yaml
+    id: pytorch/fsdp-param-mismatch
+    transition_graph:
+      leads_to: [pytorch/fsdp-parameter-mismatch]
+    ```
+    """
+    for entry in corpus:
+        own = {entry.id, *aliases_of(entry)} - {None}
+        for where, target in graph_references(entry):
+            if target in own:
+                yield Finding(where, f"reference `{target}` points at this entry itself", path=entry.path)
+            elif not corpus.knows(target):
+                yield Finding(where, f"reference `{target}` is not the id of any entry", path=entry.path)
+
+
+@rule("ET505", "domain-mismatch")
+def domain_mismatch(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """The `domain` field disagrees with the id's prefix.
+
+    `domain` repeats the first segment of `id`; both must say the same.
+
+    ## Why is this bad?
+    Listings by domain and paths by id put the entry in two different places.
+
+    ## Example
+    ```yaml
+    id: pytorch/fsdp-param-mismatch
+    domain: cuda
+    ```
+
+    ## Use instead
+    ```yaml
+    id: pytorch/fsdp-param-mismatch
+    domain: pytorch
+    ```
+    """
+    entry_id = entry.id
+    domain = entry.str_field("domain")
+    if entry_id is None or domain is None or "/" not in entry_id:
+        return
+    prefix = entry_id.split("/", 1)[0]
+    if prefix != domain:
+        yield Finding("/domain", f"domain `{domain}` differs from the id's prefix `{prefix}`")

@@ -1,0 +1,59 @@
+"""Load the entry JSON Schema and build its validator once per run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .errors import ConfigError
+
+SCHEMA_FILE = "entry.schema.json"
+
+
+def bundled_schema_text() -> str:
+    """The schema shipped in the wheel, or the repository's schema/ in a source checkout."""
+    try:
+        return resources.files("entrykit.schemas").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        # Editable installs map only the package directory, not schema/.
+        source_tree = Path(__file__).resolve().parents[2] / "schema" / SCHEMA_FILE
+        return source_tree.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=8)
+def load_schema(path: Path | None = None) -> dict[str, Any]:
+    """The schema as data: the bundled one, or the file `path` names."""
+    try:
+        text = bundled_schema_text() if path is None else path.read_text(encoding="utf-8")
+        schema = json.loads(text)
+    except OSError as exc:
+        raise ConfigError(f"cannot read schema {path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"schema {path or SCHEMA_FILE} is not valid JSON: {exc}") from None
+    if not isinstance(schema, dict):
+        raise ConfigError(f"schema {path or SCHEMA_FILE} must be a JSON object")
+    return schema
+
+
+@lru_cache(maxsize=8)
+def validator(path: Path | None = None) -> Draft202012Validator:
+    """A checked, format-enforcing validator, built once per schema."""
+    schema = load_schema(path)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise ConfigError(f"schema {path or SCHEMA_FILE} is invalid: {exc.message}") from None
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def fingerprint(path: Path | None = None) -> str:
+    """A stable digest of the schema in use (for caches)."""
+    blob = json.dumps(load_schema(path), sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
