@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
@@ -10,10 +9,9 @@ from .. import pointer as jp
 from ..corpus import Corpus, aliases_of
 from ..diagnostic import Finding, Related
 from ..entry import Entry
+from ..paths import ID_PATTERN
 from ..registry import Context, rule
 
-_SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
-ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
 
 

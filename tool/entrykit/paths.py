@@ -1,0 +1,30 @@
+"""Entry ids to file paths, never trusting the id: no traversal, no absolute paths."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import UsageError
+
+_SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
+ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")
+
+
+def is_valid_id(entry_id: str) -> bool:
+    """`<domain>/<slug>`: lowercase letters and digits joined by `-`, `_` or `.`."""
+    return bool(ID_PATTERN.fullmatch(entry_id))
+
+
+def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
+    """Where the entry `entry_id` lives below `root`; UsageError for an unsafe id."""
+    if not is_valid_id(entry_id):
+        raise UsageError(
+            f"id `{entry_id!r}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`"
+        )
+    domain, slug = entry_id.split("/")
+    base = root.resolve()
+    target = (base / domain / f"{slug}{suffix}").resolve()
+    if target.parent.parent != base:  # belt and braces: the pattern already forbids this
+        raise UsageError(f"id `{entry_id}` would leave the corpus root")
+    return target
