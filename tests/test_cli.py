@@ -187,3 +187,31 @@ def test_rule_crash_names_rule_and_file_without_traceback(tmp_path: Path) -> Non
     assert proc.returncode == ExitCode.ERROR
     assert "rule ET605 crashed on entries/pip/ok.yaml" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_malformed_corpus_never_tracebacks(tmp_path: Path) -> None:
+    """Every kind of broken file in one corpus: exit 1, one ET001/ET003 each, no traceback."""
+    root = tmp_path / "entries" / "bad"
+    root.mkdir(parents=True)
+    files = {
+        "truncated.yaml": b'id: bad/truncated\nsignature: "open\n',
+        "utf8.yaml": b"id: bad/utf8\nsignature: caf\xe9\n",
+        "binary.json": bytes(range(256)) * 4,
+        "empty.yaml": b"",
+        "list.yaml": b"- a\n- b\n",
+        "dupe.json": b'{"id": "bad/dupe", "id": "bad/dupe"}',
+        "dupe.yaml": b"id: bad/dupe-yaml\nid: bad/dupe-yaml\n",
+    }
+    for name, raw in files.items():
+        (root / name).write_bytes(raw)
+    proc = subprocess.run(
+        [sys.executable, "-m", "entrykit", "lint", "--root", "entries", "--select", "ET0", "--format", "json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == ExitCode.FINDINGS
+    assert "Traceback" not in proc.stderr
+    found = {(Path(d["path"]).name, d["code"]) for d in json.loads(proc.stdout)}
+    assert found == {
+        ("truncated.yaml", "ET001"), ("utf8.yaml", "ET001"), ("binary.json", "ET001"),
+        ("empty.yaml", "ET001"), ("list.yaml", "ET001"), ("dupe.json", "ET003"), ("dupe.yaml", "ET003"),
+    }
