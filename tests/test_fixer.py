@@ -5,10 +5,14 @@ from __future__ import annotations
 import difflib
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from entrykit.cli import ExitCode, cli
 from entrykit.fixer import fix
@@ -168,3 +172,27 @@ def test_library_fix_is_pure_and_its_diff_matches_difflib(tmp_path: Path) -> Non
         ("ET401", "NCCL 2.10+", "nccl>=2.10"),
     ]
     assert sorted([d.line, d.code] for d in outcome.remaining.diagnostics if d.code.startswith("ET4")) == [[18, "ET404"]]
+
+
+_SPEC_PIECES = st.sampled_from(
+    ["torch", "PyTorch", "CUDA", "nccl", "sklearn", "ros2", " ", ">=", "<", "==", ",", "2", "2.10", ".x", "+",
+     "humble", "any", "v1.0", "RC1", " 11.x+"]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(_SPEC_PIECES, min_size=1, max_size=5).map("".join), min_size=1, max_size=4))
+def test_a_second_fix_changes_nothing(specs: list[str]) -> None:
+    rows = "".join(f"  - version: {json.dumps(spec)}  # row\n" for spec in specs)
+    text = f"id: test/case\nversions:\n{rows}"
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        root = write_corpus(base, {"test/case.yaml": text})
+        first = fix(None, make_config(base), TODAY, cwd=base)
+        for path in first.changed:
+            path.write_text(first.texts[path], encoding="utf-8")
+        second = fix(None, make_config(base), TODAY, cwd=base)
+        assert second.applied == [] and second.changed == []
+        fixed = (root / "test/case.yaml").read_text(encoding="utf-8")
+    assert fixed.count("# row") == len(specs)  # comments survive
+    assert yaml.safe_load(fixed)["id"] == "test/case"
