@@ -82,3 +82,15 @@ def test_round_trip_keeps_comments_and_other_layouts() -> None:
     document = load_document(text, "yaml")
     document.set("/map/k", "w")
     assert document.dump() == text.replace("k: v", "k: w")
+
+
+def test_replace_keeps_quoting_and_the_gap_before_comments() -> None:
+    text = 'id: a  # the id\nlist:\n  - "one"  # first\n  - two # second\nkey: \'x\'\n'
+    document = load_document(text, "yaml")
+    document.replace("/list/0", "three")
+    document.replace("/list/1", "twenty-two")
+    document.replace("/id", "abc")
+    document.replace("/key", "longer value")
+    assert document.dump() == (
+        'id: abc  # the id\nlist:\n  - "three"  # first\n  - twenty-two # second\nkey: \'longer value\'\n'
+    )

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import click
 
-from . import __version__, docs, registry
+from . import __version__, docs, fixer, registry
 from .config import Config, load_config
 from .engine import lint as run_lint
 from .diagnostic import Severity
 from .errors import EntrykitError
 from .reporters import REPORTERS, statistics, summary_line
+from .writing import atomic_write
 
 
 class ExitCode(enum.IntEnum):
@@ -84,6 +85,8 @@ def cli() -> None:
     "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
 )
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+@click.option("--fix", "apply_fixes", is_flag=True, help="Apply safe fixes in place, then report what remains.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified diff; write nothing.")
 def lint(
     paths: tuple[Path, ...],
     output_format: str,
@@ -95,15 +98,32 @@ def lint(
     show_statistics: bool,
     config_path: Path | None,
     root: Path | None,
+    apply_fixes: bool,
+    show_diff: bool,
 ) -> None:
     """Check entries (default: the corpus root from config, `entries/`)."""
-    try:
-        config = _config(config_path, root).with_selection(_split_codes(select), _split_codes(ignore))
-        result = run_lint(list(paths) or None, config, today.date() if today else date.today())
-    except EntrykitError as exc:
-        raise CommandError(str(exc)) from None
     name = _output_format(output_format)
     out = io.StringIO()
+    try:
+        config = _config(config_path, root).with_selection(_split_codes(select), _split_codes(ignore))
+        day = today.date() if today else date.today()
+        if show_diff or apply_fixes:
+            fixed = fixer.fix(list(paths) or None, config, day)
+            for shown, why in sorted(fixed.skipped.items()):
+                click.echo(f"entrykit: {shown} not fixed: {why}", err=True)
+            if show_diff:
+                click.echo(fixed.diff(), nl=False)
+                click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
+            for path in fixed.changed:
+                atomic_write(path, fixed.texts[path])
+            _report_fixes(fixed, out if name == "text" else None)
+            result = fixed.remaining
+        else:
+            result = run_lint(list(paths) or None, config, day)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
     REPORTERS[name](result.diagnostics, registry.all_rules(), out)
     if show_statistics:
         statistics(result.diagnostics, out)
@@ -113,6 +133,21 @@ def lint(
     failing = result.count(Severity.ERROR) + (result.count(Severity.WARNING) if strict else 0)
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     click.get_current_context().exit(int(code))
+
+
+def _report_fixes(fixed: fixer.FixResult, out: io.StringIO | None) -> None:
+    """What --fix changed: on stdout before text output, on stderr beside machine formats."""
+    lines = [str(applied) for applied in fixed.applied]
+    count, files = len(fixed.applied), len(fixed.changed)
+    if count:
+        lines.append(f"Fixed {count} problem{'s' * (count != 1)} in {files} file{'s' * (files != 1)}.")
+    else:
+        lines.append("Nothing to fix.")
+    for line in lines:
+        if out is not None:
+            out.write(line + "\n")
+        else:
+            click.echo(line, err=True)
 
 
 @cli.command("rules")

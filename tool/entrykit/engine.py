@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -178,17 +178,23 @@ def lint(
     config: Config,
     today: date | None = None,
     cwd: Path | None = None,
+    texts: Mapping[Path, str] | None = None,
 ) -> LintResult:
-    """Lint the given paths (or the corpus root) and return sorted diagnostics."""
+    """Lint the given paths (or the corpus root) and return sorted diagnostics.
+
+    `texts` maps absolute paths to content that stands in for those files (the
+    fixer lints its edits before, or instead of, writing them).
+    """
     today = today or date.today()
     cwd = cwd or Path.cwd()
+    texts = texts or {}
     files = plan(paths, config)
     target_set = set(files.targets)
     entries: list[Entry] = []
     targets: list[Entry] = []
     failures: list[LoadFailure] = []
     for path in files.corpus:
-        loaded = load(path, display_path(path, cwd), config.max_file_bytes)
+        loaded = load(path, display_path(path, cwd), config.max_file_bytes, texts.get(path))
         if isinstance(loaded, LoadFailure):
             if path in target_set:
                 failures.append(loaded)

@@ -19,13 +19,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Option:
-    """A typed option with a default; `items` is the element type of a list option."""
+    """A typed option with a default; `items` is the element type of a list option.
+
+    `validate` checks what types cannot (a table of lists, say): it raises
+    ValueError naming `where`.
+    """
 
     default: Any
     doc: str
     type: type = str
     items: type | None = None
     choices: tuple[Any, ...] | None = None
+    validate: Callable[[Any, str], None] | None = None
 
     def check(self, value: Any, where: str) -> Any:
         """Return `value` if it fits, else raise ValueError naming `where`."""
@@ -46,6 +51,8 @@ class Option:
                 if item not in self.choices:
                     allowed = ", ".join(repr(c) for c in self.choices)
                     raise ValueError(f"{where} must be one of {allowed}, got {item!r}")
+        if self.validate is not None:
+            self.validate(value, where.strip("`"))
         return value
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import ScalarString
 
 from . import pointer as jp
 
@@ -65,6 +66,7 @@ class Document:
     yaml: YAML | None = None
     json_indent: int | None = 2
     trailing_newline: bool = True
+    source: str = ""  # the text loaded, for edits that keep its layout
 
     def dump(self) -> str:
         if self.fmt == "json":
@@ -90,6 +92,52 @@ class Document:
         else:
             parent[last] = value
 
+    def replace(self, pointer: str, value: Any) -> None:
+        """Replace an existing value the way a person would edit it in place.
+
+        A YAML string keeps its quoting style, and an end-of-line comment after
+        it keeps its distance from the value (ruamel would keep its column).
+        """
+        tokens = jp.split(pointer)
+        if not tokens:
+            raise ValueError("cannot replace the whole document")
+        parent = jp.resolve(self.data, jp.from_path(tokens[:-1]))
+        key: int | str = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
+        old = parent[key]
+        if isinstance(old, ScalarString) and isinstance(value, str):
+            value = type(old)(value)
+        if self.fmt == "yaml":
+            self._keep_comment_gap(parent, key, value)
+        parent[key] = value
+
+    def _keep_comment_gap(self, parent: Any, key: int | str, value: Any) -> None:
+        comments = getattr(parent, "ca", None)
+        slots = comments.items.get(key) if comments is not None else None
+        slot = 0 if isinstance(parent, list) else 2
+        if not slots or len(slots) <= slot or slots[slot] is None or not hasattr(slots[slot], "column"):
+            return
+        token = slots[slot]
+        where = parent.lc
+        line, col = where.item(key) if isinstance(parent, list) else where.value(key)
+        lines = self.source.splitlines()
+        if line >= len(lines) or token.column <= col:
+            return
+        old_text = lines[line][col : token.column].rstrip()
+        new_text = self._scalar_text(value)
+        if not old_text or new_text is None:
+            return
+        token.column = col + len(new_text) + (token.column - col - len(old_text))
+
+    def _scalar_text(self, value: Any) -> str | None:
+        """How the YAML dumper writes `value` as a mapping value, if on one line."""
+        assert self.yaml is not None
+        stream = io.StringIO()
+        self.yaml.dump({"k": value}, stream)
+        text = stream.getvalue()
+        if not text.startswith("k: ") or text.count("\n") != 1:
+            return None
+        return text[3:].rstrip("\n")
+
 
 _JSON_INDENT = re.compile(r"^\{\s*\n( +)\"", re.M)
 
@@ -100,7 +148,7 @@ def load_document(text: str, fmt: str) -> Document:
         match = _JSON_INDENT.match(text)
         indent = len(match.group(1)) if match else (None if "\n" not in text.strip() else 2)
         data = json.loads(text)
-        return Document(data, "json", json_indent=indent, trailing_newline=text.endswith("\n"))
+        return Document(data, "json", json_indent=indent, trailing_newline=text.endswith("\n"), source=text)
     yaml = make_yaml(*guess_layout(text))
     data = yaml.load(text)
-    return Document(data, "yaml", yaml=yaml)
+    return Document(data, "yaml", yaml=yaml, source=text)

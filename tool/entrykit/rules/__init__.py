@@ -1,3 +1,3 @@
 """Every rule family; importing this package registers all rules."""
 
-from . import content, identity, load, regex, schema, translation  # noqa: F401
+from . import content, identity, load, regex, schema, translation, versions  # noqa: F401

@@ -1,0 +1,463 @@
+"""ET4xx: version tables mean something: specs parse, names are canonical, lifecycles agree."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from .. import pointer as jp
+from ..diagnostic import Finding, Fix, Related, Severity
+from ..entry import Entry
+from ..packages import Naming, canonical_name, check_aliases, check_vocabularies, default_naming
+from ..registry import Context, Option, rule, section
+from ..text import normalize_phrase
+from ..versionspec import Parsed, VersionSpec, parse, parse_version
+
+section(
+    "versions",
+    {
+        "aliases": Option(
+            {},
+            "More package aliases, `canonical = [aliases]` (added to the built-in table in "
+            "`entrykit/data/versions.toml`; a name given here as canonical is no alias).",
+            type=dict,
+            validate=check_aliases,
+        ),
+        "vocabularies": Option(
+            {},
+            'Version vocabularies of packages not numbered by PEP 440: `package = [names, oldest '
+            'first]` or `package = "date"` (added to the built-in ones, e.g. `ros2`).',
+            type=dict,
+            validate=check_vocabularies,
+        ),
+    },
+    "How version rows name packages and order versions that are not PEP 440 numbers.",
+)
+
+LIFECYCLE = ("introduced", "deprecated", "removed")
+STATUSES = ("active", "deprecated", "removed")
+
+
+@lru_cache(maxsize=16)
+def _naming_for(key: str) -> Naming:
+    aliases, vocabularies = json.loads(key)
+    return default_naming().extended(aliases, vocabularies)
+
+
+def naming(ctx: Context) -> Naming:
+    """The built-in naming extended by the `versions` settings."""
+    settings = ctx.section("versions")
+    key = json.dumps([settings.get("aliases", {}), settings.get("vocabularies", {})], sort_keys=True)
+    return _naming_for(key)
+
+
+def _set(row: dict[str, Any], name: str) -> str | None:
+    value = row.get(name)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One version row whose spec parsed: where it is, its spec, its lifecycle versions."""
+
+    index: int
+    data: dict[str, Any]
+    spec: VersionSpec
+    package: str  # aliases resolved
+    lifecycle: dict[str, str]  # set and valid lifecycle fields, canonical
+
+    @property
+    def pointer(self) -> str:
+        return jp.join("versions", self.index, "version")
+
+    def key(self, name: str) -> Version:
+        return self.spec.scheme.key(self.lifecycle[name])
+
+
+def _parsed_rows(entry: Entry, names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
+    for index, row in enumerate(entry.list_field("versions")):
+        if isinstance(row, dict) and isinstance(row.get("version"), str):
+            yield index, row, parse(row["version"], names)
+
+
+def _rows(entry: Entry, names: Naming) -> list[Row]:
+    """Rows with a usable spec: parsed, naming a package, satisfiable."""
+    rows = []
+    for index, data, parsed in _parsed_rows(entry, names):
+        spec = parsed.spec
+        if spec is None or not spec.package or parsed.unsatisfiable:
+            continue
+        lifecycle = {}
+        for name in LIFECYCLE:
+            value = _set(data, name)
+            if value is not None:
+                canonical, _ = parse_version(value, spec.scheme)
+                if canonical is not None:
+                    lifecycle[name] = canonical
+        rows.append(Row(index, data, spec, names.resolve(spec.package), lifecycle))
+    return rows
+
+
+def _no_package_fix(entry: Entry, names: Naming, spec: VersionSpec, where: str) -> Fix | None:
+    domain = entry.str_field("domain") or (entry.id or "").partition("/")[0]
+    if not canonical_name(domain):
+        return None
+    value = str(spec.renamed(names.resolve(canonical_name(domain))))
+    return Fix(where, value, f"name the entry's domain as the package: `{value}`", safe=False)
+
+
+@rule("ET401", "version-spec-malformed")
+def version_spec_malformed(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Version spec is unparsable, matches no version, or is not written canonically.
+
+    A row's `version` is `<package><specifier>`: a package name in lower case
+    and a PEP 440 specifier without spaces (`torch>=2.0,<2.3`). Common informal
+    forms are read and their canonical form is named: `CUDA 11.x+` is
+    `cuda>=11`, `NCCL 2.10+` is `nccl>=2.10`, `torch 2.x` is `torch==2.*`,
+    `Torch >= 2.0, < 2.3` is `torch>=2.0,<2.3`, `node>=any` is `node`. These are
+    warnings. Text that cannot be read (`torch latest`, `HTTP/1.1+`), a spec
+    no version satisfies (`torch>=2,<1`) and lifecycle values (`introduced`,
+    `deprecated`, `removed`) that are no version of the row's package are
+    errors. A spec without a package (`>=2.0`) is a warning.
+
+    Packages with release names or dates instead of numbers (ROS 2 distros,
+    dated APIs) are read with the vocabularies in `versions.vocabularies`.
+
+    ## Why is this bad?
+    Tools compare version rows to tell a reader whether an entry applies to
+    their setup; a row they cannot read is a row nobody checks, and
+    `CUDA 11.x+` next to `cuda>=11.7` looks like two different packages.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: CUDA 11.x+
+      - version: torch>=2.3,<2.0
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: cuda>=11
+      - version: torch>=2.0,<2.3
+    ```
+
+    ## Fix
+    `entrykit lint --fix` writes the canonical form. A bare version
+    (`torch 2.0`) is only suggested (`torch==2.0`), since the writer may mean
+    the whole 2.0 series; a spec without a package is only suggested with the
+    entry's domain as the package.
+    """
+    names = naming(ctx)
+    for index, row, parsed in _parsed_rows(entry, names):
+        text = row["version"]
+        where = jp.join("versions", index, "version")
+        spec = parsed.spec
+        if spec is None:
+            yield Finding(where, f"`{text}` is not a version spec: {parsed.error}")
+            continue
+        if not spec.package:
+            yield Finding(
+                where,
+                f"`{text}` names no package; write `<package>{spec}`",
+                severity=Severity.WARNING,
+                fix=_no_package_fix(entry, names, spec, where),
+            )
+            continue
+        if parsed.unsatisfiable:
+            yield Finding(where, f"`{text}` matches no version")
+            continue
+        if not parsed.is_canonical:
+            canonical = str(spec)
+            exact = " if exactly that release is meant" if parsed.guessed else ""
+            yield Finding(
+                where,
+                f"`{text}` is not canonical; write `{canonical}`{exact}",
+                severity=Severity.WARNING,
+                fix=Fix(where, canonical, f"write `{canonical}`", safe=not parsed.guessed),
+            )
+        for name in LIFECYCLE:
+            value = row.get(name)
+            if not isinstance(value, str) or not value.strip():
+                continue
+            field_at = jp.join("versions", index, name)
+            canonical_version, problem = parse_version(value, spec.scheme)
+            if canonical_version is None:
+                yield Finding(field_at, f"`{name}` `{value}` is no version of `{spec.package}`: {problem}")
+            elif canonical_version != value:
+                yield Finding(
+                    field_at,
+                    f"`{name}` `{value}` is not canonical; write `{canonical_version}`",
+                    severity=Severity.WARNING,
+                    fix=Fix(field_at, canonical_version, f"write `{canonical_version}`"),
+                )
+
+
+@rule("ET402", "lifecycle-out-of-order")
+def lifecycle_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Lifecycle versions of a row are out of order.
+
+    Where set: `introduced` < `deprecated` <= `removed` (and `introduced` <
+    `removed`), compared in the row's version scheme (PEP 440, or the
+    package's vocabulary).
+
+    ## Why is this bad?
+    A behaviour removed before it was introduced tells the reader nothing about
+    which versions show the error; one of the versions is a typo.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        introduced: "2.1"
+        deprecated: "1.13"
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        introduced: "1.13"
+        deprecated: "2.1"
+    ```
+    """
+    for row in _rows(entry, naming(ctx)):
+        present = [name for name in LIFECYCLE if name in row.lifecycle]
+        for earlier, later in zip(present, present[1:]):
+            first, second = row.key(earlier), row.key(later)
+            strict = earlier == "introduced"
+            if second < first or (strict and second == first):
+                relation = "before" if second < first else "the same as"
+                yield Finding(
+                    jp.join("versions", row.index, later),
+                    f"`{later}` {row.lifecycle[later]} is {relation} `{earlier}` {row.lifecycle[earlier]}",
+                )
+
+
+@rule("ET403", "status-contradicts-lifecycle")
+def status_contradicts_lifecycle(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A row's `status` contradicts its lifecycle fields or is unknown.
+
+    `status` is `active`, `deprecated` or `removed`. An `active` row has no
+    `removed` version; a `removed` row has one; a `deprecated` row has a
+    `deprecated` version.
+
+    ## Why is this bad?
+    Readers filter rows by status; a row marked active whose behaviour was
+    removed sends them to fix an error their version cannot show.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        removed: "2.3"
+        status: active
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        removed: "2.3"
+        status: removed
+    ```
+    """
+    for index, row in enumerate(entry.list_field("versions")):
+        if not isinstance(row, dict) or not isinstance(row.get("status"), str):
+            continue
+        status = row["status"]
+        where = jp.join("versions", index, "status")
+        if status not in STATUSES:
+            yield Finding(where, f"unknown status `{status}`; use `active`, `deprecated` or `removed`")
+        elif status == "active" and _set(row, "removed"):
+            yield Finding(where, f"status `active` but `removed` is `{_set(row, 'removed')}`")
+        elif status in ("removed", "deprecated") and not _set(row, status):
+            yield Finding(where, f"status `{status}` but `{status}` names no version")
+
+
+def _facts(row: Row) -> dict[str, Any]:
+    """What a row says besides its versions: set lifecycle fields, status, behaviour note."""
+    facts: dict[str, Any] = {}
+    for name in LIFECYCLE:
+        if name in row.lifecycle:
+            facts[name] = row.key(name)
+        elif _set(row.data, name):
+            facts[name] = _set(row.data, name)
+    if _set(row.data, "status"):
+        facts["status"] = str(_set(row.data, "status")).lower()
+    note = row.data.get("behavior_change")
+    if isinstance(note, str) and normalize_phrase(note):
+        facts["behavior_change"] = normalize_phrase(note)
+    return facts
+
+
+def _lifecycle_text(row: Row) -> str:
+    parts = [f"{name} {row.data[name]}" for name in (*LIFECYCLE, "status") if _set(row.data, name)]
+    return ", ".join(parts) or "no lifecycle"
+
+
+@rule("ET404", "version-rows-overlap")
+def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Two version rows of the same package overlap redundantly or contradict each other.
+
+    Rows are compared per package (aliases resolved) with `packaging`'s set
+    operations. Two rows that share versions but set a lifecycle field
+    (`introduced`, `deprecated`, `removed`, `status`) to different values
+    contradict each other: an error naming the shared versions. A row whose
+    versions another row covers, and which sets no field (`behavior_change`
+    included) the other row does not set alike, adds nothing: a warning on that
+    row. A field set on one row only is no contradiction, and rows that overlap
+    only partly without contradicting each other are left alone.
+
+    ## Why is this bad?
+    A reader with torch 2.1 matches both `torch>=1.12` and `torch>=2.0`; a
+    second row adds nothing to read, and two rows with different statuses
+    leave the reader to guess which one holds.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        status: active
+      - version: torch>=2.0
+        status: active
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        status: active
+    ```
+    """
+    rows = _rows(entry, naming(ctx))
+    reported: set[int] = set()
+    for position, first in enumerate(rows):
+        for second in rows[position + 1 :]:
+            if first.package != second.package or type(first.spec.scheme) is not type(second.spec.scheme):
+                continue
+            a, b = first.spec.specifier_set, second.spec.specifier_set
+            if a.is_disjoint(b):
+                continue
+            facts, other = _facts(first), _facts(second)
+            conflict = [
+                k for k in facts.keys() & other.keys() if k != "behavior_change" and facts[k] != other[k]
+            ]
+            if not conflict:
+                if b.is_subset(a) and other.items() <= facts.items():
+                    narrow, wide = second, first
+                elif a.is_subset(b) and facts.items() <= other.items():
+                    narrow, wide = first, second
+                else:
+                    continue
+                if narrow.index in reported:
+                    continue
+                reported.add(narrow.index)
+                yield Finding(
+                    narrow.pointer,
+                    f"`{narrow.spec}` adds nothing: `{wide.spec}` (versions/{wide.index}) already "
+                    f"covers its versions and lifecycle",
+                    severity=Severity.WARNING,
+                    related=(Related(entry.path, wide.pointer),),
+                )
+            else:
+                shared = second.spec.describe(first.spec.range & second.spec.range)
+                yield Finding(
+                    second.pointer,
+                    f"`{second.spec}` ({_lifecycle_text(second)}) and `{first.spec}` "
+                    f"(versions/{first.index}, {_lifecycle_text(first)}) disagree on `{shared}`",
+                    related=(Related(entry.path, first.pointer),),
+                )
+
+
+@rule("ET405", "package-named-by-alias", severity=Severity.WARNING)
+def package_named_by_alias(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A version row names its package by an alias.
+
+    `pytorch` is `torch`, `tf` is `tensorflow`, `sklearn` is `scikit-learn`:
+    the built-in table is `entrykit/data/versions.toml`, and
+    `versions.aliases` adds to it (`canonical = [aliases]`).
+
+    ## Why is this bad?
+    Rows are compared per package: `pytorch>=2.0` in one entry and
+    `torch>=2.0` in another look like two packages to every tool that reads
+    the corpus, and readers search for one name.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: pytorch>=2.0
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: torch>=2.0
+    ```
+
+    ## Fix
+    `entrykit lint --fix` writes the canonical name (and the canonical form of
+    the rest of the spec).
+    """
+    names = naming(ctx)
+    for index, _row, parsed in _parsed_rows(entry, names):
+        spec = parsed.spec
+        if spec is None or not spec.package:
+            continue
+        target = names.resolve(spec.package)
+        if target != spec.package:
+            where = jp.join("versions", index, "version")
+            value = str(spec.renamed(target))
+            yield Finding(
+                where,
+                f"package `{spec.package}` is an alias of `{target}`; write `{value}`",
+                fix=Fix(where, value, f"write `{value}`"),
+            )
+
+
+@rule("ET406", "lifecycle-outside-range")
+def lifecycle_outside_range(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A lifecycle version lies outside the row's own version range.
+
+    `introduced` and `deprecated` must be versions the row's specifier
+    includes. `removed` may also be the first version after the range (a row
+    `torch>=2.0,<2.3` removed in 2.3), but not a version the range reaches past
+    or starts after.
+
+    ## Why is this bad?
+    A row that applies to `torch>=2.0` but says the error was introduced in
+    1.12 contradicts itself: either the range or the version is wrong.
+
+    ## Example
+    ```yaml
+    versions:
+      - version: torch>=2.0
+        introduced: "1.12"
+    ```
+
+    ## Use instead
+    ```yaml
+    versions:
+      - version: torch>=1.12
+        introduced: "1.12"
+    ```
+    """
+    for row in _rows(entry, naming(ctx)):
+        for name, version in row.lifecycle.items():
+            if row.spec.contains(version):
+                continue
+            if name == "removed":
+                at_or_after = row.spec.range & SpecifierSet(f">={row.key(name)}").to_range()
+                if at_or_after.is_empty:
+                    continue
+            yield Finding(
+                jp.join("versions", row.index, name),
+                f"`{name}` {version} is outside the row's own range `{row.spec}`",
+            )
+
