@@ -1,0 +1,26 @@
+"""The built wheel carries the schema and every data file the package reads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+
+def test_wheel_ships_schema_and_data(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(REPO)],
+        capture_output=True, text=True, timeout=300,
+    )
+    if proc.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {proc.stderr.strip()[-200:]}")
+    [wheel] = tmp_path.glob("entrykit-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "entrykit/schemas/entry.schema.json" in names
+    data = {f"entrykit/data/{p.name}" for p in (REPO / "tool/entrykit/data").iterdir() if p.is_file()}
+    assert data <= names, data - names
