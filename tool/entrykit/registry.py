@@ -26,6 +26,8 @@ class Option:
     type: type = str
     items: type | None = None
     choices: tuple[Any, ...] | None = None
+    # Returns why a value is unacceptable (a clause after the value), or None.
+    validate: Callable[[Any], str | None] | None = None
 
     def check(self, value: Any, where: str) -> Any:
         """Return `value` if it fits, else raise ValueError naming `where`."""
@@ -46,6 +48,12 @@ class Option:
                 if item not in self.choices:
                     allowed = ", ".join(repr(c) for c in self.choices)
                     raise ValueError(f"{where} must be one of {allowed}, got {item!r}")
+        if self.validate is not None:
+            values = value if isinstance(value, list) else [value]
+            for item in values:
+                problem = self.validate(item)
+                if problem:
+                    raise ValueError(f"{where}: {item!r} {problem}")
         return value
 
 
