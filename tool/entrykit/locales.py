@@ -103,9 +103,13 @@ def script(tag: str) -> str | None:
     return parts.script if parts else None
 
 
+# Babel's short names for these read oddly alone ("no Simplified characters").
+_SCRIPT_NAMES = {"Hans": "Simplified Han", "Hant": "Traditional Han"}
+
+
 def script_name(code: str) -> str:
     """English name of an ISO 15924 script code (`Cyrl` -> `Cyrillic`)."""
-    return str(_english().scripts.get(code, code))
+    return _SCRIPT_NAMES.get(code) or str(_english().scripts.get(code, code))
 
 
 def same_locale(first: str, second: str) -> bool:

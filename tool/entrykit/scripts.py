@@ -18,6 +18,11 @@ _COMPOSITE: dict[str, tuple[str, ...]] = {
     "Latg": ("Latn",),
 }
 
+# Where a script code's characters include another language's, the ones that show
+# a text is written in it: modern Korean is written in Hangul (Han alone is
+# Chinese or Japanese).
+_DISTINCTIVE: dict[str, tuple[str, ...]] = {"Kore": ("Hang",)}
+
 LATIN = "Latn"
 
 
@@ -30,11 +35,16 @@ def is_latin(code: str) -> bool:
     return unicode_scripts(code) == (LATIN,)
 
 
+def distinctive_scripts(code: str) -> tuple[str, ...]:
+    """The Unicode scripts whose characters show a text is written in `code`."""
+    return _DISTINCTIVE.get(code) or unicode_scripts(code)
+
+
 @lru_cache(maxsize=64)
 def _pattern(code: str) -> regex.Pattern[str] | None:
     # The Script property, not Script_Extensions: CJK punctuation such as `，` is
     # Common, so a copied English sentence with Chinese commas has no Han in it.
-    classes = "".join(rf"\p{{sc={name}}}" for name in unicode_scripts(code))
+    classes = "".join(rf"\p{{sc={name}}}" for name in distinctive_scripts(code))
     try:
         return regex.compile(f"[{classes}]")
     except regex.error:
@@ -47,11 +57,12 @@ def knows(code: str) -> bool:
 
 
 def count(text: str, code: str) -> int:
-    """How many characters of `text` are written in script `code` (0 if it is unknown)."""
+    """How many characters of `text` show script `code` (0 if it is unknown)."""
     pattern = _pattern(code)
     return len(pattern.findall(text)) if pattern is not None else 0
 
 
 def has_script(text: str, code: str) -> bool:
+    """True if some character of `text` shows script `code`."""
     pattern = _pattern(code)
     return pattern is not None and pattern.search(text) is not None

@@ -172,7 +172,7 @@ _A = re.ASCII
 _PATTERNS: tuple[_Pattern, ...] = (
     _Pattern(
         URL,
-        re.compile(rf"\b(?:https?|ftp|file|ssh|git)://{_URL_CHAR}+", _A),
+        re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A),
         _simple(URL, check=lambda t: _trim(t) or None),
     ),
     _Pattern(CODE, re.compile(r"`([^`\n]+)`"), _simple(CODE, 1, check=lambda t: t.strip() or None)),

@@ -7,6 +7,7 @@ translation the same way.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ FINGERPRINTS = "translated_from"
 SCHEMA_FIELDS = ("signature", "root_cause", "workarounds", "dead_ends")
 # Keys that look like `<field>_<locale>` but are fields of their own.
 NOT_TRANSLATIONS = frozenset({"root_cause_type"})
+_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -173,10 +175,16 @@ def is_empty(text: str) -> bool:
     return not text.strip()
 
 
+def _copy_key(text: str) -> str:
+    # Full-width punctuation carries its own spacing (`checkpoint：torch`), so
+    # spaces are dropped altogether, not only collapsed.
+    return _SPACES.sub("", normalize_phrase(text))
+
+
 def is_copy(source: str, text: str) -> bool:
     """True if `text` is `source` again (width, case, spacing and final punctuation
     aside) although `source` holds words to translate."""
-    return normalize_phrase(source) == normalize_phrase(text) and tokens.has_words(source)
+    return _copy_key(source) == _copy_key(text) and tokens.has_words(source)
 
 
 def missing_script(pair: Pair) -> str | None:

@@ -215,7 +215,8 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
 
     The script comes from the locale (its script subtag, else babel's likely
     subtags: `zh` is Hans, `zh_Hant` Hant, `ja` Jpan (Han, Hiragana, Katakana),
-    `ko` Kore (Hangul, Han), `ru` Cyrillic). Preserved tokens (code, names,
+    `ko` Kore, of which Hangul counts since Han alone is not modern Korean, `ru`
+    Cyrillic). Preserved tokens (code, names,
     numbers, paths) are removed first; if nothing of the script is left, the
     text is not in that language. Latin-script locales are skipped, and so are
     sources with nothing to translate and exact copies of the source (ET302).
