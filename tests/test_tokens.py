@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -66,10 +69,32 @@ def test_extracts_tokens_of_each_kind(text: str, expected: list[tuple[str, str]]
         "the parameter(s) of and/or input/output",  # English, not calls or paths
         "go to the nearest 'evacuation shelter,' now",  # a quoted phrase is translated
         "don't use the users' files, e.g. the rank's",  # apostrophes, abbreviations
+        "the label 'Taiwan' or 'Taiwan, China'",  # quoted names and phrases are prose
+        "read/write and input/output/error",  # slashes between words
     ],
 )
 def test_english_is_no_token(text: str) -> None:
     assert T.extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Use the APIs on two GPUs", [("acronym", "API"), ("acronym", "GPU")]),
+        ("costs 10,000 yen, items 1,2", [("number", "10,000"), ("number", "1"), ("number", "2")]),
+        ("open etc/nginx/nginx.conf and pytorch/fsdp-param-mismatch", [("path", "etc/nginx/nginx.conf"), ("path", "pytorch/fsdp-param-mismatch")]),
+        ("open 24/7", [("number", "24"), ("number", "7")]),
+    ],
+)
+def test_plurals_grouping_and_relative_paths(text: str, expected: list[tuple[str, str]]) -> None:
+    assert kinds(text) == expected
+
+
+def test_digit_grouping_is_the_translations_choice() -> None:
+    for kept in ("花费 10000 日元", "花费 10,000 日元", "花费 10 000 日元"):
+        assert T.lost("costs 10,000 yen", kept) == []
+    assert [t.text for t in T.lost("costs 10,000 yen", "花费 1万 日元")] == ["10,000"]
+    assert T.lost("Use the APIs", "使用 API") == []
 
 
 def test_tokens_are_found_inside_cjk_text() -> None:
@@ -161,3 +186,21 @@ def test_tokens_are_ordered_and_do_not_overlap(text: str) -> None:
         assert first.end <= second.start
     for token in found:
         assert 0 <= token.start < token.end <= len(text) and token.kind in T.KINDS and token.text
+
+
+def test_real_corpus_strings_keep_their_own_tokens(deadends_dir: Path) -> None:
+    """Over every signature, summary and action of the deadends.dev sample: each
+    string keeps its tokens, also with full-width punctuation, and spans do not overlap."""
+    checked = 0
+    for path in sorted(deadends_dir.rglob("*.json")):
+        canon = json.loads(path.read_text(encoding="utf-8"))
+        texts = [canon["error"]["signature"], canon["verdict"].get("summary", "")]
+        texts += [item["action"] for item in canon["workarounds"] + canon["dead_ends"]]
+        for text in filter(None, texts):
+            found = T.extract(text)
+            assert all(a.end <= b.start for a, b in zip(found, found[1:])), text
+            assert T.missing(found, text) == [], text
+            wide = "".join(_FULL_WIDTH.get(c, c) for c in text)
+            assert T.missing(found, wide) == [], text
+            checked += 1
+    assert checked > 10_000

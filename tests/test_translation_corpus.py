@@ -63,3 +63,23 @@ def test_seed_001_translations(fmt: str) -> None:
     assert by_pointer == {("/workarounds_zh/0", "ET302"), ("/workarounds_zh/1", "ET302")}
     for pointer in ("/signature_zh", "/root_cause_zh"):
         assert not any(p == pointer for p, _ in by_pointer)
+
+
+def test_untranslated_real_corpus_only_misses_translations(tmp_path: Path, deadends_dir: Path) -> None:
+    """deadends.dev entries carry no translations: every one lacks the three required
+    zh fields (ET301) and nothing else in ET3xx fires."""
+    files: dict[str, str] = {}
+    for number, path in enumerate(sorted(deadends_dir.rglob("*.json"))[::10]):
+        canon = json.loads(path.read_text(encoding="utf-8"))
+        data = {
+            "id": f"{canon['error']['domain']}/e{number}",
+            "signature": canon["error"]["signature"],
+            "root_cause": canon["verdict"]["summary"],
+            "workarounds": [{"action": w["action"]} for w in canon["workarounds"]],
+            "locale": "en",
+        }
+        files[f"{canon['error']['domain']}/e{number}.json"] = json.dumps(data, ensure_ascii=False)
+    result = lint_corpus(tmp_path, files, {"select": ["ET3"]})
+    with_workarounds = sum(1 for text in files.values() if json.loads(text)["workarounds"])
+    assert {d.code for d in result.diagnostics} == {"ET301"}
+    assert len(result.diagnostics) == 2 * len(files) + with_workarounds

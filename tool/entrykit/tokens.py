@@ -76,24 +76,31 @@ def _trim(text: str) -> str:
     return text
 
 
-_PROSE = re.compile(r"[^\W\d_]+(?:[\s'’-]+[^\W\d_]+)+[.,!?;:]?")
+_PHRASE = re.compile(r"[^\W\d_]+(?:[\s'’,/-]+[^\W\d_]+)+[.,!?;:]?")
+_NAME = re.compile(r"[A-Z][a-z]+")
 
 
 def _quoted(content: str) -> str | None:
-    """A quoted literal is kept, unless it is a quoted phrase of plain words."""
-    if not content or content != content.strip() or _PROSE.fullmatch(content):
+    """A quoted literal is kept, unless it is prose: a phrase of plain words, or one
+    capitalised word (`'Taiwan'`, `'Spanish'`), which translations translate."""
+    if not content or content != content.strip():
+        return None
+    if _PHRASE.fullmatch(content) or _NAME.fullmatch(content):
         return None
     return content
 
 
 def _relative_path(text: str) -> str | None:
+    """`src/main.py`, `pytorch/fsdp-param-mismatch`, `dist-packages/torch`; not
+    `and/or`, `input/output/error`, `EU/EEA/Swiss` or `24/7`: words and numbers."""
     text = _trim(text)
     segments = [s for s in text.split("/") if s]
-    if len(segments) < 2:
+    if len(segments) < 2 or all(s.isdigit() for s in segments):
         return None
     looks_like_file = bool(re.search(r"\.[A-Za-z0-9]{1,8}$", segments[-1]))
-    marked = any(re.search(r"[._\-0-9]", s) for s in segments)
-    return text if looks_like_file or marked or len(segments) >= 3 else None
+    marked = any(re.search(r"[._]", s) for s in segments)
+    hyphenated = text == text.lower() and any("-" in s for s in segments)
+    return text if looks_like_file or marked or hyphenated else None
 
 
 def _call(text: str) -> str | None:
@@ -158,8 +165,14 @@ def _accept_call(match: re.Match[str]) -> tuple[str, str] | None:
 
 def _accept_word(match: re.Match[str]) -> tuple[str, str] | None:
     word = match.group(0)
+    if re.fullmatch(r"[A-Z]{2,}s", word):  # APIs, GPUs: the acronym, which has no plural in CJK
+        return _accept_acronym(word[:-1])
     kind = _identifier_kind(word)
     return (kind, word) if kind else None
+
+
+def _accept_acronym(word: str) -> tuple[str, str] | None:
+    return (ACRONYM, word) if word not in SHOUTED_WORDS else None
 
 
 def _accept_number(match: re.Match[str]) -> tuple[str, str] | None:
@@ -214,7 +227,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _Pattern(IDENTIFIER, re.compile(rf"(?<![\w.]){_ASCII_NAME}(?![\w])", _A), _accept_word),
     _Pattern(
         NUMBER,
-        re.compile(r"(?<![\w.])(?:0[xX][0-9A-Fa-f]+|\d+(?:\.\d+)*)(?![\d])(?!\.\d)", _A),
+        re.compile(
+            r"(?<![\w.])(?:0[xX][0-9A-Fa-f]+|\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*)(?![\d])(?!\.\d)", _A
+        ),
         _accept_number,
     ),
 )
@@ -262,11 +277,16 @@ def _matcher(kind: str, text: str) -> re.Pattern[str]:
                 pieces.append(r"\s*")  # `[100, 256]` == `[100,256]`, `f( x )` == `f(x)`
         pieces.append(re.escape(char))
     body = "".join(pieces)
+    if kind == NUMBER and "," in text:
+        # Digit grouping is the translation's to choose: 10,000 == 10000 == 10 000.
+        body = r"[,.\s\u00a0'’]?".join(text.split(","))
     if kind == NUMBER:
         # Units and words may touch a number (`16GB`, `rank2`); other digits may not.
         return re.compile(rf"(?<![0-9])(?<![0-9]\.){body}(?![0-9])(?!\.[0-9])")
     head = r"(?<![A-Za-z0-9_])" if _is_word_char(text[0]) else ""
     tail = r"(?![A-Za-z0-9_])" if _is_word_char(text[-1]) else ""
+    if kind == ACRONYM:
+        tail = r"s?" + tail  # `APIs` keeps `API`
     return re.compile(head + body + tail)
 
 
