@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from entrykit import translated
 from entrykit.cli import ExitCode, cli
-from entrykit.coverage import coverage, load_entries
+from entrykit.coverage import CoverageReport, coverage, load_entries
 from entrykit.coverage_formats import FORMATTERS, as_data
 from entrykit.fingerprints import mark_current
 from entrykit.loader import load
@@ -44,10 +44,12 @@ workarounds_zh:
 """
 
 
-def _report(tmp_path: Path, files: dict[str, str], table: dict[str, object] | None = None, only: list[str] | None = None):  # noqa: ANN202
+def _report(
+    tmp_path: Path, files: dict[str, str], table: dict[str, object] | None = None, only: list[str] | None = None
+) -> CoverageReport:
     write_corpus(tmp_path, files)
     config = make_config(tmp_path, table)
-    entries, failures = load_entries(None, config, tmp_path)
+    entries, _ = load_entries(None, config, tmp_path)
     return coverage(entries, Settings.from_section(config.settings["translation"]), only)
 
 
@@ -223,3 +225,14 @@ def test_marked_fingerprints_read_back_as_strings(tmp_path: Path, source: str) -
 def test_report_as_data_is_what_json_prints(tmp_path: Path) -> None:
     report = _report(tmp_path, {"git/a.yaml": ENTRY})
     assert json.loads(FORMATTERS["json"](report)) == as_data(report)
+
+
+def test_mark_current_drops_fingerprints_of_translations_that_are_gone(tmp_path: Path) -> None:
+    root = write_corpus(
+        tmp_path,
+        {"git/a.yaml": 'signature: "boom"\nsignature_zh: "爆炸"\ntranslated_from:\n  signature_zh: 5f3a2b1c\n  workarounds_zh: [0a0b0c0d]  # gone\n'},
+    )
+    result = mark_current(load(root / "git/a.yaml", "a.yaml"), Settings())  # type: ignore[arg-type]
+    assert result.changed and result.marked == ("signature_zh",)
+    assert result.text.endswith("\n")
+    assert yaml.safe_load(result.text)["translated_from"] == {"signature_zh": translated.fingerprint("boom")}

@@ -16,13 +16,13 @@ from . import __version__, docs, locales, registry
 from .config import Config, load_config
 from .coverage import coverage, load_entries
 from .coverage_formats import FORMATTERS
+from .diagnostic import Severity
+from .engine import lint as run_lint
+from .errors import EntrykitError
 from .fingerprints import mark_current
+from .reporters import REPORTERS, statistics, summary_line
 from .translated import Settings
 from .writing import atomic_write
-from .engine import lint as run_lint
-from .diagnostic import Severity
-from .errors import EntrykitError
-from .reporters import REPORTERS, statistics, summary_line
 
 
 class ExitCode(enum.IntEnum):
@@ -207,7 +207,8 @@ def translations(
                 click.echo(f"{entry.path}: marked {', '.join(result.marked)} current")
     for problem in problems:
         click.echo(f"entrykit: {problem}", err=True)
-    click.echo(f"Marked {marked} translations current in {changed} of {len(entries)} files.")
+    noun = "translation" if marked == 1 else "translations"
+    click.echo(f"Marked {marked} {noun} current in {changed} of {len(entries)} files.")
     code = ExitCode.FINDINGS if problems else ExitCode.CLEAN
     click.get_current_context().exit(int(code))
 

@@ -133,9 +133,9 @@ def report_locales(entries: Iterable[Entry], settings: Settings) -> tuple[str, .
     seen: list[str] = []
     for entry in entries:
         for key in translated.keys(entry.data, settings):
-            if locales.is_valid(key.locale) and key.field in settings.fields:
-                if not any(locales.same_locale(key.locale, r) for r in settings.required):
-                    seen.append(key.locale)
+            required = any(locales.same_locale(key.locale, r) for r in settings.required)
+            if locales.is_valid(key.locale) and key.field in settings.fields and not required:
+                seen.append(key.locale)
     return tuple(settings.required) + tuple(sorted(set(seen)))
 
 
@@ -196,5 +196,8 @@ def load_entries(
     failures: list[LoadFailure] = []
     for path in plan(paths, config).targets:
         loaded = load(path, display_path(path, cwd), config.max_file_bytes)
-        (failures if isinstance(loaded, LoadFailure) else entries).append(loaded)  # type: ignore[arg-type]
+        if isinstance(loaded, LoadFailure):
+            failures.append(loaded)
+        else:
+            entries.append(loaded)
     return entries, failures

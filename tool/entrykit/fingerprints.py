@@ -90,4 +90,6 @@ def mark_current(entry: Entry, settings: Settings, only: Collection[str] | None 
     if not table:
         del doc.data[FINGERPRINTS]
     text = doc.dump()
+    if entry.text.endswith("\n") and not text.endswith("\n"):
+        text += "\n"  # ruamel drops it with a deleted last key
     return Marked(entry.path, text, text != entry.text, marked, tuple(skipped))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -78,7 +79,7 @@ def maximize(tag: str) -> str | None:
     parts = parse(tag)
     if parts is None:
         return None
-    likely: dict[str, str] = get_global("likely_subtags")
+    likely: Mapping[str, str] = get_global("likely_subtags")
     lang, script, region = parts.language, parts.script, parts.territory
     candidates = [
         f"{lang}_{script}_{region}" if script and region else None,
@@ -163,12 +164,12 @@ def suggest(tag: str, limit: int = 3) -> list[str]:
         out += _with_full(str(parts))
     if parts is not None and parts.territory is None and parts.script is None:
         # A region code written as a language (`cn`, `jp`, `kr`): its most likely locale.
-        likely: dict[str, str] = get_global("likely_subtags")
+        likely: Mapping[str, str] = get_global("likely_subtags")
         full = likely.get(f"und_{cleaned.upper()}")
         found = _split(full) if full else None
         if found is not None:
             out += [found.language, str(found)]
-    aliases: dict[str, str] = get_global("language_aliases")
+    aliases: Mapping[str, str] = get_global("language_aliases")
     for code in (_names().get(cleaned.replace("_", " ").casefold()), aliases.get(cleaned.lower())):
         if code and is_valid(code):
             out += _with_full(code)

@@ -55,7 +55,7 @@ SHOUTED_WORDS = frozenset(
     ERROR ERRORS WARNING WARNINGS WARN FATAL INFO DEBUG NOTE HINT TIP CRITICAL FAILED FAIL
     FAILURE SUCCESS OK NOT AND OR NO YES IMPORTANT DEPRECATED DEPRECATION CAUTION DANGER
     ALL ANY NONE THE TO IN OF ON IS IT DO DONT NEVER ALWAYS MUST
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
 _ASCII_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -67,9 +67,7 @@ def _trim(text: str) -> str:
     """Drop sentence punctuation and unbalanced closing brackets from a token's end."""
     while text:
         last = text[-1]
-        if last in _TRAILING:
-            text = text[:-1]
-        elif last in ")]}" and text.count(last) > text.count({")": "(", "]": "[", "}": "{"}[last]):
+        if last in _TRAILING or last in ")]}" and text.count(last) > text.count({")": "(", "]": "[", "}": "{"}[last]):
             text = text[:-1]
         else:
             break
@@ -176,7 +174,7 @@ def _accept_acronym(word: str) -> tuple[str, str] | None:
 
 
 def _accept_number(match: re.Match[str]) -> tuple[str, str] | None:
-    if re.match(r"(?:st|nd|rd|th)\b", match.string[match.end() :], re.I):
+    if re.match(r"(?:st|nd|rd|th)\b", match.string[match.end() :], re.IGNORECASE):
         return None  # ordinals are words: 2nd -> 第二
     return (NUMBER, match.group(0))
 
