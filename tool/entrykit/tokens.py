@@ -235,6 +235,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
 
 def extract(text: str) -> list[Token]:
     """The preserved tokens of `text`, in order, without overlaps (earlier kinds win)."""
+    return list(_extract(text))
+
+
+@lru_cache(maxsize=4096)
+def _extract(text: str) -> tuple[Token, ...]:
+    # Several rules ask for the tokens of the same source strings.
     taken: list[tuple[int, int]] = []
     found: list[Token] = []
     for pattern in _PATTERNS:
@@ -248,7 +254,7 @@ def extract(text: str) -> list[Token]:
             kind, token_text = accepted
             taken.append((start, end))
             found.append(Token(kind, token_text, start, end))
-    return sorted(found, key=lambda t: t.start)
+    return tuple(sorted(found, key=lambda t: t.start))
 
 
 def fold(text: str) -> str:

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from . import locales, scripts, tokens
@@ -42,11 +43,21 @@ class Settings:
             track_source=bool(section.get("track_source", cls.track_source)),
         )
 
-    @property
+    @cached_property
     def translatable(self) -> tuple[str, ...]:
         """Every field a `<field>_<locale>` key may translate, longest first."""
         names = set(self.fields) | set(SCHEMA_FIELDS)
         return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
+    @property
+    def key_pattern(self) -> re.Pattern[str]:
+        """`(<field>)_(<locale>)`, the longest field first."""
+        return _key_pattern(self.translatable)
+
+
+@lru_cache(maxsize=16)
+def _key_pattern(fields: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("(" + "|".join(re.escape(f) for f in fields) + r")_(.+)", re.S)
 
 
 @dataclass(frozen=True)
@@ -69,12 +80,10 @@ def source_locale(data: Mapping[str, Any]) -> str:
 
 def split_key(key: str, settings: Settings) -> Key | None:
     """`signature_zh` -> Key(field `signature`, locale `zh`); None for other keys."""
-    if key in NOT_TRANSLATIONS:
+    if "_" not in key or key in NOT_TRANSLATIONS:
         return None
-    for field in settings.translatable:
-        if key.startswith(field + "_") and len(key) > len(field) + 1:
-            return Key(key, field, key[len(field) + 1 :])
-    return None
+    match = settings.key_pattern.fullmatch(key)
+    return Key(key, match.group(1), match.group(2)) if match else None
 
 
 def keys(data: Mapping[str, Any], settings: Settings) -> Iterator[Key]:
