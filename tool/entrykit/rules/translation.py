@@ -269,9 +269,11 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
     (`map_location`, `sha256`), numbers and tensor shapes (`[100, 256]`, the `2`
     of `rank 2`), paths, URLs, CLI flags and backticked code. Full-width
     punctuation counts as its ASCII form (`（FSDP）` keeps `FSDP`, `［100，256］`
-    keeps `[100, 256]`), and spaces may move around punctuation. Quoted phrases
-    of plain words and capitalised English words (`ERROR`, `WARNING`) are
-    translated, so they are no tokens.
+    keeps `[100, 256]`), spaces may move around punctuation, digit grouping is
+    free (`10,000` or `10000`) and an acronym may lose its plural (`APIs` ->
+    `API`). Quoted phrases and quoted capitalised words (`'Taiwan'`), and
+    English words in capitals (`ERROR`, `WARNING`), are translated, so they are
+    no tokens.
 
     ## Why is this bad?
     Readers search their logs and code for these exact strings; a translated
