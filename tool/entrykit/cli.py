@@ -12,12 +12,16 @@ from pathlib import Path
 
 import click
 
-from . import __version__, docs, fixer, registry
+from . import __version__, docs, fixer, locales, registry
 from .config import Config, load_config
-from .engine import lint as run_lint
+from .coverage import coverage, load_entries
+from .coverage_formats import FORMATTERS
 from .diagnostic import Severity
+from .engine import lint as run_lint
 from .errors import EntrykitError
+from .fingerprints import mark_current
 from .reporters import REPORTERS, statistics, summary_line
+from .translated import Settings
 from .writing import atomic_write
 
 
@@ -170,6 +174,77 @@ def explain(code: str) -> None:
     except KeyError:
         raise CommandError(f"no rule `{code}`; `entrykit rules` lists them") from None
     click.echo(docs.explain(found), nl=False)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(list(FORMATTERS)),
+    default="text",
+    show_default=True,
+    help="Output format of the coverage report.",
+)
+@click.option(
+    "--locale",
+    "only_locales",
+    multiple=True,
+    help="Only this locale (repeatable); default: the required locales and any others found.",
+)
+@click.option(
+    "--mark-current",
+    "mark_current_flag",
+    is_flag=True,
+    help="After review: record that the translations in PATHS match their current sources.",
+)
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+def translations(
+    paths: tuple[Path, ...],
+    output_format: str,
+    only_locales: tuple[str, ...],
+    mark_current_flag: bool,
+    config_path: Path | None,
+    root: Path | None,
+) -> None:
+    """Report translation coverage per locale and field, and the entries to work on."""
+    for value in only_locales:
+        problem = locales.problem(value)
+        if problem:
+            raise CommandError(f"--locale `{value}` {problem}")
+    if mark_current_flag and not paths:
+        raise CommandError("--mark-current needs the PATHS of the reviewed entries")
+    try:
+        config = _config(config_path, root)
+        entries, failures = load_entries(list(paths) or None, config)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    settings = Settings.from_section(config.settings.get("translation", {}))
+    if not mark_current_flag:
+        skipped = [(f.path, f"{f.line}:{f.col}: {f.message}") for f in failures]
+        report = coverage(entries, settings, only_locales or None, skipped)
+        click.echo(FORMATTERS[output_format](report), nl=False)
+        click.get_current_context().exit(int(ExitCode.CLEAN))
+    problems = [f"{f.path}:{f.line}:{f.col}: {f.message}" for f in failures]
+    marked = changed = 0
+    for entry in entries:
+        result = mark_current(entry, settings, only_locales or None)
+        problems += [f"{entry.path}: `{key}` not marked: it {why}" for key, why in result.skipped]
+        if result.changed:
+            atomic_write(entry.abspath, result.text)
+            changed += 1
+            marked += len(result.marked)
+            if result.marked:
+                click.echo(f"{entry.path}: marked {', '.join(result.marked)} current")
+    for problem in problems:
+        click.echo(f"entrykit: {problem}", err=True)
+    noun = "translation" if marked == 1 else "translations"
+    click.echo(f"Marked {marked} {noun} current in {changed} of {len(entries)} files.")
+    code = ExitCode.FINDINGS if problems else ExitCode.CLEAN
+    click.get_current_context().exit(int(code))
 
 
 def main() -> None:

@@ -1,8 +1,38 @@
-"""ET3xx: translations of an entry's fields (settings shared by the translation rules)."""
+"""ET3xx: translations of an entry's fields are there, are translations, and are current."""
 
 from __future__ import annotations
 
-from ..registry import Option, section
+from collections.abc import Iterator
+from typing import Any
+
+from .. import locales, tokens, translated
+from .. import pointer as jp
+from ..diagnostic import Finding, Severity
+from ..entry import Entry
+from ..registry import Context, Option, rule, section
+from ..translated import Key, Settings
+
+
+def _locale_problem(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    problem = locales.problem(value)
+    if problem is None:
+        return None
+    hint = [f"`{h}`" for h in locales.suggest(value)]
+    if not hint:
+        return problem
+    options = hint[0] if len(hint) == 1 else ", ".join(hint[:-1]) + " or " + hint[-1]
+    return f"{problem}; did you mean {options}?"
+
+
+def _check_locales(value: Any, where: str) -> None:
+    """Config check for a list of locales: ValueError naming `where` and a suggestion."""
+    for item in value:
+        problem = _locale_problem(item)
+        if problem:
+            raise ValueError(f"`{where}`: {item!r} {problem}")
+
 
 section(
     "translation",
@@ -12,6 +42,7 @@ section(
             "Locales every entry must be translated into (babel form: `zh`, `ja`, `pt_BR`).",
             type=list,
             items=str,
+            validate=_check_locales,
         ),
         "fields": Option(
             ["signature", "root_cause", "workarounds"],
@@ -19,6 +50,353 @@ section(
             type=list,
             items=str,
         ),
+        "track_source": Option(
+            False,
+            "Record in `translated_from` a fingerprint of the source each translation was made "
+            "from, and warn (ET307) when the source has changed since.",
+            type=bool,
+        ),
     },
     "Which locales and fields translations are required for.",
 )
+
+
+def _settings(ctx: Context) -> Settings:
+    return Settings.from_section(ctx.section("translation"))
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _keys(entry: Entry, ctx: Context) -> list[Key]:
+    return list(translated.keys(entry.data, _settings(ctx)))
+
+
+def _valid_keys(entry: Entry, ctx: Context) -> list[Key]:
+    return [k for k in _keys(entry, ctx) if locales.is_valid(k.locale)]
+
+
+def _pairs(entry: Entry, ctx: Context) -> Iterator[translated.Pair]:
+    # A key whose locale ET306 rejects is checked no further until it is renamed.
+    for key in _valid_keys(entry, ctx):
+        yield from translated.pairs(entry.data, key)
+
+
+@rule("ET301", "missing-translation", severity=Severity.WARNING)
+def missing_translation(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A required locale lacks the translation of a translatable field.
+
+    For every locale in `translation.required` and every field in
+    `translation.fields` that holds text, the entry needs `<field>_<locale>`
+    (one diagnostic per field and locale, at the source field). A key whose
+    locale is the same once likely subtags are filled in counts (`signature_zh_CN`
+    for `zh`); a locale that is the entry's own `locale` needs none. An empty
+    translation, or an empty item of a list translation, is missing too.
+
+    ## Why is this bad?
+    Readers of the required languages find the entry but cannot read it; the
+    corpus promises a translation it does not have.
+
+    ## Example
+    ```yaml
+    signature: "RuntimeError: CUDA error: device-side assert triggered"
+    root_cause: An index is out of range inside a CUDA kernel.
+    root_cause_zh: CUDA 内核中的某个索引越界。
+    ```
+
+    ## Use instead
+    ```yaml
+    signature: "RuntimeError: CUDA error: device-side assert triggered"
+    signature_zh: "RuntimeError: CUDA 错误：触发了设备端断言"
+    root_cause: An index is out of range inside a CUDA kernel.
+    root_cause_zh: CUDA 内核中的某个索引越界。
+    ```
+    """
+    settings = _settings(ctx)
+    data = entry.data
+    own = translated.source_locale(data)
+    for locale in settings.required:
+        if locales.is_valid(own) and locales.same_locale(own, locale):
+            continue
+        for field in settings.fields:
+            if not translated.has_source(data, field):
+                continue
+            if translated.key_for(data, field, locale, settings) is None:
+                yield Finding(
+                    jp.join(field),
+                    f"`{field}` has no `{locale}` translation `{field}_{locale}`",
+                    at_key=True,
+                )
+    for key in _valid_keys(entry, ctx):
+        value = data.get(key.key)
+        if isinstance(value, str) and translated.is_empty(value):
+            yield Finding(key.pointer, f"`{key.key}` is empty")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, str) and translated.is_empty(item):
+                    yield Finding(jp.join(key.key, index), f"`{key.key}` item {index + 1} is empty")
+
+
+@rule("ET302", "untranslated-text")
+def untranslated_text(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Translation is the source text again, not a translation.
+
+    A translation that equals its source once width, case, spacing and final
+    punctuation are normalised is reported, for any locale. A source that holds
+    nothing to translate (only code, identifiers, numbers: `E0382`,
+    `torch.cuda.OutOfMemoryError`) may be kept as it is.
+
+    ## Why is this bad?
+    The key promises a translation, so a presence check passes and renderers show
+    a "中文" section, yet it is English: readers of the language get nothing and
+    the gap never shows up as missing.
+
+    ## Example
+    ```yaml
+    workarounds:
+      - action: Load the same checkpoint on every rank
+        success_rate: 0.9
+    workarounds_zh:
+      - Load the same checkpoint on every rank
+    ```
+
+    ## Use instead
+    ```yaml
+    workarounds_zh:
+      - 在每个 rank 上加载同一个检查点
+    ```
+    """
+    for pair in _pairs(entry, ctx):
+        if not translated.is_empty(pair.text) and translated.is_copy(pair.source, pair.text):
+            yield Finding(
+                pair.pointer,
+                f"{pair.label} `{_short(pair.text)}` is the untranslated source text",
+            )
+
+
+@rule("ET303", "translation-list-mismatch")
+def translation_list_mismatch(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """A translated list has a different number of items than its source list.
+
+    `workarounds_zh` holds one string per workaround (its `action`), in order;
+    the same for `dead_ends_<locale>`.
+
+    ## Why is this bad?
+    Items are matched by position: with one missing or extra, every later
+    translation sits beside the wrong workaround, and readers follow the wrong steps.
+
+    ## Example
+    ```yaml
+    workarounds:
+      - action: Remove extra wrappers before applying FSDP
+        success_rate: 0.95
+      - action: Initialise the model the same way on every rank
+        success_rate: 0.85
+    workarounds_zh:
+      - 在应用 FSDP 之前移除额外的包装
+    ```
+
+    ## Use instead
+    ```yaml
+    workarounds_zh:
+      - 在应用 FSDP 之前移除额外的包装
+      - 在每个 rank 上以同样的方式初始化模型
+    ```
+    """
+    for key in _valid_keys(entry, ctx):
+        lengths = translated.list_lengths(entry.data, key)
+        if lengths is not None and lengths[0] != lengths[1]:
+            have, want = lengths
+            yield Finding(
+                key.pointer,
+                f"`{key.key}` has {have} item{'s' if have != 1 else ''} but `{key.field}` "
+                f"has {want}",
+                at_key=True,
+            )
+
+
+@rule("ET304", "translation-wrong-script")
+def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Translation has no character of its locale's script outside code and names.
+
+    The script comes from the locale (its script subtag, else babel's likely
+    subtags: `zh` is Hans, `zh_Hant` Hant, `ja` Jpan (Han, Hiragana, Katakana),
+    `ko` Kore, of which Hangul counts since Han alone is not modern Korean, `ru`
+    Cyrillic). Preserved tokens (code, names,
+    numbers, paths) are removed first; if nothing of the script is left, the
+    text is not in that language. Latin-script locales are skipped, and so are
+    sources with nothing to translate and exact copies of the source (ET302).
+
+    ## Why is this bad?
+    A `signature_ja` written in English (or in Korean) is no Japanese
+    translation, yet it passes every presence check.
+
+    ## Example
+    ```yaml
+    root_cause: The CUDA driver is older than the runtime PyTorch was built with.
+    root_cause_ja: The driver is too old for this PyTorch build.
+    ```
+
+    ## Use instead
+    ```yaml
+    root_cause_ja: CUDA ドライバーが、PyTorch のビルドに使われたランタイムより古い。
+    ```
+    """
+    for pair in _pairs(entry, ctx):
+        code = translated.missing_script(pair)
+        if code is not None:
+            yield Finding(
+                pair.pointer,
+                f"{pair.label} `{_short(pair.text)}` has no {locales.script_name(code)} "
+                f"(`{code}`) characters outside code and names",
+            )
+
+
+@rule(
+    "ET305",
+    "translation-lost-token",
+    severity=Severity.WARNING,
+    options={
+        "kinds": Option(
+            list(tokens.KINDS),
+            "Kinds of preserved tokens that must survive translation.",
+            type=list,
+            items=str,
+            choices=tokens.KINDS,
+        )
+    },
+)
+def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Translation lost a token that must survive translation verbatim.
+
+    Tokens are taken from the source: quoted literals (`'model.fc.weight'`),
+    class and exception names (`RuntimeError`), acronyms (`FSDP`), dotted and
+    called identifiers (`torch.distributed.barrier()`), other identifiers
+    (`map_location`, `sha256`), numbers and tensor shapes (`[100, 256]`, the `2`
+    of `rank 2`), paths, URLs, CLI flags and backticked code. Full-width
+    punctuation counts as its ASCII form (`（FSDP）` keeps `FSDP`, `［100，256］`
+    keeps `[100, 256]`), spaces may move around punctuation, digit grouping is
+    free (`10,000` or `10000`) and an acronym may lose its plural (`APIs` ->
+    `API`). Quoted phrases and quoted capitalised words (`'Taiwan'`), and
+    English words in capitals (`ERROR`, `WARNING`), are translated, so they are
+    no tokens.
+
+    ## Why is this bad?
+    Readers search their logs and code for these exact strings; a translated
+    exception name, a changed shape or a dropped flag sends them looking for
+    something that is not there.
+
+    ## Example
+    ```yaml
+    signature: "RuntimeError: Expected parameter 'model.fc.weight' to have shape [100, 256]"
+    signature_zh: "运行时错误：期望参数 model.fc.weight 的形状为 [100, 265]"
+    ```
+
+    ## Use instead
+    ```yaml
+    signature_zh: "RuntimeError: 期望参数 'model.fc.weight' 的形状为 [100, 256]"
+    ```
+
+    ## Options
+    - `kinds` (list, default all): which kinds to check, of `url`, `code`,
+      `quoted`, `path`, `flag`, `shape`, `call`, `dotted`, `identifier`, `class`,
+      `acronym`, `number`. A corpus whose translators translate acronyms drops
+      `acronym`.
+    """
+    kinds = ctx.options["kinds"]
+    for pair in _pairs(entry, ctx):
+        lost = translated.lost_tokens(pair, kinds)
+        if lost:
+            shown = ", ".join(f"`{t.text}`" for t in lost[:5])
+            more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+            yield Finding(pair.pointer, f"{pair.label} lacks {shown}{more} from the source")
+
+
+@rule("ET306", "invalid-locale")
+def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Locale is not one babel knows, in babel's form.
+
+    Checked: the `locale` field and the `<locale>` of every translated key
+    (`signature_<locale>`, `root_cause_<locale>`, `workarounds_<locale>`,
+    `dead_ends_<locale>`, and any configured field). Babel form joins subtags
+    with `_` and spells them `zh`, `zh_Hant`, `pt_BR`. The message suggests what
+    was probably meant: a region written as a language (`cn` -> `zh`,
+    `zh_Hans_CN`), a language name (`chinese` -> `zh`), a hyphenated tag
+    (`zh-CN` -> `zh_CN`). A key whose locale is rejected here is checked by no
+    other translation rule until it is renamed.
+
+    ## Why is this bad?
+    Tools look translations up by locale: `signature_cn` is found by nobody who
+    asks for Chinese, and the required `zh` translation still counts as missing.
+
+    ## Example
+    ```yaml
+    locale: english
+    signature_cn: "RuntimeError: CUDA 错误：触发了设备端断言"
+    ```
+
+    ## Use instead
+    ```yaml
+    locale: en
+    signature_zh: "RuntimeError: CUDA 错误：触发了设备端断言"
+    ```
+    """
+    value = entry.data.get("locale")
+    if isinstance(value, str) and value:
+        problem = _locale_problem(value)
+        if problem:
+            yield Finding("/locale", f"`locale` `{value}` {problem}")
+    for key in _keys(entry, ctx):
+        problem = _locale_problem(key.locale)
+        if problem:
+            yield Finding(key.pointer, f"locale `{key.locale}` of `{key.key}` {problem}", at_key=True)
+
+
+@rule("ET307", "stale-translation", severity=Severity.WARNING)
+def stale_translation(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Translation was made from a source text that has changed since.
+
+    Only with `translation.track_source = true`. Each translation records in
+    `translated_from` a fingerprint of the source it was made from (8 hex
+    digits of the SHA-256 of the source text, width and spacing normalised; one
+    per item for lists). A fingerprint that no longer matches the source, or a
+    translation with none recorded, is reported at the translation.
+
+    ## Why is this bad?
+    Sources get corrected (a new root cause, a safer workaround) while their
+    translations keep the old text: readers of the translation follow advice the
+    entry no longer gives, and nothing records that it is outdated.
+
+    ## Example
+    ```yaml
+    root_cause: Parameter names differ across ranks.
+    root_cause_zh: 各 rank 上的参数形状不同。
+    translated_from:
+      root_cause_zh: 5d41402a   # made from an earlier root_cause
+    ```
+
+    ## Use instead
+    Update the translation, then record that it is current:
+    ```sh
+    entrykit translations --mark-current entries/pytorch/fsdp-parameter-mismatch.yaml
+    ```
+
+    ## Fix
+    `entrykit translations --mark-current PATHS` rewrites `translated_from` with
+    the fingerprints of the current sources, after a reviewer has checked the
+    translations.
+    """
+    if not _settings(ctx).track_source:
+        return
+    for pair in _pairs(entry, ctx):
+        recorded = translated.recorded_fingerprint(entry.data, pair)
+        if recorded is None:
+            yield Finding(pair.pointer, f"{pair.label} records no source fingerprint in `translated_from`")
+        elif recorded != translated.fingerprint(pair.source):
+            yield Finding(
+                pair.pointer,
+                f"{pair.label} was made from an earlier text of {pair.source_label} "
+                f"(fingerprint `{recorded}`)",
+            )
