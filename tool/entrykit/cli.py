@@ -17,6 +17,10 @@ from .config import Config, load_config
 from .engine import lint as run_lint
 from .diagnostic import Severity
 from .errors import EntrykitError
+from .formatter import format_file, unified_diff
+from .loader import discover, display_path
+from .schema import load_schema
+from .writing import atomic_write
 from .reporters import REPORTERS, statistics, summary_line
 
 
@@ -135,6 +139,69 @@ def explain(code: str) -> None:
     except KeyError:
         raise CommandError(f"no rule `{code}`; `entrykit rules` lists them") from None
     click.echo(docs.explain(found), nl=False)
+
+
+def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
+    """The entry files named or found below `paths` (default: the corpus root)."""
+    for given in paths:
+        if not given.exists():
+            raise CommandError(f"`{given}` does not exist")
+    if not paths and not config.root.is_dir():
+        raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
+    return list(discover(list(paths) or [config.root]))
+
+
+@cli.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if some file would change, naming it.")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a diff.")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_path: Path | None) -> None:
+    """Rewrite entries in the canonical layout (default: the corpus root).
+
+    Keys in schema order (translations after their field), 2-space indent, plain
+    scalars where YAML allows them and double quotes elsewhere, a final newline.
+    Comments are kept; JSON entries stay JSON.
+    """
+    try:
+        config = _config(config_path, None)
+        schema = load_schema(config.schema)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    changed: list[str] = []
+    failed = 0
+    files = _entry_files(paths, config)
+    for path in files:
+        shown = display_path(path)
+        result = format_file(path, schema)
+        if result.error is not None:
+            failed += 1
+            err = result.error
+            click.echo(f"{shown}:{err.line}:{err.col}: cannot format: {err}", err=True)
+            continue
+        if not result.changed:
+            continue
+        changed.append(shown)
+        if show_diff:
+            click.echo(unified_diff(result, shown), nl=False)
+        if check:
+            click.echo(f"would reformat {shown}")
+        elif not show_diff:
+            assert result.formatted is not None
+            atomic_write(path, result.formatted)
+            click.echo(f"reformatted {shown}")
+    verb = "would be reformatted" if check or show_diff else "reformatted"
+    unchanged = len(files) - len(changed) - failed
+    summary = f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}, {unchanged} unchanged"
+    if failed:
+        summary += f", {failed} could not be formatted"
+    click.echo(summary + ".", err=True)
+    if failed:
+        click.get_current_context().exit(int(ExitCode.ERROR))
+    if changed and (check or show_diff):
+        click.get_current_context().exit(int(ExitCode.FINDINGS))
 
 
 def main() -> None:
