@@ -6,9 +6,11 @@ import enum
 import io
 import os
 import sys
+from collections import Counter
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,10 +19,14 @@ from .config import Config, load_config
 from .engine import lint as run_lint
 from .diagnostic import Severity
 from .errors import EntrykitError
-from .formatter import format_file, unified_diff
-from .loader import discover, display_path
+from .formatter import dump_entry, format_file, unified_diff
+from .importers.deadends import generalise, import_canons
+from .importers.markdown import import_pages
+from .paths import entry_path
+from .loader import LoadFailure, discover, display_path, load
+from .render import render_entry
 from .schema import load_schema
-from .writing import atomic_write
+from .writing import WriteRefused, atomic_write
 from .reporters import REPORTERS, statistics, summary_line
 
 
@@ -202,6 +208,129 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
         click.get_current_context().exit(int(ExitCode.ERROR))
     if changed and (check or show_diff):
         click.get_current_context().exit(int(ExitCode.FINDINGS))
+
+
+def _schema_ref(target: Path, config: Config) -> str | None:
+    """What a new YAML file's `# yaml-language-server: $schema=` line points at, if anything."""
+    schema = config.schema or config.base / "schema" / "entry.schema.json"
+    if not schema.is_file():
+        return None
+    return Path(os.path.relpath(schema.resolve(), target.parent.resolve())).as_posix()
+
+
+def _write_entry(
+    root: Path, entry: dict[str, Any], config: Config, fmt: str, overwrite: bool
+) -> Path:
+    """Write one new entry below `root` at the path its id names; WriteRefused if it exists."""
+    target = entry_path(root, str(entry.get("id", "")), ".json" if fmt == "json" else ".yaml")
+    text = dump_entry(entry, fmt, _schema_ref(target, config) if fmt == "yaml" else None)
+    atomic_write(target, text, overwrite=overwrite)
+    return target
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.option(
+    "--from", "source", type=click.Choice(["deadends", "markdown"]), required=True,
+    help="deadends: ErrorCanon JSON files or folders; markdown: pages written by `entrykit render`.",
+)
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Corpus root to write into (default: from config).")
+@click.option("--format", "out_format", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite entries that already exist.")
+@click.option("-v", "--verbose", is_flag=True, help="List every file's unmapped fields and changes.")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+def import_command(
+    paths: tuple[Path, ...], source: str, out: Path | None, out_format: str, force: bool, verbose: bool,
+    config_path: Path | None,
+) -> None:
+    """Convert deadends.dev canons or rendered Markdown pages into entries.
+
+    Fields with no place in an entry are listed, never dropped silently.
+    """
+    try:
+        config = _config(config_path, None)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    root = (out or config.root).absolute()
+    if source == "deadends":
+        imported, problems = import_canons(paths)
+    else:
+        imported, problems = import_pages(paths)
+    for problem in problems:
+        click.echo(f"{display_path(problem.source.absolute())}:{problem.line}:{problem.col}: {problem.message}", err=True)
+    written = refused = 0
+    unmapped: Counter[str] = Counter()
+    notes: Counter[str] = Counter()
+    for item in imported:
+        shown = display_path(item.source.absolute())
+        try:
+            _write_entry(root, item.entry, config, out_format, overwrite=force)
+            written += 1
+        except WriteRefused:
+            refused += 1
+            click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
+        except EntrykitError as exc:
+            click.echo(f"{shown}: {exc}", err=True)
+            refused += 1
+        unmapped.update({generalise(f) for f in item.unmapped})
+        notes.update(item.notes)
+        if verbose and (item.unmapped or item.notes):
+            click.echo(f"{shown} -> {item.entry['id']}")
+            for field_path in item.unmapped:
+                click.echo(f"  not carried over: {field_path}")
+            for note in item.notes:
+                click.echo(f"  changed: {note}")
+    click.echo(f"imported {written} of {len(imported) + len(problems)} files into {display_path(root)}")
+    if unmapped:
+        click.echo("fields not carried over (number of files):")
+        for name, count in sorted(unmapped.items(), key=lambda kv: (-kv[1], kv[0])):
+            click.echo(f"  {count:6d}  {name}")
+    if notes:
+        click.echo("values changed to fit the schema (number of files):")
+        for name, count in sorted(notes.items(), key=lambda kv: (-kv[1], kv[0])):
+            click.echo(f"  {count:6d}  {name}")
+    if problems or refused:
+        click.get_current_context().exit(int(ExitCode.FINDINGS))
+
+
+def _find_entry(target: str, config: Config) -> Path:
+    """An entry file from a path, or from an id below the corpus root."""
+    given = Path(target)
+    if given.is_file():
+        return given
+    try:
+        for suffix in (".yaml", ".yml", ".json"):
+            candidate = entry_path(config.root, target, suffix)
+            if candidate.is_file():
+                return candidate
+    except EntrykitError:
+        pass
+    raise CommandError(f"no entry `{target}`: neither a file nor an id in {display_path(config.root)}")
+
+
+@cli.command("render")
+@click.argument("target", metavar="ID|PATH")
+@click.option(
+    "--locale", "locales", multiple=True,
+    help="Show translations into this locale (repeatable; default: the required locales from config).",
+)
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+def render_command(target: str, locales: tuple[str, ...], config_path: Path | None) -> None:
+    """Print an entry as a Markdown page, for reviewers (`import --from markdown` reads it back)."""
+    try:
+        config = _config(config_path, None)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    path = _find_entry(target, config).absolute()
+    loaded = load(path, display_path(path), config.max_file_bytes)
+    if isinstance(loaded, LoadFailure):
+        raise CommandError(f"{loaded.path}:{loaded.line}:{loaded.col}: {loaded.message}")
+    shown = list(locales) or list(config.settings.get("translation", {}).get("required", []))
+    click.echo(render_entry(loaded.data, shown), nl=False)
 
 
 def main() -> None:

@@ -459,3 +459,30 @@ def unified_diff(result: FileResult, shown: str) -> str:
             tofile=f"{shown}\t(formatted)",
         )
     )
+
+
+def _commented(data: Any) -> Any:
+    if isinstance(data, Mapping):
+        node = CommentedMap()
+        for key, value in data.items():
+            ordereddict.__setitem__(node, key, _commented(value))
+        return node
+    if isinstance(data, list):
+        return CommentedSeq(_commented(item) for item in data)
+    return data
+
+
+def dump_entry(data: Mapping[str, Any], fmt: str = "yaml", modeline: str | None = None) -> str:
+    """A new entry file's text in the canonical layout, from plain data (what `fmt` would
+    write for it, without parsing text first)."""
+    schema = load_schema()
+    ordered = order_data(dict(data), schema)
+    if fmt == "json":
+        return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    node = _commented(ordered)
+    _restyle(node, schema, root=True)
+    stream = io.StringIO()
+    if modeline:
+        stream.write(f"# yaml-language-server: $schema={modeline}\n")
+    make_yaml(2, 4, 2).dump(node, stream)
+    return stream.getvalue()
