@@ -174,6 +174,11 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return lines + [""]
 
 
+def _text(item: Mapping[str, Any], key: str) -> str:
+    value = item.get(key)
+    return value if isinstance(value, str) else ""
+
+
 def _strings(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
@@ -243,8 +248,7 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
     for number, item in enumerate(_dicts(entry.get("workarounds")), 1):
         how = item.get("how")
         more = [how] if isinstance(how, str) and how else []
-        action = item.get("action") if isinstance(item.get("action"), str) else ""
-        lines += _list_item(number, f"**{percent(item.get('success_rate'))} success** — ", action, more)
+        lines += _list_item(number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"), more)
     for code in locales:
         steps = entry.get(f"workarounds_{code}")
         if isinstance(steps, list):
@@ -256,8 +260,7 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
     for number, item in enumerate(_dicts(entry.get("dead_ends")), 1):
         why = item.get("why_fails")
         more = [why] if isinstance(why, str) and why else []
-        action = item.get("action") if isinstance(item.get("action"), str) else ""
-        lines += _list_item(number, f"**{percent(item.get('fail_rate'))} fail** — ", action, more)
+        lines += _list_item(number, f"**{percent(item.get('fail_rate'))} fail** — ", _text(item, "action"), more)
     for code in locales:
         steps = entry.get(f"dead_ends_{code}")
         if isinstance(steps, list):

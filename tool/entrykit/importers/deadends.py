@@ -6,7 +6,8 @@ environments share becomes `<domain>/<slug>_<environment>` for each of them (the
 separator upstream itself uses for its flat `<slug>_<env>.json` files), so no two
 environments collide. The environment is kept in `tags` (`env:<environment>`,
 `os:<os>`) and in `versions` rows. Source fields with no place in an entry are
-listed in `Imported.unmapped`, never dropped silently.
+listed in `Imported.unmapped`, never dropped silently. The README documents the
+field mapping.
 """
 
 from __future__ import annotations
@@ -21,32 +22,6 @@ from typing import Any
 from ..paths import is_valid_id
 from ..version_rows import row_from
 from . import ImportProblem, Imported
-
-# Where each upstream field goes (documented in the README; `-` = read, not kept as such).
-FIELD_MAP: dict[str, str] = {
-    "id": "id (shortened), tags `env:<environment>`",
-    "schema_version": "- (checked: 1.x)",
-    "error.signature": "signature",
-    "error.regex": "regex",
-    "error.domain": "domain",
-    "error.category": "category (snake_case)",
-    "error.first_seen": "first_seen",
-    "error.last_confirmed": "last_confirmed",
-    "environment.runtime": "versions[0] `<name><version_range>`",
-    "environment.python": "versions row `python<range>` (unless the runtime row says it)",
-    "environment.os": "tags `os:<os>` (not for `any`)",
-    "verdict.summary": "root_cause",
-    "verdict.resolvable": "resolvable",
-    "verdict.fix_success_rate": "fix_success_rate",
-    "verdict.confidence": "confidence",
-    "verdict.last_updated": "last_updated",
-    "dead_ends[]": "dead_ends[] (action, why_fails, fail_rate, condition, common_misconception, tradeoff, sources)",
-    "workarounds[]": "workarounds[] (action, success_rate, how, condition, tradeoff, sources)",
-    "transition_graph": "transition_graph (each `error_id` rewritten to the imported id)",
-    "metadata.review_status": "verification_tier (`expert_reviewed` when `generated_by` is `expert_review`)",
-    "metadata.generated_by": "- (decides `expert_reviewed`)",
-    "metadata.evidence_count": "evidence_count",
-}
 
 DEAD_END_KEYS = ("action", "why_fails", "fail_rate", "condition", "common_misconception", "tradeoff", "sources")
 WORKAROUND_KEYS = ("action", "success_rate", "how", "condition", "tradeoff", "sources")
@@ -224,7 +199,7 @@ def _graph(raw: Any, planned: Mapping[str, str], unmapped: list[str]) -> dict[st
     graph: dict[str, list[Any]] = {}
     raw = raw if isinstance(raw, Mapping) else {}
     for name in GRAPH_KEYS:
-        refs = []
+        refs: list[Any] = []
         for index, item in enumerate(raw.get(name) or []):
             if isinstance(item, str):
                 refs.append(shorten_reference(item, planned))
