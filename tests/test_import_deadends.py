@@ -1,0 +1,150 @@
+"""`entrykit import --from deadends`: the field mapping, ids, unmapped fields, the real sample."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from entrykit.cli import ExitCode, cli
+from entrykit.config import from_table
+from entrykit.engine import lint
+from entrykit.importers.deadends import convert, import_canons, plan_ids
+from entrykit.paths import is_valid_id
+from entrykit.schema import validator
+
+from .conftest import TODAY
+
+CANON: dict[str, Any] = {
+    "schema_version": "1.0.0",
+    "id": "python/modulenotfounderror/py311-linux",
+    "url": "https://deadends.dev/python/modulenotfounderror/py311-linux",
+    "error": {
+        "signature": "ModuleNotFoundError: No module named 'x'",
+        "regex": "No module named '[^']+'",
+        "domain": "python",
+        "category": "import-error",
+        "first_seen": "2023-01-01",
+        "last_confirmed": "2026-02-11",
+    },
+    "environment": {
+        "runtime": {"name": "Python", "version_range": ">=3.11,<3.13"},
+        "os": "linux",
+        "python": ">=3.11,<3.13",
+        "hardware": {"gpu": "none"},
+    },
+    "verdict": {
+        "resolvable": "true",
+        "fix_success_rate": 0.9,
+        "confidence": 0.8,
+        "last_updated": "2026-02-11",
+        "summary": "The package is not installed in the interpreter that runs the code.",
+    },
+    "dead_ends": [{"action": "Reinstall Python", "why_fails": "Same interpreter.", "fail_rate": 0.9, "mood": "sad"}],
+    "workarounds": [{"action": "pip install x with the same interpreter", "success_rate": 0.9, "how": "python -m pip install x"}],
+    "transition_graph": {
+        "leads_to": [{"error_id": "python/importerror/py311-linux", "probability": 0.3}],
+        "preceded_by": [],
+        "frequently_confused_with": [],
+    },
+    "metadata": {"generated_by": "expert_review", "review_status": "human_reviewed", "evidence_count": 4,
+                 "generation_date": "2026-02-11", "last_verification": "2026-02-11"},
+}
+
+
+def _convert(canon: dict[str, Any], planned: dict[str, str] | None = None) -> Any:
+    return convert(canon, "python/modulenotfounderror", planned or {}, Path("x.json"))
+
+
+def test_field_mapping() -> None:
+    imported = _convert(CANON, {"python/importerror/py311-linux": "python/importerror"})
+    entry = imported.entry
+    assert entry["signature"] == CANON["error"]["signature"] and entry["regex"] == CANON["error"]["regex"]
+    assert entry["root_cause"] == CANON["verdict"]["summary"]
+    assert entry["category"] == "import_error" and imported.notes == ["category `import-error` written as `import_error`"]
+    assert entry["versions"] == [{"version": "python>=3.11,<3.13", "status": "active"}]  # python row not repeated
+    assert entry["verification_tier"] == "expert_reviewed"
+    assert entry["evidence_count"] == 4 and entry["resolvable"] == "true"
+    assert (entry["first_seen"], entry["last_confirmed"], entry["last_updated"]) == ("2023-01-01", "2026-02-11", "2026-02-11")
+    assert entry["tags"] == ["env:py311-linux", "os:linux"]
+    assert entry["transition_graph"]["leads_to"] == [{"error_id": "python/importerror", "probability": 0.3}]
+    assert entry["dead_ends"] == [{"action": "Reinstall Python", "why_fails": "Same interpreter.", "fail_rate": 0.9}]
+    assert entry["workarounds"][0]["how"] == "python -m pip install x"
+    assert list(validator().iter_errors(entry)) == []
+
+
+def test_nothing_is_dropped_silently() -> None:
+    imported = _convert(CANON)
+    assert imported.unmapped == [
+        "url", "environment.hardware.gpu", "metadata.generation_date", "metadata.last_verification",
+        "dead_ends[0].mood",
+    ]
+
+
+def test_other_runtime_keeps_the_python_row() -> None:
+    canon = copy.deepcopy(CANON)
+    canon["environment"]["runtime"] = {"name": "PyTorch", "version_range": ">=2.0"}
+    canon["environment"]["python"] = ">=3.9"
+    canon["metadata"]["generated_by"] = "bulk_generate.py"
+    entry = _convert(canon).entry
+    assert [r["version"] for r in entry["versions"]] == ["pytorch>=2.0", "python>=3.9"]
+    assert entry["verification_tier"] == "human_reviewed"
+
+
+def test_ids_shortened_without_collisions() -> None:
+    upstream = ["node/heap-oom/node20-linux", "node/heap-oom/node18-linux", "git/detached-head/git2-linux",
+                "git/detached-head/git2-linux", "python/x_y/py311-linux"]
+    assert plan_ids(upstream) == [
+        "node/heap-oom_node20-linux", "node/heap-oom_node18-linux", "git/detached-head", "git/detached-head-2",
+        "python/x_y",
+    ]
+    assert all(is_valid_id(i) for i in plan_ids(["Odd Domain/Some Slug!/Env 1", "a/b"]))
+
+
+def test_real_sample_imports_without_a_schema_error(deadends_dir: Path) -> None:
+    imported, problems = import_canons([deadends_dir])
+    assert problems == [] and len(imported) == 1739
+    ids = [item.entry["id"] for item in imported]
+    assert len(set(ids)) == len(ids) and all(is_valid_id(i) for i in ids)
+    check = validator()
+    invalid = [(item.entry["id"], e.message) for item in imported for e in check.iter_errors(item.entry)]
+    assert invalid == []
+    # a slug several environments share keeps each environment apart
+    heap = sorted(i for i in ids if i.startswith("node/heap-out-of-memory"))
+    assert heap == ["node/heap-out-of-memory_node18-linux", "node/heap-out-of-memory_node20-linux"]
+    counts = Counter(f for item in imported for f in item.unmapped)
+    assert counts["url"] == 1739
+
+
+def test_cli_writes_lintable_formatted_entries(deadends_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    sources = [str(deadends_dir / "python"), str(deadends_dir / "node" / "heap-out-of-memory")]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["import", "--from", "deadends", *sources, "--out", "corpus"], catch_exceptions=False)
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert "fields not carried over (number of files):" in result.output and "url" in result.output
+    written = sorted((tmp_path / "corpus").rglob("*.yaml"))
+    assert len(written) == len(list((deadends_dir / "python").rglob("*.json"))) + 2
+    assert written[0].read_text(encoding="utf-8").startswith("id: ")  # no schema line outside a project
+    found = lint(None, from_table({"root": "corpus"}, tmp_path), TODAY, cwd=tmp_path)
+    assert not [d for d in found.diagnostics if d.code in ("ET001", "ET101", "ET503", "ET505")]
+    assert runner.invoke(cli, ["fmt", "--check", "corpus"]).exit_code == ExitCode.CLEAN
+    again = runner.invoke(cli, ["import", "--from", "deadends", sources[1], "--out", "corpus"])
+    assert again.exit_code == ExitCode.FINDINGS and "not overwritten (use --force)" in again.output
+    forced = runner.invoke(cli, ["import", "--from", "deadends", sources[1], "--out", "corpus", "--force"])
+    assert forced.exit_code == ExitCode.CLEAN
+
+
+def test_bad_file_is_a_positioned_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.json").write_text('{"id": "a/b/c",\n  "error": }', encoding="utf-8")
+    (tmp_path / "good.json").write_text(json.dumps(CANON), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--from", "deadends", ".", "--out", "corpus"])
+    assert result.exit_code == ExitCode.FINDINGS
+    assert "bad.json:2:12: not JSON" in result.output and "Traceback" not in result.output
+    assert (tmp_path / "corpus" / "python" / "modulenotfounderror.yaml").is_file()

@@ -1,0 +1,236 @@
+"""`entrykit new`: driven through a real pseudo-terminal, interrupted, and scripted."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from entrykit.cli import ExitCode, cli
+from entrykit.config import from_table
+from entrykit.engine import lint
+from entrykit.loader import load
+
+from .conftest import TODAY, write_corpus
+from .pty_session import PtySession
+
+EXISTING = """\
+id: git/not-a-repository
+signature: "fatal: not a git repository (or any of the parent directories): .git"
+regex: "fatal: not a git repository"
+domain: git
+category: config_error
+root_cause: The command ran outside a git work tree.
+dead_ends: []
+workarounds: []
+first_seen: "2024-01-01"
+last_confirmed: "2024-01-01"
+"""
+TRACEBACK = [
+    "Traceback (most recent call last):",
+    '  File "<string>", line 1, in <module>',
+    "ModuleNotFoundError: No module named 'yaml_missing'",
+]
+SIGNATURE = TRACEBACK[-1]
+NEW_ID = "python/modulenotfounderror-no-module-named"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    write_corpus(tmp_path, {"git/not-a-repository.yaml": EXISTING, "python/placeholder.yaml": EXISTING.replace(
+        "git/not-a-repository", "python/placeholder").replace("domain: git", "domain: python").replace(
+        "category: config_error", "category: import_error").replace("fatal: not a git", "placeholder: not a git")})
+    (tmp_path / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "entry.schema.json").write_text("{}", encoding="utf-8")
+    return tmp_path
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def _session(project: Path) -> PtySession:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COLUMNS", "LINES"))}
+    env.update({"TERM": "dumb", "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8"})
+    argv = [sys.executable, "-m", "entrykit", "new", "--today", "2026-11-30"]
+    return PtySession(argv, str(project), env)
+
+
+def _answer_until_root_cause(session: PtySession) -> None:
+    session.expect(r"then an empty line:")
+    for line in TRACEBACK:
+        session.sendline(line)
+    session.sendline("")
+    session.expect(r"Signature \(the line that states the error\) \[ModuleNotFoundError: No module named 'yaml_missing'\]: ")
+    session.sendline("")
+    session.expect("No entry in the corpus matches this message yet.")
+    session.expect(r"Domain \[python\]: ")
+    session.sendline("")
+    session.expect(rf"Id \[{NEW_ID}\]: ")
+    session.sendline("")
+    session.expect(r"Category \[import_error\]: ")
+    session.sendline("")
+    session.expect(r"  matches: ModuleNotFoundError: No module named 'yaml_missing'")
+    session.expect(r"Regex \[.*\]: ")
+    session.sendline("")
+    session.expect(r"Root cause \(why it happens\): ")
+
+
+def test_new_end_to_end_in_a_terminal(project: Path) -> None:
+    session = _session(project)
+    _answer_until_root_cause(session)
+    session.sendline("The module is not installed for the interpreter that runs the code.")
+    session.expect(r"Dead end 1: ")
+    session.sendline("Reinstall Python")
+    session.expect(r"Why does it fail: ")
+    session.sendline("A fresh interpreter does not have the package either.")
+    session.expect(r"Fail rate \(0-1 or %\): ")
+    session.sendline("lots")
+    session.expect(r"is not a rate")
+    session.sendline("90%")
+    session.expect(r"Dead end 2: ")
+    session.sendline("")
+    session.expect(r"Workaround 1: ")
+    session.sendline("Install the package with the interpreter that runs the code")
+    session.expect(r"Success rate \(0-1 or %\): ")
+    session.sendline("0.95")
+    session.expect(r"How, step by step \(optional\): ")
+    session.sendline("python -m pip install pyyaml")
+    session.expect(r"Workaround 2: ")
+    session.sendline("")
+    session.expect(r"Version row 1: ")
+    session.sendline("Python >= 3.8")
+    session.expect(r"-> python>=3.8")
+    session.expect(r"Version row 2: ")
+    session.sendline("")
+    session.expect(r"signature \(zh\) for: ")
+    session.sendline("ModuleNotFoundError：没有名为 'yaml_missing' 的模块")
+    session.expect(r"root_cause \(zh\) for: ")
+    session.sendline("运行代码的解释器没有安装这个模块。")
+    session.expect(r"workaround \(zh\) for: ")
+    session.sendline("用运行代码的那个解释器安装这个包")
+    for prompt in (r"Evidence count", r"Confidence", r"First seen", r"Last confirmed"):
+        session.expect(prompt + r".*: ")
+        session.sendline("")
+    session.expect(r"Write entries/python/modulenotfounderror-no-module-named\.yaml\? \[Y/n\]: ")
+    session.sendline("y")
+    session.expect(r"wrote entries/python/modulenotfounderror-no-module-named\.yaml")
+    assert session.wait() == ExitCode.CLEAN, session.output
+
+    written = project / "entries" / "python" / "modulenotfounderror-no-module-named.yaml"
+    text = written.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schema/entry.schema.json\n")
+    data = load(written, "x").data  # type: ignore[union-attr]
+    assert data["signature"] == SIGNATURE and data["id"] == NEW_ID
+    assert data["dead_ends"][0]["fail_rate"] == 0.9 and data["workarounds"][0]["how"] == "python -m pip install pyyaml"
+    assert data["versions"] == [{"version": "python>=3.8", "status": "active"}]
+    assert data["workarounds_zh"] == ["用运行代码的那个解释器安装这个包"]
+    assert data["last_confirmed"] == "2026-11-30"
+    result = lint([written], from_table({"root": "entries"}, project), TODAY, cwd=project)
+    assert [d for d in result.diagnostics] == []
+
+
+@pytest.mark.parametrize("key", ["\x03", "\x04"], ids=["ctrl-c", "eof"])
+def test_interrupted_new_writes_nothing(project: Path, key: str) -> None:
+    before = _files(project)
+    session = _session(project)
+    _answer_until_root_cause(session)
+    session.interrupt(key)
+    session.expect("aborted; nothing written")
+    assert session.wait() == ExitCode.ERROR
+    assert _files(project) == before
+
+
+def test_interrupted_in_a_loop_writes_nothing(project: Path) -> None:
+    before = _files(project)
+    session = _session(project)
+    _answer_until_root_cause(session)
+    session.sendline("Root cause.")
+    session.expect(r"Dead end 1: ")
+    session.sendline("Something")
+    session.expect(r"Why does it fail: ")
+    session.interrupt("\x03")
+    session.expect("aborted; nothing written")
+    assert session.wait() == ExitCode.ERROR
+    assert _files(project) == before
+
+
+def test_message_already_in_the_corpus_can_stop(project: Path) -> None:
+    before = _files(project)
+    session = _session(project)
+    session.expect(r"then an empty line:")
+    session.sendline("fatal: not a git repository (or any of the parent directories): .git")
+    session.sendline("")
+    session.expect(r"Signature .*: ")
+    session.sendline("")
+    session.expect(r"git/not-a-repository")
+    session.expect(r"\[s\]top, .*: ")
+    session.sendline("s")
+    session.expect("already in the corpus")
+    assert session.wait() == ExitCode.CLEAN
+    assert _files(project) == before
+
+
+# --- scripted --------------------------------------------------------------
+
+
+def _invoke(project: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(cli, ["new", "--no-input", "--today", "2026-11-30", *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_no_input_with_options(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = _invoke(
+        project, monkeypatch, "--signature", SIGNATURE, "--root-cause", "Not installed.",
+        "--workaround", "Install it | 90% | python -m pip install x", "--dead-end", "Reinstall Python | Same problem | 0.8",
+        "--version", "Python>=3.8", "--translation", "signature_zh=没有模块",
+        "--translation", "workarounds_zh=安装它",
+    )
+    assert code == ExitCode.CLEAN, out
+    data = load(project / "entries" / "python" / "modulenotfounderror-no-module-named.yaml", "x").data  # type: ignore[union-attr]
+    assert data["category"] == "import_error"  # the domain's category in the corpus
+    assert data["fix_success_rate"] == 0.9 and data["resolvable"] == "true"
+    assert data["signature_zh"] == "没有模块" and data["workarounds_zh"] == ["安装它"]
+
+
+def test_no_input_from_json(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = {"signature": SIGNATURE, "id": "python/no-yaml", "category": "import_error", "root_cause": "Not installed.",
+               "workarounds": [{"action": "Install it", "success_rate": 0.9}], "tags": ["imports"]}
+    (project / "answers.json").write_text(json.dumps(answers), encoding="utf-8")
+    code, out = _invoke(project, monkeypatch, "--from", "answers.json", "--category", "runtime_error")
+    assert code == ExitCode.CLEAN, out
+    data = load(project / "entries" / "python" / "no-yaml.yaml", "x").data  # type: ignore[union-attr]
+    assert data["category"] == "runtime_error" and data["tags"] == ["imports"]  # options override the file
+
+
+def test_no_input_stops_on_a_match_or_adds_an_example(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    message = "fatal: not a git repository (or any parent up to mount point /)"
+    before = _files(project)
+    code, out = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x")
+    assert code == ExitCode.FINDINGS and "git/not-a-repository" in out and _files(project) == before
+    code, out = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x", "--on-match", "example")
+    assert code == ExitCode.CLEAN
+    data = load(project / "entries" / "git" / "not-a-repository.yaml", "x").data  # type: ignore[union-attr]
+    assert data["examples"] == [message]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "--no-input needs --signature"),
+        (("--signature", "boom"), "--no-input needs --root-cause"),
+        (("--signature", "boom", "--root-cause", "x"), "cannot tell the domain"),
+        (("--signature", "boom", "--root-cause", "x", "--id", "../etc"), "is not `<domain>/<slug>`"),
+        (("--signature", "boom", "--root-cause", "x", "--id", "a/b", "--workaround", "x | lots"), "is not a rate"),
+    ],
+)
+def test_no_input_usage_errors(project: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], message: str) -> None:
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(cli, ["new", "--no-input", *args])
+    assert result.exit_code == ExitCode.ERROR and message in result.output, result.output

@@ -1,0 +1,108 @@
+"""The hooks, run by the real `pre-commit` program in a scratch git repository."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from entrykit.formatter import format_text
+
+from .conftest import REPO
+
+MESSY = """\
+regex: 'ERROR: boom'
+id: pip/x
+signature: "ERROR: boom"
+domain: pip
+category: install_error
+root_cause: It breaks.
+dead_ends: []
+workarounds: []
+first_seen: 2024-01-01
+last_confirmed: "2024-01-02"
+"""
+BROKEN = MESSY.replace("pip/x", "pip/y").replace("'ERROR: boom'", "ValueError")
+
+
+def _pre_commit() -> list[str]:
+    try:
+        import pre_commit  # noqa: F401
+    except ImportError:
+        pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    return [sys.executable, "-m", "pre_commit"]
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _scratch(tmp_path: Path, files: dict[str, str]) -> Path:
+    repo = tmp_path / "scratch"
+    (repo / "entries" / "pip").mkdir(parents=True)
+    for name, text in files.items():
+        (repo / name).write_text(text, encoding="utf-8")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    return repo
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
+    env.update({"PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@example.org"})
+    # the project's own hooks run the entrykit of the active environment
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=_env(repo))
+
+
+def _run(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [*_pre_commit(), *args], cwd=repo, env=_env(home), capture_output=True, text=True, timeout=600
+    )
+    if "Installing environment" in proc.stdout + proc.stderr and "An unexpected error" in proc.stdout + proc.stderr:
+        pytest.skip(f"pre-commit could not install the hook environment here:\n{proc.stdout[-800:]}")
+    return proc
+
+
+def _check_a_failing_then_passing_run(repo: Path, home: Path, *args: str) -> None:
+    first = _run(repo, home, *args)
+    assert first.returncode == 1, first.stdout
+    out = first.stdout
+    assert "entrykit fmt" in out and "files were modified by this hook" in out
+    assert "reformatted entries/pip/x.yaml" in out
+    assert re.search(r"entries/pip/y\.yaml:\d+:\d+: ET202", out)  # lint ran and found the broken regex
+    x = (repo / "entries" / "pip" / "x.yaml").read_text(encoding="utf-8")
+    assert x == format_text(MESSY, "yaml").text
+    (repo / "entries" / "pip" / "y.yaml").write_text(format_text(MESSY.replace("pip/x", "pip/y"), "yaml").text)
+    _git(repo, "add", "-A")
+    second = _run(repo, home, *args)
+    assert second.returncode == 0, second.stdout
+    assert second.stdout.count("Passed") == 2
+
+
+def test_published_hooks_via_try_repo(tmp_path: Path, pre_commit_home: Path) -> None:
+    """`.pre-commit-hooks.yaml` as another repository would use it (installs entrykit from this tree)."""
+    repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
+    _check_a_failing_then_passing_run(repo, pre_commit_home, "try-repo", str(REPO), "--all-files")
+
+
+def test_project_config_runs_fmt_and_lint_on_entries(tmp_path: Path, pre_commit_home: Path) -> None:
+    repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
+    shutil.copy(REPO / ".pre-commit-config.yaml", repo / ".pre-commit-config.yaml")
+    (repo / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
+    _git(repo, "add", "-A")
+    _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--all-files")

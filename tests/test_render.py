@@ -1,0 +1,152 @@
+"""`entrykit render` pages, and `import --from markdown` reading them back exactly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from entrykit.cli import ExitCode, cli
+from entrykit.importers.markdown import PageError, parse_page
+from entrykit.loader import discover, load
+from entrykit.render import rate_from, percent, render_entry, shown_fields
+
+from .conftest import REPO, SEEDS
+
+ENTRIES = REPO / "entries"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _entries() -> list[Path]:
+    return list(discover([ENTRIES]))
+
+
+@pytest.mark.parametrize("path", _entries(), ids=lambda p: p.stem)
+def test_every_bundled_entry_round_trips_its_shown_fields(path: Path) -> None:
+    entry = load(path, path.name)
+    assert not hasattr(entry, "message")
+    data: dict[str, Any] = entry.data  # type: ignore[union-attr]
+    page = render_entry(data, ["zh"])
+    assert parse_page(page) == shown_fields(data, ["zh"])
+
+
+def test_page_follows_the_seed_layout() -> None:
+    """The sections of the deadends.dev page (seed 000), in its order."""
+    data = load(ENTRIES / "pytorch" / "fsdp-parameter-mismatch.yaml", "x").data  # type: ignore[union-attr]
+    page = render_entry(data, ["zh"])
+    order = [
+        "`pytorch` · `runtime_error` · `ai_generated` · `true`",
+        "# RuntimeError: FSDP parameter mismatch across ranks",
+        "ID: `pytorch/fsdp-parameter-mismatch`",
+        "| Fix Rate | Confidence | Evidence | First Seen |",
+        "## Version Compatibility",
+        "| Version | Status | Introduced | Deprecated | Notes |",
+        "## Root Cause",
+        "`generic`",
+        "### 中文 (zh)",
+        "## Official Documentation",
+        "## Workarounds",
+        "1. **95% success** — Remove any extra wrappers",
+        "## 中文步骤 (zh)",
+        "## Dead Ends",
+        "1. **95% fail** — Adding more FSDP wrapping layers",
+    ]
+    positions = [page.index(part) for part in order]
+    assert positions == sorted(positions)
+    seed = SEEDS / "000_e40a902fd9e73098.txt"
+    if seed.is_file():  # the seed's section titles, as the page shows them
+        text = seed.read_text(encoding="utf-8")
+        for title in ("Version Compatibility", "Root Cause", "Official Documentation", "Workarounds", "Dead Ends", "中文步骤"):
+            assert title in text and title in page
+
+
+def test_render_golden(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(cli, ["render", "pytorch/fsdp-parameter-mismatch"], catch_exceptions=False)
+    assert result.exit_code == ExitCode.CLEAN
+    golden = GOLDEN / "render.md"
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        golden.write_text(result.output, encoding="utf-8")
+    assert result.output == golden.read_text(encoding="utf-8")
+    by_path = CliRunner().invoke(cli, ["render", "entries/pytorch/fsdp-parameter-mismatch.yaml"])
+    assert by_path.output == result.output
+
+
+def test_render_unknown_id_is_exit_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(cli, ["render", "pip/no-such-entry"])
+    assert result.exit_code == ExitCode.ERROR and "no entry" in result.output
+
+
+def test_import_markdown_writes_the_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    page = CliRunner().invoke(cli, ["render", "pytorch/fsdp-parameter-mismatch"]).output
+    (tmp_path / "page.md").write_text(page, encoding="utf-8")
+    out = tmp_path / "corpus"
+    result = CliRunner().invoke(
+        cli, ["import", "--from", "markdown", str(tmp_path / "page.md"), "--out", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    written = load(out / "pytorch" / "fsdp-parameter-mismatch.yaml", "x").data  # type: ignore[union-attr]
+    original = load(ENTRIES / "pytorch" / "fsdp-parameter-mismatch.yaml", "x").data  # type: ignore[union-attr]
+    assert shown_fields(written) == shown_fields(original)
+
+
+def test_a_page_that_is_not_rendered_is_a_problem_not_a_crash() -> None:
+    with pytest.raises(PageError):
+        parse_page("# just a title\n\nsome text\n")
+    seed = SEEDS / "000_e40a902fd9e73098.txt"
+    if seed.is_file():
+        with pytest.raises(PageError):
+            parse_page(seed.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("rate", [0, 1, 0.5, 0.855, 0.07, 1e-07, 0.3333333333333333, 0.1 + 0.2])
+def test_percentages_are_exact(rate: float) -> None:
+    assert rate_from(percent(rate)) == rate
+
+
+# --- the property: any entry, rendered, reads back as the fields shown ------
+
+_PIECES = list("aZ09 .,:;!?'\"()-+=*_`~#|<>[]{}\\&$/%@^") + [
+    "\n", "\t", "  ", "—", "中文", "é", "&#32;", "<br>", "```", "1. ", "- ", "> ", "# ", "**", "\\|", " · ", "&#8212;",
+]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=14).map("".join)
+_WORDS = st.lists(st.sampled_from(_PIECES[:40] + ["中文"]), min_size=1, max_size=8).map("".join)
+_RATE = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.5, 0.95, 0.855]))
+_NULLABLE = st.one_of(st.none(), _TEXT)
+_ROW = st.fixed_dictionaries(
+    {"version": _TEXT},
+    optional={"status": _TEXT, "introduced": _NULLABLE, "deprecated": _NULLABLE, "removed": _NULLABLE,
+              "behavior_change": _NULLABLE},
+)
+_WORKAROUND = st.fixed_dictionaries(
+    {"action": _TEXT}, optional={"success_rate": _RATE, "how": _TEXT, "condition": _TEXT, "sources": st.lists(_TEXT)}
+)
+_DEAD_END = st.fixed_dictionaries(
+    {"action": _TEXT}, optional={"fail_rate": _RATE, "why_fails": _TEXT, "condition": _TEXT}
+)
+_ENTRY = st.fixed_dictionaries(
+    {"signature": _TEXT, "workarounds": st.lists(_WORKAROUND, max_size=3), "dead_ends": st.lists(_DEAD_END, max_size=3)},
+    optional={
+        "id": _WORDS, "domain": _WORDS, "category": _WORDS, "verification_tier": _WORDS, "resolvable": _WORDS,
+        "regex": _TEXT, "signature_zh": _TEXT, "signature_pt_BR": _TEXT, "root_cause": _TEXT, "root_cause_type": _WORDS,
+        "root_cause_zh": _TEXT, "official_doc_url": st.one_of(_TEXT, st.just("https://example.org/a_b?c=1#d")),
+        "fix_success_rate": _RATE, "confidence": _RATE, "evidence_count": st.integers(0, 10**6),
+        "first_seen": _TEXT, "versions": st.lists(_ROW, max_size=3),
+        "workarounds_zh": st.lists(_TEXT, max_size=3), "workarounds_pt_BR": st.lists(_TEXT, max_size=2),
+        "dead_ends_zh": st.lists(_TEXT, max_size=3), "last_confirmed": _TEXT,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(entry=_ENTRY, locales=st.sampled_from([["zh"], ["zh", "pt_BR"], []]))
+def test_render_then_import_gives_back_every_shown_field(entry: dict[str, Any], locales: list[str]) -> None:
+    page = render_entry(entry, locales)
+    assert parse_page(page) == shown_fields(entry, locales)

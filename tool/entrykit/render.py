@@ -1,0 +1,334 @@
+"""An entry as a Markdown page for reviewers, in the layout of a deadends.dev error page.
+
+The page is written so that `importers.markdown` reads every field it shows back
+exactly: text is backslash-escaped, values with line breaks or edge whitespace go
+in fenced code blocks, rates are printed as exact percentages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+
+NONE = "—"  # an absent value in a table or the header
+SEPARATOR = " · "
+_ESCAPED = set("\\`*_[]<|#~&$")
+_LINE_START = re.compile(r"^(?:[-+=>]|\d+[.)])")
+_ENTITIES = {" ": "&#32;", "\t": "&#9;"}
+
+
+# --- the text codec shared with the Markdown importer ----------------------
+
+
+def needs_block(text: str) -> bool:
+    """Whether a value must go in a code block to come back exactly."""
+    return text == "" or "\n" in text or "\r" in text or text != text.strip() or "\t" in text
+
+
+def escape(text: str) -> str:
+    """One line of text as Markdown that shows (and reads back as) exactly that text."""
+    out = "".join("\\" + char if char in _ESCAPED else char for char in text)
+    match = _LINE_START.match(out)
+    if match:
+        end = match.end()
+        out = out[: end - 1] + "\\" + out[end - 1 :]
+    return out
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def escape_cell(value: Any) -> str:
+    """A table cell: `—` for null; line breaks as `<br>`, edge spaces as entities."""
+    if value is None:
+        return NONE
+    text = str(value)
+    if text == NONE:
+        return "&#8212;"
+    body = escape(text).replace("\r", "&#13;").replace("\n", "<br>")
+    core = body.strip(" \t")
+    start = body.find(core) if core else len(body)
+    head, tail = body[:start], body[start + len(core) :]
+    edge = "".join(_ENTITIES[c] for c in head), "".join(_ENTITIES[c] for c in tail)
+    return edge[0] + core.replace("\t", "&#9;") + edge[1]
+
+
+_CELL_TOKEN = re.compile(r"\\([!-/:-@\[-`{-~])|<br>|&#(\d+);")
+
+
+def unescape_cell(cell: str) -> str | None:
+    if cell == NONE:
+        return None
+
+    def token(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            return match.group(1)
+        if match.group(2) is not None:
+            return chr(int(match.group(2)))
+        return "\n"
+
+    return _CELL_TOKEN.sub(token, cell)
+
+
+def code_span(text: str) -> str:
+    """`text` as an inline code span that reads back exactly (no line breaks)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (
+        text.startswith(" ") and text.endswith(" ") and text.strip()
+    ) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def read_code_span(text: str) -> str | None:
+    match = re.fullmatch(r"(`+)(.*?)\1", text, re.S)
+    if match is None:
+        return None
+    body = match.group(2)
+    if len(body) >= 2 and body.startswith(" ") and body.endswith(" ") and body.strip():
+        body = body[1:-1]
+    return body
+
+
+def code_block(text: str, indent: str = "") -> list[str]:
+    """A fenced block holding `text` exactly; lines indented for a list item."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = [indent + line if line else "" for line in text.split("\n")]
+    return [f"{indent}{fence}text", *body, f"{indent}{fence}"]
+
+
+def percent(rate: Any) -> str:
+    """0.855 -> `85.5%`, exactly (the importer divides back without rounding)."""
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+        return NONE
+    try:
+        value = Decimal(repr(rate)) * 100
+    except InvalidOperation:
+        return NONE
+    text = format(value.normalize(), "f")
+    return f"{text}%"
+
+
+def rate_from(text: str) -> float | None:
+    match = re.fullmatch(r"(-?\d+(?:\.\d+)?)%", text.strip())
+    if match is None:
+        return None
+    return float(Decimal(match.group(1)) / 100)
+
+
+def locale_name(code: str) -> str:
+    """The locale's own name for itself (`zh` -> `中文`), or the code."""
+    try:
+        name = Locale.parse(code).get_display_name(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return code
+    return name or code
+
+
+def steps_heading(code: str) -> str:
+    name = locale_name(code)
+    return f"{name}步骤 ({code})" if code.split("_")[0] == "zh" else f"Workarounds in {name} ({code})"
+
+
+# --- the page ----------------------------------------------------------------
+
+
+def _labelled(label: str, text: str) -> list[str]:
+    if needs_block(text):
+        return [f"{label}:", "", *code_block(text), ""]
+    return [f"{label}: {escape(text)}", ""]
+
+
+def _paragraph(text: str, indent: str = "") -> list[str]:
+    if needs_block(text):
+        return code_block(text, indent)
+    return [indent + escape(text)]
+
+
+def _list_item(number: int, prefix: str, text: str, more: Sequence[str]) -> list[str]:
+    marker = f"{number}. "
+    indent = " " * len(marker)
+    lines: list[str]
+    if needs_block(text):
+        lines = [f"{marker}{prefix}".rstrip(), "", *code_block(text, indent)]
+    else:
+        lines = [f"{marker}{prefix}{escape(text)}"]
+    for extra in more:
+        lines += ["", *_paragraph(extra, indent)]
+    return lines + [""]
+
+
+def _cell_code(value: Any) -> str:
+    return code_span(str(value)) if isinstance(value, str) and "\n" not in value else NONE
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines + [""]
+
+
+def _text(item: Mapping[str, Any], key: str) -> str:
+    value = item.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _dicts(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
+
+
+def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> str:
+    """The entry as a Markdown page; translations shown for `locales` where present."""
+    lines: list[str] = []
+    header = [entry.get(k) for k in ("domain", "category", "verification_tier", "resolvable")]
+    lines += [SEPARATOR.join(_cell_code(v) for v in header), ""]
+
+    signature = entry.get("signature")
+    signature = signature if isinstance(signature, str) else ""
+    if needs_block(signature):
+        first = signature.strip().split("\n")[0] if signature.strip() else "(no signature)"
+        lines += [f"# {escape(first.strip())} …", "", *code_block(signature), ""]
+    else:
+        lines += [f"# {escape(signature)}", ""]
+    if isinstance(entry.get("id"), str) and "\n" not in entry["id"]:
+        lines += [f"ID: {code_span(entry['id'])}", ""]
+    if isinstance(entry.get("regex"), str):
+        regex = entry["regex"]
+        lines += [f"Regex: {code_span(regex)}", ""] if "\n" not in regex and regex else _labelled("Regex", regex)
+    for code in locales:
+        translated = entry.get(f"signature_{code}")
+        if isinstance(translated, str):
+            lines += _labelled(f"Signature ({locale_name(code)}, {code})", translated)
+
+    evidence = entry.get("evidence_count")
+    first_seen = entry.get("first_seen")
+    stats = [
+        percent(entry.get("fix_success_rate")),
+        percent(entry.get("confidence")),
+        str(evidence) if isinstance(evidence, int) and not isinstance(evidence, bool) else NONE,
+        escape_cell(first_seen) if isinstance(first_seen, str) else NONE,
+    ]
+    lines += _table(["Fix Rate", "Confidence", "Evidence", "First Seen"], [stats])
+
+    if isinstance(entry.get("versions"), list):
+        rows = []
+        for row in _dicts(entry["versions"]):
+            rows.append([escape_cell(row.get(k)) for k in ("version", "status", "introduced", "deprecated", "behavior_change")])
+        lines += ["## Version Compatibility", ""]
+        lines += _table(["Version", "Status", "Introduced", "Deprecated", "Notes"], rows)
+
+    root_cause = entry.get("root_cause")
+    if isinstance(root_cause, str):
+        lines += ["## Root Cause", "", *_paragraph(root_cause), ""]
+        kind = entry.get("root_cause_type")
+        if isinstance(kind, str) and "\n" not in kind:
+            lines += [code_span(kind), ""]
+        for code in locales:
+            translated = entry.get(f"root_cause_{code}")
+            if isinstance(translated, str):
+                lines += [f"### {locale_name(code)} ({code})", "", *_paragraph(translated), ""]
+
+    url = entry.get("official_doc_url")
+    if isinstance(url, str):
+        shown = f"<{url}>" if re.fullmatch(r"https?://[^\s<>]+", url) else _paragraph(url)[0]
+        lines += ["## Official Documentation", ""]
+        lines += [shown, ""] if not needs_block(url) else [*code_block(url), ""]
+
+    lines += ["## Workarounds", ""]
+    for number, item in enumerate(_dicts(entry.get("workarounds")), 1):
+        how = item.get("how")
+        more = [how] if isinstance(how, str) and how else []
+        lines += _list_item(number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"), more)
+    for code in locales:
+        steps = entry.get(f"workarounds_{code}")
+        if isinstance(steps, list):
+            lines += [f"## {steps_heading(code)}", ""]
+            for number, step in enumerate(_strings(steps), 1):
+                lines += _list_item(number, "", step, [])
+
+    lines += ["## Dead Ends", "", "Common approaches that don't work:", ""]
+    for number, item in enumerate(_dicts(entry.get("dead_ends")), 1):
+        why = item.get("why_fails")
+        more = [why] if isinstance(why, str) and why else []
+        lines += _list_item(number, f"**{percent(item.get('fail_rate'))} fail** — ", _text(item, "action"), more)
+    for code in locales:
+        steps = entry.get(f"dead_ends_{code}")
+        if isinstance(steps, list):
+            lines += [f"### {locale_name(code)} ({code})", ""]
+            for number, step in enumerate(_strings(steps), 1):
+                lines += _list_item(number, "", step, [])
+
+    while lines and lines[-1] == "":
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def shown_fields(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> dict[str, Any]:
+    """The part of `entry` that `render_entry` shows, as the Markdown importer reads it back
+    (a version row's unshown `removed` dropped, its empty cells as null; empty `how` and
+    `why_fails` not shown)."""
+    out: dict[str, Any] = {}
+    for key in ("domain", "category", "verification_tier", "resolvable"):
+        if isinstance(entry.get(key), str) and "\n" not in entry[key] and entry[key]:
+            out[key] = entry[key]
+    for key in ("signature", "root_cause", "official_doc_url"):
+        if isinstance(entry.get(key), str):
+            out[key] = entry[key]
+    out.setdefault("signature", entry.get("signature") if isinstance(entry.get("signature"), str) else "")
+    if isinstance(entry.get("id"), str) and "\n" not in entry["id"]:
+        out["id"] = entry["id"]
+    if isinstance(entry.get("regex"), str):
+        out["regex"] = entry["regex"]
+    kind = entry.get("root_cause_type")
+    if "root_cause" in out and isinstance(kind, str) and "\n" not in kind:
+        out["root_cause_type"] = kind
+    for key in ("fix_success_rate", "confidence"):
+        if percent(entry.get(key)) != NONE:
+            out[key] = entry[key]
+    evidence = entry.get("evidence_count")
+    if isinstance(evidence, int) and not isinstance(evidence, bool) and evidence >= 0:
+        out["evidence_count"] = evidence
+    if isinstance(entry.get("first_seen"), str):
+        out["first_seen"] = entry["first_seen"]
+    if isinstance(entry.get("versions"), list):
+        rows = []
+        for row in _dicts(entry["versions"]):
+            shown_row: dict[str, Any] = {}
+            for key in ("version", "status", "introduced", "deprecated", "behavior_change"):
+                value = row.get(key)
+                value = value if value is None or isinstance(value, str) else str(value)
+                if value is not None or key in ("introduced", "deprecated", "behavior_change"):
+                    shown_row[key] = value
+            rows.append(shown_row)
+        out["versions"] = rows
+    for list_key, rate_key, more_key in (("workarounds", "success_rate", "how"), ("dead_ends", "fail_rate", "why_fails")):
+        items = []
+        for item in _dicts(entry.get(list_key)):
+            action = item.get("action")
+            shown_item: dict[str, Any] = {"action": action if isinstance(action, str) else ""}
+            if percent(item.get(rate_key)) != NONE:
+                shown_item[rate_key] = item[rate_key]
+            if isinstance(item.get(more_key), str) and item[more_key]:
+                shown_item[more_key] = item[more_key]
+            items.append(shown_item)
+        out[list_key] = items
+    for code in locales:
+        for field in ("signature", "root_cause"):
+            value = entry.get(f"{field}_{code}")
+            if isinstance(value, str) and (field == "signature" or "root_cause" in out):
+                out[f"{field}_{code}"] = value
+        for field in ("workarounds", "dead_ends"):
+            value = entry.get(f"{field}_{code}")
+            if isinstance(value, list):
+                out[f"{field}_{code}"] = _strings(value)
+    return out
