@@ -208,3 +208,12 @@ def test_spacing_and_case_do_not_change_the_canonical_form(
     canonical = name + ",".join(clauses)
     informal = (name.upper() if upper else name) + " " + separator.join(clauses)
     assert parse(informal).canonical == canonical
+
+
+def test_scaffolded_rows_are_stored_canonically() -> None:
+    from entrykit.version_rows import normalize_version_row
+
+    assert normalize_version_row("CUDA 11.x+") == "cuda>=11"
+    assert normalize_version_row("pytorch 2.x") == "torch==2.*"
+    assert normalize_version_row("Python >= 3.11") == "python>=3.11"
+    assert normalize_version_row("torch>=2,<1") == "torch>=2,<1"  # unsatisfiable: left for ET401

@@ -1,21 +1,26 @@
-"""Version rows as people type them, tidied lightly into `<package><specifier>`.
+"""Version rows as people type them, turned into `<package><specifier>`.
 
-Only case and spacing are touched here (`Python >= 3.11` -> `python>=3.11`); judging
-whether the specifier is valid PEP 440 is the version rules' job. Scaffolding and
-importers both go through `normalize_version_row`, so a stricter normaliser can
-replace it in one place.
+The scaffolder stores what a contributor types in canonical form through
+`versionspec.normalize` (`CUDA 11.x+` -> `cuda>=11`, `pytorch 2.x` -> `torch==2.*`);
+text it cannot read is only tidied (case, spacing), so ET401 reports it. The
+importer keeps the source's wording (`row_from`), so lint shows the corpus as it is.
 """
 
 from __future__ import annotations
 
 import re
 
+from .versionspec import normalize
+
 _OPERATOR = re.compile(r"(===|~=|==|!=|<=|>=|<|>)")
 _ANY = {"", "any", "*", ">=any", "all"}
 
 
 def normalize_version_row(text: str) -> str:
-    """`<package><specifier>` with the package lowercased and spaces removed."""
+    """The canonical row for `text`, or `text` tidied when it cannot be read."""
+    canonical = normalize(text)
+    if canonical is not None:
+        return canonical
     text = text.strip()
     match = _OPERATOR.search(text)
     if match is None:  # no specifier (`CUDA 11.x+`): keep what follows the name, for a reader
