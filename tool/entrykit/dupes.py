@@ -238,8 +238,8 @@ def _names(entry: Entry) -> set[str]:
 def already_related(a: Entry, b: Entry) -> bool:
     """True when the pair is known already: an alias of each other, or marked as confusable."""
     names_a, names_b = _names(a), _names(b)
-    if a.id and b.id and a.id == b.id:
-        return True  # the same id twice is ET501's finding
+    if a.id and a.id == b.id:
+        return False  # one id twice: not a relation but a duplicate (ET501's finding)
     if (a.id and a.id in names_b) or (b.id and b.id in names_a):
         return True
     return bool(_refs(a) & names_b) or bool(_refs(b) & names_a)
@@ -280,6 +280,7 @@ class _Signals:
     """What is known about one candidate pair before scoring."""
 
     variant: str | None = None
+    same_id: bool = False
     a_matches_b: bool = False
     b_matches_a: bool = False
 
@@ -343,6 +344,9 @@ def score_pair(
         who, whom = (a, b) if signals.a_matches_b else (b, a)
         reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", 0.4))
         base = max(base, 0.4)
+    if signals.same_id:
+        reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
+        base = 1.0
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
         base = max(base, 0.8)
@@ -444,8 +448,12 @@ def find_duplicates(
     flags: int = 0,
     mode: str = "search",
     progress: Progress | None = None,
+    same_id: bool = False,
 ) -> list[Pair]:
-    """Near-duplicate pairs scoring at least `settings.threshold`, best first."""
+    """Near-duplicate pairs scoring at least `settings.threshold`, best first.
+
+    Two entries with one id are ET501's finding; they are left out unless `same_id`.
+    """
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
@@ -463,6 +471,17 @@ def find_duplicates(
     report("candidates", total, total)
     for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT).items():
         candidates.setdefault(key, _Signals()).variant = stem
+    by_id: dict[str, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        if entry.id:
+            by_id[entry.id].append(i)
+    for members in by_id.values():
+        for x, i in enumerate(members):
+            for j in members[x + 1 :]:
+                if same_id:
+                    candidates.setdefault((i, j), _Signals()).same_id = True
+                else:
+                    candidates.pop((i, j), None)
     regex_pairs = set(candidates) | set(_domain_pairs(entries, settings.domain_block))
     for key, (forward, backward) in regex_cross_matches(entries, sorted(regex_pairs), flags, mode).items():
         signals = candidates.setdefault(key, _Signals())
@@ -511,3 +530,51 @@ def clusters(pairs: Iterable[Pair]) -> list[Cluster]:
         cluster.members.sort(key=lambda e: (e.id or "", e.path))
     result.sort(key=lambda c: (-len(c.members), c.members[0].id or "", c.members[0].path))
     return result
+
+
+def _reason_json(reason: Reason) -> dict[str, Any]:
+    return {"code": reason.code, "text": reason.text, "strength": round(reason.strength, 4)}
+
+
+def _side(entry: Entry) -> dict[str, Any]:
+    return {"id": entry.id, "path": entry.path}
+
+
+def report_json(groups: Sequence[Cluster], entries: int) -> dict[str, Any]:
+    """The `--format json` document: clusters of ids, each with its scored pairs."""
+    return {
+        "entries": entries,
+        "pairs": sum(len(c.pairs) for c in groups),
+        "clusters": [
+            {
+                "ids": [e.id for e in c.members],
+                "paths": [e.path for e in c.members],
+                "pairs": [
+                    {"a": _side(p.a), "b": _side(p.b), "score": p.score, "reasons": [_reason_json(r) for r in p.reasons]}
+                    for p in c.pairs
+                ],
+            }
+            for c in groups
+        ],
+    }
+
+
+def report_text(groups: Sequence[Cluster], entries: int) -> str:
+    """Pairs as readable text, grouped by cluster, with a closing count."""
+    lines: list[str] = []
+    for cluster in groups:
+        if len(cluster.members) > 2:
+            lines.append(f"cluster of {len(cluster.members)}: " + ", ".join(f"`{e.id}`" for e in cluster.members))
+        for pair in cluster.pairs:
+            lines.append(f"`{pair.a.id}` ~ `{pair.b.id}`  score {pair.score:.2f}")
+            lines.append(f"    {pair.a.path}")
+            lines.append(f"    {pair.b.path}")
+            lines.extend(f"    - {r.text}" for r in pair.reasons)
+        lines.append("")
+    count = sum(len(c.pairs) for c in groups)
+    noun = "pair" if count == 1 else "pairs"
+    if count:
+        lines.append(f"Found {count} near-duplicate {noun} in {len(groups)} cluster{'s' * (len(groups) != 1)} among {entries} entries.")
+    else:
+        lines.append(f"No near-duplicates among {entries} entries.")
+    return "\n".join(lines) + "\n"
