@@ -208,6 +208,11 @@ def dupes_command(
     click.get_current_context().exit(int(ExitCode.FINDINGS if failing else ExitCode.CLEAN))
 
 
+def _interactive() -> bool:
+    """Conflicts are asked about only when a person is at a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _ask(conflict: merge.Conflict, survivor: str, absorbed: str) -> Any:
     """Ask at the terminal how to settle one conflict: a, b, or an edited value."""
     click.echo(f"\nConflict at {conflict.pointer}", err=True)
@@ -265,7 +270,7 @@ def merge_command(
         regex = config.settings.get("regex", {})
         flags, mode = settings_flags(regex), str(regex.get("mode", "search"))
         result = merge.merge_entries(survivor.data, other.data, prefer=prefer, flags=flags, mode=mode)
-        if result.report.unresolved and sys.stdin.isatty() and sys.stdout.isatty():
+        if result.report.unresolved and _interactive():
             choices = {
                 c.pointer: _ask(c, str(survivor.id), str(other.id)) for c in result.report.unresolved
             }

@@ -185,6 +185,7 @@ class _Merger:
         self.wa, self.wb = _evidence(self.a), _evidence(self.b)
         self.report = MergeReport(str(self.a.get("id")), str(self.b.get("id")))
         self.out: dict[str, Any] = {}
+        self.handled: set[str] = set()  # keys decided on, kept or not
 
     # -- conflicts -------------------------------------------------------------
 
@@ -247,6 +248,7 @@ class _Merger:
         """A text field and its translations (`root_cause`, `root_cause_zh`): one choice for all."""
         a, b = self.a, self.b
         locales = sorted({k for k in [*a, *b] if self.is_translation(k, name)})
+        self.handled.update([name, *locales])
         va, vb = a.get(name, SKIP), b.get(name, SKIP)
         if _missing(vb) or _key(va) == _key(vb):
             side = "same"
@@ -412,6 +414,7 @@ class _Merger:
         a_items: list[Any], b_items: list[Any],
     ) -> None:
         locales = sorted({k for k in [*self.a, *self.b] if k.startswith(name + "_")})
+        self.handled.update(locales)
         for loc in locales:
             ta = self.a.get(loc) if isinstance(self.a.get(loc), list) else None
             tb = self.b.get(loc) if isinstance(self.b.get(loc), list) else None
@@ -549,7 +552,7 @@ class _Merger:
 
     def rest(self) -> None:
         """Every other key: known scalars and unknown fields alike."""
-        done = set(self.out)
+        done = set(self.out) | self.handled
         for name in [*self.a, *[k for k in self.b if k not in self.a]]:
             if name in done:
                 continue
@@ -666,6 +669,10 @@ def rewrite_references(data: Any, old_ids: Iterable[str], new_id: str) -> bool:
         while index < len(items):
             item = items[index]
             target = item.get("error_id") if isinstance(item, Mapping) else item
+            if target == new_id and new_id in seen:
+                changed = True
+                del items[index]  # the survivor was named already, under an old id
+                continue
             if target in old:
                 changed = True
                 if new_id in seen:
