@@ -62,6 +62,11 @@ def test_variant_key(entry_id: str, key: str | None) -> None:
     assert dupes.variant_key(entry_id) == key
 
 
+def test_small_corpora_are_compared_exactly() -> None:
+    sets = [frozenset({"a", "b", "c", "d"}), frozenset({"a", "b", "c", "e"}), frozenset({"x", "y"}), frozenset()]
+    assert list(dupes.lsh_candidates(sets, 0.5)) == [(0, 1)]  # Jaccard 3/5
+
+
 def test_lsh_finds_similar_sets_without_trying_every_pair() -> None:
     rng = random.Random(3)
     vocabulary = [f"w{n}" for n in range(20000)]

@@ -3,7 +3,8 @@
 Candidates come from three cheap sources, never from comparing every pair:
 
 1. MinHash LSH (datasketch, 128 permutations, bands tuned for a Jaccard of
-   `candidate`) over 1-2-gram shingles of the normalised signature plus id tokens;
+   `candidate`) over 1-2-gram shingles of the normalised signature plus id tokens
+   (a corpus of at most `EXACT_LIMIT` entries compares every pair instead);
 2. ids that are the same `<domain>/<slug>` once a trailing environment
    (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
 3. entries of one small domain (at most `domain_block` entries), so that two
@@ -15,7 +16,6 @@ Each candidate is then scored from independent signals (see `score_pair`).
 from __future__ import annotations
 
 import fnmatch
-import math
 import re
 import unicodedata
 from collections import defaultdict
@@ -33,6 +33,7 @@ Progress = Callable[[str, int, int], None]
 
 NUM_PERM = 128  # MinHash permutations
 BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
+EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
 
 # Volatile tokens, most specific first (one pass: the first alternative that
 # matches at a position wins); each becomes one placeholder word.
@@ -171,18 +172,26 @@ def lsh_candidates(
 ) -> Iterator[tuple[int, int]]:
     """Pairs (i < j) likely to have Jaccard >= threshold: MinHash LSH, banded.
 
+    Up to `EXACT_LIMIT` sets every pair is compared instead (exact). Above it,
     datasketch computes the MinHash signatures and picks the band layout
     (b bands of r rows) for the threshold; each band is then grouped at once
     with numpy. Every pair sharing one band is a candidate. A bucket of more than
     `BUCKET_LIMIT` entries (one message filed many times) is chained, so its
     entries still form one cluster without quadratic pairs.
     """
-    import numpy as np  # imported here: linting a corpus without near-duplicate checks never pays for it
+    present = [i for i, shingles in enumerate(sets) if shingles]
+    if len(present) <= EXACT_LIMIT:
+        # Comparing every pair of a small corpus is exact, and quicker than
+        # importing datasketch (its import alone takes about a second).
+        for n, i in enumerate(present):
+            for j in present[n + 1 :]:
+                if _jaccard(sets[i], sets[j]) >= threshold:
+                    yield (i, j)
+        return
+
+    import numpy as np
     from datasketch import MinHash, MinHashLSH
 
-    present = [i for i, shingles in enumerate(sets) if shingles]
-    if len(present) < 2:
-        return
     layout = MinHashLSH(threshold=threshold, num_perm=num_perm)
     bands, rows = layout.b, layout.r
     hashes = MinHash.bulk([[t.encode("utf-8") for t in sorted(sets[i])] for i in present], num_perm=num_perm)

@@ -230,9 +230,9 @@ class _Merger:
                 )
         own = {a.get("id")}
         aliases: list[Any] = []
-        for side, data, names in (
-            ("into", a, list(a.get("aliases") or [])),
-            ("other", b, [b.get("id"), *(b.get("aliases") or [])]),
+        for side, names in (
+            ("into", list(a.get("aliases") or [])),
+            ("other", [b.get("id"), *(b.get("aliases") or [])]),
         ):
             for index, name in enumerate(names):
                 if not isinstance(name, str) or name in own:
