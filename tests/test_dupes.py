@@ -163,3 +163,29 @@ def test_deadends_sample_pairs(deadends_dir: Path) -> None:
     assert frozenset(("api/cors-preflight-failure", "networking/cors-preflight-failed")) in found
     variant = found[frozenset(("nginx/ssl-certificate-error-nginx1-linux", "nginx/ssl-certificate-error-nginx1.24-linux"))]
     assert "same-slug" in [r.code for r in variant.reasons]
+
+
+def test_regex_pairs_from_another_source_are_checked() -> None:
+    a = entry({"id": "redis/cluster-redirect", "domain": "redis", "signature": "MOVED 3999 127.0.0.1:6381", "regex": "MOVED|ASK"})
+    b = entry({"id": "net/moved", "domain": "net", "signature": "ASK 3999 10.0.0.2:6381 redirection", "regex": "(MOVED|ASK) \\d+"})
+    assert dupes.find_duplicates([a, b]) == []  # different domains, different words
+    found = dupes.find_duplicates([a, b], regex_pairs=[(1, 0)])
+    assert "regex-matches-both" in [r.code for r in found[0].reasons]
+
+
+def test_progress_bar_only_after_a_second(capsys: pytest.CaptureFixture[str]) -> None:
+    from entrykit.cli import _Progress
+
+    quiet = _Progress(True)
+    quiet("scoring", 1, 10)
+    assert quiet.bar is None
+    shown = _Progress(True)
+    shown.start -= 2
+    shown("scoring", 5, 10)
+    shown("scoring", 10, 10)
+    shown.close()
+    assert "scoring" in capsys.readouterr().err
+    off = _Progress(False)
+    off.start -= 2
+    off("scoring", 5, 10)
+    assert off.bar is None

@@ -391,7 +391,9 @@ def regex_cross_matches(
 ) -> dict[tuple[int, int], tuple[bool, bool]]:
     """For each candidate pair (from any source): does i's regex match j's signature, and j's i's?
 
-    Only pairs where at least one direction matches are returned.
+    Only pairs where at least one direction matches are returned. The pairs may
+    come from anywhere: LSH candidates, small domains, or an index of which
+    regexes match which signatures.
     """
     compiled: dict[int, re.Pattern[str] | None] = {}
 
@@ -458,10 +460,15 @@ def find_duplicates(
     mode: str = "search",
     progress: Progress | None = None,
     same_id: bool = False,
+    regex_pairs: Iterable[tuple[int, int]] = (),
 ) -> list[Pair]:
     """Near-duplicate pairs scoring at least `settings.threshold`, best first.
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
+    `regex_pairs` are further (i, j) index pairs whose regexes may match each
+    other's signatures, from any source (an index of which regex matches which
+    signature finds them without trying every pair); they join the candidates
+    and small-domain pairs in `regex_cross_matches`.
     """
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
@@ -491,8 +498,9 @@ def find_duplicates(
                     candidates.setdefault((i, j), _Signals()).same_id = True
                 else:
                     candidates.pop((i, j), None)
-    regex_pairs = set(candidates) | set(_domain_pairs(entries, settings.domain_block))
-    for key, (forward, backward) in regex_cross_matches(entries, sorted(regex_pairs), flags, mode).items():
+    tried = set(candidates) | set(_domain_pairs(entries, settings.domain_block))
+    tried.update((min(i, j), max(i, j)) for i, j in regex_pairs if i != j)
+    for key, (forward, backward) in regex_cross_matches(entries, sorted(tried), flags, mode).items():
         signals = candidates.setdefault(key, _Signals())
         signals.a_matches_b, signals.b_matches_a = forward, backward
     report("regexes", total, total)
