@@ -589,9 +589,10 @@ def report_text(groups: Sequence[Cluster], entries: int) -> str:
             lines.extend(f"    - {r.text}" for r in pair.reasons)
         lines.append("")
     count = sum(len(c.pairs) for c in groups)
-    noun = "pair" if count == 1 else "pairs"
+    among = f"{entries} {'entry' if entries == 1 else 'entries'}"
     if count:
-        lines.append(f"Found {count} near-duplicate {noun} in {len(groups)} cluster{'s' * (len(groups) != 1)} among {entries} entries.")
+        pairs = f"{count} near-duplicate pair{'s' * (count != 1)}"
+        lines.append(f"Found {pairs} in {len(groups)} cluster{'s' * (len(groups) != 1)} among {among}.")
     else:
-        lines.append(f"No near-duplicates among {entries} entries.")
+        lines.append(f"No near-duplicates among {among}.")
     return "\n".join(lines) + "\n"
