@@ -239,6 +239,11 @@ def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
 
 def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
     """Entry number `index`: one distinct error, drawn from `rng`."""
+    return _make(index, rng)[0]
+
+
+def _make(index: int, rng: random.Random) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The entry, and the message shape and words it was built from (for planting duplicates)."""
     domain, category, _template, cause, package = TEMPLATES[index % len(TEMPLATES)]
     shape = rng.choice(HEADS) + rng.choice(CORES) + rng.choice(TAILS)
     if shape.startswith("level=error"):
@@ -302,20 +307,20 @@ def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
         "tags": [domain],
         "locale": "en",
         "aliases": [],
-        "_shape": shape,
-        "_words": words,
-    }
+    }, shape, words
 
 
 DUPLICATE_KINDS = ("renamed", "reworded", "environment", "regex")
 
 
-def make_duplicate(original: dict[str, Any], index: int, rng: random.Random) -> tuple[dict[str, Any], str]:
-    """A near-duplicate of `original` written by another hand, and how it differs."""
+def make_duplicate(
+    original: dict[str, Any], shape: str, words: dict[str, str], index: int, rng: random.Random
+) -> tuple[dict[str, Any], str]:
+    """A near-duplicate of `original` (built from `shape` and `words`) written by another hand, and how it differs."""
     kind = DUPLICATE_KINDS[rng.randrange(len(DUPLICATE_KINDS))]
-    shape, words = original["_shape"], dict(original["_words"])
+    words = dict(words)
     domain, slug = original["id"].split("/")
-    dup = json.loads(json.dumps({k: v for k, v in original.items() if not k.startswith("_")}))
+    dup = json.loads(json.dumps(original))
     if kind == "renamed":
         # The same message met with other names and numbers, filed under another id.
         dup["signature"] = _signature(shape, words, rng)
@@ -365,22 +370,22 @@ def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1, duplic
         dump = lambda data: yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)  # noqa: E731
     else:
         dump = lambda data: json.dumps(data, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
-    originals: list[dict[str, Any]] = []
+    originals: list[tuple[dict[str, Any], str, dict[str, str]]] = []
     truth: list[dict[str, str]] = []
     index = 0
     while len(paths) < count:
         if duplicates > 0 and originals and plant.random() < duplicates:
-            original = originals.pop(plant.randrange(len(originals)))
-            entry, kind = make_duplicate(original, index, plant)
+            original, shape, words = originals.pop(plant.randrange(len(originals)))
+            entry, kind = make_duplicate(original, shape, words, index, plant)
             truth.append({"a": original["id"], "b": entry["id"], "kind": kind})
         else:
-            entry = make_entry(index, rng)
-            originals.append(entry)
+            made = _make(index, rng)
+            entry = made[0]
+            originals.append(made)
         index += 1
-        data = {k: v for k, v in entry.items() if not k.startswith("_")}
-        path = out / f"{data['id']}.{fmt}"
+        path = out / f"{entry['id']}.{fmt}"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dump(data), encoding="utf-8")
+        path.write_text(dump(entry), encoding="utf-8")
         paths.append(path)
     if duplicates > 0:
         ground = {"count": count, "seed": seed, "duplicates": duplicates, "pairs": truth}
