@@ -1,10 +1,17 @@
 """Deterministic generator of realistic entry corpora for benchmarks and scale tests.
 
     python benchmarks/generate.py OUT_DIR --count 1000 [--format yaml|json] [--seed 1]
+        [--duplicates 0.05]
 
-Entries are built from real-looking error templates with varied names, numbers,
-paths and versions, so regexes, translations and version rows look like a real
-corpus's. The same arguments always write the same files.
+Every entry describes a distinct error: its signature is a real-looking message
+built from one of the error templates, a message shape, and identifiers drawn
+from a vocabulary of some 25,000 compound names, so two entries share no more
+wording than two different real errors do. With `--duplicates F`, a fraction F of
+the entries are planted near-duplicates of earlier ones (the same message with
+other names and numbers, a reworded message, the same id in another environment,
+or a message each regex recognises); the planted pairs are written as ground
+truth to `OUT_DIR.duplicates.json` beside the corpus. The same arguments always
+write the same files.
 """
 
 from __future__ import annotations
@@ -114,20 +121,157 @@ def regex_for(template: str) -> str:
     return "".join(out)
 
 
+# More words for identifiers: with WORDS they make the compound names
+# (`cache_router`, `session_bucket`) that tell one error from another.
+NOUNS = [
+    "account", "adapter", "agent", "allocator", "archive", "artifact", "asset", "backend",
+    "batch", "binding", "blob", "block", "branch", "bridge", "bundle", "canvas", "channel",
+    "chart", "checkpoint", "chunk", "cluster", "codec", "column", "commit", "compiler",
+    "connector", "consumer", "container", "context", "controller", "cursor", "daemon",
+    "dataset", "device", "digest", "dispatcher", "document", "driver", "emitter", "endpoint",
+    "entity", "event", "executor", "exporter", "extension", "fabric", "feature", "fetcher",
+    "field", "filter", "fixture", "folder", "format", "frame", "gateway", "graph", "grid",
+    "header", "heap", "hook", "host", "image", "importer", "index", "injector", "inode",
+    "input", "instance", "interface", "iterator", "job", "journal", "kernel", "key", "label",
+    "lease", "ledger", "library", "listener", "locale", "lock", "manifest", "mapper", "matrix",
+    "member", "message", "metric", "middleware", "migration", "mirror", "module", "monitor",
+    "mount", "namespace", "network", "node", "object", "operator", "option", "package",
+    "packet", "page", "panel", "partition", "patch", "payload", "peer", "pipeline", "plugin",
+    "pointer", "policy", "pool", "port", "printer", "probe", "process", "producer", "profile",
+    "project", "prompt", "provider", "proxy", "publisher", "quota", "reader", "record",
+    "registry", "relay", "release", "replica", "report", "repository", "request", "resolver",
+    "resource", "response", "result", "revision", "role", "route", "runner", "runtime",
+    "sampler", "schema", "scope", "script", "secret", "segment", "selector", "sensor",
+    "service", "shard", "signal", "snapshot", "socket", "source", "span", "spool", "stage",
+    "state", "store", "subscriber", "suite", "switch", "symbol", "table", "tagger", "target",
+    "task", "template", "tenant", "tensor", "thread", "ticket", "timer", "topic", "tracer",
+    "transport", "tree", "trigger", "tunnel", "upload", "user", "validator", "value",
+    "variable", "vault", "vector", "version", "view", "volume", "watcher", "webhook",
+    "widget", "window", "writer", "zone",
+]
+VERBS = [
+    ("load", "loaded", "loading"), ("open", "opened", "opening"), ("resolve", "resolved", "resolving"),
+    ("register", "registered", "registering"), ("decode", "decoded", "decoding"),
+    ("serialize", "serialized", "serializing"), ("allocate", "allocated", "allocating"),
+    ("connect to", "connected to", "connecting to"), ("bind", "bound", "binding"),
+    ("initialize", "initialized", "initializing"), ("mount", "mounted", "mounting"),
+    ("parse", "parsed", "parsing"), ("acquire", "acquired", "acquiring"),
+    ("validate", "validated", "validating"), ("flush", "flushed", "flushing"),
+    ("schedule", "scheduled", "scheduling"), ("import", "imported", "importing"),
+    ("authenticate", "authenticated", "authenticating"), ("compile", "compiled", "compiling"),
+    ("replicate", "replicated", "replicating"),
+]
+REASONS = [
+    "permission denied", "no such file or directory", "connection reset by peer",
+    "operation timed out", "resource temporarily unavailable", "invalid argument",
+    "unexpected end of input", "checksum mismatch", "version conflict detected",
+    "quota exceeded", "address already in use", "broken pipe", "certificate has expired",
+    "out of memory", "too many open files", "unsupported protocol", "lock is held by another process",
+    "schema validation failed", "read-only file system", "name or service not known",
+]
+# A message is a head, a core and a tail: {cls} an error class, {a} {b} {c}
+# compound names, {v} {vp} {vg} a verb's forms, {r} a reason, {dom} the domain;
+# {name} {n} {m} {path} {ver} are volatile, as in TEMPLATES.
+HEADS = [
+    "{cls}: ", "error: ", "fatal: ", "{dom}: [emerg] ", "panic: ", "ERROR [{c}] ", "E: ",
+    "Exception in thread \"{name}\" {cls}: ", "warning: ", "{dom}: error: ", "FAILED: ",
+    "{cls}: ", "[{dom}] CRITICAL ", "uncaught {cls}: ", "{dom}: ", "level=error msg=\"",
+    "{cls} in {c}: ", "Caused by: {cls}: ", "thread '{name}' panicked at ", "{dom} {ver}: ",
+]
+CORES = [
+    "cannot {v} {a} from {b}", "{a} expected {b} of size {n}", "unknown {a} in {b}",
+    "{a} not {vp} in {b}", "{a} has no attribute {b}", "{vg} {a} {b} aborted",
+    "{a} {b} deprecated", "{a} refused {b}", "{a} {vp} before {b}", "duplicate {a} for {b}",
+    "{a} returned {n} rows, {b} expects {m}", "timeout {vg} {a} {b}", "{a} and {b} both {vp}",
+    "mismatched {a} in {b}", "missing {a} for {b}", "{a}.{b}() unexpected value",
+    "could not {v} {a}: {b} locked", "{a} requires {b} {ver}", "no {a} matches {b}",
+    "{a} overflowed {vg} {b}", "invalid {a} in {b}", "{a} {vp} twice by {b}",
+    "{b} rejected {a}", "lost {a} during {b}", "{a} quota {b} exhausted", "{a} differs from {b}",
+    "refusing to {v} {a} outside {b}", "{a} read-only, cannot {v} {b}", "stale {a} handle {b}",
+    "circular {a} {b}",
+]
+TAILS = [
+    " in {c}", " for {c}", ": {r}", " ({path}) at {c}", " (code {n}) in {c}", " holding {c}",
+    " on {c}: {r}", " at {path}:{n}", "; use {c}", " (did you mean {c}?)", " after {n} ms on {c}",
+    " [{c}]", ": see {c}", "",
+]
+ENVIRONMENTS = ["py311-linux", "py312-macos", "node20-linux", "win11-x64", "ubuntu22-arm64", "jdk17-linux"]
+ZH_PREFIX = "错误："
+_EVERY = [f"{a}_{b}" for a in WORDS + NOUNS for b in NOUNS if a != b]
+
+
+def _camel(compound: str) -> str:
+    return "".join(part.capitalize() for part in compound.split("_"))
+
+
+def _compound(rng: random.Random) -> str:
+    # Skewed towards the first names, as real vocabularies are.
+    return _EVERY[int(len(_EVERY) * rng.random() ** 1.5)]
+
+
+def _signature(shape: str, words: dict[str, str], rng: random.Random) -> str:
+    values = dict(words)
+    values["name"] = "_".join(rng.sample(WORDS, 2))
+    values["n"] = str(rng.randint(2, 9999))
+    values["m"] = str(rng.randint(2, 9999))
+    values["path"] = f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py"
+    values["ver"] = f"{rng.randint(0, 9)}.{rng.randint(0, 30)}"
+    return shape.format(**values)
+
+
+def _regex(shape: str, words: dict[str, str]) -> str:
+    """A regex for every filling of the shape's volatile slots, literal elsewhere."""
+    fixed = re.sub(r"\{(cls|a|b|c|v|vp|vg|r|dom)\}", lambda m: words[m.group(1)].replace("{", "{{").replace("}", "}}"), shape)
+    return regex_for(fixed)
+
+
+def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
+    # The first name depends on the index alone, so no two of the first ~50,000
+    # entries share it by chance in the same shape.
+    a = _EVERY[(index * 7919) % len(_EVERY)]
+    b, c = _compound(rng), _compound(rng)
+    verb = rng.choice(VERBS)
+    return {
+        "a": a, "b": b, "c": c, "cls": _camel(rng.choice(NOUNS)) + rng.choice(["Error", "Exception", "Failure"]),
+        "v": verb[0], "vp": verb[1], "vg": verb[2], "r": rng.choice(REASONS), "dom": domain,
+    }
+
+
 def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
-    domain, category, template, cause, package = TEMPLATES[index % len(TEMPLATES)]
-    signature = _fill(template, rng)
-    slug = f"{category.replace('_', '-')}-{index:06d}"
+    """Entry number `index`: one distinct error, drawn from `rng`."""
+    return _make(index, rng)[0]
+
+
+def _make(index: int, rng: random.Random) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The entry, and the message shape and words it was built from (for planting duplicates)."""
+    domain, category, _template, cause, package = TEMPLATES[index % len(TEMPLATES)]
+    shape = rng.choice(HEADS) + rng.choice(CORES) + rng.choice(TAILS)
+    if shape.startswith("level=error"):
+        shape += '"'
+    words = _words(index, rng, domain)
+    signature = _signature(shape, words, rng)
+    slug = "-".join([*words["a"].split("_"), *words["b"].split("_")])
+    if index >= len(_EVERY):  # past that many entries the first name repeats
+        slug = f"{slug}-{index // len(_EVERY)}"
     first = f"20{rng.randint(19, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     confirmed = f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}"
     major = rng.randint(1, 5)
+    actions = [
+        "Pin {x} to the release that last {vp} {y}",
+        "Set {x}.{y} explicitly before {vg} {z}",
+        "Clear the {x} cache and {v} {y} again",
+        "Upgrade {x} so that {y} is {vp} lazily",
+        "Run {x} with {y} disabled, then {v} {z}",
+    ]
     workarounds = [
         {
-            "action": f"Check the {rng.choice(WORDS)} settings and retry with {rng.choice(WORDS)} enabled",
+            "action": rng.choice(actions).format(
+                x=_compound(rng), y=_compound(rng), z=_compound(rng), **{k: words[k] for k in ("v", "vp", "vg")}
+            ),
             "success_rate": round(rng.uniform(0.6, 0.95), 2),
-            "how": f"Set `{rng.choice(WORDS)}.{rng.choice(WORDS)} = true` in the configuration file.",
+            "how": f"Set `{rng.choice(WORDS)}.{rng.choice(NOUNS)} = true` in the configuration file.",
             "condition": "",
-            "sources": [f"https://docs.example.org/{domain}/{rng.choice(WORDS)}"],
+            "sources": [f"https://docs.example.org/{domain}/{rng.choice(NOUNS)}"],
         }
         for _ in range(rng.randint(1, 3))
     ]
@@ -136,7 +280,7 @@ def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
         "id": f"{domain}/{slug}",
         "signature": signature,
         "signature_zh": ZH_PREFIX + signature,
-        "regex": regex_for(template),
+        "regex": _regex(shape, words),
         "domain": domain,
         "category": category,
         "root_cause": cause,
@@ -163,12 +307,62 @@ def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
         "tags": [domain],
         "locale": "en",
         "aliases": [],
-    }
+    }, shape, words
 
 
-def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1) -> list[Path]:
-    """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths."""
+DUPLICATE_KINDS = ("renamed", "reworded", "environment", "regex")
+
+
+def make_duplicate(
+    original: dict[str, Any], shape: str, words: dict[str, str], index: int, rng: random.Random
+) -> tuple[dict[str, Any], str]:
+    """A near-duplicate of `original` (built from `shape` and `words`) written by another hand, and how it differs."""
+    kind = DUPLICATE_KINDS[rng.randrange(len(DUPLICATE_KINDS))]
+    words = dict(words)
+    domain, slug = original["id"].split("/")
+    dup = json.loads(json.dumps(original))
+    if kind == "renamed":
+        # The same message met with other names and numbers, filed under another id.
+        dup["signature"] = _signature(shape, words, rng)
+        parts = slug.split("-")
+        dup["id"] = f"{domain}/{'-'.join(parts[2:] + parts[:2])}-{index}"
+    elif kind == "reworded":
+        # A few words changed: another verb or reason, a prefix a logger adds.
+        verb = rng.choice(VERBS)
+        words.update(v=verb[0], vp=verb[1], vg=verb[2], r=rng.choice(REASONS))
+        prefix = rng.choice(["", f"[{domain}] ", "Traceback (most recent call last): "])
+        dup["signature"] = prefix + _signature(shape, words, rng)
+        dup["regex"] = _regex(shape, words)
+        dup["id"] = f"{domain}/{slug}-issue-{index}"
+    elif kind == "environment":
+        # The same entry written for another environment: the id gains its name.
+        env = rng.choice(ENVIRONMENTS)
+        dup["signature"] = f"{env.split('-')[0]}: " + _signature(shape, words, rng)
+        dup["id"] = f"{domain}/{slug}-{env}"
+    else:
+        # Another wording around the same core, each regex recognising the other's message.
+        dup["signature"] = _signature(shape, words, rng) + rng.choice(
+            [" (see the log for details)", "; aborting", " -- retrying later"]
+        )
+        dup["id"] = f"{domain}/{slug}-again-{index}"
+    dup["signature_zh"] = ZH_PREFIX + dup["signature"]
+    keep = rng.randint(1, len(dup["workarounds"]))
+    dup["workarounds"] = dup["workarounds"][:keep]
+    dup["workarounds_zh"] = dup["workarounds_zh"][:keep]
+    dup["fix_success_rate"] = min(w["success_rate"] for w in dup["workarounds"])
+    dup["evidence_count"] = rng.randint(1, 5)
+    return dup, kind
+
+
+def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1, duplicates: float = 0.0) -> list[Path]:
+    """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths.
+
+    With `duplicates` > 0 that fraction of the entries are planted near-duplicates
+    of earlier entries (at most one per original), listed as ground truth in
+    `out.duplicates.json` beside `out`.
+    """
     rng = random.Random(seed)
+    plant = random.Random(seed + 1)  # a separate stream: planting leaves the originals as they were
     paths = []
     if fmt == "yaml":
         import yaml
@@ -176,12 +370,27 @@ def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1) -> lis
         dump = lambda data: yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)  # noqa: E731
     else:
         dump = lambda data: json.dumps(data, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
-    for index in range(count):
-        entry = make_entry(index, rng)
+    originals: list[tuple[dict[str, Any], str, dict[str, str]]] = []
+    truth: list[dict[str, str]] = []
+    index = 0
+    while len(paths) < count:
+        if duplicates > 0 and originals and plant.random() < duplicates:
+            original, shape, words = originals.pop(plant.randrange(len(originals)))
+            entry, kind = make_duplicate(original, shape, words, index, plant)
+            truth.append({"a": original["id"], "b": entry["id"], "kind": kind})
+        else:
+            made = _make(index, rng)
+            entry = made[0]
+            originals.append(made)
+        index += 1
         path = out / f"{entry['id']}.{fmt}"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dump(entry), encoding="utf-8")
         paths.append(path)
+    if duplicates > 0:
+        ground = {"count": count, "seed": seed, "duplicates": duplicates, "pairs": truth}
+        truth_path = out.with_name(out.name + ".duplicates.json")
+        truth_path.write_text(json.dumps(ground, indent=1) + "\n", encoding="utf-8")
     return paths
 
 
@@ -191,8 +400,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--format", choices=["yaml", "json"], default="yaml")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--duplicates", type=float, default=0.0, help="fraction of planted near-duplicates")
     args = parser.parse_args()
-    paths = write_corpus(args.out, args.count, args.format, args.seed)
+    paths = write_corpus(args.out, args.count, args.format, args.seed, args.duplicates)
     print(f"wrote {len(paths)} entries under {args.out}")
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 from datetime import date, datetime
@@ -16,13 +17,14 @@ from typing import Any
 
 import click
 
-from . import __version__, docs, fixer, locales, registry, scaffold
+from . import __version__, docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
 from .config import Config, load_config
 from .corpus import Corpus
 from .coverage import coverage, load_entries
 from .coverage_formats import FORMATTERS
 from .diagnostic import Severity
 from .engine import lint as run_lint
+from .engine import load_plan
 from .entry import Entry
 from .errors import EntrykitError
 from .fingerprints import mark_current
@@ -30,6 +32,7 @@ from .formatter import dump_entry, format_file, unified_diff
 from .importers.deadends import generalise, import_canons
 from .importers.markdown import import_pages
 from .loader import LoadFailure, discover, display_path, load
+from .matching import settings_flags
 from .paths import entry_path, is_valid_id
 from .render import render_entry
 from .reporters import REPORTERS, statistics, summary_line
@@ -804,6 +807,176 @@ def _rate_option(text: str) -> float:
         return scaffold.parse_rate(text)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+
+
+class _Progress:
+    """A progress bar on stderr, shown only at a terminal and only once a run passes a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = time.monotonic()
+        self.bar: Any = None
+        self.stage = ""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or total <= 0 or time.monotonic() - self.start < 1.0:
+            return
+        if self.bar is None or stage != self.stage:
+            self.close()
+            self.stage = stage
+            self.bar = click.progressbar(length=total, label=f"{stage:<10}", file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@cli.command("dupes")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--threshold", type=click.FloatRange(0, 1), help="Lowest score reported (default from config, 0.6).")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+def dupes_command(
+    paths: tuple[Path, ...], output_format: str, threshold: float | None, config_path: Path | None, root: Path | None
+) -> None:
+    """List near-duplicate entries: pairs and clusters, each with a score and reasons."""
+    try:
+        config = _config(config_path, root)
+        loaded = load_plan(list(paths) or None, config)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    for failure in loaded.failures:
+        click.echo(f"{failure.path}:{failure.line}:{failure.col}: ET001 {failure.message}", err=True)
+    settings = dupes.Settings.from_section(config.settings.get("dupes", {}))
+    if threshold is not None:
+        settings = replace(settings, threshold=threshold)
+    regex = config.settings.get("regex", {})
+    progress = _Progress(sys.stderr.isatty())
+    try:
+        pairs = dupes.find_duplicates(
+            loaded.entries, settings, settings_flags(regex), str(regex.get("mode", "search")), progress, same_id=True
+        )
+    finally:
+        progress.close()
+    targets = {e.path for e in loaded.targets}
+    pairs = [p for p in pairs if p.a.path in targets or p.b.path in targets]
+    groups = dupes.clusters(pairs)
+    if output_format == "json":
+        click.echo(json.dumps(dupes.report_json(groups, len(loaded.entries)), indent=2, ensure_ascii=False))
+    else:
+        click.echo(dupes.report_text(groups, len(loaded.entries)), nl=False)
+    failing = bool(pairs) or bool(loaded.failures)
+    click.get_current_context().exit(int(ExitCode.FINDINGS if failing else ExitCode.CLEAN))
+
+
+def _interactive() -> bool:
+    """Conflicts are asked about only when a person is at a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ask(conflict: merge.Conflict, survivor: str, absorbed: str) -> Any:
+    """Ask at the terminal how to settle one conflict: a, b, or an edited value."""
+    click.echo(f"\nConflict at {conflict.pointer}", err=True)
+    click.echo(f"  a ({survivor}): {conflict.into}", err=True)
+    click.echo(f"  b ({absorbed}): {conflict.other}", err=True)
+    answer = click.prompt("Keep a, b, or e(dit)?", type=click.Choice(["a", "b", "e"]), default="a", err=True)
+    if answer == "a":
+        return "into"
+    if answer == "b":
+        return "other"
+    start = conflict.into if isinstance(conflict.into, str) else json.dumps(conflict.into, ensure_ascii=False)
+    typed = click.prompt("New value", default=start, err=True)
+    if isinstance(conflict.into, str) or isinstance(conflict.other, str):
+        return ("edit", typed)
+    try:
+        return ("edit", json.loads(typed))
+    except ValueError:
+        return ("edit", typed)
+
+
+@cli.command("merge")
+@click.argument("a")
+@click.argument("b")
+@click.option("--into", "into_arg", help="The survivor (A or B; default A): it keeps its id and file.")
+@click.option("--prefer", type=click.Choice(["into", "other"]), help="Settle every conflict for the survivor or the other.")
+@click.option("--dry-run", is_flag=True, help="Print the merged entry and the report; write nothing.")
+@click.option("--force", is_flag=True, help="Write even if the result has lint errors the inputs did not have.")
+@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), help="Today for the lint of the result (YYYY-MM-DD).")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+def merge_command(
+    a: str,
+    b: str,
+    into_arg: str | None,
+    prefer: str | None,
+    dry_run: bool,
+    force: bool,
+    today: datetime | None,
+    config_path: Path | None,
+    root: Path | None,
+) -> None:
+    """Merge entry B into entry A (ids or paths): one entry survives, nothing is lost."""
+    try:
+        config = _config(config_path, root)
+        loaded = load_plan(None, config)
+        first = merge_apply.find_entry(a, loaded.entries)
+        second = merge_apply.find_entry(b, loaded.entries)
+        if into_arg is not None and into_arg not in (a, b):
+            raise CommandError(f"--into must name A or B, not `{into_arg}`")
+        survivor, other = (second, first) if into_arg is not None and into_arg == b else (first, second)
+        if survivor is other:
+            raise CommandError("A and B are the same entry")
+        regex = config.settings.get("regex", {})
+        flags, mode = settings_flags(regex), str(regex.get("mode", "search"))
+        result = merge.merge_entries(survivor.data, other.data, prefer=prefer, flags=flags, mode=mode)
+        if result.report.unresolved and _interactive():
+            choices = {
+                c.pointer: _ask(c, str(survivor.id), str(other.id)) for c in result.report.unresolved
+            }
+            result = merge.merge_entries(
+                survivor.data, other.data, prefer=prefer, choices=choices, flags=flags, mode=mode
+            )
+        plan = merge_apply.plan_merge(
+            loaded.entries, survivor, other, result, config, today.date() if today else date.today()
+        )
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    report = merge.report_text(result, survivor.data, other.data)
+    unresolved = result.report.unresolved
+    if dry_run:
+        click.echo(plan.survivor_text, nl=False)
+        click.echo("---")
+        click.echo(report, nl=False)
+        for d in plan.new_errors:
+            click.echo(f"would add: {d.path}:{d.line}:{d.col}: {d.code} {d.message}")
+        click.get_current_context().exit(int(ExitCode.FINDINGS if unresolved else ExitCode.CLEAN))
+    click.echo(report, nl=False)
+    if unresolved:
+        raise CommandError(
+            f"{len(unresolved)} conflict(s) unresolved: pass --prefer into|other, or run at a terminal to choose"
+        )
+    if plan.new_errors and not force:
+        for d in plan.new_errors:
+            click.echo(f"{d.path}:{d.line}:{d.col}: {d.code} [error] {d.message}")
+        click.echo("Refusing to write: the merged entry has errors the inputs did not have (--force writes anyway).")
+        click.get_current_context().exit(int(ExitCode.FINDINGS))
+    try:
+        merge_apply.apply_plan(plan)
+    except OSError as exc:
+        raise CommandError(f"writing failed, both entries are still on disk: {exc}") from None
+    rewritten = len(plan.texts) - 1
+    click.echo(
+        f"Merged `{other.id}` into `{survivor.id}` ({survivor.path}); removed {other.path}"
+        + (f"; rewrote references in {rewritten} file(s)." if rewritten else ".")
+    )
 
 
 def main() -> None:

@@ -173,19 +173,27 @@ class _Collector:
                 )
 
 
-def lint(
+@dataclass
+class Loaded:
+    """The entries of a plan, parsed: the whole corpus, the targets among them, and failures."""
+
+    entries: list[Entry]
+    targets: list[Entry]
+    failures: list[LoadFailure]
+    files: Plan
+
+
+def load_plan(
     paths: Sequence[Path] | None,
     config: Config,
-    today: date | None = None,
     cwd: Path | None = None,
     texts: Mapping[Path, str] | None = None,
-) -> LintResult:
-    """Lint the given paths (or the corpus root) and return sorted diagnostics.
+) -> Loaded:
+    """Plan which files to read (see `plan`) and parse them; failures only for targets.
 
     `texts` maps absolute paths to content that stands in for those files (the
     fixer lints its edits before, or instead of, writing them).
     """
-    today = today or date.today()
     cwd = cwd or Path.cwd()
     texts = texts or {}
     files = plan(paths, config)
@@ -202,6 +210,17 @@ def lint(
         entries.append(loaded)
         if path in target_set:
             targets.append(loaded)
+    return Loaded(entries, targets, failures, files)
+
+
+def check(
+    entries: list[Entry],
+    targets: list[Entry],
+    config: Config,
+    today: date,
+    failures: Sequence[LoadFailure] = (),
+) -> list[Diagnostic]:
+    """Run every enabled rule over entries already in memory; diagnostics on `targets`, sorted."""
     corpus = Corpus(entries, config.root if config.root.is_dir() else None)
     collector = _Collector(config, corpus, targets)
     for failure in failures:
@@ -221,7 +240,21 @@ def lint(
                 if finding.path in collector.targets:
                     collector.add(rule, collector.targets[finding.path], finding)
     collector.add_unused_suppressions()
-    diagnostics = sorted(collector.diagnostics, key=Diagnostic.sort_key)
-    shown = [display_path(p, cwd) for p in files.targets]
-    log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
-    return LintResult(diagnostics, shown, targets)
+    return sorted(collector.diagnostics, key=Diagnostic.sort_key)
+
+
+def lint(
+    paths: Sequence[Path] | None,
+    config: Config,
+    today: date | None = None,
+    cwd: Path | None = None,
+    texts: Mapping[Path, str] | None = None,
+) -> LintResult:
+    """Lint the given paths (or the corpus root) and return sorted diagnostics."""
+    today = today or date.today()
+    cwd = cwd or Path.cwd()
+    loaded = load_plan(paths, config, cwd, texts)
+    diagnostics = check(loaded.entries, loaded.targets, config, today, loaded.failures)
+    shown = [display_path(p, cwd) for p in loaded.files.targets]
+    log.debug("linted %d files (%d in corpus)", len(loaded.files.targets), len(loaded.files.corpus))
+    return LintResult(diagnostics, shown, loaded.targets)

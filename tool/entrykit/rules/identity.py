@@ -5,14 +5,38 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
+from .. import dupes
 from .. import pointer as jp
 from ..corpus import Corpus, aliases_of
-from ..diagnostic import Finding, Related
+from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
+from ..matching import MODES, settings_flags
 from ..paths import ID_PATTERN
-from ..registry import Context, rule
+from ..registry import Context, Option, rule, section
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
+
+section(
+    "dupes",
+    {
+        "threshold": Option(
+            0.6, "Lowest score (0 to 1) at which two entries are reported as near-duplicates.", float
+        ),
+        "candidate": Option(
+            0.5, "Shingle Jaccard the MinHash LSH candidate search is tuned for (lower finds more, slower).", float
+        ),
+        "domain_block": Option(
+            100, "Domains with at most this many entries have every pair's regexes tried on each other's signatures.", int
+        ),
+        "allow": Option(
+            [],
+            "Id patterns (`*` globs) of intentional families: pairs whose two ids match one pattern are not reported.",
+            list,
+            items=str,
+        ),
+    },
+    "What ET502 and `entrykit dupes` count as near-duplicate entries.",
+)
 
 
 def _claims(entry: Entry) -> list[tuple[str, str]]:
@@ -71,6 +95,69 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 f"id `{claimed}` is also claimed by {names}",
                 path=entry.path,
                 related=related,
+            )
+
+
+def duplicate_settings(ctx: Context) -> dupes.Settings:
+    return dupes.Settings.from_section(ctx.section("dupes"))
+
+
+@rule("ET502", "near-duplicate-entries", severity=Severity.WARNING, scope="corpus")
+def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
+    """Two entries look like the same error written twice.
+
+    Pairs are found without comparing every pair (MinHash LSH over the
+    normalised signature and id, entries of one `<domain>/<slug>` in several
+    environments, regexes of small domains tried on each other's signatures)
+    and scored from their reasons: the same signature once quoted names,
+    numbers, shapes, paths and hex are normalised; each regex matching the other's
+    signature; similar ids; overlapping workarounds; the same domain. The
+    settings in `[tool.entrykit.dupes]` set the score `threshold` and an `allow`
+    list of id patterns for intentional families. Pairs already linked by
+    `aliases` or `frequently_confused_with` are not reported, nor two entries
+    with one id (that is ET501). `entrykit dupes` lists the same pairs, grouped.
+
+    ## Why is this bad?
+    Two entries for one error split what is known about it: a user finds one,
+    with half the workarounds and a different root cause, and the rates of each
+    rest on half the evidence.
+
+    ## Example
+    ```yaml
+    # entries/pytorch/fsdp-param-mismatch.yaml
+    id: pytorch/fsdp-param-mismatch
+    signature: "RuntimeError: FSDP parameter mismatch across ranks. Expected parameter 'model.fc.weight' to have shape [100, 256] but got [100, 128] on rank 2."
+    ---
+    # entries/pytorch/fsdp-parameter-mismatch.yaml
+    id: pytorch/fsdp-parameter-mismatch
+    signature: "RuntimeError: FSDP parameter mismatch across ranks: expected parameter 'layer.0.weight' but got parameter 'module.layer.0.weight'"
+    ```
+
+    ## Use instead
+    Merge them (`entrykit merge pytorch/fsdp-param-mismatch pytorch/fsdp-parameter-mismatch`),
+    or, if they are different errors, say so:
+    ```yaml
+    id: pytorch/fsdp-param-mismatch
+    transition_graph:
+      frequently_confused_with:
+        - error_id: pytorch/fsdp-parameter-mismatch
+          distinction: shapes differ, not names
+    ```
+    """
+    settings = duplicate_settings(ctx)
+    regex = ctx.section("regex")
+    mode = str(regex.get("mode", "search"))
+    pairs = dupes.find_duplicates(
+        corpus.entries, settings, settings_flags(regex), mode if mode in MODES else "search"
+    )
+    for pair in pairs:
+        why = ", ".join(r.text for r in pair.reasons)
+        for this, other in ((pair.a, pair.b), (pair.b, pair.a)):
+            yield Finding(
+                "/signature",
+                f"entry looks like a near-duplicate of `{other.id or other.path}` (score {pair.score:.2f}: {why})",
+                path=this.path,
+                related=(Related(other.path, "/signature"),),
             )
 
 

@@ -1,0 +1,598 @@
+"""Near-duplicate entries: candidate pairs without all-pairs work, each scored with its reasons.
+
+Candidates come from three cheap sources, never from comparing every pair:
+
+1. MinHash LSH (datasketch, 128 permutations, bands tuned for a Jaccard of
+   `candidate`) over 1-2-gram shingles of the normalised signature plus id tokens
+   (a corpus of at most `EXACT_LIMIT` entries compares every pair instead);
+2. ids that are the same `<domain>/<slug>` once a trailing environment
+   (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
+3. entries of one small domain (at most `domain_block` entries), so that two
+   regexes matching each other's signature are seen even when the wording differs.
+
+Each candidate is then scored from independent signals (see `score_pair`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from .entry import Entry
+from .matching import compile_error, compile_pattern, matches
+from .text import phrase_similarity
+
+Progress = Callable[[str, int, int], None]
+
+NUM_PERM = 128  # MinHash permutations
+BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
+EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
+
+# Volatile tokens, most specific first (one pass: the first alternative that
+# matches at a position wins); each becomes one placeholder word.
+_VOLATILE = re.compile(
+    "|".join(
+        f"(?P<{name}>{pattern})"
+        for name, pattern in [
+            ("vurl", r"\b[a-z][a-z0-9+.-]*://\S+"),
+            # A quoted *name* has no spaces; a quoted sentence (`msg="..."`) is the message.
+            ("vquoted", r"'[^'\s]*'|\"[^\"\s]*\"|`[^`\s]*`|‘[^’\s]*’|“[^”\s]*”"),
+            ("vshape", r"[\[(]\s*\d+(?:\s*[,x×]\s*\d+)+\s*[\])]"),
+            ("vhex", r"\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"),
+            ("vpath", r"(?:\b[a-z]:)?(?:[\\/~.]*[\w.-]+)?(?:[\\/][\w.@-]+){2,}[\\/]?"
+                      r"|\b\w+\.(?:py|js|ts|go|rs|java|c|cc|cpp|h|rb|php|yaml|yml|json|toml|cfg|ini|txt|so|dll|log)\b"),
+            ("vnum", r"\b\d+(?:[.:]\d+)*\b"),
+        ]
+    ),
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+_ID_SPLIT = re.compile(r"[/._-]+")
+
+# Trailing slug tokens that name an environment rather than the error.
+_ENV_WORDS = frozenset(
+    "linux windows win macos mac darwin osx ios android wsl unix bsd freebsd any all "
+    "x86 x64 amd64 arm64 aarch64 cpu gpu".split()
+)
+# Two-letter words that end slugs as English, not as country or locale codes.
+_NOT_CODES = frozenset("in on up to of is by or as an if do go me my we us so".split())
+
+
+def normalize_signature(text: str) -> str:
+    """The signature with quoted names, URLs, shapes, hex, paths and numbers as placeholders."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _VOLATILE.sub(lambda m: f" {m.lastgroup} ", text)
+    return " ".join(_WORD.findall(text))
+
+
+def signature_shingles(text: str, normalized: str | None = None) -> frozenset[str]:
+    """1- and 2-gram shingles of the normalised signature."""
+    words = (normalize_signature(text) if normalized is None else normalized).split()
+    grams = set(words)
+    grams.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    return frozenset(grams)
+
+
+def id_tokens(entry_id: str) -> list[str]:
+    """The words of an id, without pure numbers (which name nothing)."""
+    return [t for t in _ID_SPLIT.split(entry_id.casefold()) if t and not t.isdigit()]
+
+
+def _env_like(token: str) -> bool:
+    has_digit = any(c.isdigit() for c in token)
+    has_alpha = any(c.isalpha() for c in token)
+    if has_digit and has_alpha:  # nginx1, py311, node20, win10
+        return True
+    if token in _ENV_WORDS:
+        return True
+    return len(token) == 2 and token.isalpha() and token not in _NOT_CODES
+
+
+def variant_key(entry_id: str) -> str | None:
+    """`<domain>/<slug>` without a trailing environment, or None if the id names none.
+
+    `nginx/ssl-error-nginx1.24-linux` -> `nginx/ssl-error`. A bare number is part
+    of an environment only right after its name (`nginx1.24`); alone
+    (`import-error-000017`) it is a counter.
+    """
+    if entry_id.count("/") != 1:
+        return None
+    domain, slug = entry_id.split("/")
+    tokens = [t for t in re.split(r"[._-]+", slug) if t]
+    end = len(tokens)
+    named = False
+    while end > 0:
+        token = tokens[end - 1]
+        if _env_like(token):
+            named = True
+        elif not (token.isdigit() and end >= 2 and _env_like(tokens[end - 2])):
+            break  # a number belongs to the environment only after its name (nginx1.24)
+        end -= 1
+    if not named or end < 1:
+        return None
+    return f"{domain}/{'-'.join(tokens[:end])}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What counts as a near-duplicate (the `[tool.entrykit.dupes]` table)."""
+
+    threshold: float = 0.6
+    candidate: float = 0.5
+    domain_block: int = 100
+    allow: tuple[str, ...] = ()
+
+    @classmethod
+    def from_section(cls, section: Mapping[str, Any]) -> Settings:
+        defaults = cls()
+        return cls(
+            threshold=float(section.get("threshold", defaults.threshold)),
+            candidate=float(section.get("candidate", defaults.candidate)),
+            domain_block=int(section.get("domain_block", defaults.domain_block)),
+            allow=tuple(section.get("allow", defaults.allow)),
+        )
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One signal that two entries describe the same error, with its strength (0..1)."""
+
+    code: str
+    text: str
+    strength: float
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two entries that look like one error: a score and the reasons for it."""
+
+    a: Entry
+    b: Entry
+    score: float
+    reasons: tuple[Reason, ...]
+
+
+@dataclass
+class Cluster:
+    """Entries joined by near-duplicate pairs (a connected component)."""
+
+    members: list[Entry]
+    pairs: list[Pair] = field(default_factory=list)
+
+
+def lsh_candidates(
+    sets: Sequence[frozenset[str]], threshold: float, num_perm: int = NUM_PERM
+) -> Iterator[tuple[int, int]]:
+    """Pairs (i < j) likely to have Jaccard >= threshold: MinHash LSH, banded.
+
+    Up to `EXACT_LIMIT` sets every pair is compared instead (exact). Above it,
+    datasketch computes the MinHash signatures and picks the band layout
+    (b bands of r rows) for the threshold; each band is then grouped at once
+    with numpy. Every pair sharing one band is a candidate. A bucket of more than
+    `BUCKET_LIMIT` entries (one message filed many times) is chained, so its
+    entries still form one cluster without quadratic pairs.
+    """
+    present = [i for i, shingles in enumerate(sets) if shingles]
+    if len(present) <= EXACT_LIMIT:
+        # Comparing every pair of a small corpus is exact, and quicker than
+        # importing datasketch (its import alone takes about a second).
+        for n, i in enumerate(present):
+            for j in present[n + 1 :]:
+                if _jaccard(sets[i], sets[j]) >= threshold:
+                    yield (i, j)
+        return
+
+    import numpy as np
+    from datasketch import MinHash, MinHashLSH
+
+    layout = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    bands, rows = layout.b, layout.r
+    hashes = MinHash.bulk([[t.encode("utf-8") for t in sorted(sets[i])] for i in present], num_perm=num_perm)
+    matrix = np.vstack([m.hashvalues for m in hashes]).astype(np.uint64)
+    mix = np.random.default_rng(7).integers(1, 2**63, size=rows, dtype=np.uint64) | np.uint64(1)
+    seen: set[tuple[int, int]] = set()
+    for band in range(bands):
+        block = matrix[:, band * rows : (band + 1) * rows]
+        with np.errstate(over="ignore"):
+            keys = (block * mix).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        ends = np.r_[starts[1:], len(ordered)]
+        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
+            members = sorted(present[k] for k in order[start:end])
+            if len(members) > BUCKET_LIMIT:
+                links = list(zip(members, members[1:]))
+            else:
+                links = [(x, y) for n, x in enumerate(members) for y in members[n + 1 :]]
+            for pair in links:
+                if pair not in seen:
+                    seen.add(pair)
+                    yield pair
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 0.0
+    common = len(a & b)
+    return common / (len(a) + len(b) - common)
+
+
+def _refs(entry: Entry) -> set[str]:
+    graph = entry.dict_field("transition_graph")
+    out: set[str] = set()
+    items = graph.get("frequently_confused_with")
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict) and isinstance(item.get("error_id"), str):
+            out.add(item["error_id"])
+    return out
+
+
+def _names(entry: Entry) -> set[str]:
+    names = {a for a in entry.list_field("aliases") if isinstance(a, str)}
+    if entry.id:
+        names.add(entry.id)
+    return names
+
+
+def already_related(a: Entry, b: Entry) -> bool:
+    """True when the pair is known already: an alias of each other, or marked as confusable."""
+    names_a, names_b = _names(a), _names(b)
+    if a.id and a.id == b.id:
+        return False  # one id twice: not a relation but a duplicate (ET501's finding)
+    if (a.id and a.id in names_b) or (b.id and b.id in names_a):
+        return True
+    return bool(_refs(a) & names_b) or bool(_refs(b) & names_a)
+
+
+def allowed(a: Entry, b: Entry, patterns: Iterable[str]) -> bool:
+    """True when one allow-list pattern matches both ids (an intentional family)."""
+    if not a.id or not b.id:
+        return False
+    return any(fnmatch.fnmatchcase(a.id, p) and fnmatch.fnmatchcase(b.id, p) for p in patterns)
+
+
+def _actions(entry: Entry) -> list[str]:
+    return [
+        w["action"]
+        for w in entry.list_field("workarounds")
+        if isinstance(w, dict) and isinstance(w.get("action"), str)
+    ]
+
+
+def workaround_overlap(a: Entry, b: Entry, threshold: float = 0.85) -> float:
+    """Share of the shorter workaround list that has a counterpart in the other list."""
+    left, right = _actions(a), _actions(b)
+    if not left or not right:
+        return 0.0
+    if len(left) > len(right):
+        left, right = right, left
+    found = sum(1 for x in left if any(phrase_similarity(x, y) >= threshold for y in right))
+    return found / len(left)
+
+
+def _slug(entry: Entry) -> str:
+    return (entry.id or "").split("/")[-1]
+
+
+@dataclass
+class _Signals:
+    """What is known about one candidate pair before scoring."""
+
+    variant: str | None = None
+    same_id: bool = False
+    a_matches_b: bool = False
+    b_matches_a: bool = False
+
+
+# Environment variants of one id beyond this many are a family, not duplicates
+# written by accident; their pairs would grow quadratically.
+VARIANT_GROUP_LIMIT = 64
+
+# How much each supporting signal adds (noisy-OR), see `score_pair`.
+SUPPORT_IDS = 0.5
+SUPPORT_WORKAROUNDS = 0.5
+SUPPORT_DOMAIN = 0.1
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What scoring needs of one entry, computed once."""
+
+    normalized: str
+    shingles: frozenset[str]
+
+    @classmethod
+    def of(cls, entry: Entry) -> Prepared:
+        normalized = normalize_signature(entry.str_field("signature") or "")
+        return cls(normalized, signature_shingles("", normalized))
+
+
+def score_pair(
+    a: Entry,
+    b: Entry,
+    signals: _Signals | None = None,
+    prepared: tuple[Prepared, Prepared] | None = None,
+    threshold: float = 0.0,
+) -> Pair:
+    """Score = 1 - (1 - base) * prod(1 - weight * support).
+
+    base is the strongest direct signal: 1.0 for the same normalised signature,
+    0.9 when each regex matches the other's signature, 0.8 for the same
+    `<domain>/<slug>` in another environment, 0.4 when one regex matches the
+    other's signature, else the Jaccard similarity of the signature shingles.
+    Supports: id similarity (Indel ratio of the slugs, weight 0.5), overlapping
+    workarounds (weight 0.5), same domain (weight 0.1). Workarounds are only
+    compared when they could lift the pair to `threshold`.
+    """
+    signals = signals or _Signals()
+    left, right = prepared or (Prepared.of(a), Prepared.of(b))
+    reasons: list[Reason] = []
+    base = 0.0
+    if left.normalized and left.normalized == right.normalized:
+        reasons.append(Reason("same-signature", "same signature after normalising volatile tokens", 1.0))
+        base = 1.0
+    else:
+        jaccard = _jaccard(left.shingles, right.shingles)
+        if jaccard >= 0.2:
+            reasons.append(Reason("similar-signature", f"similar signatures (Jaccard {jaccard:.2f})", jaccard))
+        base = jaccard
+    if signals.a_matches_b and signals.b_matches_a:
+        reasons.append(Reason("regex-matches-both", "each regex matches the other's signature", 0.9))
+        base = max(base, 0.9)
+    elif signals.a_matches_b or signals.b_matches_a:
+        who, whom = (a, b) if signals.a_matches_b else (b, a)
+        reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", 0.4))
+        base = max(base, 0.4)
+    if signals.same_id:
+        reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
+        base = 1.0
+    if signals.variant:
+        reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
+        base = max(base, 0.8)
+    keep = 1.0 - base
+    id_similarity = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if a.id and b.id else 0.0
+    if id_similarity >= 0.5:
+        reasons.append(Reason("similar-id", f"similar ids ({id_similarity:.2f})", id_similarity))
+        keep *= 1.0 - SUPPORT_IDS * id_similarity
+    domain_a, domain_b = a.str_field("domain"), b.str_field("domain")
+    if domain_a and domain_a == domain_b:
+        reasons.append(Reason("same-domain", f"same domain `{domain_a}`", 1.0))
+        keep *= 1.0 - SUPPORT_DOMAIN
+    if 1.0 - keep * (1.0 - SUPPORT_WORKAROUNDS) >= threshold:
+        overlap = workaround_overlap(a, b)
+        if overlap > 0:
+            reasons.append(Reason("shared-workarounds", f"overlapping workarounds ({overlap:.0%})", overlap))
+            keep *= 1.0 - SUPPORT_WORKAROUNDS * overlap
+    return Pair(a, b, round(1.0 - keep, 4), tuple(reasons))
+
+
+def _compiled(entry: Entry, flags: int) -> re.Pattern[str] | None:
+    pattern = entry.str_field("regex")
+    if pattern is None or compile_error(pattern, flags) is not None:
+        return None
+    return compile_pattern(pattern, flags)
+
+
+def regex_cross_matches(
+    entries: Sequence[Entry],
+    pairs: Iterable[tuple[int, int]],
+    flags: int = 0,
+    mode: str = "search",
+) -> dict[tuple[int, int], tuple[bool, bool]]:
+    """For each candidate pair (from any source): does i's regex match j's signature, and j's i's?
+
+    Only pairs where at least one direction matches are returned. The pairs may
+    come from anywhere: LSH candidates, small domains, or an index of which
+    regexes match which signatures.
+    """
+    compiled: dict[int, re.Pattern[str] | None] = {}
+
+    def regex(i: int) -> re.Pattern[str] | None:
+        if i not in compiled:
+            compiled[i] = _compiled(entries[i], flags)
+        return compiled[i]
+
+    out: dict[tuple[int, int], tuple[bool, bool]] = {}
+    for i, j in pairs:
+        sig_i, sig_j = entries[i].str_field("signature"), entries[j].str_field("signature")
+        ri, rj = regex(i), regex(j)
+        forward = bool(ri is not None and sig_j and matches(ri, sig_j, mode))
+        backward = bool(rj is not None and sig_i and matches(rj, sig_i, mode))
+        if forward or backward:
+            out[(i, j)] = (forward, backward)
+    return out
+
+
+def _domain_pairs(entries: Sequence[Entry], limit: int) -> Iterator[tuple[int, int]]:
+    by_domain: dict[str, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        domain = entry.str_field("domain") or (entry.id or "").split("/")[0]
+        if domain:
+            by_domain[domain].append(i)
+    for members in by_domain.values():
+        if len(members) <= limit:
+            for x, i in enumerate(members):
+                for j in members[x + 1 :]:
+                    yield (i, j)
+
+
+def _variant_pairs(entries: Sequence[Entry], limit: int) -> dict[tuple[int, int], str]:
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        key = variant_key(entry.id) if entry.id else None
+        if key:
+            groups[key].append(i)
+    for i, entry in enumerate(entries):  # the environment-free id itself belongs to its variants
+        if entry.id in groups:
+            groups[entry.id].append(i)
+    out: dict[tuple[int, int], str] = {}
+    for key, members in groups.items():
+        if 2 <= len(members) <= limit:
+            members = sorted(set(members))
+            for x, i in enumerate(members):
+                for j in members[x + 1 :]:
+                    out[(i, j)] = key
+    return out
+
+
+def entry_shingles(entry: Entry, prepared: Prepared | None = None) -> frozenset[str]:
+    """What candidate generation compares: signature shingles plus id tokens."""
+    shingles = set((prepared or Prepared.of(entry)).shingles)
+    if entry.id:
+        shingles.update(f"id:{t}" for t in id_tokens(entry.id))
+    return frozenset(shingles)
+
+
+def find_duplicates(
+    entries: Sequence[Entry],
+    settings: Settings | None = None,
+    flags: int = 0,
+    mode: str = "search",
+    progress: Progress | None = None,
+    same_id: bool = False,
+    regex_pairs: Iterable[tuple[int, int]] = (),
+) -> list[Pair]:
+    """Near-duplicate pairs scoring at least `settings.threshold`, best first.
+
+    Two entries with one id are ET501's finding; they are left out unless `same_id`.
+    `regex_pairs` are further (i, j) index pairs whose regexes may match each
+    other's signatures, from any source (an index of which regex matches which
+    signature finds them without trying every pair); they join the candidates
+    and small-domain pairs in `regex_cross_matches`.
+    """
+    settings = settings or Settings()
+    report = progress or (lambda stage, done, total: None)
+    total = len(entries)
+    combined: list[frozenset[str]] = []
+    prepared: list[Prepared] = []
+    for n, entry in enumerate(entries):
+        prepared.append(Prepared.of(entry))
+        combined.append(entry_shingles(entry, prepared[-1]))
+        if n % 1000 == 999:
+            report("shingling", n + 1, total)
+    report("shingling", total, total)
+    candidates: dict[tuple[int, int], _Signals] = {}
+    for i, j in lsh_candidates(combined, settings.candidate):
+        candidates[(i, j)] = _Signals()
+    report("candidates", total, total)
+    for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT).items():
+        candidates.setdefault(key, _Signals()).variant = stem
+    by_id: dict[str, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        if entry.id:
+            by_id[entry.id].append(i)
+    for members in by_id.values():
+        for x, i in enumerate(members):
+            for j in members[x + 1 :]:
+                if same_id:
+                    candidates.setdefault((i, j), _Signals()).same_id = True
+                else:
+                    candidates.pop((i, j), None)
+    tried = set(candidates) | set(_domain_pairs(entries, settings.domain_block))
+    tried.update((min(i, j), max(i, j)) for i, j in regex_pairs if i != j)
+    for key, (forward, backward) in regex_cross_matches(entries, sorted(tried), flags, mode).items():
+        signals = candidates.setdefault(key, _Signals())
+        signals.a_matches_b, signals.b_matches_a = forward, backward
+    report("regexes", total, total)
+    pairs: list[Pair] = []
+    done = 0
+    for (i, j), signals in sorted(candidates.items()):
+        done += 1
+        a, b = entries[i], entries[j]
+        if already_related(a, b) or allowed(a, b, settings.allow):
+            continue
+        pair = score_pair(a, b, signals, (prepared[i], prepared[j]), settings.threshold)
+        if pair.score >= settings.threshold:
+            pairs.append(pair)
+        if done % 5000 == 0:
+            report("scoring", done, len(candidates))
+    report("scoring", len(candidates), len(candidates))
+    pairs.sort(key=lambda p: (-p.score, p.a.id or "", p.b.id or "", p.a.path, p.b.path))
+    return pairs
+
+
+def clusters(pairs: Iterable[Pair]) -> list[Cluster]:
+    """Group pairs into connected components, largest first, members ordered by id."""
+    parent: dict[int, int] = {}
+    by_key: dict[int, Entry] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    pair_list = list(pairs)
+    for pair in pair_list:
+        ka, kb = id(pair.a), id(pair.b)
+        by_key[ka], by_key[kb] = pair.a, pair.b
+        parent[find(ka)] = find(kb)
+    groups: dict[int, Cluster] = {}
+    for key, entry in by_key.items():
+        groups.setdefault(find(key), Cluster([])).members.append(entry)
+    for pair in pair_list:
+        groups[find(id(pair.a))].pairs.append(pair)
+    result = list(groups.values())
+    for cluster in result:
+        cluster.members.sort(key=lambda e: (e.id or "", e.path))
+    result.sort(key=lambda c: (-len(c.members), c.members[0].id or "", c.members[0].path))
+    return result
+
+
+def _reason_json(reason: Reason) -> dict[str, Any]:
+    return {"code": reason.code, "text": reason.text, "strength": round(reason.strength, 4)}
+
+
+def _side(entry: Entry) -> dict[str, Any]:
+    return {"id": entry.id, "path": entry.path}
+
+
+def report_json(groups: Sequence[Cluster], entries: int) -> dict[str, Any]:
+    """The `--format json` document: clusters of ids, each with its scored pairs."""
+    return {
+        "entries": entries,
+        "pairs": sum(len(c.pairs) for c in groups),
+        "clusters": [
+            {
+                "ids": [e.id for e in c.members],
+                "paths": [e.path for e in c.members],
+                "pairs": [
+                    {"a": _side(p.a), "b": _side(p.b), "score": p.score, "reasons": [_reason_json(r) for r in p.reasons]}
+                    for p in c.pairs
+                ],
+            }
+            for c in groups
+        ],
+    }
+
+
+def report_text(groups: Sequence[Cluster], entries: int) -> str:
+    """Pairs as readable text, grouped by cluster, with a closing count."""
+    lines: list[str] = []
+    for cluster in groups:
+        if len(cluster.members) > 2:
+            lines.append(f"cluster of {len(cluster.members)}: " + ", ".join(f"`{e.id}`" for e in cluster.members))
+        for pair in cluster.pairs:
+            lines.append(f"`{pair.a.id}` ~ `{pair.b.id}`  score {pair.score:.2f}")
+            lines.append(f"    {pair.a.path}")
+            lines.append(f"    {pair.b.path}")
+            lines.extend(f"    - {r.text}" for r in pair.reasons)
+        lines.append("")
+    count = sum(len(c.pairs) for c in groups)
+    among = f"{entries} {'entry' if entries == 1 else 'entries'}"
+    if count:
+        pairs = f"{count} near-duplicate pair{'s' * (count != 1)}"
+        lines.append(f"Found {pairs} in {len(groups)} cluster{'s' * (len(groups) != 1)} among {among}.")
+    else:
+        lines.append(f"No near-duplicates among {among}.")
+    return "\n".join(lines) + "\n"

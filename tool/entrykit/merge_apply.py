@@ -1,0 +1,179 @@
+"""Carry a merge out on files: the survivor's new text, rewritten references, a lint, ordered atomic writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .diagnostic import Diagnostic, Severity
+from .engine import check
+from .entry import Entry
+from .errors import UsageError
+from .loader import parse_text
+from .merge import MergeResult, rewrite_references
+from .roundtrip import load_document
+from .schema import load_schema
+from .writing import atomic_write
+
+
+@dataclass
+class MergePlan:
+    """Everything a merge will write, computed and linted before the first byte is written."""
+
+    survivor: Entry
+    other: Entry
+    result: MergeResult
+    texts: dict[Path, str]  # written in this order: references first, the survivor last
+    delete: Path
+    before: list[Diagnostic] = field(default_factory=list)
+    after: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def new_errors(self) -> list[Diagnostic]:
+        """Errors of the merged files that no input had (same code and message)."""
+        known = {(d.code, d.message) for d in self.before if d.severity is Severity.ERROR}
+        return [d for d in self.after if d.severity is Severity.ERROR and (d.code, d.message) not in known]
+
+    @property
+    def survivor_text(self) -> str:
+        return self.texts[self.survivor.abspath]
+
+
+def find_entry(argument: str, entries: Sequence[Entry]) -> Entry:
+    """The entry an argument names: a file path, else an id (or alias)."""
+    path = Path(argument)
+    if path.suffix and path.exists():
+        wanted = path.resolve()
+        for entry in entries:
+            if entry.abspath.resolve() == wanted:
+                return entry
+        raise UsageError(f"`{argument}` is not an entry of the corpus")
+    by_id = [e for e in entries if e.id == argument]
+    if not by_id:
+        by_id = [e for e in entries if argument in e.list_field("aliases")]
+    if not by_id:
+        raise UsageError(f"no entry has the id `{argument}`")
+    if len(by_id) > 1:
+        raise UsageError(f"id `{argument}` names {len(by_id)} entries; pass a file path instead")
+    return by_id[0]
+
+
+def _key_order() -> list[str]:
+    return list(load_schema().get("properties", {}))
+
+
+def _rank(key: str, order: list[str]) -> tuple[int, int]:
+    if key in order:
+        return order.index(key), 0
+    base = next((k for k in sorted(order, key=len, reverse=True) if key.startswith(k + "_")), None)
+    return (order.index(base), 1) if base is not None else (len(order), 0)
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def _update(container: Any, key: Any, new: Any) -> None:
+    """Set container[key] to `new`, touching as little of the old value as possible
+    (so comments and layout of what did not change survive the round trip)."""
+    old = container[key]
+    if _plain(old) == new:
+        return
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        for sub in [k for k in old if k not in new]:
+            del old[sub]
+        for sub, value in new.items():
+            if sub in old:
+                _update(old, sub, value)
+            else:
+                old[sub] = value
+        return
+    if isinstance(old, list) and isinstance(new, list) and len(new) >= len(old):
+        for index in range(len(old)):
+            _update(old, index, new[index])
+        old.extend(new[len(old) :])
+        return
+    container[key] = new
+
+
+def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:
+    """The entry's file with its fields set to `data`: comments and order kept, new keys in schema order."""
+    doc = load_document(entry.text, entry.fmt)
+    fields = doc.data
+    order = _key_order()
+    for key in [k for k in fields if k not in data]:
+        del fields[key]
+    for key, value in data.items():
+        if key in fields:
+            _update(fields, key, value)
+            continue
+        rank = _rank(key, order)
+        position = 0
+        for index, existing in enumerate(fields):
+            if _rank(existing, order) <= rank:
+                position = index + 1
+        if hasattr(fields, "insert"):
+            fields.insert(position, key, value)
+        else:  # JSON: a plain dict, rebuilt in order
+            items = list(fields.items())
+            items.insert(position, (key, value))
+            fields.clear()
+            fields.update(items)
+    return doc.dump()
+
+
+def _in_memory(entry: Entry, text: str) -> Entry:
+    parsed = parse_text(text, entry.fmt)
+    if parsed.problem is not None or not isinstance(parsed.data, dict):
+        raise UsageError(f"the merged text of `{entry.path}` does not parse: {parsed.problem}")
+    return Entry(entry.path, entry.abspath, entry.fmt, parsed.data, text, parsed.needs_positions)
+
+
+def plan_merge(
+    entries: Sequence[Entry],
+    survivor: Entry,
+    other: Entry,
+    result: MergeResult,
+    config: Config,
+    today: date,
+) -> MergePlan:
+    """The new texts of the survivor and of every entry that referred to the other, linted."""
+    if survivor is other:
+        raise UsageError("an entry cannot be merged into itself")
+    old_ids = [i for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id]
+    texts: dict[Path, str] = {}
+    replaced: dict[Path, Entry] = {}
+    for entry in entries:
+        if entry is survivor or entry is other:
+            continue
+        doc = load_document(entry.text, entry.fmt)
+        if survivor.id and rewrite_references(doc.data, old_ids, survivor.id):
+            texts[entry.abspath] = doc.dump()
+            replaced[entry.abspath] = _in_memory(entry, texts[entry.abspath])
+    texts[survivor.abspath] = rewrite_text(survivor, result.data)
+    new_survivor = _in_memory(survivor, texts[survivor.abspath])
+    touched = [e for e in entries if e.abspath in replaced]
+    before = check(list(entries), [survivor, other, *touched], config, today)
+    after_entries = [
+        new_survivor if e is survivor else replaced.get(e.abspath, e) for e in entries if e is not other
+    ]
+    after = check(after_entries, [new_survivor, *replaced.values()], config, today)
+    return MergePlan(survivor, other, result, texts, other.abspath, before, after)
+
+
+def apply_plan(plan: MergePlan) -> None:
+    """Write every new text atomically (references first, the survivor last), then remove the other file.
+
+    If any write fails, the exception propagates before the other file is
+    touched: the survivor and the other entry are both still on disk.
+    """
+    for path, text in plan.texts.items():
+        if path != plan.survivor.abspath:
+            atomic_write(path, text)
+    atomic_write(plan.survivor.abspath, plan.texts[plan.survivor.abspath])
+    plan.delete.unlink()
