@@ -1,0 +1,93 @@
+"""The regex worker process: run match jobs under a per-match time budget, one result at a time.
+
+Started by `entrykit.regex_runner` as a plain script (`python -I -S this_file`), so it
+imports nothing but the standard library. It reads length-prefixed pickled batches on
+stdin and writes one small frame per job on stdout. `_sre` checks for pending signals
+while it backtracks, so a SIGALRM raised in this process's main thread stops a runaway
+match; the parent kills the whole process only if that ever fails to happen.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import signal
+import struct
+import sys
+import time
+
+HEADER = struct.Struct(">I")
+RESULT = struct.Struct(">BdqI")  # status, seconds, match start (-1), length of the message
+NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
+
+
+class _Expired(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Expired()
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def main() -> None:
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
+    cache: dict[tuple[str, int], re.Pattern[str]] = {}
+    fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
+    _write(fd_out, b"R")
+    while True:
+        header = _read_exact(fd_in, HEADER.size)
+        if header is None:
+            return
+        payload = _read_exact(fd_in, HEADER.unpack(header)[0])
+        if payload is None:
+            return
+        budget, jobs = pickle.loads(payload)
+        for pattern, flags, mode, text in jobs:
+            status, message, where = NO_MATCH, "", -1
+            start = time.perf_counter()
+            try:
+                signal.setitimer(signal.ITIMER_REAL, budget)
+                try:
+                    compiled = cache.get((pattern, flags))
+                    if compiled is None:
+                        compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
+                    if mode == "search":
+                        found = compiled.search(text)
+                    elif mode == "match":
+                        found = compiled.match(text)
+                    else:
+                        found = compiled.fullmatch(text)
+                    if found is not None:
+                        status, where = MATCH, found.start()
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            except _Expired:
+                status = TIMEOUT
+            except Exception as exc:  # re.error, and SystemError & co. raised at search time
+                status, message = ERROR, f"{type(exc).__name__}: {exc}"
+            elapsed = time.perf_counter() - start
+            encoded = message.encode("utf-8", "replace")
+            _write(fd_out, RESULT.pack(status, elapsed, where, len(encoded)) + encoded)
+
+
+if __name__ == "__main__":
+    main()
