@@ -692,8 +692,8 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
         pumps.append(word)
         at = q
     loops = [analysis.comp_of[first_state]] + [analysis.comp_of[q] for _, _, q, _ in steps]
-    where = " … ".join(
-        "(search start)" if auto.start in analysis.components[c] else _describe(auto, analysis.components[c])
+    where = "`, `".join(
+        "(every start)" if auto.start in analysis.components[c] else _describe(auto, analysis.components[c])
         for c in loops
     )
     group = any(analysis.group_looped(c) for c in loops[1:])

@@ -183,7 +183,8 @@ class _Worker:
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.fd_out = self.proc.stdout.fileno()
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.offset = 0
         if self._read(1, 30.0) != b"R":
             self.kill()
             raise RuntimeError("the regex worker process did not start")
@@ -196,19 +197,23 @@ class _Worker:
         self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
 
     def _read(self, size: int, timeout: float) -> bytes | None:
-        deadline = time.monotonic() + timeout
-        while len(self.buffer) < size:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([self.fd_out], [], [], left)
-            if not ready:
-                return None
-            chunk = os.read(self.fd_out, 65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        data, self.buffer = self.buffer[:size], self.buffer[size:]
+        if len(self.buffer) - self.offset < size:
+            del self.buffer[: self.offset]
+            self.offset = 0
+            deadline = time.monotonic() + timeout
+            while len(self.buffer) < size:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                ready, _, _ = select.select([self.fd_out], [], [], left)
+                if not ready:
+                    return None
+                chunk = os.read(self.fd_out, 1 << 20)
+                if not chunk:
+                    return None
+                self.buffer += chunk
+        data = bytes(self.buffer[self.offset : self.offset + size])
+        self.offset += size
         return data
 
     def receive(self, timeout: float) -> Outcome | None:
@@ -303,20 +308,28 @@ class RegexRunner:
 
     def _run_remote(self, batch: Sequence[Job]) -> list[Outcome]:
         outcomes: list[Outcome] = []
-        # The worker stops itself at the budget; this is the margin before we stop it.
-        watchdog = self.budget + max(1.0, self.budget)
+        # The worker stops each match at the budget and reports at least every
+        # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
+        watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
+        one_by_one = False
         while len(outcomes) < len(batch):
             worker = self._ensure_worker()
-            worker.send(self.budget, batch[len(outcomes) :])
-            while len(outcomes) < len(batch):
+            size = 1 if one_by_one else len(batch) - len(outcomes)
+            worker.send(self.budget, batch[len(outcomes) : len(outcomes) + size])
+            for _ in range(size):
                 outcome = worker.receive(watchdog)
-                if outcome is None:
-                    worker.kill()
-                    self._worker = None
-                    self.restarts += 1
+                if outcome is not None:
+                    outcomes.append(outcome)
+                    continue
+                worker.kill()
+                self._worker = None
+                self.restarts += 1
+                if one_by_one:  # the job that hung is known exactly
                     outcomes.append(Outcome(Status.TIMEOUT, watchdog))
-                    break
-                outcomes.append(outcome)
+                # else: results still buffered in the dead worker are lost; redo the
+                # rest one job per batch so the job that hangs is known exactly
+                one_by_one = True
+                break
         return outcomes
 
 
