@@ -85,9 +85,9 @@ WORDS = [
 ZH_PREFIX = "错误："
 
 
-def _fill(template: str, rng: random.Random) -> str:
+def _fill(template: str, rng: random.Random, name_words: int = 2) -> str:
     values = {
-        "name": "_".join(rng.sample(WORDS, 2)),
+        "name": "_".join(rng.sample(WORDS, name_words)),
         "n": str(rng.randint(2, 9999)),
         "m": str(rng.randint(2, 9999)),
         "path": f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py",
@@ -114,9 +114,71 @@ def regex_for(template: str) -> str:
     return "".join(out)
 
 
-def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
+def specific_regex_for(signature: str, numbers: bool = True) -> str:
+    """A regex that keeps the names of this filling and generalises only its numbers."""
+    if not numbers:
+        return re.escape(signature)
+    out = []
+    pos = 0
+    for match in re.finditer(r"\d+(?:\.\d+)*", signature):
+        out.append(re.escape(signature[pos : match.start()]))
+        out.append(r"\d+(?:\.\d+)*")
+        pos = match.end()
+    out.append(re.escape(signature[pos:]))
+    return "".join(out)
+
+
+# Mixed regex styles, closer to a real corpus than one regex per template: most are
+# keyword chains for IGNORECASE lookups or the escaped message (both keep the entry's
+# own names, so they match their own error only), 0.2% are written per template (they
+# match every filling), and 0.1% have a branch without any literal.
+# Branches without any literal make a regex run on every text (the index's fallback);
+# like real ones, they rarely match.
+LITERAL_FREE = [r"\d{3}x\d{3}x\d{3}", r"[A-Z]{3}\d{5}", r"\b\d+\.\d+\.\d+\.\d+\.\d+\b"]
+
+
+_NAME = re.compile(r"(?:{0})_(?:{0})|src/".format("|".join(WORDS)))
+
+
+def keyword_regex(signature: str, rng: random.Random) -> str | None:
+    """Keywords of the message in order, joined by `.*`, in two to five alternative
+    branches that each keep the message's distinctive name (the style of many hand- and
+    machine-written lookup regexes, meant for IGNORECASE); None if it has no name."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z_][\w./]{3,}", signature)]
+    names = [i for i, w in enumerate(words) if _NAME.search(w)]
+    if not names or len(words) < 2:
+        return None
+    branches = []
+    for _ in range(rng.randint(2, 5)):
+        name = rng.choice(names)
+        others = [i for i in range(len(words)) if i != name]
+        picked = sorted([name, *rng.sample(others, min(len(others), rng.randint(1, 2)))])
+        branches.append(".*".join(re.escape(words[i]) for i in picked))
+    return "(" + "|".join(dict.fromkeys(branches)) + ")"
+
+
+def mixed_regex(template: str, signature: str, rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.001:
+        keywords = keyword_regex(signature, rng) or "(" + re.escape(signature[:20].lower()) + ")"
+        return keywords[:-1] + "|" + rng.choice(LITERAL_FREE) + ")"
+    if roll < 0.003:
+        return regex_for(template)
+    if roll < 0.7:
+        keywords = keyword_regex(signature, rng)
+        if keywords is not None:
+            return keywords
+    # where numbers are all that varies, the numbers are what tells entries apart
+    return specific_regex_for(signature, numbers="{name}" in template or "{path}" in template)
+
+
+def make_entry(index: int, rng: random.Random, regex_style: str = "template") -> dict[str, Any]:
     domain, category, template, cause, package = TEMPLATES[index % len(TEMPLATES)]
-    signature = _fill(template, rng)
+    # mixed corpora are meant to grow large: three-word names keep them from repeating
+    signature = _fill(template, rng, 3 if regex_style == "mixed" else 2)
+    if regex_style == "mixed" and "{" not in template:
+        # a fixed message gets a varying location, so the entries are not all one error
+        signature += f" (at src/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{rng.randint(1, 99)}.py)"
     slug = f"{category.replace('_', '-')}-{index:06d}"
     first = f"20{rng.randint(19, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     confirmed = f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}"
@@ -136,7 +198,7 @@ def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
         "id": f"{domain}/{slug}",
         "signature": signature,
         "signature_zh": ZH_PREFIX + signature,
-        "regex": regex_for(template),
+        "regex": regex_for(template) if regex_style == "template" else mixed_regex(template, signature, rng),
         "domain": domain,
         "category": category,
         "root_cause": cause,
@@ -166,7 +228,15 @@ def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
     }
 
 
-def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1) -> list[Path]:
+def make_entries(count: int, seed: int = 1, regex_style: str = "template") -> list[dict[str, Any]]:
+    """`count` entries in memory; `regex_style` "template" (one regex per template) or "mixed"."""
+    rng = random.Random(seed)
+    return [make_entry(index, rng, regex_style) for index in range(count)]
+
+
+def write_corpus(
+    out: Path, count: int, fmt: str = "yaml", seed: int = 1, regex_style: str = "template"
+) -> list[Path]:
     """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths."""
     rng = random.Random(seed)
     paths = []
@@ -177,7 +247,7 @@ def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1) -> lis
     else:
         dump = lambda data: json.dumps(data, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
     for index in range(count):
-        entry = make_entry(index, rng)
+        entry = make_entry(index, rng, regex_style)
         path = out / f"{entry['id']}.{fmt}"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dump(entry), encoding="utf-8")
@@ -191,8 +261,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--format", choices=["yaml", "json"], default="yaml")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--regex-style", choices=["template", "mixed"], default="template")
     args = parser.parse_args()
-    paths = write_corpus(args.out, args.count, args.format, args.seed)
+    paths = write_corpus(args.out, args.count, args.format, args.seed, args.regex_style)
     print(f"wrote {len(paths)} entries under {args.out}")
 
 

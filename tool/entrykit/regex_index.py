@@ -122,10 +122,19 @@ def _query(info: _Info) -> Query:
 
 def _seq(items: Sequence[Any]) -> _Info:
     exact: frozenset[str] = frozenset({""})
+    run: list[str] = []  # literal characters still to be appended to every string of `exact`
     parts: list[Query] = []
     exact_only = True
+    table = _TABLE
     for op, av in items:
+        if op is sre_c.LITERAL:  # the common case, kept cheap: long literal runs
+            run.append(chr(table[av]))
+            continue
         info = _node(op, av)
+        if run:
+            tail = "".join(run)
+            exact = frozenset(a + tail for a in exact)
+            run = []
         if info.exact is not None and len(exact) * len(info.exact) <= _EXACT_LIMIT:
             exact = frozenset(a + b for a in exact for b in info.exact)
             continue
@@ -136,6 +145,9 @@ def _seq(items: Sequence[Any]) -> _Info:
         else:
             parts.append(info.query)
             exact = frozenset({""})
+    if run:
+        tail = "".join(run)
+        exact = frozenset(a + tail for a in exact)
     if exact_only:
         return _Info(exact)
     parts.append(_exact_query(exact))
@@ -146,9 +158,9 @@ def _class_chars(av: Sequence[Any]) -> frozenset[str] | None:
     chars: set[str] = set()
     for op, value in av:
         if op is sre_c.LITERAL:
-            chars.add(chr(_fold_ord(value)))
+            chars.add(chr(_TABLE[value]))
         elif op is sre_c.RANGE and value[1] - value[0] < 8:
-            chars.update(chr(_fold_ord(c)) for c in range(value[0], value[1] + 1))
+            chars.update(chr(_TABLE[c]) for c in range(value[0], value[1] + 1))
         else:  # NEGATE, CATEGORY, wide ranges
             return None
     return frozenset(chars) if 0 < len(chars) <= 4 else None
@@ -156,7 +168,7 @@ def _class_chars(av: Sequence[Any]) -> frozenset[str] | None:
 
 def _node(op: Any, av: Any) -> _Info:
     if op is sre_c.LITERAL:
-        return _Info(frozenset({chr(_fold_ord(av))}))
+        return _Info(frozenset({chr(_TABLE[av])}))
     if op is sre_c.IN:
         chars = _class_chars(av)
         return _Info(chars) if chars is not None else _ANY
@@ -325,14 +337,13 @@ class RegexIndex:
         """Regexes that may match `text`: the whole literal query of each regex whose cover
         literal occurs in `text` holds there; regexes without a cover are always candidates."""
         present = self.literals_in(text) if literals is None else literals
-        found = set(self.fallback)
-        folded: str | None = None
+        folded = fold(text)
+        # no cover, but single characters the regex needs may still rule the text out
+        found = {n for n in self.fallback if satisfied(self.queries[n], present, folded)}
         for lit in present:
             for number in self._users.get(lit, ()):
                 if number in found:
                     continue
-                if folded is None:
-                    folded = fold(text)
                 if satisfied(self.queries[number], present, folded):
                     found.add(number)
         return found
@@ -388,17 +399,23 @@ def cross_matches(
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
     """
     index = RegexIndex(patterns, flags, mode, (t.text for t in texts))
-    jobs: list[Job] = []
-    keys: list[tuple[int, Text]] = []
+    by_regex: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals):
         for number in index.candidates(item.text, literals):
             if number != item.owner and patterns[number] is not None:
-                jobs.append(Job(patterns[number] or "", flags, mode, item.text))
-                keys.append((number, item))
+                by_regex[number].append(item)
+    # regex by regex, so the worker compiles each once and runs it over its texts
+    jobs: list[Job] = []
+    keys: list[tuple[int, Text]] = []
+    for number in sorted(by_regex):
+        pattern = patterns[number] or ""
+        for item in by_regex[number]:
+            jobs.append(Job(pattern, flags, mode, item.text))
+            keys.append((number, item))
     pairs: dict[int, list[Text]] = defaultdict(list)
     timeouts: dict[int, list[Text]] = defaultdict(list)
     errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
-    for (number, item), outcome in zip(keys, runner.run(jobs)):
+    for (number, item), outcome in zip(keys, runner.run(jobs, remember=False)):
         if outcome.status is Status.MATCH:
             pairs[number].append(item)
         elif outcome.status is Status.TIMEOUT:

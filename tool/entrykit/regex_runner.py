@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _regex_worker as protocol
 from .matching import compile_pattern
@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover
 DEFAULT_TIMEOUT_MS = 100
 _WORKER = Path(protocol.__file__).resolve()
 _FAST_PATH_LIMIT = 2_000_000  # backtracking steps we accept in-process, about 20 ms
-_BATCH = 512
+_BATCH = 256  # jobs per message; two in flight keep both processes busy
 _MEMO_SIZE = 200_000
 
 
@@ -58,8 +58,7 @@ class Status(enum.IntEnum):
     ERROR = protocol.ERROR
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     """One regex applied to one text the way lookups apply it."""
 
     pattern: str
@@ -68,9 +67,8 @@ class Job:
     text: str
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What running a job gave: a status, the time it took, and an error message."""
+class Outcome(NamedTuple):
+    """What running a job gave: a status, the time it took, an error message, where it matched."""
 
     status: Status
     seconds: float = 0.0
@@ -136,6 +134,8 @@ def _paths_and_size(items: Iterable[Any]) -> tuple[int, int] | None:
 @lru_cache(maxsize=65536)
 def _bounded_cost(pattern: str, flags: int) -> int | None:
     """Steps per start position if `pattern` has no repetition, else None (unknown)."""
+    if any(char in pattern for char in "*+?{"):
+        return None  # it may repeat: not worth a parse to find out (None is the safe answer)
     try:
         parsed = sre_parse.parse(pattern, flags)
     except Exception:
@@ -190,42 +190,61 @@ class _Worker:
             raise RuntimeError("the regex worker process did not start")
 
     def send(self, budget: float, jobs: Sequence[Job]) -> None:
-        payload = pickle.dumps(
-            (budget, [(j.pattern, j.flags, j.mode, j.text) for j in jobs]), protocol=pickle.HIGHEST_PROTOCOL
-        )
+        # Consecutive jobs of one regex travel as one run: (pattern, flags, mode, texts).
+        runs: list[tuple[str, int, str, list[str]]] = []
+        for pattern, flags, mode, text in jobs:
+            if runs and runs[-1][0] is pattern and runs[-1][1] == flags and runs[-1][2] == mode:
+                runs[-1][3].append(text)
+            else:
+                runs.append((pattern, flags, mode, [text]))
+        payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.proc.stdin is not None
         self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
 
-    def _read(self, size: int, timeout: float) -> bytes | None:
-        if len(self.buffer) - self.offset < size:
+    def _fill(self, timeout: float) -> bool:
+        """Wait up to `timeout` for more bytes; False if none came or the worker died."""
+        ready, _, _ = select.select([self.fd_out], [], [], timeout)
+        if not ready:
+            return False
+        chunk = os.read(self.fd_out, 1 << 20)
+        if not chunk:
+            return False
+        if self.offset:
             del self.buffer[: self.offset]
             self.offset = 0
-            deadline = time.monotonic() + timeout
-            while len(self.buffer) < size:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                ready, _, _ = select.select([self.fd_out], [], [], left)
-                if not ready:
-                    return None
-                chunk = os.read(self.fd_out, 1 << 20)
-                if not chunk:
-                    return None
-                self.buffer += chunk
+        self.buffer += chunk
+        return True
+
+    def _read(self, size: int, timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        while len(self.buffer) - self.offset < size:
+            if not self._fill(max(0.0, deadline - time.monotonic())):
+                return None
         data = bytes(self.buffer[self.offset : self.offset + size])
         self.offset += size
         return data
 
-    def receive(self, timeout: float) -> Outcome | None:
-        """The next job's outcome, or None if none came in time (or the worker died)."""
-        head = self._read(protocol.RESULT.size, timeout)
-        if head is None:
-            return None
-        status, seconds, where, length = protocol.RESULT.unpack(head)
-        message = self._read(length, timeout) if length else b""
-        if message is None:
-            return None
-        return Outcome(Status(status), seconds, message.decode("utf-8", "replace"), where)
+    def receive(self, wanted: int, timeout: float) -> list[Outcome] | None:
+        """Between 1 and `wanted` outcomes, as soon as any are complete; None if nothing
+        complete came within `timeout` seconds (or the worker died)."""
+        unpack = protocol.RESULT.unpack_from
+        size = protocol.RESULT.size
+        statuses = list(Status)
+        while True:
+            out: list[Outcome] = []
+            buffer, offset = self.buffer, self.offset
+            while len(out) < wanted and len(buffer) - offset >= size:
+                status, seconds, where, length = unpack(buffer, offset)
+                if len(buffer) - offset - size < length:
+                    break
+                message = bytes(buffer[offset + size : offset + size + length]).decode("utf-8", "replace")
+                offset += size + length
+                out.append(Outcome(statuses[status], seconds, message, where))
+            self.offset = offset
+            if out:
+                return out
+            if not self._fill(timeout):
+                return None
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -265,29 +284,33 @@ class RegexRunner:
             self._worker.kill()
         self._worker = None
 
-    def run(self, jobs: Sequence[Job]) -> list[Outcome]:
-        """Outcomes in the order of `jobs`; never raises for what a regex does."""
+    def run(self, jobs: Sequence[Job], remember: bool = True) -> list[Outcome]:
+        """Outcomes in the order of `jobs`; never raises for what a regex does.
+
+        With `remember`, outcomes are kept (up to a bound) so that rules asking the
+        same question again get the answer without a second run; bulk callers whose
+        jobs will not come back (cross-matching a corpus) pass False.
+        """
         results: list[Outcome | None] = [None] * len(jobs)
-        remote: list[int] = []
+        unique: dict[Job, list[int]] = {}
+        memo = self._memo
         for index, job in enumerate(jobs):
-            known = self._memo.get(job)
+            known = memo.get(job)
             if known is not None:
-                self._memo.move_to_end(job)
+                memo.move_to_end(job)
                 results[index] = known
             elif provably_fast(job):
-                results[index] = self._remember(job, _run_here(job))
+                results[index] = outcome = _run_here(job)
+                if remember:
+                    self._remember(job, outcome)
             else:
-                remote.append(index)
-        unique: dict[Job, list[int]] = {}
-        for index in remote:
-            unique.setdefault(jobs[index], []).append(index)
+                unique.setdefault(job, []).append(index)
         pending = list(unique)
-        for start in range(0, len(pending), _BATCH):
-            batch = pending[start : start + _BATCH]
-            for job, outcome in zip(batch, self._run_remote(batch)):
-                self._remember(job, outcome)
-                for index in unique[job]:
-                    results[index] = outcome
+        for job, outcome in zip(pending, self._run_remote(pending)):
+            if remember or outcome.status is Status.TIMEOUT:
+                self._remember(job, outcome)  # timeouts always: never pay twice
+            for index in unique[job]:
+                results[index] = outcome
         return [r for r in results if r is not None]
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
@@ -306,20 +329,24 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(self, batch: Sequence[Job]) -> list[Outcome]:
+    def _run_remote(self, jobs: Sequence[Job]) -> list[Outcome]:
         outcomes: list[Outcome] = []
         # The worker stops each match at the budget and reports at least every
         # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
         watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
         one_by_one = False
-        while len(outcomes) < len(batch):
+        while len(outcomes) < len(jobs):
             worker = self._ensure_worker()
-            size = 1 if one_by_one else len(batch) - len(outcomes)
-            worker.send(self.budget, batch[len(outcomes) : len(outcomes) + size])
-            for _ in range(size):
-                outcome = worker.receive(watchdog)
-                if outcome is not None:
-                    outcomes.append(outcome)
+            sent = len(outcomes)
+            batch = 1 if one_by_one else _BATCH
+            while len(outcomes) < len(jobs):
+                # Two batches in flight: the worker matches one while we decode the other.
+                while sent < len(jobs) and sent - len(outcomes) < 2 * batch:
+                    worker.send(self.budget, jobs[sent : sent + batch])
+                    sent += min(batch, len(jobs) - sent)
+                got = worker.receive(sent - len(outcomes), watchdog)
+                if got is not None:
+                    outcomes.extend(got)
                     continue
                 worker.kill()
                 self._worker = None
