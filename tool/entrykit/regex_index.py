@@ -295,6 +295,8 @@ class RegexIndex:
     fallback: list[int] = field(init=False)
     queries: list[Query] = field(init=False)
     df_literals: list[set[str]] = field(init=False, repr=False)  # literals of each df text
+    _df_folded: list[str] = field(init=False, repr=False)
+    _postings: dict[str, list[int]] | None = field(init=False, default=None, repr=False)
     _automaton: Any = field(init=False, repr=False)
     _users: dict[str, list[int]] = field(init=False, repr=False)
 
@@ -308,7 +310,9 @@ class RegexIndex:
         self._automaton = _automaton(literals)
         df: dict[str, int] = defaultdict(int)
         self.df_literals = []
+        self._df_folded = []
         for text in self.df_texts:
+            self._df_folded.append(fold(text))
             found = self.literals_in(text)
             self.df_literals.append(found)
             for lit in found:
@@ -326,6 +330,22 @@ class RegexIndex:
             else:
                 for lit in chosen:
                     self._users[lit].append(number)
+
+    def texts_for(self, number: int) -> list[int]:
+        """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
+        query = self.queries[number]
+        chosen = self.covers[number]
+        if chosen is None:
+            pool: Iterable[int] = range(len(self.df_literals))
+        else:
+            if self._postings is None:
+                postings: dict[str, list[int]] = defaultdict(list)
+                for position, found in enumerate(self.df_literals):
+                    for lit in found:
+                        postings[lit].append(position)
+                self._postings = postings
+            pool = sorted({t for lit in chosen for t in self._postings.get(lit, ())})
+        return [t for t in pool if satisfied(query, self.df_literals[t], self._df_folded[t])]
 
     def literals_in(self, text: str) -> set[str]:
         """The indexed literals that occur in `text` (after folding)."""
