@@ -13,10 +13,9 @@ import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
-
 from re import _constants as sre_c
 from re import _parser as sre_parse
+from typing import Any
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
 _INLINE = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s"}

@@ -27,10 +27,9 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
-
 from re import _constants as sre_c
 from re import _parser as sre_parse
+from typing import Any
 
 _EXPAND_LIMIT = 300  # positions a bounded repeat may expand into
 _WORK_LIMIT = 400_000  # product states visited per regex before giving up
@@ -147,6 +146,7 @@ class _Alphabet:
         for char in chars:
             seen.setdefault(char, None)
         self.chars = list(seen)
+        self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
 
     def mask(self, source: str, flags: int) -> int:
@@ -157,7 +157,10 @@ class _Alphabet:
                 value |= 1 << index
         return value
 
-    def pick(self, mask: int) -> str:
+    def pick(self, mask: int, prefer: str = "") -> str:
+        """A character of `mask`: `prefer` if it is one (the literal the regex spells)."""
+        if prefer and prefer in self.index and mask >> self.index[prefer] & 1:
+            return prefer
         low = mask & -mask
         return self.chars[low.bit_length() - 1]
 
@@ -224,14 +227,16 @@ def _scaled(counter: Counter[int], factor: int) -> Counter[int]:
 class _Automaton:
     masks: list[int] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    prefer: list[str] = field(default_factory=list)  # the literal character, for attacks
     follow: list[Counter[int]] = field(default_factory=list)
     group_edges: set[tuple[int, int]] = field(default_factory=set)
     initial: Counter[int] = field(default_factory=Counter)
     start: int | None = None  # the looping start state of search mode
 
-    def add(self, mask: int, label: str) -> int:
+    def add(self, mask: int, label: str, prefer: str = "") -> int:
         self.masks.append(mask)
         self.labels.append(label)
+        self.prefer.append(prefer)
         self.follow.append(Counter())
         return len(self.masks) - 1
 
@@ -251,8 +256,8 @@ class _Builder:
         self.auto = _Automaton()
         self.nested: list[tuple[Any, int, str]] = []  # (items, flags, why) analysed on their own
 
-    def position(self, mask: int, label: str) -> _Frag:
-        pos = self.auto.add(mask, label)
+    def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
+        pos = self.auto.add(mask, label, prefer)
         return _Frag(Counter({pos: 1}), Counter({pos: 1}), 0)
 
     def seq(self, items: Sequence[Any], flags: int) -> _Frag:
@@ -282,7 +287,7 @@ class _Builder:
     def node(self, op: Any, av: Any, flags: int) -> _Frag:
         if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
             mask = self.alphabet.mask(_class_source(op, av), flags)
-            return self.position(mask, _class_label(op, av))
+            return self.position(mask, _class_label(op, av), chr(av) if op is sre_c.LITERAL else "")
         if op is sre_c.SUBPATTERN:
             _, add, delete, items = av
             return self.seq(items, (flags | add) & ~delete)
@@ -461,7 +466,7 @@ class _Analysis:
                 word = []
                 at: int | None = pos
                 while at is not None:
-                    word.append(self.alphabet.pick(auto.masks[at]))
+                    word.append(self.alphabet.pick(auto.masks[at], auto.prefer[at]))
                     at = parents[at]
                 return "".join(reversed(word))
             for nxt in auto.follow[pos]:
@@ -495,7 +500,7 @@ class _Analysis:
                         nxt = (a2, b2, split)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, self.alphabet.pick(common))
+                        parents[nxt] = (node, self.alphabet.pick(common, self.auto.prefer[a2]))
                         if a2 == b2 == p and split:
                             return p, _unwind(parents, nxt)
                         queue.append(nxt)
@@ -533,7 +538,7 @@ class _Analysis:
                         nxt = (x2, y2, z2)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, self.alphabet.pick(common))
+                        parents[nxt] = (node, self.alphabet.pick(common, self.auto.prefer[y2]))
                         if nxt == target:
                             return _unwind(parents, nxt)
                         queue.append(nxt)
@@ -597,7 +602,9 @@ def _alphabet_for(items: Any) -> _Alphabet:
     chars: list[str] = []
     _collect_chars(items, chars)
     try:
-        from re import _casefix  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
+        from re import (
+            _casefix,  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
+        )
 
         extra = [chr(c) for lo in {ord(ch.lower()) for ch in chars if len(ch) == 1} for c in _casefix._EXTRA_CASES.get(lo, ())]
     except ImportError:  # pragma: no cover
@@ -709,7 +716,7 @@ def _bridge(analysis: _Analysis, source: int, target: int) -> str | None:
             return _unwind(parents, pos)
         for nxt in analysis.auto.follow[pos]:
             if nxt not in parents:
-                parents[nxt] = (pos, analysis.alphabet.pick(analysis.auto.masks[nxt]))
+                parents[nxt] = (pos, analysis.alphabet.pick(analysis.auto.masks[nxt], analysis.auto.prefer[nxt]))
                 queue.append(nxt)
     return None
 

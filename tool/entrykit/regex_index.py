@@ -17,17 +17,16 @@ Regexes without a cover fall back to running on every text.
 
 from __future__ import annotations
 
+import _sre
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Union
-
-import _sre
-import ahocorasick
-
 from re import _constants as sre_c
 from re import _parser as sre_parse
+from typing import Any, Union
+
+import ahocorasick
 
 from .matching import compile_pattern
 from .regex_runner import Job, Outcome, RegexRunner, Status

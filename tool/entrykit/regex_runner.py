@@ -20,16 +20,14 @@ import atexit
 import enum
 import os
 import pickle
-import re
 import select
 import signal
-import struct
 import subprocess
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -360,12 +358,13 @@ class RegexRunner:
         return outcomes
 
 
-_SHARED: dict[tuple[int, float], RegexRunner] = {}
+_SHARED: dict[tuple[int, int, float], RegexRunner] = {}
 
 
 def shared_runner(timeout_ms: float = DEFAULT_TIMEOUT_MS) -> RegexRunner:
-    """This process's runner for a budget (created on first use, closed at exit)."""
-    key = (os.getpid(), float(timeout_ms))
+    """This process's (and thread's) runner for a budget, created on first use and
+    closed at exit; a runner talks to its worker over one pipe, so threads get their own."""
+    key = (os.getpid(), threading.get_ident(), float(timeout_ms))
     runner = _SHARED.get(key)
     if runner is None:
         runner = _SHARED[key] = RegexRunner(timeout_ms)
@@ -374,6 +373,6 @@ def shared_runner(timeout_ms: float = DEFAULT_TIMEOUT_MS) -> RegexRunner:
 
 @atexit.register
 def _close_shared() -> None:
-    for (pid, _), runner in list(_SHARED.items()):
+    for (pid, _, _), runner in list(_SHARED.items()):
         if pid == os.getpid():
             runner.close()

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from .. import pointer as jp
-from ..breadth import too_broad
+from ..breadth import generic_probes, too_broad
 from ..corpus import Corpus
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
@@ -69,7 +69,7 @@ def _mode(ctx: Context) -> str:
 
 
 def _runner(ctx: Context) -> RegexRunner:
-    return shared_runner(int(ctx.section("regex").get("timeout_ms", DEFAULT_TIMEOUT_MS)))
+    return shared_runner(max(1, int(ctx.section("regex").get("timeout_ms", DEFAULT_TIMEOUT_MS))))
 
 
 def _pattern(entry: Entry, ctx: Context) -> str | None:
@@ -335,6 +335,7 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
             own.append(("the `signature`", signature))
         own += [(f"example {i + 1}", t) for i, t in _own_texts(entry, "examples")]
         own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
+        own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
         outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
         slow = [name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out]
         others = cross.timeouts.get(number, [])
@@ -432,6 +433,14 @@ def _name(entry: Entry) -> str:
     return entry.id or entry.path
 
 
+def _telling(corpus: Corpus, matched: dict[int, set[int]], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
+    """Sort key of the entries a regex also matches: those whose regex matches back first
+    (a lookup truly cannot tell them apart), then those of other domains, then by id."""
+    other = corpus.entries[owner]
+    mutual = number in matched.get(owner, set())
+    return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
+
+
 def _what(text: Text) -> str:
     if text.pointer == "/signature":
         return "the signature"
@@ -492,13 +501,7 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
             if text.owner not in first or text.pointer == "/signature":
                 first[text.owner] = text
         domain = (entry.id or "").split("/", 1)[0]
-
-        def telling(owner: int) -> tuple[bool, bool, str]:
-            other = corpus.entries[owner]
-            mutual = number in matched_owners.get(owner, set())
-            return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
-
-        owners = sorted(first, key=telling)
+        owners = sorted(first, key=lambda owner, a=number, d=domain: _telling(corpus, matched_owners, a, d, owner))
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
