@@ -120,10 +120,13 @@ def _run_re2(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[
         raise EngineMissing("RE2 checks need the `google-re2` package") from exc
     inline = "".join(letter for flag, letter in _INLINE.items() if flags & flag)
     source = f"(?{inline}){pattern}" if inline else pattern
+    options = re2.Options()
+    options.log_errors = False  # the error is our message; RE2 would also print it to stderr
     try:
-        compiled = re2.compile(source)
-    except Exception as exc:  # re2.error
-        return str(exc) or type(exc).__name__
+        compiled = re2.compile(source, options)
+    except Exception as exc:  # re2.error, whose message comes as bytes
+        reason = exc.args[0] if exc.args else type(exc).__name__
+        return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
     run = {"search": compiled.search, "match": compiled.match, "fullmatch": compiled.fullmatch}[mode]
     return [run(text) is not None for text in texts]
 

@@ -424,24 +424,25 @@ def cross_matches(
             if number != item.owner and patterns[number] is not None:
                 by_regex[number].append(item)
     # regex by regex, so the worker compiles each once and runs it over its texts
-    jobs: list[Job] = []
-    keys: list[tuple[int, Text]] = []
-    for number in sorted(by_regex):
-        pattern = patterns[number] or ""
-        for item in by_regex[number]:
-            jobs.append(Job(pattern, flags, mode, item.text))
-            keys.append((number, item))
-    pairs: dict[int, list[Text]] = defaultdict(list)
+    order = sorted(by_regex)
+    jobs = [Job(patterns[n] or "", flags, mode, item.text) for n in order for item in by_regex[n]]
+    outcomes = iter(runner.run(jobs, remember=False))
+    pairs: dict[int, list[Text]] = {}
     timeouts: dict[int, list[Text]] = defaultdict(list)
     errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
-    for (number, item), outcome in zip(keys, runner.run(jobs, remember=False)):
-        if outcome.status is Status.MATCH:
-            pairs[number].append(item)
-        elif outcome.status is Status.TIMEOUT:
-            timeouts[number].append(item)
-        elif outcome.status is Status.ERROR:
-            errors[number].append((item, outcome.error))
-    return CrossMatches(dict(pairs), dict(timeouts), dict(errors), len(jobs), len(index.fallback))
+    for number in order:
+        matched = []
+        for item in by_regex[number]:
+            outcome = next(outcomes)
+            if outcome.status is Status.MATCH:
+                matched.append(item)
+            elif outcome.status is Status.TIMEOUT:
+                timeouts[number].append(item)
+            elif outcome.status is Status.ERROR:
+                errors[number].append((item, outcome.error))
+        if matched:
+            pairs[number] = matched
+    return CrossMatches(pairs, dict(timeouts), dict(errors), len(jobs), len(index.fallback))
 
 
 def naive_cross_matches(

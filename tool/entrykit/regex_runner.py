@@ -290,7 +290,9 @@ class RegexRunner:
         jobs will not come back (cross-matching a corpus) pass False.
         """
         results: list[Outcome | None] = [None] * len(jobs)
-        unique: dict[Job, list[int]] = {}
+        unique: dict[Job, int] = {}  # job -> its place in `pending`
+        pending: list[Job] = []
+        remote: list[tuple[int, int]] = []  # (index in jobs, index in pending)
         memo = self._memo
         for index, job in enumerate(jobs):
             known = memo.get(job)
@@ -302,13 +304,17 @@ class RegexRunner:
                 if remember:
                     self._remember(job, outcome)
             else:
-                unique.setdefault(job, []).append(index)
-        pending = list(unique)
-        for job, outcome in zip(pending, self._run_remote(pending)):
+                place = unique.get(job)
+                if place is None:
+                    place = unique[job] = len(pending)
+                    pending.append(job)
+                remote.append((index, place))
+        outcomes = self._run_remote(pending) if pending else []
+        for job, outcome in zip(pending, outcomes):
             if remember or outcome.status is Status.TIMEOUT:
                 self._remember(job, outcome)  # timeouts always: never pay twice
-            for index in unique[job]:
-                results[index] = outcome
+        for index, place in remote:
+            results[index] = outcomes[place]
         return [r for r in results if r is not None]
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
