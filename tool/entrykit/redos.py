@@ -802,6 +802,7 @@ class Result:
 
 _EXPONENTIAL_STEPS = (6, 10, 14, 18, 22, 26, 30, 34, 38)
 _POLYNOMIAL_LENGTHS = tuple(64 * 2**k for k in range(11))  # 64 .. 65,536 characters
+_PREDICT_FROM = 0.03  # a step this share of the budget long is measured well enough to extrapolate
 
 
 def choose_attack(pattern: str, flags: int, mode: str, candidate: Candidate, runner: Any) -> Attack | None:
@@ -820,19 +821,37 @@ def choose_attack(pattern: str, flags: int, mode: str, candidate: Candidate, run
 
 
 def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) -> Measurement:
-    """Run the attack at growing sizes until one exceeds the runner's budget."""
+    """Run the attack at growing sizes until one exceeds the runner's budget.
+
+    Polynomial attacks double in length until one takes a few milliseconds; from that
+    time and the degree, the length that should exceed the budget is predicted and
+    run next, which skips the steps between (they would cost about as much again).
+    """
     from .regex_runner import Job
 
     runs: list[tuple[int, float | None]] = []
-    if finding.kind == "exponential":
-        sizes = [finding.attack.build(n) for n in _EXPONENTIAL_STEPS]
-    else:
-        sizes = [finding.attack.build(pump_count(finding.attack, length)) for length in _POLYNOMIAL_LENGTHS]
-    for text in sizes:
+
+    def run(text: str) -> bool:
         outcome = runner.run([Job(pattern, flags, mode, text)])[0]
         runs.append((len(text), None if outcome.timed_out else outcome.seconds))
-        if outcome.timed_out:
+        return bool(outcome.timed_out)
+
+    if finding.kind == "exponential":
+        for n in _EXPONENTIAL_STEPS:
+            if run(finding.attack.build(n)):
+                break
+        return Measurement(tuple(runs), finding.kind, finding.degree)
+    budget = runner.budget
+    length = _POLYNOMIAL_LENGTHS[0]
+    while length <= _POLYNOMIAL_LENGTHS[-1]:
+        if run(finding.attack.build(pump_count(finding.attack, length))):
             break
+        seconds = runs[-1][1] or 0.0
+        if seconds >= _PREDICT_FROM * budget:
+            predicted = length * (budget / seconds) ** (1 / max(finding.degree, 1)) * 1.3
+            length = max(length * 2, min(int(predicted), _POLYNOMIAL_LENGTHS[-1]))
+        else:
+            length *= 2
     return Measurement(tuple(runs), finding.kind, finding.degree)
 
 
