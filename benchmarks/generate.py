@@ -225,6 +225,65 @@ def _regex(shape: str, words: dict[str, str]) -> str:
     return regex_for(fixed)
 
 
+def specific_regex_for(signature: str, numbers: bool = True) -> str:
+    """A regex that keeps the names of this filling and generalises only its numbers."""
+    if not numbers:
+        return re.escape(signature)
+    out = []
+    pos = 0
+    for match in re.finditer(r"\d+(?:\.\d+)*", signature):
+        out.append(re.escape(signature[pos : match.start()]))
+        out.append(r"\d+(?:\.\d+)*")
+        pos = match.end()
+    out.append(re.escape(signature[pos:]))
+    return "".join(out)
+
+
+# Mixed regex styles, closer to a real corpus than one regex per message shape: most
+# are keyword chains for IGNORECASE lookups or the escaped message (both keep the
+# entry's own names, so they match their own error only), 0.2% generalise the whole
+# shape (they match every filling), and 0.1% have a branch without any literal, which
+# makes the regex run on every text (the index's fallback); like real ones, they
+# rarely match.
+LITERAL_FREE = [r"\d{3}x\d{3}x\d{3}", r"[A-Z]{3}\d{5}", r"\b\d+\.\d+\.\d+\.\d+\.\d+\b"]
+_NAME = re.compile(r"(?:{0})_(?:{1})|src/".format("|".join(WORDS + NOUNS), "|".join(NOUNS)))
+
+
+def keyword_regex(signature: str, rng: random.Random) -> str | None:
+    """Keywords of the message in order, joined by `.*`, in two to five alternative
+    branches that each keep the message's distinctive name (the style of many hand- and
+    machine-written lookup regexes, meant for IGNORECASE); None if it has no name."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z_][\w./]{3,}", signature)]
+    names = [i for i, w in enumerate(words) if _NAME.search(w)]
+    if not names or len(words) < 2:
+        return None
+    branches = []
+    for _ in range(rng.randint(2, 5)):
+        name = rng.choice(names)
+        others = [i for i in range(len(words)) if i != name]
+        picked = sorted([name, *rng.sample(others, min(len(others), rng.randint(1, 2)))])
+        branches.append(".*".join(re.escape(words[i]) for i in picked))
+    return "(" + "|".join(dict.fromkeys(branches)) + ")"
+
+
+def mixed_regex(shape_regex: str, signature: str, rng: random.Random) -> str:
+    """One regex in the mixed style for a message and the regex of its whole shape."""
+    roll = rng.random()
+    if roll < 0.001:
+        keywords = keyword_regex(signature, rng) or "(" + re.escape(signature[:20].lower()) + ")"
+        return keywords[:-1] + "|" + rng.choice(LITERAL_FREE) + ")"
+    if roll < 0.003:
+        return shape_regex
+    if roll < 0.7:
+        keywords = keyword_regex(signature, rng)
+        if keywords is not None:
+            return keywords
+    return specific_regex_for(signature)
+
+
+REGEX_STYLES = ("template", "mixed")
+
+
 def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
     # The first name depends on the index alone, so no two of the first ~50,000
     # entries share it by chance in the same shape.
@@ -237,12 +296,24 @@ def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
     }
 
 
-def make_entry(index: int, rng: random.Random) -> dict[str, Any]:
-    """Entry number `index`: one distinct error, drawn from `rng`."""
-    return _make(index, rng)[0]
+def make_entry(index: int, rng: random.Random, regex_style: str = "template") -> dict[str, Any]:
+    """Entry number `index`: one distinct error, drawn from `rng`.
+
+    `regex_style` "template" gives each entry the regex of its message's shape;
+    "mixed" draws regexes in the styles real corpora hold (see `mixed_regex`).
+    """
+    return _make(index, rng, regex_style)[0]
 
 
-def _make(index: int, rng: random.Random) -> tuple[dict[str, Any], str, dict[str, str]]:
+def make_entries(count: int, seed: int = 1, regex_style: str = "template") -> list[dict[str, Any]]:
+    """`count` entries in memory, as `write_corpus` would write them without duplicates."""
+    rng = random.Random(seed)
+    return [make_entry(index, rng, regex_style) for index in range(count)]
+
+
+def _make(
+    index: int, rng: random.Random, regex_style: str = "template"
+) -> tuple[dict[str, Any], str, dict[str, str]]:
     """The entry, and the message shape and words it was built from (for planting duplicates)."""
     domain, category, _template, cause, package = TEMPLATES[index % len(TEMPLATES)]
     shape = rng.choice(HEADS) + rng.choice(CORES) + rng.choice(TAILS)
@@ -280,7 +351,9 @@ def _make(index: int, rng: random.Random) -> tuple[dict[str, Any], str, dict[str
         "id": f"{domain}/{slug}",
         "signature": signature,
         "signature_zh": ZH_PREFIX + signature,
-        "regex": _regex(shape, words),
+        "regex": _regex(shape, words)
+        if regex_style == "template"
+        else mixed_regex(_regex(shape, words), signature, rng),
         "domain": domain,
         "category": category,
         "root_cause": cause,
@@ -354,7 +427,14 @@ def make_duplicate(
     return dup, kind
 
 
-def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1, duplicates: float = 0.0) -> list[Path]:
+def write_corpus(
+    out: Path,
+    count: int,
+    fmt: str = "yaml",
+    seed: int = 1,
+    duplicates: float = 0.0,
+    regex_style: str = "template",
+) -> list[Path]:
     """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths.
 
     With `duplicates` > 0 that fraction of the entries are planted near-duplicates
@@ -379,7 +459,7 @@ def write_corpus(out: Path, count: int, fmt: str = "yaml", seed: int = 1, duplic
             entry, kind = make_duplicate(original, shape, words, index, plant)
             truth.append({"a": original["id"], "b": entry["id"], "kind": kind})
         else:
-            made = _make(index, rng)
+            made = _make(index, rng, regex_style)
             entry = made[0]
             originals.append(made)
         index += 1
@@ -401,8 +481,9 @@ def main() -> None:
     parser.add_argument("--format", choices=["yaml", "json"], default="yaml")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--duplicates", type=float, default=0.0, help="fraction of planted near-duplicates")
+    parser.add_argument("--regex-style", choices=REGEX_STYLES, default="template")
     args = parser.parse_args()
-    paths = write_corpus(args.out, args.count, args.format, args.seed, args.duplicates)
+    paths = write_corpus(args.out, args.count, args.format, args.seed, args.duplicates, args.regex_style)
     print(f"wrote {len(paths)} entries under {args.out}")
 
 

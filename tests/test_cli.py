@@ -30,7 +30,7 @@ workarounds:
 BROKEN = """\
 id: pip/broken
 signature: "ERROR: boom"
-regex: "ValueError"
+regex: "ValueError: invalid literal"
 """
 
 

@@ -73,7 +73,7 @@ def test_one_bad_file_does_not_stop_the_corpus(tmp_path: Path) -> None:
     root.mkdir(parents=True)
     (root / "bad.yaml").write_bytes(b"\xff\xfe\x00garbage")
     (root / "good.yaml").write_text('id: pip/good\nsignature: "x"\nregex: "y"\n')
-    config = from_table({"root": "entries", "select": ["ET0", "ET2"]}, tmp_path)
+    config = from_table({"root": "entries", "select": ["ET0", "ET202"]}, tmp_path)
     result = lint(None, config, TODAY, cwd=tmp_path)
     assert [(d.path, d.code) for d in result.diagnostics] == [
         ("entries/pip/bad.yaml", "ET001"),

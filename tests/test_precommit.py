@@ -16,9 +16,9 @@ from entrykit.formatter import format_text
 from .conftest import REPO
 
 MESSY = """\
-regex: 'ERROR: boom'
+regex: 'ERROR: boom in module x'
 id: pip/x
-signature: "ERROR: boom"
+signature: "ERROR: boom in module x"
 domain: pip
 category: install_error
 root_cause: It breaks.
@@ -27,7 +27,13 @@ workarounds: []
 first_seen: 2024-01-01
 last_confirmed: "2024-01-02"
 """
-BROKEN = MESSY.replace("pip/x", "pip/y").replace("'ERROR: boom'", "ValueError")
+
+def _other(text: str) -> str:
+    """The same entry about another module, under another id (so no duplicate of x)."""
+    return text.replace("pip/x", "pip/y").replace("module x", "module y")
+
+
+BROKEN = _other(MESSY).replace("'ERROR: boom in module y'", "ValueError")
 
 
 def _pre_commit() -> list[str]:
@@ -87,7 +93,7 @@ def _check_a_failing_then_passing_run(repo: Path, home: Path, *args: str) -> Non
     assert re.search(r"entries/pip/y\.yaml:\d+:\d+: ET202", out)  # lint ran and found the broken regex
     x = (repo / "entries" / "pip" / "x.yaml").read_text(encoding="utf-8")
     assert x == format_text(MESSY, "yaml").text
-    (repo / "entries" / "pip" / "y.yaml").write_text(format_text(MESSY.replace("pip/x", "pip/y"), "yaml").text)
+    (repo / "entries" / "pip" / "y.yaml").write_text(format_text(_other(MESSY), "yaml").text)
     _git(repo, "add", "-A")
     second = _run(repo, home, *args)
     assert second.returncode == 0, second.stdout

@@ -26,15 +26,18 @@ from .diagnostic import Severity
 from .engine import lint as run_lint
 from .engine import load_plan
 from .entry import Entry
-from .errors import EntrykitError
+from .errors import EntrykitError, UsageError
 from .fingerprints import mark_current
 from .formatter import dump_entry, format_file, unified_diff
 from .importers.deadends import generalise, import_canons
 from .importers.markdown import import_pages
 from .loader import LoadFailure, discover, display_path, load
+from .lookup import Lookup
 from .matching import settings_flags
 from .paths import entry_path, is_valid_id
 from .render import render_entry
+from .regex_runner import shared_runner
+from .regex_suggest import suggest
 from .reporters import REPORTERS, statistics, summary_line
 from .schema import load_schema
 from .translated import Settings
@@ -977,6 +980,130 @@ def merge_command(
         f"Merged `{other.id}` into `{survivor.id}` ({survivor.path}); removed {other.path}"
         + (f"; rewrote references in {rewritten} file(s)." if rewritten else ".")
     )
+
+
+def _regex_settings(config: Config) -> tuple[int, str, int, int]:
+    """(flags, mode, timeout_ms, polynomial_degree) from the `regex` settings."""
+    settings = config.settings.get("regex", {})
+    return (
+        settings_flags(settings),
+        str(settings.get("mode", "search")),
+        max(1, int(settings.get("timeout_ms", 100))),
+        int(settings.get("polynomial_degree", 3)),
+    )
+
+
+def _corpus_entries(config: Config) -> list[Entry]:
+    """Every entry under the corpus root that loads (none if there is no root)."""
+    if not config.root.is_dir():
+        return []
+    entries = []
+    for path in discover([config.root]):
+        loaded = load(path, display_path(path), config.max_file_bytes)
+        if isinstance(loaded, Entry):
+            entries.append(loaded)
+    return entries
+
+
+@cli.command("regex")
+@click.argument("signature")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--no-corpus", is_flag=True, help="Do not check against the corpus's other entries.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read.")
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+def regex_command(signature: str, output_format: str, no_corpus: bool, config_path: Path | None, root: Path | None) -> None:
+    """Suggest a regex for SIGNATURE, checked like a lint would check it."""
+    try:
+        config = _config(config_path, root)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    flags, mode, timeout_ms, degree = _regex_settings(config)
+    others = None
+    if not no_corpus and config.root.is_dir():
+        others = [(e.id or e.path, e.str_field("signature") or "") for e in _corpus_entries(config)]
+        others = [(name, text) for name, text in others if text and text != signature]
+    result = suggest(signature, flags, mode, shared_runner(timeout_ms), others, degree)
+    if output_format == "json":
+        data = {
+            "regex": result.regex,
+            "level": result.level,
+            "ok": result.ok,
+            "checks": [{"check": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
+        }
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(result.regex)
+        for check in result.checks:
+            mark = "ok  " if check.passed else "FAIL"
+            click.echo(f"  {mark} {check.name}" + (f": {check.detail}" if check.detail else ""), err=True)
+        if others is None:
+            click.echo("  --   matches no other entry's signature (ET209): no corpus to check against", err=True)
+        if result.level != "general":
+            click.echo(f"  (the more general suggestions failed a check; this one is {result.level})", err=True)
+    click.get_current_context().exit(int(ExitCode.CLEAN if result.ok else ExitCode.FINDINGS))
+
+
+@cli.command("match")
+@click.argument("message", required=False)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read.")
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
+def match_command(message: str | None, output_format: str, config_path: Path | None, root: Path | None) -> None:
+    """List the entries whose regex matches MESSAGE (or each line of standard input, with `-`).
+
+    Most specific first: longest literal the regex requires, then fewest other
+    signatures it matches. Exit status 0 if something matched, 1 if nothing did.
+    """
+    if message is None:
+        raise CommandError("give a MESSAGE, or `-` to read lines from standard input")
+    try:
+        config = _config(config_path, root)
+        if not config.root.is_dir():
+            raise UsageError(f"corpus root `{config.root}` is not a directory; pass --root or set `root`")
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    flags, mode, timeout_ms, _ = _regex_settings(config)
+    lookup = Lookup(_corpus_entries(config), flags, mode, shared_runner(timeout_ms))
+    lines = [message] if message != "-" else sys.stdin.read().splitlines()
+    report = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip() and message == "-":
+            continue
+        found, slow = lookup.match(text)
+        report.append((number, text, found, slow))
+    if output_format == "json":
+        data = [
+            {
+                "line": number,
+                "text": text,
+                "matches": [
+                    {
+                        "id": m.id,
+                        "path": m.entry.path,
+                        "regex": m.entry.str_field("regex"),
+                        "longest_literal": m.longest_literal,
+                        "other_matches": m.other_matches,
+                    }
+                    for m in found
+                ],
+                "timed_out": [e.id or e.path for e in slow],
+            }
+            for number, text, found, slow in report
+        ]
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        for number, text, found, slow in report:
+            if message == "-":
+                if not found and not slow:
+                    continue
+                click.echo(f"line {number}: {text[:120]}")
+            for m in found:
+                others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
+                click.echo(f"{'  ' if message == '-' else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
+            for entry in slow:
+                click.echo(f"{'  ' if message == '-' else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
+    matched = any(found for _, _, found, _ in report)
+    click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))
 
 
 def main() -> None:

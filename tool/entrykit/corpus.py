@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .entry import Entry
 
@@ -19,6 +20,9 @@ class Corpus:
     by_id: dict[str, list[Entry]] = field(default_factory=dict)
     by_alias: dict[str, list[Entry]] = field(default_factory=dict)
     by_path: dict[str, Entry] = field(default_factory=dict)
+    # Work that several corpus rules share (e.g. regex cross-matches), keyed by what it
+    # depends on; lives as long as this corpus does.
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         ids: dict[str, list[Entry]] = defaultdict(list)

@@ -1,4 +1,4 @@
-"""ET2xx: an entry's regex compiles and recognises what it should, and only that."""
+"""ET2xx: an entry's regex compiles, recognises what it should and only that, fast and portably."""
 
 from __future__ import annotations
 
@@ -6,10 +6,17 @@ import re
 from collections.abc import Iterator
 
 from .. import pointer as jp
-from ..diagnostic import Finding
+from ..breadth import generic_probes, too_broad
+from ..corpus import Corpus
+from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
-from ..matching import FLAG_NAMES, MODES, compile_error, compile_pattern, matches, settings_flags
+from ..matching import FLAG_NAMES, MODES, compile_error, settings_flags
+from ..redos import AnalysisTooComplex, analyse
+from ..regex_index import Text, corpus_cross_matches
+from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, Status, shared_runner
 from ..registry import Context, Option, rule, section
+
+ENGINES = ("re2", "ecmascript")
 
 section(
     "regex",
@@ -28,23 +35,57 @@ section(
             "start, `fullmatch` the whole text.",
             choices=MODES,
         ),
+        "timeout_ms": Option(
+            DEFAULT_TIMEOUT_MS,
+            "Time budget of one match, in milliseconds; a regex that exceeds it on any text "
+            "entrykit runs it on gets ET206.",
+            type=int,
+        ),
+        "polynomial_degree": Option(
+            3,
+            "ET205 reports polynomial backtracking of this degree or higher as a warning "
+            "(lower degrees from a repeated group as info).",
+            type=int,
+        ),
+        "portable_to": Option(
+            [],
+            "Engines every regex must also compile in and mean the same in (`re2`, "
+            "`ecmascript`); empty turns ET207 off.",
+            type=list,
+            items=str,
+            choices=ENGINES,
+        ),
     },
     "How lookups run entry regexes; every regex rule follows these settings.",
 )
 
 
-def _compiled(entry: Entry, ctx: Context) -> re.Pattern[str] | None:
-    pattern = entry.str_field("regex")
-    if pattern is None:
-        return None
-    flags = settings_flags(ctx.section("regex"))
-    if compile_error(pattern, flags) is not None:
-        return None
-    return compile_pattern(pattern, flags)
+def _flags(ctx: Context) -> int:
+    return settings_flags(ctx.section("regex"))
 
 
 def _mode(ctx: Context) -> str:
     return str(ctx.section("regex").get("mode", "search"))
+
+
+def _runner(ctx: Context) -> RegexRunner:
+    return shared_runner(max(1, int(ctx.section("regex").get("timeout_ms", DEFAULT_TIMEOUT_MS))))
+
+
+def _pattern(entry: Entry, ctx: Context) -> str | None:
+    """The entry's regex if it compiles under the configured flags."""
+    pattern = entry.str_field("regex")
+    if pattern is None or compile_error(pattern, _flags(ctx)) is not None:
+        return None
+    return pattern
+
+
+def _own_texts(entry: Entry, field: str) -> list[tuple[int, str]]:
+    return [(i, t) for i, t in enumerate(entry.list_field(field)) if isinstance(t, str)]
+
+
+def _run(ctx: Context, pattern: str, texts: list[str]) -> list[Outcome]:
+    return _runner(ctx).run([Job(pattern, _flags(ctx), _mode(ctx), text) for text in texts])
 
 
 @rule("ET201", "regex-does-not-compile")
@@ -70,7 +111,7 @@ def regex_does_not_compile(entry: Entry, ctx: Context) -> Iterator[Finding]:
     pattern = entry.str_field("regex")
     if pattern is None:
         return
-    problem = compile_error(pattern, settings_flags(ctx.section("regex")))
+    problem = compile_error(pattern, _flags(ctx))
     if problem is not None:
         yield Finding("/regex", f"regex does not compile: {problem}")
 
@@ -98,12 +139,15 @@ def regex_misses_signature(entry: Entry, ctx: Context) -> Iterator[Finding]:
     regex: "FSDP parameter mismatch across ranks"
     ```
     """
-    compiled = _compiled(entry, ctx)
+    pattern = _pattern(entry, ctx)
     signature = entry.str_field("signature")
-    if compiled is None or signature is None:
+    if pattern is None or signature is None:
         return
-    if not matches(compiled, signature, _mode(ctx)):
+    outcome = _run(ctx, pattern, [signature])[0]
+    if outcome.status is Status.NO_MATCH:
         yield Finding("/regex", "regex does not match the entry's own `signature`")
+    elif outcome.status is Status.ERROR:
+        yield Finding("/regex", f"regex raised `{outcome.error}` when run on the `signature`")
 
 
 @rule("ET203", "regex-misses-example")
@@ -131,13 +175,15 @@ def regex_misses_example(entry: Entry, ctx: Context) -> Iterator[Finding]:
       - "expected 'fc.weight'"
     ```
     """
-    compiled = _compiled(entry, ctx)
-    if compiled is None:
+    pattern = _pattern(entry, ctx)
+    if pattern is None:
         return
-    mode = _mode(ctx)
-    for index, example in enumerate(entry.list_field("examples")):
-        if isinstance(example, str) and not matches(compiled, example, mode):
+    examples = _own_texts(entry, "examples")
+    for (index, _), outcome in zip(examples, _run(ctx, pattern, [t for _, t in examples])):
+        if outcome.status is Status.NO_MATCH:
             yield Finding(jp.join("examples", index), f"regex does not match example {index + 1}")
+        elif outcome.status is Status.ERROR:
+            yield Finding(jp.join("examples", index), f"regex raised `{outcome.error}` on example {index + 1}")
 
 
 @rule("ET204", "regex-matches-counterexample")
@@ -165,12 +211,312 @@ def regex_matches_counterexample(entry: Entry, ctx: Context) -> Iterator[Finding
       - "RuntimeError: size mismatch for fc.weight"
     ```
     """
-    compiled = _compiled(entry, ctx)
-    if compiled is None:
+    pattern = _pattern(entry, ctx)
+    if pattern is None:
         return
-    mode = _mode(ctx)
-    for index, counter in enumerate(entry.list_field("counterexamples")):
-        if isinstance(counter, str) and matches(compiled, counter, mode):
+    counters = _own_texts(entry, "counterexamples")
+    for (index, _), outcome in zip(counters, _run(ctx, pattern, [t for _, t in counters])):
+        if outcome.status is Status.MATCH:
             yield Finding(
                 jp.join("counterexamples", index), f"regex matches counterexample {index + 1}"
             )
+
+
+@rule("ET205", "catastrophic-backtracking")
+def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Regex can take exponential or high-polynomial time on some input.
+
+    The regex is analysed as CPython's `re` parses it (atomic groups and possessive
+    quantifiers included), under the configured flags and match mode: in `search`
+    mode every start position is tried, which adds one to the degree of an
+    unanchored regex. Each finding names a concrete attack string. Exponential and
+    high-degree findings are confirmed by running the attack at growing sizes under
+    the `regex.timeout_ms` budget, and the message says what was measured.
+
+    Exponential findings are errors; polynomial ones of degree `regex.polynomial_degree`
+    (3) or more are warnings; quadratic backtracking through a repeated group (`(a|ab)*c`)
+    is info. A finding the measurement does not confirm is one level milder.
+
+    ## Why is this bad?
+    Lookups run the regex against users' logs, which can hold long lines. `(a+)+$`
+    needs seconds for 30 characters; `(911.*tw|taiwan.*emergency|emergency.*number.*taiwan)`
+    needs 11 s for a 12.8 KB line with IGNORECASE. One such entry stalls every lookup.
+
+    ## Example
+    ```yaml
+    regex: "(\\\\w+\\\\s?)*$"
+    ```
+
+    ## Use instead
+    ```yaml
+    regex: "^[\\\\w\\\\s]*$"
+    ```
+    Do not nest quantifiers over parts that can match the same text, keep alternation
+    branches from overlapping inside a repeat, and prefer literal text to `.*` chains
+    (`emergency number taiwan` instead of `emergency.*number.*taiwan`).
+    """
+    pattern = _pattern(entry, ctx)
+    if pattern is None:
+        return
+    settings = ctx.section("regex")
+    warn_degree = int(settings.get("polynomial_degree", 3))
+    runner = _runner(ctx)
+    try:
+        results = analyse(pattern, _flags(ctx), _mode(ctx), runner, confirm_from_degree=warn_degree)
+    except (AnalysisTooComplex, re.error, RecursionError):
+        return
+    for result in results:
+        finding = result.finding
+        if finding.kind == "polynomial" and finding.degree < warn_degree and not finding.group_repeat:
+            continue
+        if finding.kind == "exponential":
+            severity = Severity.ERROR
+        elif finding.degree >= warn_degree:
+            severity = Severity.WARNING
+        else:
+            severity = Severity.INFO
+        measured = ""
+        if result.measurement is not None:
+            measured = f"; measured: {result.measurement.describe(runner.budget * 1000)}"
+            if not result.measurement.confirmed:
+                severity = Severity.WARNING if severity is Severity.ERROR else Severity.INFO
+        if finding.kind == "exponential":
+            how = f"exponentially in `{_mode(ctx)}` mode (two ways around the loop over `{finding.where}`)"
+        else:
+            how = (
+                f"polynomially, degree {finding.degree}, in `{_mode(ctx)}` mode "
+                f"(loops `{finding.where}` split the same text)"
+            )
+        yield Finding(
+            "/regex",
+            f"regex backtracks {how} on `{finding.attack.describe()}`{measured}",
+            severity=severity,
+        )
+
+
+@rule("ET206", "regex-exceeds-time-budget", scope="corpus")
+def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
+    """Regex ran past the per-match time budget on a text entrykit checked it against.
+
+    Every regex entrykit runs (on the entry's own `signature`, `examples` and
+    `counterexamples`, on other entries' signatures and examples, and on the generic
+    probes) runs in a worker process that stops it after `regex.timeout_ms`
+    milliseconds (100 by default). Linting goes on; the result of that one match is
+    unknown, so ET202-ET204, ET208 and ET209 say nothing about it.
+
+    ## Why is this bad?
+    If entrykit needs more than the budget on a short, ordinary message, a lookup
+    service will too, on every log line that looks like it.
+
+    ## Example
+    ```yaml
+    signature: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"
+    regex: "(a+)+$"
+    ```
+
+    ## Use instead
+    ```yaml
+    signature: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"
+    regex: "a+!$"
+    ```
+    ET205 usually names the construct to fix and an attack string.
+    """
+    runner = _runner(ctx)
+    flags, mode = _flags(ctx), _mode(ctx)
+    cross, _ = corpus_cross_matches(corpus.entries, flags, mode, runner, corpus.memo)
+    budget = runner.budget * 1000
+    for number, entry in enumerate(corpus.entries):
+        pattern = _pattern(entry, ctx)
+        if pattern is None:
+            continue
+        own: list[tuple[str, str]] = []
+        signature = entry.str_field("signature")
+        if signature is not None:
+            own.append(("the `signature`", signature))
+        own += [(f"example {i + 1}", t) for i, t in _own_texts(entry, "examples")]
+        own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
+        own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
+        outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
+        slow = [name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out]
+        others = cross.timeouts.get(number, [])
+        slow += [f"a text of `{_name(corpus.entries[t.owner])}`" for t in others]
+        if slow:
+            more = f" and {len(slow) - 1} more" if len(slow) > 1 else ""
+            yield Finding(
+                "/regex",
+                f"regex exceeded the {budget:g} ms time budget on {slow[0]}{more}",
+                path=entry.path,
+            )
+
+
+@rule("ET207", "regex-not-portable")
+def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Regex does not compile, or means something else, in an engine named in `regex.portable_to`.
+
+    Off until `regex.portable_to` names engines: `re2` (Go and RE2-based services,
+    checked with the google-re2 package) and `ecmascript` (JavaScript, checked with
+    the QuickJS engine of the quickjs package). The regex is compiled by the real engine with the
+    configured flags, run by it on the entry's `signature`, `examples` and
+    `counterexamples` (it must agree with Python on each), and checked for
+    constructs whose meaning differs even where they compile: `\\d`, `\\w`, `\\s`, `\\b`
+    are Unicode-aware in Python only, `$` and `\\Z` differ at a trailing newline, and
+    inline flags are not understood everywhere.
+
+    ## Why is this bad?
+    Clients written in Go or JavaScript run the same regexes. One that does not
+    compile there breaks their lookup; one that means something else sends their
+    users to the wrong entry, or to none.
+
+    ## Example
+    ```yaml
+    regex: "(?P<module>\\\\w+) has no attribute"
+    ```
+
+    ## Use instead
+    ```yaml
+    regex: "([A-Za-z0-9_]+) has no attribute"
+    ```
+    """
+    engines = list(ctx.section("regex").get("portable_to", []))
+    pattern = _pattern(entry, ctx)
+    if not engines or pattern is None:
+        return
+    from ..portability import check_portable
+
+    texts = [t for t in [entry.str_field("signature")] if t is not None]
+    texts += [t for _, t in _own_texts(entry, "examples")] + [t for _, t in _own_texts(entry, "counterexamples")]
+    expected = _run(ctx, pattern, texts)
+    known = [(t, o.matched) for t, o in zip(texts, expected) if o.status in (Status.MATCH, Status.NO_MATCH)]
+    for engine in engines:
+        problem = check_portable(pattern, _flags(ctx), _mode(ctx), engine, known)
+        if problem is not None:
+            yield Finding("/regex", problem)
+
+
+@rule("ET208", "regex-too-broad", options={"min_literal": Option(3, "Shortest literal text a match must contain.", type=int)})
+def regex_too_broad(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Regex is so broad that it matches messages of almost any error.
+
+    The regex is too broad if it matches the empty string (then it matches every
+    message), matches one of entrykit's built-in generic messages (`Error`,
+    `error: failed`, `Exception`, `Traceback (most recent call last):`,
+    `Segmentation fault`, ... kept in `entrykit/data/generic_probes.txt`), or lets a
+    match go without any literal text of `min_literal` or more characters in some
+    alternation branch.
+
+    ## Why is this bad?
+    A lookup with a generic message would list this entry, whatever the error is;
+    a user who pasted a real error is sent to the wrong root cause.
+
+    ## Example
+    ```yaml
+    regex: "(Error|Exception).*"
+    ```
+
+    ## Use instead
+    ```yaml
+    regex: "RuntimeError: FSDP parameter mismatch across ranks"
+    ```
+
+    ## Options
+    - `min_literal` (default 3): shortest literal text a match must contain.
+    """
+    pattern = _pattern(entry, ctx)
+    if pattern is None:
+        return
+    reason = too_broad(pattern, _flags(ctx), _mode(ctx), _runner(ctx), int(ctx.options.get("min_literal", 3)))
+    if reason is not None:
+        yield Finding("/regex", f"regex `{pattern}` {reason}")
+
+
+def _name(entry: Entry) -> str:
+    return entry.id or entry.path
+
+
+def _telling(corpus: Corpus, matched: dict[int, set[int]], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
+    """Sort key of the entries a regex also matches: those whose regex matches back first
+    (a lookup truly cannot tell them apart), then those of other domains, then by id."""
+    other = corpus.entries[owner]
+    mutual = number in matched.get(owner, set())
+    return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
+
+
+def _what(text: Text) -> str:
+    if text.pointer == "/signature":
+        return "the signature"
+    return f"example {int(text.pointer.rsplit('/', 1)[1]) + 1}"
+
+
+@rule(
+    "ET209",
+    "ambiguous-lookup",
+    scope="corpus",
+    options={
+        "max_pairs": Option(
+            5, "Up to this many other entries, one diagnostic per pair; beyond, one summary.", type=int
+        )
+    },
+)
+def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
+    """Regex also matches another entry's signature or one of its examples.
+
+    Each entry's regex is checked against every other entry's `signature` and
+    `examples` with the configured flags and mode. To stay fast on large corpora
+    the literals every match must contain are extracted from each regex (case-folded
+    as `re` folds them under IGNORECASE) and found in all texts at once with one
+    Aho-Corasick automaton; the real regex then runs only where its literals occur.
+    The result is exactly what trying every regex on every text gives.
+
+    ## Why is this bad?
+    A lookup that finds two entries for one message cannot say which applies; the
+    user gets two root causes, or the wrong one first.
+
+    ## Example
+    ```yaml
+    # entries/pytorch/cuda-oom.yaml
+    regex: "CUDA out of memory"
+    ---
+    # entries/pytorch/cuda-oom-fragmentation.yaml
+    signature: "torch.OutOfMemoryError: CUDA out of memory. reserved but unallocated memory is large"
+    ```
+
+    ## Use instead
+    Make the broader regex exclude the narrower case, merge the entries, or, where
+    the narrower entry refines the broader one, link them in `transition_graph`.
+
+    ## Options
+    - `max_pairs` (default 5): up to this many other entries, one diagnostic per
+      pair, each pointing at the other entry; beyond, one diagnostic with the count
+      that points at the `max_pairs` most telling ones (entries whose regex matches
+      back first, then entries of other domains).
+    """
+    runner = _runner(ctx)
+    cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo)
+    limit = max(1, int(ctx.options.get("max_pairs", 5)))
+    matched_owners = {a: {t.owner for t in texts} for a, texts in cross.pairs.items()}
+    for number, texts in sorted(cross.pairs.items()):
+        entry = corpus.entries[number]
+        first: dict[int, Text] = {}
+        for text in texts:
+            if text.owner not in first or text.pointer == "/signature":
+                first[text.owner] = text
+        domain = (entry.id or "").split("/", 1)[0]
+        owners = sorted(first, key=lambda owner, a=number, d=domain: _telling(corpus, matched_owners, a, d, owner))
+        if len(owners) <= limit:
+            for owner in owners:
+                other = corpus.entries[owner]
+                yield Finding(
+                    "/regex",
+                    f"regex also matches {_what(first[owner])} of `{_name(other)}`",
+                    path=entry.path,
+                    related=(Related(other.path, first[owner].pointer),),
+                )
+            continue
+        shown = owners[:limit]
+        names = ", ".join(f"`{_name(corpus.entries[o])}`" for o in shown)
+        yield Finding(
+            "/regex",
+            f"regex also matches the signatures or examples of {len(owners)} other entries, such as {names}",
+            path=entry.path,
+            related=tuple(Related(corpus.entries[o].path, first[o].pointer) for o in shown),
+        )

@@ -1,0 +1,80 @@
+"""ET205's analysis: the class and degree of the issue's regexes, and attacks that really hurt."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from entrykit.redos import analyse, structural
+from entrykit.regex_runner import Job, RegexRunner
+
+EXPONENTIAL = [r"(a+)+$", r"(\w+\s?)*$", r"^(a|a)*$", r"(?:a+)+$", r"((a+))+$", r"(?P<x>a+)+$", r"(a*)*$",
+               r"(a|a?)+$", r"(?>(a+)+$)", r"(?=(a+)+$)", r"^(\d+)*$", r"(x+x+)+y"]
+
+
+@pytest.mark.parametrize("pattern", EXPONENTIAL)
+def test_exponential(pattern: str) -> None:
+    found = structural(pattern)
+    assert found and found[0].kind == "exponential"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "mode", "degree"),
+    [
+        (r".*x.*y.*z", 0, "search", 4),
+        (r"(911.*tw|taiwan.*emergency|emergency.*number.*taiwan)", re.IGNORECASE, "search", 3),
+        (r"(a|ab)*c", 0, "search", 2),
+        (r"a.*b.*c", 0, "match", 2),  # no retry at every start: one less
+        (r"(.*a){3}", 0, "search", 4),
+    ],
+)
+def test_polynomial(pattern: str, flags: int, mode: str, degree: int) -> None:
+    found = structural(pattern, flags, mode)
+    assert found and found[0].kind == "polynomial" and found[0].degree == degree
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^\d+\.\d+$", r"RuntimeError: FSDP parameter mismatch across ranks\. Expected \(rank 0\)", r"^(?>a+)+b$",
+     r"^[\w\s]*$", r"^(ab|cd)*$", r"(a|ab)*c"],
+)
+def test_linear_when_anchored_or_literal(pattern: str) -> None:
+    found = structural(pattern, 0, "match")
+    assert not found
+
+
+def test_case_folding_changes_the_verdict() -> None:
+    # 'k' and the Kelvin sign overlap only under IGNORECASE
+    assert not structural("^(ka|\u212aa)*$")
+    assert structural("^(ka|\u212aa)*$", re.IGNORECASE)[0].kind == "exponential"
+
+
+def test_single_character_alternatives_are_one_class_as_re_parses_them() -> None:
+    # re's parser turns (k|K) into [kK]: one position, nothing to backtrack over
+    assert not structural("^(k|\u212a)*$", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("pattern", [r"(a+)+$", r"^(a|a)*$", r"(\w+\s?)*$"])
+def test_exponential_attack_is_confirmed_under_the_budget(pattern: str) -> None:
+    with RegexRunner(50) as runner:
+        [result] = analyse(pattern, 0, "search", runner)
+        assert result.measurement is not None and result.measurement.confirmed
+        # the attack does not match at a small size: the engine has to try every split
+        attack = result.finding.attack.build(4)
+        start = runner.run([Job(pattern, 0, "search", attack)])[0].start
+        assert start == -1 or start >= len(attack) - len(result.finding.attack.suffix)
+
+
+def test_degree_three_attack_is_confirmed() -> None:
+    pattern = r"(911.*tw|taiwan.*emergency|emergency.*number.*taiwan)"
+    with RegexRunner(50) as runner:
+        [result] = analyse(pattern, re.IGNORECASE, "search", runner)
+    assert result.finding.degree == 3 and result.measurement is not None
+    assert result.measurement.confirmed
+    assert "exceeded the 50 ms budget" in result.measurement.describe(50)
+
+
+def test_an_attack_that_always_matches_is_no_finding() -> None:
+    with RegexRunner(50) as runner:
+        assert analyse(r"(a+)+", 0, "search", runner) == []

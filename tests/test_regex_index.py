@@ -1,0 +1,157 @@
+"""The prefiltered cross-match equals naive all-pairs exactly; folding follows re's IGNORECASE."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex_index import (
+    RegexIndex,
+    Text,
+    cover,
+    cross_matches,
+    fold,
+    naive_cross_matches,
+    required,
+)
+from entrykit.regex_runner import RegexRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from generate import make_entries  # noqa: E402
+
+
+def _pairs(found: dict[int, list[Text]]) -> set[tuple[int, int, str]]:
+    return {(a, t.owner, t.pointer) for a, texts in found.items() for t in texts}
+
+
+def _compiles(pattern: str | None, flags: int) -> str | None:
+    if pattern is None:
+        return None
+    try:
+        re.compile(pattern, flags)
+    except re.error:
+        return None
+    return pattern
+
+
+def _assert_same(patterns: list[str | None], texts: list[Text], flags: int, mode: str, fewer: int = 20) -> None:
+    with RegexRunner(1000) as runner:
+        fast = cross_matches(patterns, texts, flags, mode, runner)
+    assert not fast.timeouts and not fast.errors
+    naive = naive_cross_matches(patterns, texts, flags, mode)
+    assert _pairs(fast.pairs) == _pairs(naive)
+    # the prefilter must actually filter: far fewer runs than all pairs
+    assert fast.tried < len(patterns) * len(texts) / fewer
+
+
+def test_deadends_sample_equals_naive_all_pairs(deadends_dir: Path) -> None:
+    """The canon JSON files as they are: error.regex against error.signature, IGNORECASE."""
+    files = sorted(deadends_dir.rglob("*.json"))
+    assert len(files) >= 1000
+    patterns: list[str | None] = []
+    texts: list[Text] = []
+    for number, path in enumerate(files):
+        error = json.loads(path.read_text(encoding="utf-8"))["error"]
+        patterns.append(_compiles(error.get("regex"), re.IGNORECASE))
+        texts.append(Text(number, "/signature", error["signature"]))
+    _assert_same(patterns, texts, re.IGNORECASE, "search")
+
+
+def test_deadends_sample_case_sensitive_match_mode(deadends_dir: Path) -> None:
+    files = sorted(deadends_dir.rglob("*.json"))[:1000]
+    patterns: list[str | None] = []
+    texts: list[Text] = []
+    for number, path in enumerate(files):
+        error = json.loads(path.read_text(encoding="utf-8"))["error"]
+        patterns.append(_compiles(error.get("regex"), 0))
+        texts.append(Text(number, "/signature", error["signature"]))
+    with RegexRunner(1000) as runner:
+        fast = cross_matches(patterns, texts, 0, "match", runner)
+    assert _pairs(fast.pairs) == _pairs(naive_cross_matches(patterns, texts, 0, "match"))
+
+
+@pytest.mark.parametrize(
+    ("style", "flags"), [("mixed", re.IGNORECASE), ("mixed", 0), ("template", re.IGNORECASE)]
+)
+def test_generated_corpus_equals_naive_all_pairs(style: str, flags: int) -> None:
+    entries = make_entries(1200, seed=7, regex_style=style)
+    patterns: list[str | None] = [e["regex"] for e in entries]
+    texts = [Text(i, "/signature", e["signature"]) for i, e in enumerate(entries)]
+    # examples count too: some entries get another entry's message, shouted, as an example
+    texts += [Text(i, "/examples/0", entries[(i * 7) % 1200]["signature"].upper()) for i in range(0, 1200, 3)]
+    _assert_same(patterns, texts, flags, "search", 20 if style == "mixed" else 5)
+    with RegexRunner(1000) as runner:
+        fast = cross_matches(patterns, texts, flags, "search", runner)
+    pairs = sum(len(v) for v in fast.pairs.values())
+    if style == "mixed":  # covers the fallback path and both kinds of text
+        assert fast.fallback >= 1 and pairs > 100 * (flags == re.IGNORECASE)
+    else:  # one regex per message shape: the shouted examples of other entries match it too
+        assert pairs > 200
+
+
+def test_case_folding_traps() -> None:
+    patterns: list[str | None] = ["file not found", "kelvin", "long s", "ı am"]
+    texts = [
+        Text(10, "/signature", "FİLE NOT FOUND"),  # 'FİLE'.lower() holds no 'file', re matches
+        Text(11, "/signature", "\u212aELVIN"),  # Kelvin sign
+        Text(12, "/signature", "LONG \u017f"),  # long s
+        Text(13, "/signature", "I AM"),  # dotless i
+    ]
+    assert "file" not in "FİLE".lower()
+    with RegexRunner(1000) as runner:
+        fast = cross_matches(patterns, texts, re.IGNORECASE, "search", runner)
+    assert _pairs(fast.pairs) == {(0, 10, "/signature"), (1, 11, "/signature"), (2, 12, "/signature"), (3, 13, "/signature")}
+    assert _pairs(naive_cross_matches(patterns, texts, re.IGNORECASE, "search")) == _pairs(fast.pairs)
+
+
+SPECIAL = "İıIiſSsKkKµμΜßẞǅǄǆΣσςΩΩÅÅﬅ"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=SPECIAL + "abcxyzABCXYZ", min_size=1, max_size=1), st.text(alphabet=SPECIAL + "abcxyzABCXYZ", min_size=1, max_size=1))
+def test_fold_agrees_with_re_ignorecase(pattern_char: str, text_char: str) -> None:
+    matches = re.fullmatch(re.escape(pattern_char), text_char, re.IGNORECASE) is not None
+    assert (fold(pattern_char) == fold(text_char)) == matches
+
+
+def test_fold_is_lower_on_ascii() -> None:
+    ascii_text = "".join(chr(c) for c in range(128))
+    assert fold(ascii_text) == ascii_text.lower() == ascii_text.translate({c: ord(fold(chr(c) + "é")[0]) for c in range(128)})
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals"),
+    [
+        ("fatal: not a git repository", {"fatal: not a git repository"}),
+        ("precondition.*failed", {"precondition", "failed"}),  # AND: either one is a cover
+        ("(foo|bar)baz", {"foobaz", "barbaz"}),
+        ("a?bcd", {"bcd", "abcd"}),
+        ("x*yz", None),  # only two characters are required and they are not contiguous with x
+        ("(?:abc)?def", {"def", "abcdef"}),
+        ("\\w+ error", {" error"}),
+        ("(abc|\\d+)", None),  # a branch without any literal
+        ("(?=.*needle)hay", {"needle", "hay"}),
+        ("(?!abc)xyz", {"xyz"}),
+    ],
+)
+def test_required_literals(pattern: str, literals: set[str] | None) -> None:
+    found = cover(required(pattern), min_len=3)
+    if literals is None:
+        assert found is None
+    else:
+        assert found is not None and found <= literals
+
+
+def test_match_lists_matching_regexes_only() -> None:
+    patterns: list[str | None] = ["CUDA out of memory", "out of memory", "No module named '\\w+'", None]
+    index = RegexIndex(patterns, re.IGNORECASE, "search", ["x"])
+    with RegexRunner(1000) as runner:
+        outcomes = index.match("torch.OutOfMemoryError: CUDA out of memory. Tried", runner)
+    assert {n for n, o in outcomes.items() if o.matched} == {0, 1}
+    assert 2 not in outcomes  # never run: its literal is absent

@@ -1,0 +1,90 @@
+"""The runner stops runaway matches, reports them, and goes on with the rest."""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import time
+
+from entrykit import regex_runner
+from entrykit.regex_runner import Job, RegexRunner, Status, provably_fast, shared_runner
+
+EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
+
+
+def test_timeout_is_reported_and_the_batch_goes_on() -> None:
+    jobs = [
+        Job("abc", 0, "search", "xxabcxx"),
+        EVIL,
+        Job(r"\w+ error", re.IGNORECASE, "search", "Disk ERROR"),
+        Job(r"^\d+$", 0, "fullmatch", "12a"),
+        Job(r"(", 0, "search", "x"),
+        Job(r"b+", 0, "match", "abbb"),
+    ]
+    with RegexRunner(50) as runner:
+        start = time.perf_counter()
+        outcomes = runner.run(jobs)
+        elapsed = time.perf_counter() - start
+        assert runner.restarts == 0  # the worker stopped the match itself
+    assert [o.status for o in outcomes] == [
+        Status.MATCH, Status.TIMEOUT, Status.MATCH, Status.NO_MATCH, Status.ERROR, Status.NO_MATCH
+    ]
+    assert outcomes[0].start == 2
+    assert "missing )" in outcomes[4].error
+    assert elapsed < 30  # bounded, not a hang (40 a's would take hours)
+
+
+def test_errors_raised_at_search_time_are_outcomes() -> None:
+    # bytes against a str pattern raises TypeError inside search, not re.error
+    with RegexRunner(100) as runner:
+        [outcome] = runner.run([Job(r"a.*b", 0, "search", b"ab")])  # type: ignore[arg-type]
+    assert outcome.status is Status.ERROR and outcome.error.startswith("TypeError")
+
+
+def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None:
+    runner = RegexRunner(50)
+    real_send = regex_runner._Worker.send
+
+    def deaf_send(self, budget, jobs):  # the worker's own budget becomes an hour
+        real_send(self, 3600.0, jobs)
+
+    monkeypatch.setattr(regex_runner._Worker, "send", deaf_send)
+    try:
+        jobs = [Job("ok", 0, "search", "ok?"), EVIL, Job(r"x+y", 0, "search", "xxy")]
+        outcomes = runner.run(jobs)
+    finally:
+        runner.close()
+    assert [o.status for o in outcomes] == [Status.MATCH, Status.TIMEOUT, Status.MATCH]
+    assert runner.restarts >= 1
+
+
+def test_outcomes_are_remembered() -> None:
+    with RegexRunner(50) as runner:
+        first = runner.run([EVIL])[0]
+        start = time.perf_counter()
+        again = runner.run([EVIL])[0]
+        assert time.perf_counter() - start < 0.04  # answered from memory, not re-run
+    assert first == again and again.timed_out
+
+
+def test_fast_path_only_for_regexes_without_repetition() -> None:
+    assert provably_fast(Job("fatal: not a git repository", 0, "search", "x" * 1000))
+    assert provably_fast(Job("(foo|bar)-(baz|qux)", 0, "search", "x" * 1000))
+    assert not provably_fast(Job("a+", 0, "search", "x"))
+    assert not provably_fast(Job("(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)", 0, "search", "a" * 2000))
+
+
+def _child(queue: "multiprocessing.Queue[str]") -> None:
+    queue.put(shared_runner(50).run([EVIL, Job("b", 0, "search", "abc")])[1].status.name)
+
+
+def test_shared_runner_works_in_forked_children() -> None:
+    parent = shared_runner(50)
+    parent.run([Job("a.*c", 0, "search", "abc")])  # the parent's worker exists before the fork
+    context = multiprocessing.get_context("fork")
+    queue: multiprocessing.Queue[str] = context.Queue()
+    child = context.Process(target=_child, args=(queue,))
+    child.start()
+    child.join(60)
+    assert queue.get(timeout=5) == "MATCH"
+    assert parent.run([Job("a.*c", 0, "search", "xabcx")])[0].matched
