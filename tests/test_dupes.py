@@ -14,6 +14,7 @@ from entrykit import dupes
 from entrykit.cli import ExitCode, cli
 from entrykit.entry import Entry
 from entrykit.loader import discover, load
+from entrykit.regex_runner import shared_runner
 
 from .conftest import REPO
 
@@ -166,11 +167,12 @@ def test_deadends_sample_pairs(deadends_dir: Path) -> None:
     assert "same-slug" in [r.code for r in variant.reasons]
 
 
-def test_regex_pairs_from_another_source_are_checked() -> None:
+def test_regexes_matching_each_others_signature_pair_entries_across_domains() -> None:
     a = entry({"id": "redis/cluster-redirect", "domain": "redis", "signature": "MOVED 3999 127.0.0.1:6381", "regex": "MOVED|ASK"})
     b = entry({"id": "net/moved", "domain": "net", "signature": "ASK 3999 10.0.0.2:6381 redirection", "regex": "(MOVED|ASK) \\d+"})
-    assert dupes.find_duplicates([a, b]) == []  # different domains, different words
-    found = dupes.find_duplicates([a, b], regex_pairs=[(1, 0)])
+    assert dupes.find_duplicates([a, b], matched=[]) == []  # different domains, different words
+    assert dupes.signature_matches([a, b], 0, "search", shared_runner()) == {(0, 1), (1, 0)}
+    found = dupes.find_duplicates([a, b])  # the regex index finds the pair by itself
     assert "regex-matches-both" in [r.code for r in found[0].reasons]
 
 

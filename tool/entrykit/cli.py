@@ -36,7 +36,7 @@ from .lookup import Lookup
 from .matching import settings_flags
 from .paths import entry_path, is_valid_id
 from .render import render_entry
-from .regex_runner import shared_runner
+from .regex_runner import RegexSettings
 from .regex_suggest import suggest
 from .reporters import REPORTERS, statistics, summary_line
 from .schema import load_schema
@@ -573,7 +573,7 @@ def _interactive_answers(
             click.echo("  does not match the signature")
         else:
             click.echo(f"  matches: {check.matched}")
-            others = [e.id for e in corpus if e.id and scaffold.check_regex(regex, e.str_field('signature') or '', regex_settings).ok]
+            others = scaffold.signatures_matched(regex, corpus, regex_settings)
             if others:
                 click.echo(f"  also matches the signature of: {', '.join(str(o) for o in others)}")
         answer = _ask_required("Regex", regex)
@@ -859,12 +859,11 @@ def dupes_command(
     settings = dupes.Settings.from_section(config.settings.get("dupes", {}))
     if threshold is not None:
         settings = replace(settings, threshold=threshold)
-    regex = config.settings.get("regex", {})
+    regex = RegexSettings.of(config.settings.get("regex", {}))
     progress = _Progress(sys.stderr.isatty())
     try:
-        pairs = dupes.find_duplicates(
-            loaded.entries, settings, settings_flags(regex), str(regex.get("mode", "search")), progress, same_id=True
-        )
+        matched = dupes.signature_matches(loaded.entries, regex.flags, regex.mode, regex.runner())
+        pairs = dupes.find_duplicates(loaded.entries, settings, progress, same_id=True, matched=matched)
     finally:
         progress.close()
     targets = {e.path for e in loaded.targets}
@@ -982,17 +981,6 @@ def merge_command(
     )
 
 
-def _regex_settings(config: Config) -> tuple[int, str, int, int]:
-    """(flags, mode, timeout_ms, polynomial_degree) from the `regex` settings."""
-    settings = config.settings.get("regex", {})
-    return (
-        settings_flags(settings),
-        str(settings.get("mode", "search")),
-        max(1, int(settings.get("timeout_ms", 100))),
-        int(settings.get("polynomial_degree", 3)),
-    )
-
-
 def _corpus_entries(config: Config) -> list[Entry]:
     """Every entry under the corpus root that loads (none if there is no root)."""
     if not config.root.is_dir():
@@ -1017,12 +1005,12 @@ def regex_command(signature: str, output_format: str, no_corpus: bool, config_pa
         config = _config(config_path, root)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
-    flags, mode, timeout_ms, degree = _regex_settings(config)
+    regex = RegexSettings.of(config.settings.get("regex", {}))
     others = None
     if not no_corpus and config.root.is_dir():
         others = [(e.id or e.path, e.str_field("signature") or "") for e in _corpus_entries(config)]
         others = [(name, text) for name, text in others if text and text != signature]
-    result = suggest(signature, flags, mode, shared_runner(timeout_ms), others, degree)
+    result = suggest(signature, regex.flags, regex.mode, regex.runner(), others, regex.polynomial_degree)
     if output_format == "json":
         data = {
             "regex": result.regex,
@@ -1062,8 +1050,8 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
             raise UsageError(f"corpus root `{config.root}` is not a directory; pass --root or set `root`")
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
-    flags, mode, timeout_ms, _ = _regex_settings(config)
-    lookup = Lookup(_corpus_entries(config), flags, mode, shared_runner(timeout_ms))
+    regex = RegexSettings.of(config.settings.get("regex", {}))
+    lookup = Lookup(_corpus_entries(config), regex.flags, regex.mode, regex.runner())
     lines = [message] if message != "-" else sys.stdin.read().splitlines()
     report = []
     for number, text in enumerate(lines, start=1):

@@ -7,8 +7,10 @@ Candidates come from three cheap sources, never from comparing every pair:
    (a corpus of at most `EXACT_LIMIT` entries compares every pair instead);
 2. ids that are the same `<domain>/<slug>` once a trailing environment
    (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
-3. entries of one small domain (at most `domain_block` entries), so that two
-   regexes matching each other's signature are seen even when the wording differs.
+3. pairs where one entry's regex matches the other's signature, whatever the
+   wording, read from the corpus regex index (`signature_matches`), which finds
+   them without trying every regex on every signature and runs each regex under
+   the time budget.
 
 Each candidate is then scored from independent signals (see `score_pair`).
 """
@@ -26,7 +28,8 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from .entry import Entry
-from .matching import compile_error, compile_pattern, matches
+from .regex_index import corpus_cross_matches
+from .regex_runner import RegexRunner, shared_runner
 from .text import phrase_similarity
 
 Progress = Callable[[str, int, int], None]
@@ -126,7 +129,6 @@ class Settings:
 
     threshold: float = 0.6
     candidate: float = 0.5
-    domain_block: int = 100
     allow: tuple[str, ...] = ()
 
     @classmethod
@@ -135,7 +137,6 @@ class Settings:
         return cls(
             threshold=float(section.get("threshold", defaults.threshold)),
             candidate=float(section.get("candidate", defaults.candidate)),
-            domain_block=int(section.get("domain_block", defaults.domain_block)),
             allow=tuple(section.get("allow", defaults.allow)),
         )
 
@@ -376,54 +377,21 @@ def score_pair(
     return Pair(a, b, round(1.0 - keep, 4), tuple(reasons))
 
 
-def _compiled(entry: Entry, flags: int) -> re.Pattern[str] | None:
-    pattern = entry.str_field("regex")
-    if pattern is None or compile_error(pattern, flags) is not None:
-        return None
-    return compile_pattern(pattern, flags)
+def signature_matches(
+    entries: Sequence[Entry], flags: int, mode: str, runner: RegexRunner, memo: dict[Any, Any] | None = None
+) -> set[tuple[int, int]]:
+    """(i, j) for every entry i whose regex matches entry j's signature (i != j).
 
-
-def regex_cross_matches(
-    entries: Sequence[Entry],
-    pairs: Iterable[tuple[int, int]],
-    flags: int = 0,
-    mode: str = "search",
-) -> dict[tuple[int, int], tuple[bool, bool]]:
-    """For each candidate pair (from any source): does i's regex match j's signature, and j's i's?
-
-    Only pairs where at least one direction matches are returned. The pairs may
-    come from anywhere: LSH candidates, small domains, or an index of which
-    regexes match which signatures.
+    Read from the corpus regex index (the one ET209 uses; with `memo`, computed once
+    per corpus), so each regex runs only on candidate signatures and under the budget.
     """
-    compiled: dict[int, re.Pattern[str] | None] = {}
-
-    def regex(i: int) -> re.Pattern[str] | None:
-        if i not in compiled:
-            compiled[i] = _compiled(entries[i], flags)
-        return compiled[i]
-
-    out: dict[tuple[int, int], tuple[bool, bool]] = {}
-    for i, j in pairs:
-        sig_i, sig_j = entries[i].str_field("signature"), entries[j].str_field("signature")
-        ri, rj = regex(i), regex(j)
-        forward = bool(ri is not None and sig_j and matches(ri, sig_j, mode))
-        backward = bool(rj is not None and sig_i and matches(rj, sig_i, mode))
-        if forward or backward:
-            out[(i, j)] = (forward, backward)
-    return out
-
-
-def _domain_pairs(entries: Sequence[Entry], limit: int) -> Iterator[tuple[int, int]]:
-    by_domain: dict[str, list[int]] = defaultdict(list)
-    for i, entry in enumerate(entries):
-        domain = entry.str_field("domain") or (entry.id or "").split("/")[0]
-        if domain:
-            by_domain[domain].append(i)
-    for members in by_domain.values():
-        if len(members) <= limit:
-            for x, i in enumerate(members):
-                for j in members[x + 1 :]:
-                    yield (i, j)
+    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo)
+    return {
+        (i, text.owner)
+        for i, texts in cross.pairs.items()
+        for text in texts
+        if text.pointer == "/signature" and text.owner != i
+    }
 
 
 def _variant_pairs(entries: Sequence[Entry], limit: int) -> dict[tuple[int, int], str]:
@@ -456,20 +424,19 @@ def entry_shingles(entry: Entry, prepared: Prepared | None = None) -> frozenset[
 def find_duplicates(
     entries: Sequence[Entry],
     settings: Settings | None = None,
-    flags: int = 0,
-    mode: str = "search",
     progress: Progress | None = None,
     same_id: bool = False,
-    regex_pairs: Iterable[tuple[int, int]] = (),
+    matched: Iterable[tuple[int, int]] | None = None,
 ) -> list[Pair]:
     """Near-duplicate pairs scoring at least `settings.threshold`, best first.
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
-    `regex_pairs` are further (i, j) index pairs whose regexes may match each
-    other's signatures, from any source (an index of which regex matches which
-    signature finds them without trying every pair); they join the candidates
-    and small-domain pairs in `regex_cross_matches`.
+    `matched` holds (i, j) where entry i's regex matches entry j's signature; those
+    pairs join the candidates. Callers with regex settings pass `signature_matches`
+    for them; by default it is computed without flags in `search` mode.
     """
+    if matched is None:
+        matched = signature_matches(entries, 0, "search", shared_runner())
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
@@ -498,11 +465,14 @@ def find_duplicates(
                     candidates.setdefault((i, j), _Signals()).same_id = True
                 else:
                     candidates.pop((i, j), None)
-    tried = set(candidates) | set(_domain_pairs(entries, settings.domain_block))
-    tried.update((min(i, j), max(i, j)) for i, j in regex_pairs if i != j)
-    for key, (forward, backward) in regex_cross_matches(entries, sorted(tried), flags, mode).items():
-        signals = candidates.setdefault(key, _Signals())
-        signals.a_matches_b, signals.b_matches_a = forward, backward
+    for i, j in matched:
+        if i == j or (not same_id and entries[i].id is not None and entries[i].id == entries[j].id):
+            continue
+        signals = candidates.setdefault((min(i, j), max(i, j)), _Signals())
+        if i < j:
+            signals.a_matches_b = True
+        else:
+            signals.b_matches_a = True
     report("regexes", total, total)
     pairs: list[Pair] = []
     done = 0

@@ -33,7 +33,8 @@ from typing import Any
 from deepdiff import DeepDiff
 
 from . import pointer as jp
-from .matching import compile_error, compile_pattern, matches
+from .matching import compile_error
+from .regex_runner import Job, Status, shared_runner
 from .regex_suggest import suggest_regex
 from .text import phrase_similarity
 
@@ -592,11 +593,14 @@ class _Merger:
 
 
 def regex_checks(pattern: str, messages: Sequence[str], counter: Sequence[str], flags: int, mode: str) -> bool:
-    """True if `pattern` compiles, matches every message and none of the counterexamples."""
+    """True if `pattern` compiles, matches every message and none of the counterexamples,
+    each run under the time budget (a run that overruns counts as a failed check)."""
     if compile_error(pattern, flags) is not None:
         return False
-    compiled = compile_pattern(pattern, flags)
-    return all(matches(compiled, m, mode) for m in messages) and not any(matches(compiled, c, mode) for c in counter)
+    jobs = [Job(pattern, flags, mode, text) for text in [*messages, *counter]]
+    outcomes = shared_runner().run(jobs)
+    wanted = [Status.MATCH] * len(messages) + [Status.NO_MATCH] * len(counter)
+    return [o.status for o in outcomes] == wanted
 
 
 def alternation(patterns: Sequence[str]) -> str:

@@ -27,13 +27,14 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import _regex_worker as protocol
-from .matching import compile_pattern
+from .matching import compile_pattern, settings_flags
 
 try:  # Python 3.11+: the parser is private but stable; entrykit needs 3.11.
     from re import _constants as sre_c
@@ -382,3 +383,26 @@ def _close_shared() -> None:
     for (pid, _, _), runner in list(_SHARED.items()):
         if pid == os.getpid():
             runner.close()
+
+
+@dataclass(frozen=True)
+class RegexSettings:
+    """How lookups run entry regexes (the `[tool.entrykit.regex]` table), read once."""
+
+    flags: int = 0
+    mode: str = "search"
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    polynomial_degree: int = 3
+
+    @classmethod
+    def of(cls, section: Mapping[str, Any]) -> RegexSettings:
+        return cls(
+            flags=settings_flags(section),
+            mode=str(section.get("mode", "search")),
+            timeout_ms=max(1, int(section.get("timeout_ms", DEFAULT_TIMEOUT_MS))),
+            polynomial_degree=int(section.get("polynomial_degree", 3)),
+        )
+
+    def runner(self) -> RegexRunner:
+        """This process's runner for the configured budget."""
+        return shared_runner(self.timeout_ms)

@@ -17,8 +17,10 @@ from ruamel.yaml.comments import CommentedSeq
 
 from .entry import Entry
 from .formatter import styled
-from .matching import compile_error, compile_pattern, matches, settings_flags
+from .lookup import Lookup
+from .matching import compile_error, compile_pattern
 from .paths import is_valid_id
+from .regex_runner import Job, RegexSettings, Status
 from .regex_suggest import suggest_regex
 from .roundtrip import load_document
 from .version_rows import normalize_version_row
@@ -81,20 +83,21 @@ def unique_id(domain: str, slug: str, taken: Iterable[str]) -> str:
 
 
 def entries_matching(message: str, entries: Iterable[Entry], regex_settings: Mapping[str, Any]) -> list[Entry]:
-    """Entries whose regex already recognises `message`, the way lookups run regexes.
+    """Entries whose regex already recognises `message`, most specific first, the way
+    `entrykit match` finds them (the corpus regex index, each regex under the budget)."""
+    regex = RegexSettings.of(regex_settings)
+    found, _ = Lookup(list(entries), regex.flags, regex.mode, regex.runner()).match(message)
+    return [m.entry for m in found]
 
-    One small function on purpose: a corpus regex index can answer this instead.
-    """
-    flags = settings_flags(regex_settings)
-    mode = str(regex_settings.get("mode", "search"))
-    found = []
-    for entry in entries:
-        pattern = entry.str_field("regex")
-        if pattern is None or compile_error(pattern, flags) is not None:
-            continue
-        if matches(compile_pattern(pattern, flags), message, mode):
-            found.append(entry)
-    return found
+
+def signatures_matched(pattern: str, entries: Iterable[Entry], regex_settings: Mapping[str, Any]) -> list[str]:
+    """Ids of the entries whose signature `pattern` matches (one budgeted batch)."""
+    regex = RegexSettings.of(regex_settings)
+    if compile_error(pattern, regex.flags) is not None:
+        return []
+    named = [(e.id, e.str_field("signature")) for e in entries if e.id and e.str_field("signature")]
+    outcomes = regex.runner().run([Job(pattern, regex.flags, regex.mode, str(sig)) for _, sig in named])
+    return [str(entry_id) for (entry_id, _), outcome in zip(named, outcomes) if outcome.status is Status.MATCH]
 
 
 @dataclass(frozen=True)
@@ -110,15 +113,18 @@ class RegexCheck:
 
 
 def check_regex(pattern: str, message: str, regex_settings: Mapping[str, Any]) -> RegexCheck:
-    flags = settings_flags(regex_settings)
-    error = compile_error(pattern, flags)
+    """Compile `pattern` and run it on `message` under the time budget."""
+    regex = RegexSettings.of(regex_settings)
+    error = compile_error(pattern, regex.flags)
     if error is not None:
         return RegexCheck(error, None)
-    compiled = compile_pattern(pattern, flags)
-    mode = str(regex_settings.get("mode", "search"))
-    if not matches(compiled, message, mode):
+    [outcome] = regex.runner().run([Job(pattern, regex.flags, regex.mode, message)])
+    if outcome.status is Status.TIMEOUT:
+        return RegexCheck(f"ran past the {regex.timeout_ms} ms time budget on the message", None)
+    if outcome.status is not Status.MATCH:
         return RegexCheck(None, None)
-    found = compiled.search(message)
+    # It just finished within the budget in the worker, so it finishes here too.
+    found = compile_pattern(pattern, regex.flags).search(message)
     return RegexCheck(None, found.group(0) if found else message)
 
 

@@ -10,8 +10,8 @@ from .. import pointer as jp
 from ..corpus import Corpus, aliases_of
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
-from ..matching import MODES, settings_flags
 from ..paths import ID_PATTERN
+from ..regex_runner import RegexSettings
 from ..registry import Context, Option, rule, section
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
@@ -24,9 +24,6 @@ section(
         ),
         "candidate": Option(
             0.5, "Shingle Jaccard the MinHash LSH candidate search is tuned for (lower finds more, slower).", float
-        ),
-        "domain_block": Option(
-            100, "Domains with at most this many entries have every pair's regexes tried on each other's signatures.", int
         ),
         "allow": Option(
             [],
@@ -145,11 +142,9 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     ```
     """
     settings = duplicate_settings(ctx)
-    regex = ctx.section("regex")
-    mode = str(regex.get("mode", "search"))
-    pairs = dupes.find_duplicates(
-        corpus.entries, settings, settings_flags(regex), mode if mode in MODES else "search"
-    )
+    regex = RegexSettings.of(ctx.section("regex"))
+    matched = dupes.signature_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo)
+    pairs = dupes.find_duplicates(corpus.entries, settings, matched=matched)
     for pair in pairs:
         why = ", ".join(r.text for r in pair.reasons)
         for this, other in ((pair.a, pair.b), (pair.b, pair.a)):

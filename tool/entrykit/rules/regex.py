@@ -10,10 +10,10 @@ from ..breadth import generic_probes, too_broad
 from ..corpus import Corpus
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
-from ..matching import FLAG_NAMES, MODES, compile_error, settings_flags
+from ..matching import FLAG_NAMES, MODES, compile_error
 from ..redos import AnalysisTooComplex, analyse
 from ..regex_index import Text, corpus_cross_matches
-from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, Status, shared_runner
+from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, RegexSettings, Status
 from ..registry import Context, Option, rule, section
 
 ENGINES = ("re2", "ecmascript")
@@ -61,15 +61,15 @@ section(
 
 
 def _flags(ctx: Context) -> int:
-    return settings_flags(ctx.section("regex"))
+    return RegexSettings.of(ctx.section("regex")).flags
 
 
 def _mode(ctx: Context) -> str:
-    return str(ctx.section("regex").get("mode", "search"))
+    return RegexSettings.of(ctx.section("regex")).mode
 
 
 def _runner(ctx: Context) -> RegexRunner:
-    return shared_runner(max(1, int(ctx.section("regex").get("timeout_ms", DEFAULT_TIMEOUT_MS))))
+    return RegexSettings.of(ctx.section("regex")).runner()
 
 
 def _pattern(entry: Entry, ctx: Context) -> str | None:
@@ -259,7 +259,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if pattern is None:
         return
     settings = ctx.section("regex")
-    warn_degree = int(settings.get("polynomial_degree", 3))
+    warn_degree = RegexSettings.of(settings).polynomial_degree
     runner = _runner(ctx)
     try:
         results = analyse(pattern, _flags(ctx), _mode(ctx), runner, confirm_from_degree=warn_degree)
