@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - every CPython 3.11+ has it
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
+_LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
 
 # A query: a literal, ("and", parts), ("or", parts), or None for "anything".
 Query = Union[str, tuple[str, tuple["Query", ...]], None]
@@ -193,7 +194,12 @@ def _node(op: Any, av: Any) -> _Info:
             if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
                 return _Info(inner.exact | {""})
             return _ANY
-        if low == high and inner.exact is not None and len(inner.exact) ** low <= _EXACT_LIMIT:
+        if (
+            low == high
+            and inner.exact is not None
+            and len(inner.exact) ** low <= _EXACT_LIMIT
+            and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+        ):
             exact = frozenset({""})
             for _ in range(low):
                 exact = frozenset(a + b for a in exact for b in inner.exact)
@@ -477,12 +483,7 @@ def corpus_cross_matches(
     texts: list[Text] = []
     for number, entry in enumerate(entries):
         pattern = entry.str_field("regex")
-        if pattern is not None:
-            try:
-                compile_pattern(pattern, flags)
-            except Exception:
-                pattern = None
-        patterns.append(pattern)
+        patterns.append(pattern if runner.compiles(pattern, flags) else None)
         signature = entry.str_field("signature")
         if signature is not None:
             texts.append(Text(number, "/signature", signature))
