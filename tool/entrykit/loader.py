@@ -108,23 +108,29 @@ def file_format(path: Path) -> str:
 
 
 def load(
-    abspath: Path, shown: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES, text: str | None = None
+    abspath: Path,
+    shown: str,
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    text: str | None = None,
+    raw: bytes | None = None,
 ) -> Entry | LoadFailure:
-    """Read and parse one file; `text`, when given, stands in for the file's content."""
+    """Read and parse one file; `text`, when given, stands in for the file's content, and
+    `raw` for its bytes when the caller has read them already (within `max_bytes`)."""
 
     def fail(line: int, col: int, message: str) -> LoadFailure:
         return LoadFailure(shown, abspath, line, col, message)
 
     if text is None:
-        try:
-            if abspath.is_dir():
-                return fail(1, 1, "is a directory, not an entry file")
-            size = abspath.stat().st_size
-            if size > max_bytes:
-                return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
-            raw = abspath.read_bytes()
-        except OSError as exc:
-            return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
+        if raw is None:
+            try:
+                if abspath.is_dir():
+                    return fail(1, 1, "is a directory, not an entry file")
+                size = abspath.stat().st_size
+                if size > max_bytes:
+                    return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
+                raw = abspath.read_bytes()
+            except OSError as exc:
+                return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
         text, problem = decode(raw)
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")
