@@ -6,11 +6,13 @@ Layout (all below the corpus root):
     .entrykit_cache/CACHEDIR.TAG       backup tools skip the folder
     .entrykit_cache/v1/<env>/files-XX  per-file records, in 32 shards by path
     .entrykit_cache/v1/<env>/corpus    the corpus-rule findings of the last full run
-    .entrykit_cache/v1/<env>/memo      results keyed by their inputs alone (ET205)
+    .entrykit_cache/v1/memo-<version>  results keyed by all their inputs (ET205's)
 
 `<env>` is a digest of what every cached result depends on besides the file:
 the entrykit version, the configuration and the schema. A change of any of them
-starts a new folder; old folders beyond the most recent few are removed.
+starts a new folder; old folders beyond the most recent few are removed. The memo
+depends on the version alone (its keys name every other input), so it survives a
+change of configuration.
 
 Each file holds `MAGIC`, a BLAKE2b digest of the payload, and the payload in
 `marshal` format (plain data only: strings, numbers, lists, dicts, tuples; never
@@ -119,9 +121,10 @@ class Store:
     for a cache that is missing, damaged or read-only.
     """
 
-    def __init__(self, root: Path, env: str) -> None:
+    def __init__(self, root: Path, env: str, version: str = "") -> None:
         self.base = root / CACHE_DIR
         self.folder = self.base / FORMAT / env
+        self.memo_path = self.base / FORMAT / f"memo-{environment_key([version])}"
         self._shards: dict[int, dict[str, dict[str, Any]]] = {}
         self._dirty: set[int] = set()
         self._removed: dict[int, set[str]] = {}
@@ -175,7 +178,7 @@ class Store:
     def memo(self) -> dict[str, Any]:
         """Values keyed by everything they depend on (read-only view; add with `remember`)."""
         if self._memo is None:
-            loaded = _read(self.folder / "memo")
+            loaded = _read(self.memo_path)
             self._memo = loaded if isinstance(loaded, dict) else {}
         return self._memo
 
@@ -226,7 +229,7 @@ class Store:
                 merged.update(self._shards[number])
                 _write(path, merged)
             if self._memo_new:
-                path = self.folder / "memo"
+                path = self.memo_path
                 on_disk = _read(path)
                 merged = on_disk if isinstance(on_disk, dict) else {}
                 merged.update(self._memo_new)
@@ -247,6 +250,7 @@ class Store:
         """Remove the folders of environments not used recently (old versions, old configs)."""
         try:
             folders = [p for p in (self.base / FORMAT).iterdir() if p.is_dir() and p != self.folder]
+            memos = [p for p in (self.base / FORMAT).glob("memo-*") if p != self.memo_path]
             folders.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
             return
@@ -255,6 +259,12 @@ class Store:
             try:
                 if time.time() - stale.stat().st_mtime > 60:  # not one another run is filling now
                     shutil.rmtree(stale, ignore_errors=True)
+            except OSError:
+                continue
+        for old_memo in memos:  # another version's
+            try:
+                if time.time() - old_memo.stat().st_mtime > 60:
+                    old_memo.unlink(missing_ok=True)
             except OSError:
                 continue
         for old in folders[: KEEP_ENVIRONMENTS - 1]:

@@ -97,7 +97,7 @@ def open_store(config: Config) -> Store | None:
     if not config.root.is_dir():
         return None
     env = environment_key([__version__, config.fingerprint(), schema_fingerprint(config.schema)])
-    return Store(config.root, env)
+    return Store(config.root, env, __version__)
 
 
 def _key(path: Path, root: Path) -> str | None:

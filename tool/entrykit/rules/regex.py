@@ -11,7 +11,7 @@ from ..corpus import Corpus
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
 from ..matching import FLAG_NAMES, MODES, compile_error
-from ..redos import AnalysisTooComplex, analyse
+from ..redos import AnalysisTooComplex, Result, analyse
 from ..regex_index import Text, corpus_cross_matches, regex_fact
 from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, RegexSettings, Status
 from ..registry import Context, Option, fact, rule, section
@@ -261,10 +261,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     settings = ctx.section("regex")
     warn_degree = RegexSettings.of(settings).polynomial_degree
     runner = _runner(ctx)
-    try:
-        results = analyse(pattern, _flags(ctx), _mode(ctx), runner, confirm_from_degree=warn_degree)
-    except (AnalysisTooComplex, re.error, RecursionError):
-        return
+    results = _backtracking(pattern, ctx, runner, warn_degree)
     for result in results:
         finding = result.finding
         if finding.kind == "polynomial" and finding.degree < warn_degree and not finding.group_repeat:
@@ -292,6 +289,25 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
             f"regex backtracks {how} on `{finding.attack.describe()}`{measured}",
             severity=severity,
         )
+
+
+def _backtracking(pattern: str, ctx: Context, runner: RegexRunner, warn_degree: int) -> list[Result]:
+    """`analyse`'s results, kept in the memo: they depend on nothing but these inputs
+    (and the entrykit version, which the cache is kept per)."""
+    flags, mode = _flags(ctx), _mode(ctx)
+    key = f"ET205\0{pattern}\0{flags}\0{mode}\0{runner.budget!r}\0{warn_degree}"
+    known = ctx.memo.get(key)
+    if isinstance(known, (list, tuple)):
+        try:
+            return [Result.from_data(item) for item in known]
+        except (TypeError, ValueError):
+            pass  # not what this version stores: analyse again
+    try:
+        results = analyse(pattern, flags, mode, runner, confirm_from_degree=warn_degree)
+    except (AnalysisTooComplex, re.error, RecursionError):
+        results = []
+    ctx.memo.put(key, tuple(result.to_data() for result in results))
+    return results
 
 
 @rule("ET206", "regex-exceeds-time-budget", scope="corpus")
