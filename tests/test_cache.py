@@ -154,7 +154,8 @@ def test_version_change_invalidates(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     root = write_corpus(tmp_path, _files())
     config = make_config(tmp_path)
     _run(root, config)
-    monkeypatch.setattr(engine, "__version__", "999.0.0")
+    engine.code_digest()
+    monkeypatch.setattr(engine, "code_digest", lambda: "another-version-of-the-code")
     counter = _Counter(monkeypatch)
     _run(root, config)
     assert len(counter.checked) == len(_files())
@@ -202,7 +203,7 @@ def _damage(root: Path, how: str) -> int:
         elif how == "wrong-shape":  # a well-formed cache file holding the wrong data
             path.write_bytes(cache.encode(["not", "a", {"record": 1}]))
         elif how == "wrong-records":
-            path.write_bytes(cache.encode({"pip/no-matching-dist.yaml": {"d": 1, "r": [[1, 2]]}}))
+            path.write_bytes(cache.encode({"pip/no-matching-dist.yaml": {"d": 1, "r": [[1, 2]], "s": 3}}))
         damaged += 1
     return damaged
 
@@ -232,7 +233,7 @@ def test_cache_files_hold_plain_data_only(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, _files())
     config = make_config(tmp_path)
     _run(root, config)
-    for path in (root / ".entrykit_cache").rglob("files-*"):
+    for path in (root / ".entrykit_cache").rglob("res-*"):
         assert path.read_bytes().startswith(cache.MAGIC)
         assert isinstance(cache.decode(path.read_bytes()), dict)
     with pytest.raises(ValueError):
@@ -293,10 +294,12 @@ def test_records_round_trip(tmp_path: Path) -> None:
     _run(root, config)
     store = engine.open_store(config)
     assert store is not None
-    data = store.record("pip/no-matching-dist.yaml")
-    assert data is not None
+    data = store.result("pip/no-matching-dist.yaml")
+    index = store.index("pip/no-matching-dist.yaml")
+    assert data is not None and index is not None
     record = pipeline.FileRecord.from_data("pip/no-matching-dist.yaml", "x", root / "x", data)
-    assert record is not None and record.to_data() == data
+    assert record is not None and record.result_data() == data
+    assert record.add_index(index) and record.index_data() == index
 
 
 class _Tripwire:

@@ -4,7 +4,10 @@ Layout (all below the corpus root):
 
     .entrykit_cache/.gitignore         `*`: the cache is never committed
     .entrykit_cache/CACHEDIR.TAG       backup tools skip the folder
-    .entrykit_cache/v1/<env>/files-XX  per-file records, in 32 shards by path
+    .entrykit_cache/v1/<env>/res-XX    per-file results (digest, stat, failure, findings),
+                                       in 32 shards by path
+    .entrykit_cache/v1/<env>/idx-XX    per-file summaries and facts for corpus rules, read
+                                       only when corpus rules have to run
     .entrykit_cache/v1/<env>/corpus    the corpus-rule findings of the last full run
     .entrykit_cache/v1/memo-<version>  results keyed by all their inputs (ET205's)
 
@@ -125,52 +128,51 @@ class Store:
         self.base = root / CACHE_DIR
         self.folder = self.base / FORMAT / env
         self.memo_path = self.base / FORMAT / f"memo-{environment_key([version])}"
-        self._shards: dict[int, dict[str, dict[str, Any]]] = {}
-        self._dirty: set[int] = set()
-        self._removed: dict[int, set[str]] = {}
+        self._shards: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+        self._dirty: set[tuple[str, int]] = set()
+        self._removed: dict[tuple[str, int], set[str]] = {}
         self._memo: dict[str, Any] | None = None
         self._memo_new: dict[str, Any] = {}
         self._corpus: dict[str, Any] | None = None
         self._corpus_new: dict[str, Any] | None = None
 
-    # --- per-file records ------------------------------------------------------------
+    # --- per-file records: results ("res") and summaries ("idx") --------------------------
 
-    def _shard(self, number: int) -> dict[str, dict[str, Any]]:
-        shard = self._shards.get(number)
+    def _shard(self, kind: str, number: int) -> dict[str, dict[str, Any]]:
+        shard = self._shards.get((kind, number))
         if shard is None:
-            shard = self._shards[number] = _dict_of_dicts(_read(self.folder / f"files-{number:02d}"))
+            shard = self._shards[(kind, number)] = _dict_of_dicts(_read(self.folder / f"{kind}-{number:02d}"))
         return shard
 
-    def record(self, key: str) -> dict[str, Any] | None:
-        """The record stored for a file (its path below the root), if any."""
-        return self._shard(shard_of(key)).get(key)
+    def result(self, key: str) -> dict[str, Any] | None:
+        """The results stored for a file (its path below the root), if any."""
+        return self._shard("res", shard_of(key)).get(key)
 
-    def records(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
-        out = {}
-        for key in keys:
-            found = self.record(key)
-            if found is not None:
-                out[key] = found
-        return out
+    def index(self, key: str) -> dict[str, Any] | None:
+        """The summary and facts stored for a file, if any."""
+        return self._shard("idx", shard_of(key)).get(key)
 
-    def put(self, key: str, record: dict[str, Any]) -> None:
+    def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
         number = shard_of(key)
-        self._shard(number)[key] = record
-        self._dirty.add(number)
+        for kind, value in (("res", result), ("idx", index)):
+            if value is not None:
+                self._shard(kind, number)[key] = value
+                self._dirty.add((kind, number))
 
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
         for key in keys:
             number = shard_of(key)
-            if self._shard(number).pop(key, None) is not None:
-                self._dirty.add(number)
-                self._removed.setdefault(number, set()).add(key)
+            for kind in ("res", "idx"):
+                if self._shard(kind, number).pop(key, None) is not None:
+                    self._dirty.add((kind, number))
+                    self._removed.setdefault((kind, number), set()).add(key)
 
     def known(self) -> set[str]:
-        """Every file key with a record (loads every shard)."""
+        """Every file key with results (loads every results shard)."""
         keys: set[str] = set()
         for number in range(SHARDS):
-            keys.update(self._shard(number))
+            keys.update(self._shard("res", number))
         return keys
 
     # --- results keyed by their inputs -------------------------------------------------
@@ -221,12 +223,12 @@ class Store:
         if not self._prepare():
             return
         try:
-            for number in sorted(self._dirty):
-                path = self.folder / f"files-{number:02d}"
+            for kind, number in sorted(self._dirty):
+                path = self.folder / f"{kind}-{number:02d}"
                 on_disk = _dict_of_dicts(_read(path))
-                removed = self._removed.get(number, set())
+                removed = self._removed.get((kind, number), set())
                 merged = {k: v for k, v in on_disk.items() if k not in removed}
-                merged.update(self._shards[number])
+                merged.update(self._shards[(kind, number)])
                 _write(path, merged)
             if self._memo_new:
                 path = self.memo_path

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from . import __version__, docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
+from . import docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
 from .config import Config, load_config
 from .corpus import Corpus
 from .coverage import coverage, load_entries
@@ -80,7 +80,7 @@ def _output_format(name: str) -> str:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="entrykit")
+@click.version_option(package_name="entrykit", prog_name="entrykit")
 def cli() -> None:
     """Lint, merge and author the entries of an error knowledge base."""
 

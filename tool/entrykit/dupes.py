@@ -374,21 +374,22 @@ class Prepared:
     @classmethod
     def of(cls, entry: Entry) -> Prepared:
         known = entry.facts.get("dupes")
-        if isinstance(known, (list, tuple)) and len(known) == 4:
-            return cls(known[0], frozenset(known[1]))
+        if isinstance(known, (list, tuple)) and len(known) == 3:
+            return cls(known[0], signature_shingles("", known[0]))
         normalized = normalize_signature(entry.str_field("signature") or "")
         return cls(normalized, signature_shingles("", normalized))
 
 
-def profile(entry: Entry) -> tuple[str, tuple[str, ...], tuple[str, ...], str | None]:
+def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None]:
     """What near-duplicate search reads of one entry (a per-file fact, cached with the file):
-    the normalised signature, its shingles, the id's shingles and the id without environment."""
+    the normalised signature (its shingles are cheap to derive), the id's shingles and the
+    id without environment."""
     known = entry.facts.get("dupes")
-    if isinstance(known, (list, tuple)) and len(known) == 4:
-        return known[0], tuple(known[1]), tuple(known[2]), known[3]
-    prepared = Prepared.of(entry)
+    if isinstance(known, (list, tuple)) and len(known) == 3:
+        return known[0], tuple(known[1]), known[2]
+    normalized = normalize_signature(entry.str_field("signature") or "")
     ids = tuple(f"id:{t}" for t in id_tokens(entry.id)) if entry.id else ()
-    value = (prepared.normalized, tuple(sorted(prepared.shingles)), ids, variant_key(entry.id) if entry.id else None)
+    value = (normalized, ids, variant_key(entry.id) if entry.id else None)
     entry.facts["dupes"] = value
     return value
 
@@ -490,7 +491,7 @@ def _variant_pairs(
 ) -> dict[tuple[int, int], str]:
     groups: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):
-        key = profile(entry)[3]
+        key = profile(entry)[2]
         if key:
             groups[key].append(i)
     for i, entry in enumerate(entries):  # the environment-free id itself belongs to its variants
@@ -512,8 +513,8 @@ def _variant_pairs(
 def entry_shingles(entry: Entry, prepared: Prepared | None = None) -> frozenset[str]:
     """What candidate generation compares: signature shingles plus id tokens."""
     if prepared is None:
-        _, signature, ids, _ = profile(entry)
-        return frozenset(signature).union(ids)
+        normalized, ids, _ = profile(entry)
+        return signature_shingles("", normalized).union(ids)
     shingles = set(prepared.shingles)
     if entry.id:
         shingles.update(f"id:{t}" for t in id_tokens(entry.id))

@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import __version__, registry, suppress
+from . import registry, suppress
 from .cache import Store, environment_key
 from .config import Config
 from .corpus import Corpus
@@ -92,12 +93,24 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of entrykit's own files: stricter than its version number, so an edited
+    checkout (or an editable install) never reads results of other code from the cache."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.blake2b(digest_size=12)
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".json", ".txt", ".toml") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def open_store(config: Config) -> Store | None:
     """The cache of the corpus root in this environment, or None if there is no root."""
     if not config.root.is_dir():
         return None
-    env = environment_key([__version__, config.fingerprint(), schema_fingerprint(config.schema)])
-    return Store(config.root, env, __version__)
+    env = environment_key([code_digest(), config.fingerprint(), schema_fingerprint(config.schema)])
+    return Store(config.root, env, code_digest())
 
 
 def _key(path: Path, root: Path) -> str | None:
@@ -147,81 +160,116 @@ def load_plan(
     return Loaded(entries, targets, failures, files)
 
 
-def _records(
-    files: Plan,
-    config: Config,
-    today: date,
-    cwd: Path,
-    texts: Mapping[Path, str],
-    store: Store | None,
-    jobs: int,
-    keep_entries: bool,
-) -> list[FileRecord]:
-    """One record per corpus file, from the cache where it is current, else checked."""
-    root = config.root
-    target_set = set(files.targets)
-    memo = store.memo() if store is not None else {}
-    checker = Checker(config, today, memo, len(files.corpus), keep_entries)
-    needed_facts = checker.fact_names()
-    day = today.isoformat()
-    records: list[FileRecord | None] = []
-    cached: dict[int, FileRecord] = {}
-    tasks: list[Task] = []
-    places: list[int] = []
-    for path in files.corpus:
-        shown = display_path(path, cwd)
-        key = _key(path, root) if store is not None else None
-        want = path in target_set
-        override = texts.get(path)
-        old: FileRecord | None = None
-        if key is not None and override is None and store is not None:
-            data = store.record(key)
-            old = FileRecord.from_data(key, shown, path, data) if data is not None else None
-        run, need_facts = ("all" if want else "none"), True
-        if old is not None:
-            run = "none"
-            if want and old.failure is None:
-                if old.results is None:
-                    run = "all"
-                elif checker.dated_active and (old.dated is None or old.dated[0] != day):
-                    run = "dated"
-            need_facts = old.failure is None and not needed_facts <= set(old.facts)
-            if run == "none" and not need_facts and old.stat is not None and old.stat == file_stat(path):
-                records.append(old)
+class _Run:
+    """One lint run's per-file phase: records from the cache where current, else checked."""
+
+    def __init__(
+        self,
+        files: Plan,
+        config: Config,
+        today: date,
+        cwd: Path,
+        texts: Mapping[Path, str],
+        store: Store | None,
+        jobs: int,
+        keep_entries: bool,
+    ) -> None:
+        self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
+        self.store, self.jobs = store, jobs
+        self.memo = store.memo() if store is not None else {}
+        self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
+        self.day = today.isoformat()
+        self.targets = set(files.targets)
+
+    def _key(self, path: Path) -> str | None:
+        return _key(path, self.config.root) if self.store is not None else None
+
+    def records(self) -> list[FileRecord]:
+        """One record per corpus file, in order; summaries only where a file was checked."""
+        store = self.store
+        records: list[FileRecord | None] = []
+        cached: dict[int, FileRecord] = {}
+        tasks: list[Task] = []
+        places: list[int] = []
+        for path in self.files.corpus:
+            shown = display_path(path, self.cwd)
+            key = self._key(path)
+            want = path in self.targets
+            override = self.texts.get(path)
+            old: FileRecord | None = None
+            if key is not None and override is None and store is not None:
+                data = store.result(key)
+                old = FileRecord.from_data(key, shown, path, data) if data is not None else None
+            run = "all" if want else "none"
+            if old is not None:
+                run = "none"
+                if want and old.failure is None:
+                    if old.results is None:
+                        run = "all"
+                    elif self.checker.dated_active and (old.dated is None or old.dated[0] != self.day):
+                        run = "dated"
+                if run == "none" and old.stat is not None and old.stat == file_stat(path):
+                    records.append(old)
+                    continue
+                cached[len(records)] = old
+            places.append(len(records))
+            records.append(None)
+            tasks.append(
+                Task(path, shown, key or path.as_posix(), file_format(path), want, run, old is None,
+                     old.digest if old is not None else None, override)
+            )
+        for place, fresh in zip(places, self._run(tasks)):
+            old = cached.get(place)
+            if old is not None and fresh.digest == old.digest:
+                fresh = _merge(old, fresh)
+            self._keep(fresh)
+            records[place] = fresh
+        done = [r for r in records if r is not None]
+        if store is not None and done and len(self.files.targets) == len(self.files.corpus):
+            if all(self._key(p) is not None for p in self.files.corpus):
+                store.forget(store.known() - {r.key for r in done})
+        return done
+
+    def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
+        for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
+            if self.store is not None:
+                self.store.remember(fresh.memo)
+            yield fresh
+
+    def _keep(self, record: FileRecord) -> None:
+        if self.store is not None and record.text is None and _key(record.abspath, self.config.root) is not None:
+            self.store.put(record.key, record.result_data(), record.index_data())
+
+    def summaries(self, records: list[FileRecord]) -> None:
+        """Give every record its summary and facts: from the cache, else by checking the file."""
+        missing: list[int] = []
+        for number, record in enumerate(records):
+            if record.failure is not None or record.summary is not None:
                 continue
-            cached[len(records)] = old
-        places.append(len(records))
-        records.append(None)
-        tasks.append(
-            Task(path, shown, key or path.as_posix(), file_format(path), want, run, need_facts,
-                 old.digest if old is not None else None, override)
-        )
-    for place, fresh in zip(places, run_tasks(tasks, checker, jobs, memo, len(files.corpus))):
-        old = cached.get(place)
-        if old is not None and fresh.digest == old.digest:
-            fresh = _merge(old, fresh)
-        if store is not None:
-            store.remember(fresh.memo)
-            if fresh.text is None and _key(fresh.abspath, root) is not None:
-                store.put(fresh.key, fresh.to_data())
-        records[place] = fresh
-    if store is not None and files.corpus and all(_key(p, root) is not None for p in files.corpus):
-        present = {r.key for r in records if r is not None}
-        if len(files.targets) == len(files.corpus):
-            store.forget(store.known() - present)
-    return [r for r in records if r is not None]
+            if self.store is not None and record.add_index(self.store.index(record.key)):
+                continue
+            missing.append(number)
+        tasks = [
+            Task(records[n].abspath, records[n].shown, records[n].key, records[n].fmt,
+                 records[n].abspath in self.targets, "none", True, records[n].digest, self.texts.get(records[n].abspath))
+            for n in missing
+        ]
+        for number, fresh in zip(missing, self._run(tasks)):
+            old = records[number]
+            records[number] = _merge(old, fresh) if fresh.digest == old.digest else fresh
+            self._keep(records[number])
 
 
 def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
     """A record of unchanged content: what the check did not redo comes from the old one."""
-    if fresh.failure is None and fresh.summary is None and old.failure is None:
+    if fresh.failure is None and old.failure is not None:
+        fresh.failure = old.failure
+    if fresh.failure is None and fresh.summary is None and old.summary is not None:
         fresh.summary, fresh.facts = old.summary, old.facts
     if fresh.failure is None and fresh.results is None:
         fresh.results, fresh.directives = old.results, old.directives
         if fresh.dated is None:
             fresh.dated = old.dated
-    if fresh.failure is None and old.failure is not None:
-        fresh.failure = old.failure
     return fresh
 
 
@@ -356,18 +404,12 @@ def _diagnostics(
     return sorted(out, key=Diagnostic.sort_key)
 
 
-def _report(
-    records: list[FileRecord],
-    targets: list[FileRecord],
-    config: Config,
-    today: date,
-    cwd: Path,
-    store: Store | None,
-) -> list[Diagnostic]:
+def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date) -> list[Diagnostic]:
     """Corpus phase (from the cache's last full run when the corpus is unchanged) and collection."""
+    config, store = run.config, run.store
     target_shown = {r.shown for r in targets}
     corpus_found: dict[str, list[Stored]] | None = None
-    snapshot_key = _corpus_key(records, cwd) if store is not None else ""
+    snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     if store is not None:
         snapshot = store.corpus()
         if snapshot.get("key") == snapshot_key and isinstance(snapshot.get("findings"), dict):
@@ -376,16 +418,16 @@ def _report(
             except (TypeError, ValueError):
                 corpus_found = None
     if corpus_found is None:
-        memo = store.memo() if store is not None else {}
-        before = len(memo)
+        run.summaries(records)
+        before = len(run.memo)
         facts_before = {r.key: len(r.facts) for r in records}
-        corpus_found = _corpus_findings(records, target_shown, config, today, memo)
+        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo)
         if store is not None:
-            if len(memo) != before:
-                store.remember(memo)
+            if len(run.memo) != before:
+                store.remember(run.memo)
             for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
                 if len(record.facts) != facts_before[record.key] and record.text is None:
-                    store.put(record.key, record.to_data())
+                    store.put(record.key, None, record.index_data())
             if len(targets) == len(records):
                 store.set_corpus({"key": snapshot_key, "findings": corpus_found})
     return _diagnostics(records, targets, corpus_found, config)
@@ -436,10 +478,11 @@ def lint(
     texts = texts or {}
     files = plan(paths, config)
     store = open_store(config) if use_cache and not keep_entries else None
-    records = _records(files, config, today, cwd, texts, store, jobs, keep_entries)
+    run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries)
+    records = run.records()
     target_set = set(files.targets)
     targets = [r for r in records if r.abspath in target_set]
-    diagnostics = _report(records, targets, config, today, cwd, store)
+    diagnostics = _report(run, records, targets, today)
     if store is not None:
         store.save()
     entries = [

@@ -30,6 +30,9 @@ class LoadFailure:
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """The path diagnostics show: relative to the current directory when below it."""
     cwd = cwd or Path.cwd()
+    text, folder = str(path), str(cwd)
+    if os.sep == "/" and text.startswith(folder.rstrip("/") + "/") and path.is_absolute():
+        return text[len(folder.rstrip("/")) + 1 :]  # the common case, without pathlib's cost
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:
@@ -49,17 +52,19 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     seen: set[Path] = set()
     for given in paths:
         if given.is_dir():
-            found: list[Path] = []
-            for dirpath, dirnames, filenames in os.walk(given):
+            found: list[str] = []
+            for dirpath, dirnames, filenames in os.walk(given.absolute()):
                 dirnames[:] = sorted(
                     d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
                 )
-                found.extend(Path(dirpath, f) for f in filenames if is_entry_file(Path(f)))
-            candidates: Iterable[Path] = sorted(found)
+                found.extend(
+                    os.path.join(dirpath, f) for f in filenames if os.path.splitext(f)[1].lower() in ENTRY_SUFFIXES
+                )
+            # sorted as the paths sort (by parts), not as strings: "a/b" before "a-b/c"
+            candidates: Iterable[Path] = sorted((Path(f) for f in found), key=lambda p: p.parts)
         else:
-            candidates = [given]
-        for path in candidates:
-            key = path.absolute()
+            candidates = [given.absolute()]
+        for key in candidates:
             if key not in seen:
                 seen.add(key)
                 yield key

@@ -59,33 +59,33 @@ class FileRecord:
     entry: Entry | None = None  # the parsed entry, when the caller keeps entries
     text: str | None = None  # content that stands in for the file (fixer, merge)
 
-    def to_data(self) -> dict[str, Any]:
+    def result_data(self) -> dict[str, Any]:
+        """What the cache keeps of the file's results."""
         return {
             "d": self.digest,
             "st": self.stat,
             "fmt": self.fmt,
             "f": self.failure,
-            "s": self.summary,
-            "x": self.facts,
             "r": self.results,
             "dr": self.dated,
             "sup": self.directives,
         }
 
+    def index_data(self) -> dict[str, Any] | None:
+        """What the cache keeps of the file's summary and facts (None for a failure)."""
+        if self.failure is not None or self.summary is None:
+            return None
+        return {"d": self.digest, "s": self.summary, "x": self.facts}
+
     @classmethod
     def from_data(cls, key: str, shown: str, abspath: Path, data: dict[str, Any]) -> FileRecord | None:
-        """A record from the cache, or None if its data are not what a record holds."""
+        """A record (without its summary) from the cache, or None if the data are not a record's."""
         try:
             record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
             stat = data["st"]
-            record.stat = tuple(stat) if stat is not None else None  # type: ignore[assignment]
+            record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
             failure = data["f"]
             record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
-            summary, facts = data["s"], data["x"]
-            if record.failure is None and not isinstance(summary, dict):
-                return None
-            record.summary = summary
-            record.facts = dict(facts) if isinstance(facts, dict) else {}
             record.results = stored_findings(data["r"]) if data["r"] is not None else None
             dated = data["dr"]
             record.dated = (str(dated[0]), stored_findings(dated[1])) if dated is not None else None
@@ -93,6 +93,16 @@ class FileRecord:
         except (KeyError, TypeError, ValueError, IndexError):
             return None
         return record
+
+    def add_index(self, data: dict[str, Any] | None) -> bool:
+        """Take the summary and facts from the cache if they are of this content; False if not."""
+        if not isinstance(data, dict) or data.get("d") != self.digest:
+            return False
+        summary, facts = data.get("s"), data.get("x")
+        if not isinstance(summary, dict) or not isinstance(facts, dict):
+            return False
+        self.summary, self.facts = summary, dict(facts)
+        return True
 
 
 def stored_findings(items: Any) -> list[Stored]:
