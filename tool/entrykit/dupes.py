@@ -216,7 +216,7 @@ def lsh_candidates(
     sets: Sequence[frozenset[str]],
     threshold: float,
     num_perm: int = NUM_PERM,
-    keys: Sequence[Sequence[int] | None] | None = None,
+    keys: Sequence[Sequence[int] | bytes | None] | None = None,
     focus: Iterable[int] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Pairs (i < j) likely to have Jaccard >= threshold: MinHash LSH, banded.
@@ -246,7 +246,12 @@ def lsh_candidates(
 
     known = keys or [None] * len(sets)
     rows_of = [known[i] or band_keys(sets[i], threshold, num_perm) for i in present]
-    matrix = np.array(rows_of, dtype=np.uint64)
+    if all(isinstance(row, bytes) for row in rows_of):
+        matrix = np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(present), -1)  # type: ignore[arg-type]
+    else:
+        matrix = np.array(
+            [np.frombuffer(row, dtype="<u8") if isinstance(row, bytes) else row for row in rows_of], dtype=np.uint64
+        )
     seen: set[tuple[int, int]] = set()
     positions = np.array(present)
     if wanted is not None:
@@ -394,13 +399,22 @@ def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None]:
     return value
 
 
+def entry_band_blob(entry: Entry, threshold: float) -> bytes:
+    """The entry's band keys as 8-byte little-endian words (how the cache keeps them)."""
+    entry_band_keys(entry, threshold)
+    return bytes(entry.facts["bands"][2])
+
+
 def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
     """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
     known = entry.facts.get("bands")
     if isinstance(known, (list, tuple)) and len(known) == 3 and known[0] == threshold and known[1] == NUM_PERM:
-        return tuple(known[2])
+        blob = known[2]
+        if isinstance(blob, bytes) and len(blob) % 8 == 0:
+            return tuple(int.from_bytes(blob[i : i + 8], "little") for i in range(0, len(blob), 8))
     keys = band_keys(entry_shingles(entry), threshold)
-    entry.facts["bands"] = (threshold, NUM_PERM, keys)
+    # one bytes object, not 25 big integers: summaries load much faster from the cache
+    entry.facts["bands"] = (threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
     return keys
 
 
@@ -551,9 +565,9 @@ def find_duplicates(
             report("shingling", n + 1, total)
     report("shingling", total, total)
     candidates: dict[tuple[int, int], _Signals] = {}
-    keys: list[Sequence[int] | None] | None = None
+    keys: list[Sequence[int] | bytes | None] | None = None
     if sum(1 for shingles in combined if shingles) > EXACT_LIMIT:
-        keys = [entry_band_keys(entry, settings.candidate) if combined[n] else None for n, entry in enumerate(entries)]
+        keys = [entry_band_blob(entry, settings.candidate) if combined[n] else None for n, entry in enumerate(entries)]
     for i, j in lsh_candidates(combined, settings.candidate, keys=keys, focus=wanted):
         candidates[(i, j)] = _Signals()
     report("candidates", total, total)

@@ -199,7 +199,7 @@ class _Run:
             old: FileRecord | None = None
             if key is not None and override is None and store is not None:
                 data = store.result(key)
-                old = FileRecord.from_data(key, shown, path, data) if data is not None else None
+                old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
             run = "all" if want else "none"
             if old is not None:
                 run = "none"

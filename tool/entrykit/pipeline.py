@@ -78,17 +78,22 @@ class FileRecord:
         return {"d": self.digest, "s": self.summary, "x": self.facts}
 
     @classmethod
-    def from_data(cls, key: str, shown: str, abspath: Path, data: dict[str, Any]) -> FileRecord | None:
-        """A record (without its summary) from the cache, or None if the data are not a record's."""
+    def from_data(
+        cls, key: str, shown: str, abspath: Path, data: dict[str, Any], with_results: bool = True
+    ) -> FileRecord | None:
+        """A record (without its summary) from the cache, or None if the data are not a record's.
+
+        Without `with_results` the findings are left out (a file not reported on)."""
         try:
             record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
             stat = data["st"]
             record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
             failure = data["f"]
             record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
-            record.results = stored_findings(data["r"]) if data["r"] is not None else None
-            dated = data["dr"]
-            record.dated = (str(dated[0]), stored_findings(dated[1])) if dated is not None else None
+            if with_results:
+                record.results = stored_findings(data["r"]) if data["r"] is not None else None
+                dated = data["dr"]
+                record.dated = (str(dated[0]), stored_findings(dated[1])) if dated is not None else None
             record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
         except (KeyError, TypeError, ValueError, IndexError):
             return None
