@@ -17,12 +17,13 @@ from typing import Any
 
 import click
 
-from . import __version__, docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
+from . import docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
 from .config import Config, load_config
 from .corpus import Corpus
 from .coverage import coverage, load_entries
 from .coverage_formats import FORMATTERS
 from .diagnostic import Severity
+from .engine import default_jobs
 from .engine import lint as run_lint
 from .engine import load_plan
 from .entry import Entry
@@ -79,7 +80,7 @@ def _output_format(name: str) -> str:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="entrykit")
+@click.version_option(package_name="entrykit", prog_name="entrykit")
 def cli() -> None:
     """Lint, merge and author the entries of an error knowledge base."""
 
@@ -110,6 +111,13 @@ def cli() -> None:
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply safe fixes in place, then report what remains.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified diff; write nothing.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Processes that check files when there are many (default: all cores).",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write `.entrykit_cache/` in the corpus root.")
 def lint(
     paths: tuple[Path, ...],
     output_format: str,
@@ -123,8 +131,14 @@ def lint(
     root: Path | None,
     apply_fixes: bool,
     show_diff: bool,
+    jobs: int | None,
+    no_cache: bool,
 ) -> None:
-    """Check entries (default: the corpus root from config, `entries/`)."""
+    """Check entries (default: the corpus root from config, `entries/`).
+
+    Files named inside the corpus root (as pre-commit passes them) are checked against
+    the whole corpus, which is read from the cache where it has not changed.
+    """
     name = _output_format(output_format)
     out = io.StringIO()
     try:
@@ -142,7 +156,9 @@ def lint(
             _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
         else:
-            result = run_lint(list(paths) or None, config, day)
+            result = run_lint(
+                list(paths) or None, config, day, use_cache=not no_cache, jobs=jobs or default_jobs()
+            )
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:

@@ -30,6 +30,9 @@ class LoadFailure:
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """The path diagnostics show: relative to the current directory when below it."""
     cwd = cwd or Path.cwd()
+    text, folder = str(path), str(cwd)
+    if os.sep == "/" and text.startswith(folder.rstrip("/") + "/") and path.is_absolute():
+        return text[len(folder.rstrip("/")) + 1 :]  # the common case, without pathlib's cost
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:
@@ -49,17 +52,19 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     seen: set[Path] = set()
     for given in paths:
         if given.is_dir():
-            found: list[Path] = []
-            for dirpath, dirnames, filenames in os.walk(given):
+            found: list[str] = []
+            for dirpath, dirnames, filenames in os.walk(given.absolute()):
                 dirnames[:] = sorted(
                     d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
                 )
-                found.extend(Path(dirpath, f) for f in filenames if is_entry_file(Path(f)))
-            candidates: Iterable[Path] = sorted(found)
+                found.extend(
+                    os.path.join(dirpath, f) for f in filenames if os.path.splitext(f)[1].lower() in ENTRY_SUFFIXES
+                )
+            # sorted as the paths sort (by parts), not as strings: "a/b" before "a-b/c"
+            candidates: Iterable[Path] = sorted((Path(f) for f in found), key=lambda p: p.parts)
         else:
-            candidates = [given]
-        for path in candidates:
-            key = path.absolute()
+            candidates = [given.absolute()]
+        for key in candidates:
             if key not in seen:
                 seen.add(key)
                 yield key
@@ -108,23 +113,29 @@ def file_format(path: Path) -> str:
 
 
 def load(
-    abspath: Path, shown: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES, text: str | None = None
+    abspath: Path,
+    shown: str,
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    text: str | None = None,
+    raw: bytes | None = None,
 ) -> Entry | LoadFailure:
-    """Read and parse one file; `text`, when given, stands in for the file's content."""
+    """Read and parse one file; `text`, when given, stands in for the file's content, and
+    `raw` for its bytes when the caller has read them already (within `max_bytes`)."""
 
     def fail(line: int, col: int, message: str) -> LoadFailure:
         return LoadFailure(shown, abspath, line, col, message)
 
     if text is None:
-        try:
-            if abspath.is_dir():
-                return fail(1, 1, "is a directory, not an entry file")
-            size = abspath.stat().st_size
-            if size > max_bytes:
-                return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
-            raw = abspath.read_bytes()
-        except OSError as exc:
-            return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
+        if raw is None:
+            try:
+                if abspath.is_dir():
+                    return fail(1, 1, "is a directory, not an entry file")
+                size = abspath.stat().st_size
+                if size > max_bytes:
+                    return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
+                raw = abspath.read_bytes()
+            except OSError as exc:
+                return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
         text, problem = decode(raw)
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")

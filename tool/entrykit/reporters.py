@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from . import __version__
+import entrykit
 from .diagnostic import Diagnostic, Severity
 from .registry import Rule
 
@@ -138,7 +138,7 @@ def report_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: 
                 "tool": {
                     "driver": {
                         "name": "entrykit",
-                        "version": __version__,
+                        "version": entrykit.__version__,
                         "rules": [
                             {
                                 "id": r.code,

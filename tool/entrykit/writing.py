@@ -20,7 +20,12 @@ class WriteRefused(EntrykitError):
 
 def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str = "utf-8") -> None:
     """Replace `path` with `text` in one step; on any failure the old file is untouched."""
-    data = text.encode(encoding)
+    atomic_write_bytes(path, text.encode(encoding), overwrite=overwrite)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True, durable: bool = True) -> None:
+    """Replace `path` with `data` in one step. `durable=False` skips the fsyncs, for
+    files that are only worth rebuilding if a crash loses them (the cache)."""
     if not overwrite and path.exists():
         raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
     folder = path.parent
@@ -36,8 +41,9 @@ def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
         os.chmod(temp, mode)
         if not overwrite and path.exists():
             raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
@@ -45,7 +51,8 @@ def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    _fsync_dir(folder)
+    if durable:
+        _fsync_dir(folder)
 
 
 def _fsync_dir(folder: Path) -> None:
