@@ -301,6 +301,17 @@ def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
     }
 
 
+# Workaround actions and their Chinese translations, which keep every name verbatim
+# as translators do (a translation that drops them is what ET305 reports).
+ACTIONS = [
+    ("Pin {x} to the release that last {vp} {y}", "将 {x} 固定到上一个能处理 {y} 的版本"),
+    ("Set {x}.{y} explicitly before {vg} {z}", "在处理 {z} 之前显式设置 {x}.{y}"),
+    ("Clear the {x} cache and {v} {y} again", "清除 {x} 缓存，然后重新处理 {y}"),
+    ("Upgrade {x} so that {y} is {vp} lazily", "升级 {x}，让 {y} 延迟处理"),
+    ("Run {x} with {y} disabled, then {v} {z}", "禁用 {y} 后运行 {x}，然后处理 {z}"),
+]
+
+
 def make_entry(index: int, rng: random.Random, regex_style: str = "template") -> dict[str, Any]:
     """Entry number `index`: one distinct error, drawn from `rng`.
 
@@ -332,33 +343,29 @@ def _make(
     first = f"20{rng.randint(19, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     confirmed = f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}"
     major = rng.randint(1, 5)
-    actions = [
-        "Pin {x} to the release that last {vp} {y}",
-        "Set {x}.{y} explicitly before {vg} {z}",
-        "Clear the {x} cache and {v} {y} again",
-        "Upgrade {x} so that {y} is {vp} lazily",
-        "Run {x} with {y} disabled, then {v} {z}",
-    ]
-    workarounds = [
-        {
-            "action": rng.choice(actions).format(
-                x=_compound(rng), y=_compound(rng), z=_compound(rng), **{k: words[k] for k in ("v", "vp", "vg")}
-            ),
+    workarounds = []
+    translated = []
+    for _ in range(rng.randint(1, 3)):
+        action, action_zh = rng.choice(ACTIONS)
+        names = {"x": _compound(rng), "y": _compound(rng), "z": _compound(rng)}
+        workarounds.append({
+            "action": action.format(**names, **{k: words[k] for k in ("v", "vp", "vg")}),
             "success_rate": round(rng.uniform(0.6, 0.95), 2),
             "how": f"Set `{rng.choice(WORDS)}.{rng.choice(NOUNS)} = true` in the configuration file.",
             "condition": "",
             "sources": [f"https://docs.example.org/{domain}/{rng.choice(NOUNS)}"],
-        }
-        for _ in range(rng.randint(1, 3))
-    ]
+        })
+        translated.append(action_zh.format(**names))
     evidence = rng.randint(3, 12)
+    regex = _regex(shape, words) if regex_style == "template" else mixed_regex(_regex(shape, words), signature, rng)
+    fail_rate = round(rng.uniform(0.5, 0.95), 2)
+    for _ in workarounds:  # the draws earlier versions made here: every other field stays as it was
+        rng.choice(WORDS)
     return {
         "id": f"{domain}/{slug}",
         "signature": signature,
         "signature_zh": ZH_PREFIX + signature,
-        "regex": _regex(shape, words)
-        if regex_style == "template"
-        else mixed_regex(_regex(shape, words), signature, rng),
+        "regex": regex,
         "domain": domain,
         "category": category,
         "root_cause": cause,
@@ -369,10 +376,10 @@ def _make(
         ],
         "dead_ends": [
             {"action": f"Reinstall {package}", "why_fails": "The installation was not the problem.",
-             "fail_rate": round(rng.uniform(0.5, 0.95), 2), "condition": "", "sources": []}
+             "fail_rate": fail_rate, "condition": "", "sources": []}
         ],
         "workarounds": workarounds,
-        "workarounds_zh": [f"按说明检查 {rng.choice(WORDS)} 设置后重试" for _ in workarounds],
+        "workarounds_zh": translated,
         "transition_graph": {"leads_to": [], "preceded_by": [], "frequently_confused_with": []},
         "verification_tier": "human_reviewed",
         "confidence": round(rng.uniform(0.5, 0.9), 2),

@@ -150,6 +150,43 @@ def test_small_corpus_pre_commit_matches_full(tmp_path: Path) -> None:
         assert _rows(result) == [r for r in _rows(full) if r[0] == target], target
 
 
+@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.6, 0.85])
+@pytest.mark.parametrize("num_perm", [64, 128])
+def test_band_layout_equals_datasketch(threshold: float, num_perm: int) -> None:
+    from datasketch import MinHashLSH
+
+    dupes.band_layout.cache_clear()
+    index = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    assert dupes.band_layout(threshold, num_perm) == (index.b, index.r)
+
+
+def test_minhash_equals_datasketch() -> None:
+    from datasketch import MinHash
+
+    rng = random.Random(4)
+    for size in [0, 1, 2, 5, 30, 200]:
+        shingles = {f"w{rng.randrange(10_000)} {rng.random()}" for _ in range(size)} | ({"中文"} if size else set())
+        reference = MinHash(num_perm=dupes.NUM_PERM)
+        reference.update_batch([t.encode("utf-8") for t in sorted(shingles)])
+        ours = dupes.minhash(shingles)
+        assert ours.dtype == reference.hashvalues.dtype
+        assert ours.tolist() == reference.hashvalues.tolist()
+
+
+def test_checking_files_does_not_import_datasketch(tmp_path: Path) -> None:
+    """It pulls in scipy: seconds of start-up in every process of a run."""
+    import subprocess
+
+    root, _, _ = _corpus(tmp_path, dupes.EXACT_LIMIT + 10)
+    code = (
+        "import sys; from entrykit.engine import lint; from entrykit.config import load_config; "
+        f"from pathlib import Path; lint(None, load_config(Path({str(tmp_path)!r})), jobs=1); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('datasketch', 'scipy')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_band_keys_equal_datasketch_bulk() -> None:
     """Per-entry band keys (cached per file) equal those of MinHash over the whole corpus."""
     import numpy as np

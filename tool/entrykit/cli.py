@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -140,7 +140,8 @@ def lint(
     the whole corpus, which is read from the cache where it has not changed.
     """
     name = _output_format(output_format)
-    out = io.StringIO()
+    # Written as it is produced: the report of a large corpus is hundreds of megabytes.
+    out = sys.stdout
     try:
         config = _config(config_path, root).with_selection(_split_codes(select), _split_codes(ignore))
         day = today.date() if today else date.today()
@@ -168,13 +169,13 @@ def lint(
         statistics(result.diagnostics, out)
     if name == "text":
         out.write(summary_line(result.diagnostics, len(result.files)) + "\n")
-    click.echo(out.getvalue(), nl=False)
+    out.flush()
     failing = result.count(Severity.ERROR) + (result.count(Severity.WARNING) if strict else 0)
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     click.get_current_context().exit(int(code))
 
 
-def _report_fixes(fixed: fixer.FixResult, out: io.StringIO | None) -> None:
+def _report_fixes(fixed: fixer.FixResult, out: TextIO | None) -> None:
     """What --fix changed: on stdout before text output, on stderr beside machine formats."""
     lines = [str(applied) for applied in fixed.applied]
     count, files = len(fixed.applied), len(fixed.changed)

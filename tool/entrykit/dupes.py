@@ -2,9 +2,10 @@
 
 Candidates come from three cheap sources, never from comparing every pair:
 
-1. MinHash LSH (datasketch, 128 permutations, bands tuned for a Jaccard of
-   `candidate`) over 1-2-gram shingles of the normalised signature plus id tokens
-   (a corpus of at most `EXACT_LIMIT` entries compares every pair instead);
+1. MinHash LSH (datasketch's MinHash and band layout, computed here; 128
+   permutations, bands tuned for a Jaccard of `candidate`) over 1-2-gram
+   shingles of the normalised signature plus id tokens (a corpus of at most
+   `EXACT_LIMIT` entries compares every pair instead);
 2. ids that are the same `<domain>/<slug>` once a trailing environment
    (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
 3. pairs where one entry's regex matches the other's signature, whatever the
@@ -18,6 +19,7 @@ Each candidate is then scored from independent signals (see `score_pair`).
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict
@@ -171,11 +173,60 @@ class Cluster:
 
 @lru_cache(maxsize=8)
 def band_layout(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
-    """(bands, rows) that datasketch's MinHash LSH picks for `threshold`."""
-    from datasketch import MinHashLSH
+    """(bands, rows) that datasketch's MinHash LSH picks for `threshold`: the layout whose
+    false positive and false negative areas (equal weights) add up to the least.
 
-    layout = MinHashLSH(threshold=threshold, num_perm=num_perm)
-    return layout.b, layout.r
+    The areas are integrals of polynomials of degree at most `num_perm`, which
+    Gauss-Legendre quadrature of that many nodes gives exactly (up to rounding).
+    """
+    import numpy as np
+
+    nodes, weights = np.polynomial.legendre.leggauss(num_perm // 2 + 1)
+    layouts = [(bands, rows) for bands in range(1, num_perm + 1) for rows in range(1, num_perm // bands + 1)]
+    bands = np.array([b for b, _ in layouts], dtype=float)[:, None]
+    rows = np.array([r for _, r in layouts], dtype=float)[:, None]
+
+    def points(low: float, high: float) -> tuple[Any, float]:
+        return (high - low) / 2 * nodes + (high + low) / 2, (high - low) / 2
+
+    below, scale_below = points(0.0, threshold)
+    above, scale_above = points(threshold, 1.0)
+    positive = scale_below * ((1 - (1 - below**rows) ** bands) @ weights)
+    negative = scale_above * (((1 - above**rows) ** bands) @ weights)
+    return layouts[int(np.argmin(positive * 0.5 + negative * 0.5))]
+
+
+@lru_cache(maxsize=2)
+def _permutations(num_perm: int) -> tuple[Any, Any]:
+    """The affine maps h -> a * h + b (mod 2**32) of datasketch's MinHash (seed 1, its
+    default `affine32` scheme), drawn the way it draws them."""
+    import numpy as np
+
+    gen = np.random.RandomState(1)
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
+
+
+def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
+    """The MinHash signature of a set of strings (uint32 array), equal to datasketch's
+    `MinHash(num_perm).update_batch(...)`: SHA-1's first four bytes, MurmurHash3's
+    finalizer, then the affine maps. Computed here because importing datasketch pulls
+    in scipy, which costs a second or two in every process that checks files."""
+    import numpy as np
+
+    values = np.full(num_perm, (1 << 32) - 1, dtype=np.uint32)
+    hashed = [int.from_bytes(hashlib.sha1(t.encode("utf-8")).digest()[:4], "little") for t in sorted(shingles)]
+    if not hashed:
+        return values
+    hv = np.array(hashed, dtype=np.uint32).reshape(-1, 1)
+    hv = hv ^ (hv >> np.uint32(16))
+    hv = hv * np.uint32(0x85EBCA6B)
+    hv = hv ^ (hv >> np.uint32(13))
+    hv = hv * np.uint32(0xC2B2AE35)
+    hv = hv ^ (hv >> np.uint32(16))
+    a, b = _permutations(num_perm)
+    return np.minimum(values, (hv * a + b).min(axis=0))
 
 
 @lru_cache(maxsize=8)
@@ -185,22 +236,13 @@ def _band_mix(rows: int) -> Any:
     return np.random.default_rng(7).integers(1, 2**63, size=rows, dtype=np.uint64) | np.uint64(1)
 
 
-@lru_cache(maxsize=2)
-def _minhash_template(num_perm: int) -> Any:
-    from datasketch import MinHash
-
-    return MinHash(num_perm=num_perm)
-
-
 def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
     """One hash per LSH band of the MinHash of `shingles` (sorted first): two sets share a
     candidate bucket when one of their band keys is equal."""
     import numpy as np
 
     bands, rows = band_layout(threshold, num_perm)
-    minhash = _minhash_template(num_perm).copy()
-    minhash.update_batch([t.encode("utf-8") for t in sorted(shingles)])
-    block = np.asarray(minhash.hashvalues, dtype=np.uint64)[: bands * rows].reshape(bands, rows)
+    block = np.asarray(minhash(shingles, num_perm), dtype=np.uint64)[: bands * rows].reshape(bands, rows)
     with np.errstate(over="ignore"):
         keys = (block * _band_mix(rows)).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
     return tuple(int(k) for k in keys)

@@ -234,6 +234,7 @@ class _Run:
         for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
             if self.store is not None:
                 self.store.remember(fresh.memo)
+            fresh.memo = {}  # in the store's memo now (or, without a store, of no further use)
             yield fresh
 
     def _keep(self, record: FileRecord) -> None:

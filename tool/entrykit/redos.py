@@ -23,7 +23,7 @@ positions and treated as unbounded past it.
 from __future__ import annotations
 
 import re
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -146,15 +146,21 @@ class _Alphabet:
         for char in chars:
             seen.setdefault(char, None)
         self.chars = list(seen)
+        self.text = "".join(self.chars)
         self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
+        self._masks: dict[tuple[str, int], int] = {}
 
     def mask(self, source: str, flags: int) -> int:
-        compiled = _class_regex(source, flags)
+        known = self._masks.get((source, flags))
+        if known is not None:
+            return known
+        # A class matches exactly one character, so its matches in the alphabet's
+        # text are the representatives it matches, by position.
         value = 0
-        for index, char in enumerate(self.chars):
-            if compiled.fullmatch(char):
-                value |= 1 << index
+        for found in _class_regex(source, flags).finditer(self.text):
+            value |= 1 << found.start()
+        self._masks[(source, flags)] = value
         return value
 
     def pick(self, mask: int, prefer: str = "") -> str:
@@ -205,22 +211,25 @@ def _children(op: Any, av: Any) -> list[Any]:
 # --- the position automaton ----------------------------------------------------------
 
 
+# Multisets of positions are dicts position -> number of ways (capped at 2), in the
+# order positions were first added: the order the analysis later walks them in.
+Ways = dict[int, int]
+
+
 @dataclass
 class _Frag:
-    first: Counter[int]
-    last: Counter[int]
+    first: Ways
+    last: Ways
     nullable: int  # number of empty paths, capped at 2
 
 
-def _cap(counter: Counter[int]) -> Counter[int]:
-    for key, value in counter.items():
-        if value > 2:
-            counter[key] = 2
-    return counter
-
-
-def _scaled(counter: Counter[int], factor: int) -> Counter[int]:
-    return Counter({k: min(2, v * factor) for k, v in counter.items()}) if factor else Counter()
+def _plus(left: Ways, right: Ways, factor: int = 1) -> Ways:
+    """`left + right * factor`, each count capped at 2."""
+    out = {k: v if v < 2 else 2 for k, v in left.items()}
+    if factor:
+        for k, v in right.items():
+            out[k] = min(2, out.get(k, 0) + v * factor)
+    return out
 
 
 @dataclass
@@ -228,22 +237,23 @@ class _Automaton:
     masks: list[int] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     prefer: list[str] = field(default_factory=list)  # the literal character, for attacks
-    follow: list[Counter[int]] = field(default_factory=list)
+    follow: list[Ways] = field(default_factory=list)
     group_edges: set[tuple[int, int]] = field(default_factory=set)
-    initial: Counter[int] = field(default_factory=Counter)
+    initial: Ways = field(default_factory=dict)
     start: int | None = None  # the looping start state of search mode
 
     def add(self, mask: int, label: str, prefer: str = "") -> int:
         self.masks.append(mask)
         self.labels.append(label)
         self.prefer.append(prefer)
-        self.follow.append(Counter())
+        self.follow.append({})
         return len(self.masks) - 1
 
-    def link(self, last: Counter[int], first: Counter[int], group: bool) -> None:
+    def link(self, last: Ways, first: Ways, group: bool) -> None:
         for p, mp in last.items():
+            out = self.follow[p]
             for q, mq in first.items():
-                self.follow[p][q] = min(2, self.follow[p][q] + mp * mq)
+                out[q] = min(2, out.get(q, 0) + mp * mq)
                 if group:
                     self.group_edges.add((p, q))
 
@@ -258,10 +268,10 @@ class _Builder:
 
     def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
         pos = self.auto.add(mask, label, prefer)
-        return _Frag(Counter({pos: 1}), Counter({pos: 1}), 0)
+        return _Frag({pos: 1}, {pos: 1}, 0)
 
     def seq(self, items: Sequence[Any], flags: int) -> _Frag:
-        frag = _Frag(Counter(), Counter(), 1)
+        frag = _Frag({}, {}, 1)
         for op, av in items:
             frag = self.concat(frag, self.node(op, av, flags))
             if len(self.auto.masks) > 4 * _EXPAND_LIMIT:
@@ -270,19 +280,19 @@ class _Builder:
 
     def concat(self, left: _Frag, right: _Frag) -> _Frag:
         self.auto.link(left.last, right.first, group=False)
-        first = _cap(left.first + _scaled(right.first, left.nullable))
-        last = _cap(right.last + _scaled(left.last, right.nullable))
+        first = _plus(left.first, right.first, left.nullable)
+        last = _plus(right.last, left.last, right.nullable)
         return _Frag(first, last, min(2, left.nullable * right.nullable))
 
     def alt(self, frags: Sequence[_Frag]) -> _Frag:
-        first: Counter[int] = Counter()
-        last: Counter[int] = Counter()
+        first: Ways = {}
+        last: Ways = {}
         nullable = 0
         for frag in frags:
-            first += frag.first
-            last += frag.last
+            first = _plus(first, frag.first)
+            last = _plus(last, frag.last)
             nullable += frag.nullable
-        return _Frag(_cap(first), _cap(last), min(2, nullable))
+        return _Frag(first, last, min(2, nullable))
 
     def node(self, op: Any, av: Any, flags: int) -> _Frag:
         if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
@@ -294,7 +304,7 @@ class _Builder:
         if op is sre_c.BRANCH:
             return self.alt([self.seq(branch, flags) for branch in av[1]])
         if op is sre_c.GROUPREF_EXISTS:
-            no = self.seq(av[2], flags) if av[2] is not None else _Frag(Counter(), Counter(), 1)
+            no = self.seq(av[2], flags) if av[2] is not None else _Frag({}, {}, 1)
             return self.alt([self.seq(av[1], flags), no])
         if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
             return self.repeat(av, flags)
@@ -307,18 +317,18 @@ class _Builder:
             return _Frag(step.first, step.last, 1 if low == 0 or _nullable(items) else 0)
         if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
             self.nested.append((av[1], flags, "lookaround"))
-            return _Frag(Counter(), Counter(), 1)
+            return _Frag({}, {}, 1)
         if op is sre_c.GROUPREF:
             step = self.position(self.alphabet.all, f"\\{av}")
             return _Frag(step.first, step.last, 1)
-        return _Frag(Counter(), Counter(), 1)  # AT, and anything zero-width
+        return _Frag({}, {}, 1)  # AT, and anything zero-width
 
     def repeat(self, av: Any, flags: int) -> _Frag:
         low, high, items = av
         size = _size(items)
         unbounded = high is sre_c.MAXREPEAT or high * max(size, 1) > _EXPAND_LIMIT
         copies = min(low, max(1, _EXPAND_LIMIT // max(size, 1)))
-        frag = _Frag(Counter(), Counter(), 1)
+        frag = _Frag({}, {}, 1)
         for _ in range(max(copies - (1 if unbounded and copies else 0), 0)):
             frag = self.concat(frag, self.seq(items, flags))
         if unbounded:
@@ -327,7 +337,7 @@ class _Builder:
             self.auto.link(body.last, body.first, group=group)
             loop = _Frag(body.first, body.last, 1 if copies == 0 else body.nullable)
             return self.concat(frag, loop)
-        optional: _Frag = _Frag(Counter(), Counter(), 1)
+        optional: _Frag = _Frag({}, {}, 1)
         for _ in range(high - copies):  # X(X(X)?)? nested, so the parse stays unique
             body = self.seq(items, flags)
             inner = self.concat(body, optional)
@@ -435,6 +445,7 @@ class _Analysis:
         self.alphabet = alphabet
         self.n = len(auto.masks)
         self.work = 0
+        self._preds: list[list[int]] | None = None
         self.comp_of = [0] * self.n
         self.components = _sccs(self.n, lambda p: auto.follow[p].keys())
         for number, component in enumerate(self.components):
@@ -546,17 +557,18 @@ class _Analysis:
 
     def reach(self, sources: Iterable[int], reverse: bool = False) -> set[int]:
         if reverse:
-            preds: list[list[int]] = [[] for _ in range(self.n)]
-            for p in range(self.n):
-                for q in self.auto.follow[p]:
-                    preds[q].append(p)
-            succ: Callable[[int], Iterable[int]] = lambda p: preds[p]
+            if self._preds is None:
+                self._preds = [[] for _ in range(self.n)]
+                for p in range(self.n):
+                    for q in self.auto.follow[p]:
+                        self._preds[q].append(p)
+            edges: Sequence[Iterable[int]] = self._preds
         else:
-            succ = lambda p: self.auto.follow[p].keys()  # noqa: E731
+            edges = self.auto.follow
         seen = set(sources)
         queue = deque(seen)
         while queue:
-            for nxt in succ(queue.popleft()):
+            for nxt in edges[queue.popleft()]:
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
@@ -617,7 +629,7 @@ def _analyse_items(items: Any, flags: int, mode: str) -> tuple[list[Candidate], 
     builder = _Builder(alphabet)
     frag = builder.seq(items, flags)
     auto = builder.auto
-    initial = Counter(frag.first)
+    initial = dict(frag.first)
     if mode == "search" and not _anchored_at_start(items):
         start = auto.add(alphabet.all, "(search)")
         auto.start = start
