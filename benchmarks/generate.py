@@ -1,7 +1,7 @@
 """Deterministic generator of realistic entry corpora for benchmarks and scale tests.
 
     python benchmarks/generate.py OUT_DIR --count 1000 [--format yaml|json] [--seed 1]
-        [--duplicates 0.05]
+        [--duplicates 0.05] [--defects 0.02] [--regex-style template|mixed]
 
 Every entry describes a distinct error: its signature is a real-looking message
 built from one of the error templates, a message shape, and identifiers drawn
@@ -10,8 +10,13 @@ wording than two different real errors do. With `--duplicates F`, a fraction F o
 the entries are planted near-duplicates of earlier ones (the same message with
 other names and numbers, a reworded message, the same id in another environment,
 or a message each regex recognises); the planted pairs are written as ground
-truth to `OUT_DIR.duplicates.json` beside the corpus. The same arguments always
-write the same files.
+truth to `OUT_DIR.duplicates.json` beside the corpus. With `--defects F`, a
+fraction F of the entries get one planted defect each (a duplicate id, a dangling
+reference, a regex that misses its signature or does not compile, dates out of
+order, a schema violation, a domain that disagrees with the id, an unsafe source
+URL), listed with the rule code that must report it in `OUT_DIR.defects.json`.
+Planting draws from streams of its own, so the other entries are the same with or
+without it. The same arguments always write the same files.
 """
 
 from __future__ import annotations
@@ -296,6 +301,17 @@ def _words(index: int, rng: random.Random, domain: str) -> dict[str, str]:
     }
 
 
+# Workaround actions and their Chinese translations, which keep every name verbatim
+# as translators do (a translation that drops them is what ET305 reports).
+ACTIONS = [
+    ("Pin {x} to the release that last {vp} {y}", "将 {x} 固定到上一个能处理 {y} 的版本"),
+    ("Set {x}.{y} explicitly before {vg} {z}", "在处理 {z} 之前显式设置 {x}.{y}"),
+    ("Clear the {x} cache and {v} {y} again", "清除 {x} 缓存，然后重新处理 {y}"),
+    ("Upgrade {x} so that {y} is {vp} lazily", "升级 {x}，让 {y} 延迟处理"),
+    ("Run {x} with {y} disabled, then {v} {z}", "禁用 {y} 后运行 {x}，然后处理 {z}"),
+]
+
+
 def make_entry(index: int, rng: random.Random, regex_style: str = "template") -> dict[str, Any]:
     """Entry number `index`: one distinct error, drawn from `rng`.
 
@@ -327,33 +343,29 @@ def _make(
     first = f"20{rng.randint(19, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     confirmed = f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}"
     major = rng.randint(1, 5)
-    actions = [
-        "Pin {x} to the release that last {vp} {y}",
-        "Set {x}.{y} explicitly before {vg} {z}",
-        "Clear the {x} cache and {v} {y} again",
-        "Upgrade {x} so that {y} is {vp} lazily",
-        "Run {x} with {y} disabled, then {v} {z}",
-    ]
-    workarounds = [
-        {
-            "action": rng.choice(actions).format(
-                x=_compound(rng), y=_compound(rng), z=_compound(rng), **{k: words[k] for k in ("v", "vp", "vg")}
-            ),
+    workarounds = []
+    translated = []
+    for _ in range(rng.randint(1, 3)):
+        action, action_zh = rng.choice(ACTIONS)
+        names = {"x": _compound(rng), "y": _compound(rng), "z": _compound(rng)}
+        workarounds.append({
+            "action": action.format(**names, **{k: words[k] for k in ("v", "vp", "vg")}),
             "success_rate": round(rng.uniform(0.6, 0.95), 2),
             "how": f"Set `{rng.choice(WORDS)}.{rng.choice(NOUNS)} = true` in the configuration file.",
             "condition": "",
             "sources": [f"https://docs.example.org/{domain}/{rng.choice(NOUNS)}"],
-        }
-        for _ in range(rng.randint(1, 3))
-    ]
+        })
+        translated.append(action_zh.format(**names))
     evidence = rng.randint(3, 12)
+    regex = _regex(shape, words) if regex_style == "template" else mixed_regex(_regex(shape, words), signature, rng)
+    fail_rate = round(rng.uniform(0.5, 0.95), 2)
+    for _ in workarounds:  # the draws earlier versions made here: every other field stays as it was
+        rng.choice(WORDS)
     return {
         "id": f"{domain}/{slug}",
         "signature": signature,
         "signature_zh": ZH_PREFIX + signature,
-        "regex": _regex(shape, words)
-        if regex_style == "template"
-        else mixed_regex(_regex(shape, words), signature, rng),
+        "regex": regex,
         "domain": domain,
         "category": category,
         "root_cause": cause,
@@ -364,10 +376,10 @@ def _make(
         ],
         "dead_ends": [
             {"action": f"Reinstall {package}", "why_fails": "The installation was not the problem.",
-             "fail_rate": round(rng.uniform(0.5, 0.95), 2), "condition": "", "sources": []}
+             "fail_rate": fail_rate, "condition": "", "sources": []}
         ],
         "workarounds": workarounds,
-        "workarounds_zh": [f"按说明检查 {rng.choice(WORDS)} 设置后重试" for _ in workarounds],
+        "workarounds_zh": translated,
         "transition_graph": {"leads_to": [], "preceded_by": [], "frequently_confused_with": []},
         "verification_tier": "human_reviewed",
         "confidence": round(rng.uniform(0.5, 0.9), 2),
@@ -427,6 +439,47 @@ def make_duplicate(
     return dup, kind
 
 
+# Planted defects: kind -> the rule code that must report it.
+DEFECTS = {
+    "duplicate-id": "ET501",
+    "dangling-reference": "ET504",
+    "regex-misses-signature": "ET202",
+    "regex-does-not-compile": "ET201",
+    "dates-out-of-order": "ET601",
+    "schema-violation": "ET101",
+    "domain-mismatch": "ET505",
+    "unsafe-source-url": "ET606",
+}
+
+
+def plant_defect(entry: dict[str, Any], earlier_ids: list[str], index: int, rng: random.Random) -> tuple[dict[str, Any], str]:
+    """A copy of `entry` with one defect, and its kind (a key of `DEFECTS`).
+
+    A duplicate id needs an earlier entry; without one another kind is drawn.
+    """
+    kinds = [k for k in DEFECTS if k != "duplicate-id" or earlier_ids]
+    kind = kinds[rng.randrange(len(kinds))]
+    bad = json.loads(json.dumps(entry))
+    if kind == "duplicate-id":
+        bad["id"] = rng.choice(earlier_ids)
+        bad["domain"] = bad["id"].split("/")[0]
+    elif kind == "dangling-reference":
+        bad["transition_graph"]["leads_to"] = [f"{bad['domain']}/no-such-entry-{index}"]
+    elif kind == "regex-misses-signature":
+        bad["regex"] = re.escape(f"never printed {index} ") + r"\d+"
+    elif kind == "regex-does-not-compile":
+        bad["regex"] = "(" + bad["regex"]
+    elif kind == "dates-out-of-order":
+        bad["first_seen"], bad["last_confirmed"] = "2025-12-30", "2021-01-05"
+    elif kind == "schema-violation":
+        bad["confidence"] = "high"
+    elif kind == "domain-mismatch":
+        bad["domain"] = "elsewhere"
+    else:
+        bad["workarounds"][0]["sources"] = [f"http://127.0.0.1:{8000 + index % 1000}/notes"]
+    return bad, kind
+
+
 def write_corpus(
     out: Path,
     count: int,
@@ -434,15 +487,21 @@ def write_corpus(
     seed: int = 1,
     duplicates: float = 0.0,
     regex_style: str = "template",
+    defects: float = 0.0,
 ) -> list[Path]:
     """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths.
 
     With `duplicates` > 0 that fraction of the entries are planted near-duplicates
     of earlier entries (at most one per original), listed as ground truth in
-    `out.duplicates.json` beside `out`.
+    `out.duplicates.json` beside `out`. With `defects` > 0 that fraction of the
+    other entries get one planted defect each, listed with the code that reports
+    it in `out.defects.json` (paths relative to `out`).
     """
     rng = random.Random(seed)
     plant = random.Random(seed + 1)  # a separate stream: planting leaves the originals as they were
+    spoil = random.Random(seed + 2)  # and another for defects
+    planted: list[dict[str, str]] = []
+    ids: list[str] = []
     paths = []
     if fmt == "yaml":
         import yaml
@@ -462,6 +521,18 @@ def write_corpus(
             made = _make(index, rng, regex_style)
             entry = made[0]
             originals.append(made)
+            if defects > 0 and spoil.random() < defects:
+                name = f"{entry['id']}.{fmt}"
+                entry, kind = plant_defect(entry, ids, index, spoil)
+                planted.append({"path": name, "kind": kind, "code": DEFECTS[kind]})
+                ids.append(name.rsplit(".", 1)[0])
+                index += 1
+                path = out / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(dump(entry), encoding="utf-8")
+                paths.append(path)
+                continue
+        ids.append(entry["id"])
         index += 1
         path = out / f"{entry['id']}.{fmt}"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -471,6 +542,9 @@ def write_corpus(
         ground = {"count": count, "seed": seed, "duplicates": duplicates, "pairs": truth}
         truth_path = out.with_name(out.name + ".duplicates.json")
         truth_path.write_text(json.dumps(ground, indent=1) + "\n", encoding="utf-8")
+    if defects > 0:
+        found = {"count": count, "seed": seed, "defects": defects, "planted": planted}
+        out.with_name(out.name + ".defects.json").write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return paths
 
 
@@ -482,8 +556,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--duplicates", type=float, default=0.0, help="fraction of planted near-duplicates")
     parser.add_argument("--regex-style", choices=REGEX_STYLES, default="template")
+    parser.add_argument("--defects", type=float, default=0.0, help="fraction of entries with a planted defect")
     args = parser.parse_args()
-    paths = write_corpus(args.out, args.count, args.format, args.seed, args.duplicates, args.regex_style)
+    paths = write_corpus(
+        args.out, args.count, args.format, args.seed, args.duplicates, args.regex_style, args.defects
+    )
     print(f"wrote {len(paths)} entries under {args.out}")
 
 

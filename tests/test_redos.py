@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from entrykit.redos import analyse, structural
+from entrykit.redos import Result, analyse, pump_count, structural
 from entrykit.regex_runner import Job, RegexRunner
 
 EXPONENTIAL = [r"(a+)+$", r"(\w+\s?)*$", r"^(a|a)*$", r"(?:a+)+$", r"((a+))+$", r"(?P<x>a+)+$", r"(a*)*$",
@@ -72,7 +72,51 @@ def test_degree_three_attack_is_confirmed() -> None:
         [result] = analyse(pattern, re.IGNORECASE, "search", runner)
     assert result.finding.degree == 3 and result.measurement is not None
     assert result.measurement.confirmed
-    assert "exceeded the 50 ms budget" in result.measurement.describe(50)
+    described = result.measurement.describe(50)
+    assert "exceeded the 50 ms budget" in described or "would exceed the 50 ms budget" in described
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags"),
+    [
+        (r"(911.*tw|taiwan.*emergency|emergency.*number.*taiwan)", re.IGNORECASE),
+        (r"(model_entity.*rejected|rejected.*stale.*cache)", 0),
+        (r"a.*b.*c.*d", 0),
+        (r"(a+)+$", 0),
+        (r"(\w+\s?)*$", 0),
+    ],
+)
+def test_a_predicted_length_does_exceed_the_budget(pattern: str, flags: int) -> None:
+    """Confirmation extrapolates from two short runs; the attack at the predicted size
+    (with room for timing noise) must really run past the budget."""
+    with RegexRunner(50) as runner:
+        [result] = analyse(pattern, flags, "search", runner)
+        measured = result.measurement
+        assert measured is not None and measured.confirmed
+        if measured.predicted is None:  # a run exceeded the budget on its own
+            assert any(seconds is None for _, seconds in measured.runs)
+            return
+        assert len(measured.runs) >= 2 and all(seconds is not None for _, seconds in measured.runs)
+        assert max(seconds or 0.0 for _, seconds in measured.runs) < 0.05  # no run paid the budget
+        attack = result.finding.attack
+        if result.finding.kind == "exponential":
+            n = 1
+            while len(attack.build(n)) < measured.predicted:
+                n += 1
+            text = attack.build(n + 4)
+        else:
+            text = attack.build(pump_count(attack, 2 * measured.predicted))
+        outcome = runner.run([Job(pattern, flags, "search", text)])[0]
+        assert outcome.timed_out, (len(text), outcome)
+
+
+def test_measurement_and_finding_survive_the_memo() -> None:
+    with RegexRunner(50) as runner:
+        [result] = analyse(r"a.*b.*c", 0, "search", runner)
+    again = Result.from_data(result.to_data())
+    assert again == result
+    assert again.measurement is not None and result.measurement is not None
+    assert again.measurement.describe(50) == result.measurement.describe(50)
 
 
 def test_an_attack_that_always_matches_is_no_finding() -> None:

@@ -188,6 +188,16 @@ def test_tokens_are_ordered_and_do_not_overlap(text: str) -> None:
         assert 0 <= token.start < token.end <= len(text) and token.kind in T.KINDS and token.text
 
 
+@given(source_texts, st.lists(source_texts, max_size=3).map(" ".join))
+def test_substring_shortcuts_agree_with_the_matcher(source: str, other: str) -> None:
+    """`contains` decides most tokens by plain substring checks; it must say what the
+    token's matcher says, on translations that keep, move or drop its pieces."""
+    for token in T.extract(source):
+        for translation in (source, other, other + source[::-1], source.replace(" ", ""), token.text + "s"):
+            expected = T._matcher(token.kind, token.text).search(T.fold(translation)) is not None
+            assert T.contains(translation, token) is expected, (token, translation)
+
+
 def test_real_corpus_strings_keep_their_own_tokens(deadends_dir: Path) -> None:
     """Over every signature, summary and action of the deadends.dev sample: each
     string keeps its tokens, also with full-width punctuation, and spans do not overlap."""

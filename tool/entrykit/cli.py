@@ -13,16 +13,17 @@ from collections import Counter
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
-from . import __version__, docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
+from . import docs, dupes, fixer, locales, merge, merge_apply, registry, scaffold
 from .config import Config, load_config
 from .corpus import Corpus
 from .coverage import coverage, load_entries
 from .coverage_formats import FORMATTERS
 from .diagnostic import Severity
+from .engine import default_jobs
 from .engine import lint as run_lint
 from .engine import load_plan
 from .entry import Entry
@@ -80,7 +81,7 @@ def _output_format(name: str) -> str:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="entrykit")
+@click.version_option(package_name="entrykit", prog_name="entrykit")
 def cli() -> None:
     """Lint, merge and author the entries of an error knowledge base."""
 
@@ -111,6 +112,13 @@ def cli() -> None:
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply safe fixes in place, then report what remains.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified diff; write nothing.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Processes that check files when there are many (default: all cores).",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write `.entrykit_cache/` in the corpus root.")
 def lint(
     paths: tuple[Path, ...],
     output_format: str,
@@ -124,10 +132,17 @@ def lint(
     root: Path | None,
     apply_fixes: bool,
     show_diff: bool,
+    jobs: int | None,
+    no_cache: bool,
 ) -> None:
-    """Check entries (default: the corpus root from config, `entries/`)."""
+    """Check entries (default: the corpus root from config, `entries/`).
+
+    Files named inside the corpus root (as pre-commit passes them) are checked against
+    the whole corpus, which is read from the cache where it has not changed.
+    """
     name = _output_format(output_format)
-    out = io.StringIO()
+    # Written as it is produced: the report of a large corpus is hundreds of megabytes.
+    out = sys.stdout
     try:
         config = _config(config_path, root).with_selection(_split_codes(select), _split_codes(ignore))
         day = today.date() if today else date.today()
@@ -142,7 +157,9 @@ def lint(
             _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
         else:
-            result = run_lint(list(paths) or None, config, day)
+            result = run_lint(
+                list(paths) or None, config, day, use_cache=not no_cache, jobs=jobs or default_jobs()
+            )
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
@@ -152,7 +169,7 @@ def lint(
         statistics(result.diagnostics, out)
     if name == "text":
         out.write(summary_line(result.diagnostics, len(result.files)) + "\n")
-    click.echo(out.getvalue(), nl=False)
+    out.flush()
     failing = result.count(Severity.ERROR) + (result.count(Severity.WARNING) if strict else 0)
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     click.get_current_context().exit(int(code))
@@ -163,7 +180,7 @@ def _write_failure(exc: OSError) -> str:
     return f"cannot write{where}: {exc.strerror or exc}"
 
 
-def _report_fixes(fixed: fixer.FixResult, out: io.StringIO | None) -> None:
+def _report_fixes(fixed: fixer.FixResult, out: TextIO | None) -> None:
     """What --fix changed: on stdout before text output, on stderr beside machine formats."""
     lines = [str(applied) for applied in fixed.applied]
     count, files = len(fixed.applied), len(fixed.changed)

@@ -55,6 +55,8 @@ class Config:
         return best_select >= 0 and best_select > best_ignore
 
     def ignored_in_file(self, abspath: Path, code: str) -> bool:
+        if not self.per_file_ignores:
+            return False
         try:
             rel = abspath.relative_to(self.base).as_posix()
         except ValueError:

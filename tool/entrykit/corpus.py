@@ -1,4 +1,5 @@
-"""The corpus index shared by corpus rules: every entry, by id and by alias."""
+"""The corpus index shared by corpus rules: every entry, by id and by alias, and which
+entries a run reports on."""
 
 from __future__ import annotations
 
@@ -13,10 +14,17 @@ from .entry import Entry
 
 @dataclass
 class Corpus:
-    """All entries linted together; corpus rules see this whole set."""
+    """All entries linted together; corpus rules see this whole set.
+
+    `focus` holds the numbers of the entries whose findings are wanted (a pre-commit
+    run over a few files of a large corpus); None wants every entry. A corpus rule
+    must report on a focus entry exactly what it would report in a run over all
+    entries, and may skip work that only concerns entries outside the focus.
+    """
 
     entries: list[Entry]
     root: Path | None = None
+    focus: frozenset[int] | None = None
     by_id: dict[str, list[Entry]] = field(default_factory=dict)
     by_alias: dict[str, list[Entry]] = field(default_factory=dict)
     by_path: dict[str, Entry] = field(default_factory=dict)
@@ -41,6 +49,18 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def wanted(self, number: int) -> bool:
+        """Whether findings on entry `number` are wanted (see `focus`)."""
+        return self.focus is None or number in self.focus
+
+    def focused(self) -> Iterator[tuple[int, Entry]]:
+        """(number, entry) of every entry whose findings are wanted."""
+        if self.focus is None:
+            yield from enumerate(self.entries)
+        else:
+            for number in sorted(self.focus):
+                yield number, self.entries[number]
 
     def knows(self, entry_id: str) -> bool:
         """True if some entry has this id or alias."""

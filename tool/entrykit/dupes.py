@@ -2,9 +2,10 @@
 
 Candidates come from three cheap sources, never from comparing every pair:
 
-1. MinHash LSH (datasketch, 128 permutations, bands tuned for a Jaccard of
-   `candidate`) over 1-2-gram shingles of the normalised signature plus id tokens
-   (a corpus of at most `EXACT_LIMIT` entries compares every pair instead);
+1. MinHash LSH (datasketch's MinHash and band layout, computed here; 128
+   permutations, bands tuned for a Jaccard of `candidate`) over 1-2-gram
+   shingles of the normalised signature plus id tokens (a corpus of at most
+   `EXACT_LIMIT` entries compares every pair instead);
 2. ids that are the same `<domain>/<slug>` once a trailing environment
    (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
 3. pairs where one entry's regex matches the other's signature, whatever the
@@ -18,11 +19,13 @@ Each candidate is then scored from independent signals (see `score_pair`).
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -170,52 +173,155 @@ class Cluster:
     pairs: list[Pair] = field(default_factory=list)
 
 
+@lru_cache(maxsize=8)
+def band_layout(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
+    """(bands, rows) that datasketch's MinHash LSH picks for `threshold`: the layout whose
+    false positive and false negative areas (equal weights) add up to the least.
+
+    The areas are integrals of polynomials of degree at most `num_perm`, which
+    Gauss-Legendre quadrature of that many nodes gives exactly (up to rounding).
+    """
+    import numpy as np
+
+    nodes, weights = np.polynomial.legendre.leggauss(num_perm // 2 + 1)
+    layouts = [(bands, rows) for bands in range(1, num_perm + 1) for rows in range(1, num_perm // bands + 1)]
+    bands = np.array([b for b, _ in layouts], dtype=float)[:, None]
+    rows = np.array([r for _, r in layouts], dtype=float)[:, None]
+
+    def points(low: float, high: float) -> tuple[Any, float]:
+        return (high - low) / 2 * nodes + (high + low) / 2, (high - low) / 2
+
+    below, scale_below = points(0.0, threshold)
+    above, scale_above = points(threshold, 1.0)
+    positive = scale_below * ((1 - (1 - below**rows) ** bands) @ weights)
+    negative = scale_above * (((1 - above**rows) ** bands) @ weights)
+    return layouts[int(np.argmin(positive * 0.5 + negative * 0.5))]
+
+
+@lru_cache(maxsize=2)
+def _permutations(num_perm: int) -> tuple[Any, Any]:
+    """The affine maps h -> a * h + b (mod 2**32) of datasketch's MinHash (seed 1, its
+    default `affine32` scheme), drawn the way it draws them."""
+    import numpy as np
+
+    gen = np.random.RandomState(1)
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
+
+
+def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
+    """The MinHash signature of a set of strings (uint32 array), equal to datasketch's
+    `MinHash(num_perm).update_batch(...)`: SHA-1's first four bytes, MurmurHash3's
+    finalizer, then the affine maps. Computed here because importing datasketch pulls
+    in scipy, which costs a second or two in every process that checks files."""
+    import numpy as np
+
+    values = np.full(num_perm, (1 << 32) - 1, dtype=np.uint32)
+    hashed = [int.from_bytes(hashlib.sha1(t.encode("utf-8")).digest()[:4], "little") for t in sorted(shingles)]
+    if not hashed:
+        return values
+    hv = np.array(hashed, dtype=np.uint32).reshape(-1, 1)
+    hv = hv ^ (hv >> np.uint32(16))
+    hv = hv * np.uint32(0x85EBCA6B)
+    hv = hv ^ (hv >> np.uint32(13))
+    hv = hv * np.uint32(0xC2B2AE35)
+    hv = hv ^ (hv >> np.uint32(16))
+    a, b = _permutations(num_perm)
+    return np.minimum(values, (hv * a + b).min(axis=0))
+
+
+@lru_cache(maxsize=8)
+def _band_mix(rows: int) -> Any:
+    import numpy as np
+
+    return np.random.default_rng(7).integers(1, 2**63, size=rows, dtype=np.uint64) | np.uint64(1)
+
+
+def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
+    """One hash per LSH band of the MinHash of `shingles` (sorted first): two sets share a
+    candidate bucket when one of their band keys is equal."""
+    import numpy as np
+
+    bands, rows = band_layout(threshold, num_perm)
+    block = np.asarray(minhash(shingles, num_perm), dtype=np.uint64)[: bands * rows].reshape(bands, rows)
+    with np.errstate(over="ignore"):
+        keys = (block * _band_mix(rows)).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
+    return tuple(int(k) for k in keys)
+
+
+def _bucket_links(members: list[int]) -> list[tuple[int, int]]:
+    if len(members) > BUCKET_LIMIT:
+        return list(zip(members, members[1:]))
+    return [(x, y) for n, x in enumerate(members) for y in members[n + 1 :]]
+
+
 def lsh_candidates(
-    sets: Sequence[frozenset[str]], threshold: float, num_perm: int = NUM_PERM
+    sets: Sequence[frozenset[str]],
+    threshold: float,
+    num_perm: int = NUM_PERM,
+    keys: Sequence[Sequence[int] | bytes | None] | None = None,
+    focus: Iterable[int] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Pairs (i < j) likely to have Jaccard >= threshold: MinHash LSH, banded.
 
     Up to `EXACT_LIMIT` sets every pair is compared instead (exact). Above it,
-    datasketch computes the MinHash signatures and picks the band layout
-    (b bands of r rows) for the threshold; each band is then grouped at once
-    with numpy. Every pair sharing one band is a candidate. A bucket of more than
-    `BUCKET_LIMIT` entries (one message filed many times) is chained, so its
-    entries still form one cluster without quadratic pairs.
+    the sets' MinHash signatures (datasketch) are cut into b bands of r rows
+    (datasketch's layout for the threshold) and each band hashed (`band_keys`;
+    `keys` passes them in when already known). Every pair sharing one band key is
+    a candidate. A bucket of more than `BUCKET_LIMIT` entries (one message filed
+    many times) is chained, so its entries still form one cluster without
+    quadratic pairs. With `focus`, only the pairs that involve one of those sets.
     """
+    wanted = set(focus) if focus is not None else None
     present = [i for i, shingles in enumerate(sets) if shingles]
     if len(present) <= EXACT_LIMIT:
         # Comparing every pair of a small corpus is exact, and quicker than
         # importing datasketch (its import alone takes about a second).
         for n, i in enumerate(present):
             for j in present[n + 1 :]:
+                if wanted is not None and i not in wanted and j not in wanted:
+                    continue
                 if _jaccard(sets[i], sets[j]) >= threshold:
                     yield (i, j)
         return
 
     import numpy as np
-    from datasketch import MinHash, MinHashLSH
 
-    layout = MinHashLSH(threshold=threshold, num_perm=num_perm)
-    bands, rows = layout.b, layout.r
-    hashes = MinHash.bulk([[t.encode("utf-8") for t in sorted(sets[i])] for i in present], num_perm=num_perm)
-    matrix = np.vstack([m.hashvalues for m in hashes]).astype(np.uint64)
-    mix = np.random.default_rng(7).integers(1, 2**63, size=rows, dtype=np.uint64) | np.uint64(1)
+    known = keys or [None] * len(sets)
+    rows_of = [known[i] or band_keys(sets[i], threshold, num_perm) for i in present]
+    if all(isinstance(row, bytes) for row in rows_of):
+        matrix = np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(present), -1)  # type: ignore[arg-type]
+    else:
+        matrix = np.array(
+            [np.frombuffer(row, dtype="<u8") if isinstance(row, bytes) else row for row in rows_of], dtype=np.uint64
+        )
     seen: set[tuple[int, int]] = set()
-    for band in range(bands):
-        block = matrix[:, band * rows : (band + 1) * rows]
-        with np.errstate(over="ignore"):
-            keys = (block * mix).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
+    positions = np.array(present)
+    if wanted is not None:
+        place = {i: k for k, i in enumerate(present)}
+        for i in sorted(wanted):
+            if i not in place:
+                continue
+            for band in range(matrix.shape[1]):
+                column = matrix[:, band]
+                members = [int(m) for m in positions[np.flatnonzero(column == column[place[i]])]]
+                if len(members) < 2:
+                    continue
+                for pair in _bucket_links(members):
+                    if i in pair and pair not in seen:
+                        seen.add(pair)
+                        yield pair
+        return
+    for band in range(matrix.shape[1]):
+        column = matrix[:, band]
+        order = np.argsort(column, kind="stable")
+        ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         ends = np.r_[starts[1:], len(ordered)]
         for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
             members = sorted(present[k] for k in order[start:end])
-            if len(members) > BUCKET_LIMIT:
-                links = list(zip(members, members[1:]))
-            else:
-                links = [(x, y) for n, x in enumerate(members) for y in members[n + 1 :]]
-            for pair in links:
+            for pair in _bucket_links(members):
                 if pair not in seen:
                     seen.add(pair)
                     yield pair
@@ -316,8 +422,44 @@ class Prepared:
 
     @classmethod
     def of(cls, entry: Entry) -> Prepared:
+        known = entry.facts.get("dupes")
+        if isinstance(known, (list, tuple)) and len(known) == 3:
+            return cls(known[0], signature_shingles("", known[0]))
         normalized = normalize_signature(entry.str_field("signature") or "")
         return cls(normalized, signature_shingles("", normalized))
+
+
+def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None]:
+    """What near-duplicate search reads of one entry (a per-file fact, cached with the file):
+    the normalised signature (its shingles are cheap to derive), the id's shingles and the
+    id without environment."""
+    known = entry.facts.get("dupes")
+    if isinstance(known, (list, tuple)) and len(known) == 3:
+        return known[0], tuple(known[1]), known[2]
+    normalized = normalize_signature(entry.str_field("signature") or "")
+    ids = tuple(f"id:{t}" for t in id_tokens(entry.id)) if entry.id else ()
+    value = (normalized, ids, variant_key(entry.id) if entry.id else None)
+    entry.facts["dupes"] = value
+    return value
+
+
+def entry_band_blob(entry: Entry, threshold: float) -> bytes:
+    """The entry's band keys as 8-byte little-endian words (how the cache keeps them)."""
+    entry_band_keys(entry, threshold)
+    return bytes(entry.facts["bands"][2])
+
+
+def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
+    """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
+    known = entry.facts.get("bands")
+    if isinstance(known, (list, tuple)) and len(known) == 3 and known[0] == threshold and known[1] == NUM_PERM:
+        blob = known[2]
+        if isinstance(blob, bytes) and len(blob) % 8 == 0:
+            return tuple(int.from_bytes(blob[i : i + 8], "little") for i in range(0, len(blob), 8))
+    keys = band_keys(entry_shingles(entry), threshold)
+    # one bytes object, not 25 big integers: summaries load much faster from the cache
+    entry.facts["bands"] = (threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
+    return keys
 
 
 def score_pair(
@@ -380,14 +522,20 @@ def score_pair(
 
 
 def signature_matches(
-    entries: Sequence[Entry], flags: int, mode: str, runner: RegexRunner, memo: dict[Any, Any] | None = None
+    entries: Sequence[Entry],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    memo: dict[Any, Any] | None = None,
+    focus: Iterable[int] | None = None,
 ) -> set[tuple[int, int]]:
     """(i, j) for every entry i whose regex matches entry j's signature (i != j).
 
     Read from the corpus regex index (the one ET209 uses; with `memo`, computed once
     per corpus), so each regex runs only on candidate signatures and under the budget.
+    With `focus`, only the pairs that involve one of those entries.
     """
-    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo)
+    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo, focus)
     return {
         (i, text.owner)
         for i, texts in cross.pairs.items()
@@ -396,10 +544,12 @@ def signature_matches(
     }
 
 
-def _variant_pairs(entries: Sequence[Entry], limit: int) -> dict[tuple[int, int], str]:
+def _variant_pairs(
+    entries: Sequence[Entry], limit: int, focus: set[int] | None = None
+) -> dict[tuple[int, int], str]:
     groups: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):
-        key = variant_key(entry.id) if entry.id else None
+        key = profile(entry)[2]
         if key:
             groups[key].append(i)
     for i, entry in enumerate(entries):  # the environment-free id itself belongs to its variants
@@ -409,15 +559,21 @@ def _variant_pairs(entries: Sequence[Entry], limit: int) -> dict[tuple[int, int]
     for key, members in groups.items():
         if 2 <= len(members) <= limit:
             members = sorted(set(members))
+            if focus is not None and not focus.intersection(members):
+                continue
             for x, i in enumerate(members):
                 for j in members[x + 1 :]:
-                    out[(i, j)] = key
+                    if focus is None or i in focus or j in focus:
+                        out[(i, j)] = key
     return out
 
 
 def entry_shingles(entry: Entry, prepared: Prepared | None = None) -> frozenset[str]:
     """What candidate generation compares: signature shingles plus id tokens."""
-    shingles = set((prepared or Prepared.of(entry)).shingles)
+    if prepared is None:
+        normalized, ids, _ = profile(entry)
+        return signature_shingles("", normalized).union(ids)
+    shingles = set(prepared.shingles)
     if entry.id:
         shingles.update(f"id:{t}" for t in id_tokens(entry.id))
     return frozenset(shingles)
@@ -429,38 +585,45 @@ def find_duplicates(
     progress: Progress | None = None,
     same_id: bool = False,
     matched: Iterable[tuple[int, int]] | None = None,
+    focus: Iterable[int] | None = None,
 ) -> list[Pair]:
     """Near-duplicate pairs scoring at least `settings.threshold`, best first.
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
     `matched` holds (i, j) where entry i's regex matches entry j's signature; those
     pairs join the candidates. Callers with regex settings pass `signature_matches`
-    for them; by default it is computed without flags in `search` mode.
+    for them; by default it is computed without flags in `search` mode. With
+    `focus` (entry numbers), only the pairs that involve one of those entries,
+    each exactly as a run over all pairs finds it.
     """
+    wanted = set(focus) if focus is not None else None
     if matched is None:
-        matched = signature_matches(entries, 0, "search", shared_runner())
+        matched = signature_matches(entries, 0, "search", shared_runner(), focus=wanted)
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
     combined: list[frozenset[str]] = []
-    prepared: list[Prepared] = []
     for n, entry in enumerate(entries):
-        prepared.append(Prepared.of(entry))
-        combined.append(entry_shingles(entry, prepared[-1]))
+        combined.append(entry_shingles(entry))
         if n % 1000 == 999:
             report("shingling", n + 1, total)
     report("shingling", total, total)
     candidates: dict[tuple[int, int], _Signals] = {}
-    for i, j in lsh_candidates(combined, settings.candidate):
+    keys: list[Sequence[int] | bytes | None] | None = None
+    if sum(1 for shingles in combined if shingles) > EXACT_LIMIT:
+        keys = [entry_band_blob(entry, settings.candidate) if combined[n] else None for n, entry in enumerate(entries)]
+    for i, j in lsh_candidates(combined, settings.candidate, keys=keys, focus=wanted):
         candidates[(i, j)] = _Signals()
     report("candidates", total, total)
-    for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT).items():
+    for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT, wanted).items():
         candidates.setdefault(key, _Signals()).variant = stem
     by_id: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):
         if entry.id:
             by_id[entry.id].append(i)
     for members in by_id.values():
+        if len(members) < 2:
+            continue
         for x, i in enumerate(members):
             for j in members[x + 1 :]:
                 if same_id:
@@ -469,6 +632,8 @@ def find_duplicates(
                     candidates.pop((i, j), None)
     for i, j in matched:
         if i == j or (not same_id and entries[i].id is not None and entries[i].id == entries[j].id):
+            continue
+        if wanted is not None and i not in wanted and j not in wanted:
             continue
         signals = candidates.setdefault((min(i, j), max(i, j)), _Signals())
         if i < j:
@@ -483,7 +648,7 @@ def find_duplicates(
         a, b = entries[i], entries[j]
         if already_related(a, b) or allowed(a, b, settings.allow):
             continue
-        pair = score_pair(a, b, signals, (prepared[i], prepared[j]), settings.threshold)
+        pair = score_pair(a, b, signals, (Prepared.of(a), Prepared.of(b)), settings.threshold)
         if pair.score >= settings.threshold:
             pairs.append(pair)
         if done % 5000 == 0:

@@ -15,6 +15,11 @@ class Entry:
 
     `path` is how diagnostics name the file; `abspath` is where it is. Positions are
     not computed until a diagnostic needs one, so clean files never pay for them.
+
+    Corpus rules see *summaries*: entries whose `data` holds only the fields corpus
+    rules read, whose `facts` hold what was computed from the entry once (cached with
+    its file), and whose `text` is empty until a position is needed (it is then read
+    from `abspath`).
     """
 
     path: str
@@ -23,12 +28,13 @@ class Entry:
     data: dict[str, Any]
     text: str
     needs_positions: bool = False
+    facts: dict[str, Any] = field(default_factory=dict, repr=False)
     _index: PositionIndex | None = field(default=None, repr=False)
 
     @property
     def positions(self) -> PositionIndex:
         if self._index is None:
-            self._index = build_index(self.text, self.fmt)
+            self._index = build_index(self.text or _read_text(self.abspath), self.fmt)
         return self._index
 
     def locate(self, pointer: str, at_key: bool = False) -> tuple[int, int]:
@@ -55,3 +61,11 @@ class Entry:
     def dict_field(self, key: str) -> dict[str, Any]:
         value = self.data.get(key)
         return value if isinstance(value, dict) else {}
+
+
+def _read_text(path: Path) -> str:
+    """The text of a summary's file, for positions; empty (every place is 1:1) if unreadable."""
+    try:
+        return path.read_bytes().decode("utf-8-sig", errors="replace")
+    except OSError:
+        return ""

@@ -23,3 +23,6 @@ class RuleCrashed(EntrykitError):
         self.code = code
         self.path = path
         self.cause = cause
+
+    def __reduce__(self) -> tuple[object, ...]:  # crosses process boundaries (--jobs)
+        return (RuleCrashed, (self.code, self.path, self.cause))

@@ -123,7 +123,7 @@ def fix(
     texts: dict[Path, str] = {}
     outcome = FixResult(remaining=LintResult([]))
     for _ in range(MAX_ROUNDS):
-        result = lint(paths, config, today, cwd, texts)
+        result = lint(paths, config, today, cwd, texts, keep_entries=True)
         outcome.remaining = result
         entries = {entry.path: entry for entry in result.entries}
         pending: dict[str, list[Diagnostic]] = defaultdict(list)
@@ -148,6 +148,6 @@ def fix(
         if not progress:
             break
     else:
-        outcome.remaining = lint(paths, config, today, cwd, texts)
+        outcome.remaining = lint(paths, config, today, cwd, texts, keep_entries=True)
     outcome.texts = {path: texts[path] for path in outcome.originals}
     return outcome

@@ -40,6 +40,9 @@ class LoadFailure:
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """The path diagnostics show: relative to the current directory when below it."""
     cwd = cwd or Path.cwd()
+    text, folder = str(path), str(cwd)
+    if os.sep == "/" and text.startswith(folder.rstrip("/") + "/") and path.is_absolute():
+        return text[len(folder.rstrip("/")) + 1 :]  # the common case, without pathlib's cost
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:
@@ -61,22 +64,24 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     seen: set[Path] = set()
     for given in paths:
         if given.is_dir():
-            found: list[Path] = []
+            found: list[str] = []
 
             def unlisted(error: OSError) -> None:
                 if error.filename is not None:
-                    found.append(Path(error.filename))
+                    found.append(os.fspath(error.filename))
 
-            for dirpath, dirnames, filenames in os.walk(given, onerror=unlisted):
+            for dirpath, dirnames, filenames in os.walk(given.absolute(), onerror=unlisted):
                 dirnames[:] = sorted(
                     d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
                 )
-                found.extend(Path(dirpath, f) for f in filenames if is_entry_file(Path(f)))
-            candidates: Iterable[Path] = sorted(found)
+                found.extend(
+                    os.path.join(dirpath, f) for f in filenames if os.path.splitext(f)[1].lower() in ENTRY_SUFFIXES
+                )
+            # sorted as the paths sort (by parts), not as strings: "a/b" before "a-b/c"
+            candidates: Iterable[Path] = sorted((Path(f) for f in found), key=lambda p: p.parts)
         else:
-            candidates = [given]
-        for path in candidates:
-            key = path.absolute()
+            candidates = [given.absolute()]
+        for key in candidates:
             if key not in seen:
                 seen.add(key)
                 yield key
@@ -174,8 +179,10 @@ def load(
     max_bytes: int | Limits = DEFAULT_MAX_FILE_BYTES,
     text: str | None = None,
     within: Path | None = None,
+    raw: bytes | None = None,
 ) -> Entry | LoadFailure:
-    """Read and parse one file; `text`, when given, stands in for the file's content.
+    """Read and parse one file; `text`, when given, stands in for the file's content, and
+    `raw` for its bytes when the caller has read them already (with `read_entry_bytes`).
 
     `max_bytes` is a `Limits` (or, alone, the file-size limit). A symbolic link
     that leads out of `within` (the corpus root the file was found in) is not read.
@@ -186,9 +193,11 @@ def load(
         return LoadFailure(shown, abspath, line, col, message)
 
     if text is None:
-        raw = read_entry_bytes(abspath, limits.file_bytes, within)
-        if isinstance(raw, str):
-            return fail(1, 1, raw)
+        if raw is None:
+            got = read_entry_bytes(abspath, limits.file_bytes, within)
+            if isinstance(got, str):
+                return fail(1, 1, got)
+            raw = got
         text, problem = decode(raw)
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")

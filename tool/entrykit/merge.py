@@ -30,7 +30,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deepdiff import DeepDiff
 
 from . import pointer as jp
 from .regex_runner import Job, Status, shared_runner
@@ -586,6 +585,8 @@ class _Merger:
         self.rest()
         order = [*self.a, *[k for k in self.b if k not in self.a], *self.out]
         data = {k: self.out[k] for k in dict.fromkeys(order) if k in self.out}
+        from deepdiff import DeepDiff  # imported here: it pulls in numpy, and lint never needs it
+
         diff = DeepDiff(self.a, self.b, ignore_order=True, verbose_level=2)
         self.report.differences = [str(k) for k in diff.affected_root_keys]
         return MergeResult(data, self.report)

@@ -26,7 +26,7 @@ import _sre
 import bisect
 import re
 import sys
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -176,10 +176,11 @@ class _Alphabet:
         for char in chars:
             seen.setdefault(char, None)
         self.chars = list(seen)
+        self.text = "".join(self.chars)
         self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
-        self.text = "".join(self.chars)
         self._variants: list[int] | None = None
+        self._masks: dict[tuple[str, int], int] = {}
 
     def variants(self) -> list[int]:
         """Every code point a character of the alphabet can equal under IGNORECASE
@@ -211,10 +212,14 @@ class _Alphabet:
         clip = None if quirk and op is sre_c.IN and any(
             item_op is sre_c.RANGE and item_av[1] > 0xFFFF for item_op, item_av in av
         ) else self.clip
-        compiled = _class_regex(_class_source(op, av, clip), flags)
+        source = _class_source(op, av, clip)
+        known = self._masks.get((source, flags))
+        if known is not None:
+            return known
         value = 0
-        for found in compiled.finditer(self.text):  # a class matches one character at a time
+        for found in _class_regex(source, flags).finditer(self.text):  # one character at a time
             value |= 1 << found.start()
+        self._masks[(source, flags)] = value
         return value
 
     def pick(self, mask: int, prefer: str = "") -> str:
@@ -265,22 +270,25 @@ def _children(op: Any, av: Any) -> list[Any]:
 # --- the position automaton ----------------------------------------------------------
 
 
+# Multisets of positions are dicts position -> number of ways (capped at 2), in the
+# order positions were first added: the order the analysis later walks them in.
+Ways = dict[int, int]
+
+
 @dataclass
 class _Frag:
-    first: Counter[int]
-    last: Counter[int]
+    first: Ways
+    last: Ways
     nullable: int  # number of empty paths, capped at 2
 
 
-def _cap(counter: Counter[int]) -> Counter[int]:
-    for key, value in counter.items():
-        if value > 2:
-            counter[key] = 2
-    return counter
-
-
-def _scaled(counter: Counter[int], factor: int) -> Counter[int]:
-    return Counter({k: min(2, v * factor) for k, v in counter.items()}) if factor else Counter()
+def _plus(left: Ways, right: Ways, factor: int = 1) -> Ways:
+    """`left + right * factor`, each count capped at 2."""
+    out = {k: v if v < 2 else 2 for k, v in left.items()}
+    if factor:
+        for k, v in right.items():
+            out[k] = min(2, out.get(k, 0) + v * factor)
+    return out
 
 
 @dataclass
@@ -288,22 +296,23 @@ class _Automaton:
     masks: list[int] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     prefer: list[str] = field(default_factory=list)  # the literal character, for attacks
-    follow: list[Counter[int]] = field(default_factory=list)
+    follow: list[Ways] = field(default_factory=list)
     group_edges: set[tuple[int, int]] = field(default_factory=set)
-    initial: Counter[int] = field(default_factory=Counter)
+    initial: Ways = field(default_factory=dict)
     start: int | None = None  # the looping start state of search mode
 
     def add(self, mask: int, label: str, prefer: str = "") -> int:
         self.masks.append(mask)
         self.labels.append(label)
         self.prefer.append(prefer)
-        self.follow.append(Counter())
+        self.follow.append({})
         return len(self.masks) - 1
 
-    def link(self, last: Counter[int], first: Counter[int], group: bool) -> None:
+    def link(self, last: Ways, first: Ways, group: bool) -> None:
         for p, mp in last.items():
+            out = self.follow[p]
             for q, mq in first.items():
-                self.follow[p][q] = min(2, self.follow[p][q] + mp * mq)
+                out[q] = min(2, out.get(q, 0) + mp * mq)
                 if group:
                     self.group_edges.add((p, q))
 
@@ -318,10 +327,10 @@ class _Builder:
 
     def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
         pos = self.auto.add(mask, label, prefer)
-        return _Frag(Counter({pos: 1}), Counter({pos: 1}), 0)
+        return _Frag({pos: 1}, {pos: 1}, 0)
 
     def seq(self, items: Sequence[Any], flags: int) -> _Frag:
-        frag = _Frag(Counter(), Counter(), 1)
+        frag = _Frag({}, {}, 1)
         for op, av in items:
             frag = self.concat(frag, self.node(op, av, flags))
             if len(self.auto.masks) > 4 * _EXPAND_LIMIT:
@@ -330,19 +339,19 @@ class _Builder:
 
     def concat(self, left: _Frag, right: _Frag) -> _Frag:
         self.auto.link(left.last, right.first, group=False)
-        first = _cap(left.first + _scaled(right.first, left.nullable))
-        last = _cap(right.last + _scaled(left.last, right.nullable))
+        first = _plus(left.first, right.first, left.nullable)
+        last = _plus(right.last, left.last, right.nullable)
         return _Frag(first, last, min(2, left.nullable * right.nullable))
 
     def alt(self, frags: Sequence[_Frag]) -> _Frag:
-        first: Counter[int] = Counter()
-        last: Counter[int] = Counter()
+        first: Ways = {}
+        last: Ways = {}
         nullable = 0
         for frag in frags:
-            first += frag.first
-            last += frag.last
+            first = _plus(first, frag.first)
+            last = _plus(last, frag.last)
             nullable += frag.nullable
-        return _Frag(_cap(first), _cap(last), min(2, nullable))
+        return _Frag(first, last, min(2, nullable))
 
     def node(self, op: Any, av: Any, flags: int) -> _Frag:
         if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
@@ -354,7 +363,7 @@ class _Builder:
         if op is sre_c.BRANCH:
             return self.alt([self.seq(branch, flags) for branch in av[1]])
         if op is sre_c.GROUPREF_EXISTS:
-            no = self.seq(av[2], flags) if av[2] is not None else _Frag(Counter(), Counter(), 1)
+            no = self.seq(av[2], flags) if av[2] is not None else _Frag({}, {}, 1)
             return self.alt([self.seq(av[1], flags), no])
         if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
             return self.repeat(av, flags)
@@ -367,18 +376,18 @@ class _Builder:
             return _Frag(step.first, step.last, 1 if low == 0 or _nullable(items) else 0)
         if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
             self.nested.append((av[1], flags, "lookaround"))
-            return _Frag(Counter(), Counter(), 1)
+            return _Frag({}, {}, 1)
         if op is sre_c.GROUPREF:
             step = self.position(self.alphabet.all, f"\\{av}")
             return _Frag(step.first, step.last, 1)
-        return _Frag(Counter(), Counter(), 1)  # AT, and anything zero-width
+        return _Frag({}, {}, 1)  # AT, and anything zero-width
 
     def repeat(self, av: Any, flags: int) -> _Frag:
         low, high, items = av
         size = _size(items)
         unbounded = high is sre_c.MAXREPEAT or high * max(size, 1) > _EXPAND_LIMIT
         copies = min(low, max(1, _EXPAND_LIMIT // max(size, 1)))
-        frag = _Frag(Counter(), Counter(), 1)
+        frag = _Frag({}, {}, 1)
         for _ in range(max(copies - (1 if unbounded and copies else 0), 0)):
             frag = self.concat(frag, self.seq(items, flags))
         if unbounded:
@@ -387,7 +396,7 @@ class _Builder:
             self.auto.link(body.last, body.first, group=group)
             loop = _Frag(body.first, body.last, 1 if copies == 0 else body.nullable)
             return self.concat(frag, loop)
-        optional: _Frag = _Frag(Counter(), Counter(), 1)
+        optional: _Frag = _Frag({}, {}, 1)
         for _ in range(high - copies):  # X(X(X)?)? nested, so the parse stays unique
             body = self.seq(items, flags)
             inner = self.concat(body, optional)
@@ -495,6 +504,7 @@ class _Analysis:
         self.alphabet = alphabet
         self.n = len(auto.masks)
         self.work = 0
+        self._preds: list[list[int]] | None = None
         self.comp_of = [0] * self.n
         self.components = _sccs(self.n, lambda p: auto.follow[p].keys())
         for number, component in enumerate(self.components):
@@ -606,17 +616,18 @@ class _Analysis:
 
     def reach(self, sources: Iterable[int], reverse: bool = False) -> set[int]:
         if reverse:
-            preds: list[list[int]] = [[] for _ in range(self.n)]
-            for p in range(self.n):
-                for q in self.auto.follow[p]:
-                    preds[q].append(p)
-            succ: Callable[[int], Iterable[int]] = lambda p: preds[p]
+            if self._preds is None:
+                self._preds = [[] for _ in range(self.n)]
+                for p in range(self.n):
+                    for q in self.auto.follow[p]:
+                        self._preds[q].append(p)
+            edges: Sequence[Iterable[int]] = self._preds
         else:
-            succ = lambda p: self.auto.follow[p].keys()  # noqa: E731
+            edges = self.auto.follow
         seen = set(sources)
         queue = deque(seen)
         while queue:
-            for nxt in succ(queue.popleft()):
+            for nxt in edges[queue.popleft()]:
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
@@ -674,7 +685,7 @@ def _analyse_items(items: Any, flags: int, mode: str) -> tuple[list[Candidate], 
     builder = _Builder(alphabet)
     frag = builder.seq(items, flags)
     auto = builder.auto
-    initial = Counter(frag.first)
+    initial = dict(frag.first)
     if mode == "search" and not _anchored_at_start(items):
         start = auto.add(alphabet.all, "(search)")
         auto.start = start
@@ -817,19 +828,37 @@ def pump_count(attack: Attack, length: int) -> int:
 
 @dataclass(frozen=True)
 class Measurement:
-    """Attack lengths tried and seconds taken (None: stopped at the budget), and the verdict."""
+    """Attack lengths tried and seconds taken (None: stopped at the budget), and the verdict.
+
+    `predicted` is the attack length that should exceed the budget, extrapolated from
+    the last two runs once they show the growth (`growth`: the exponent for
+    polynomial findings, the factor per `step` characters for exponential ones).
+    """
 
     runs: tuple[tuple[int, float | None], ...]
     kind: str
     degree: int
+    predicted: int | None = None
+    growth: float = 0.0
+    step: int = 0
 
     @property
     def confirmed(self) -> bool:
-        return any(seconds is None for _, seconds in self.runs)
+        return self.predicted is not None or any(seconds is None for _, seconds in self.runs)
 
     def describe(self, budget_ms: float) -> str:
         timed = [(length, s) for length, s in self.runs if s is not None]
         over = [length for length, s in self.runs if s is None]
+        if self.predicted is not None and len(timed) >= 2:
+            (l1, t1), (l2, t2) = timed[-2], timed[-1]
+            if self.kind == "exponential":
+                how = f"x{self.growth:.0f} for {self.step:,} more characters"
+            else:
+                how = f"growing as n^{self.growth:.1f}"
+            return (
+                f"{l1:,} characters took {_seconds(t1)} and {l2:,} took {_seconds(t2)} ({how}), "
+                f"so about {self.predicted:,} would exceed the {budget_ms:g} ms budget"
+            )
         parts = []
         if timed:
             length, seconds = timed[-1]
@@ -839,6 +868,17 @@ class Measurement:
         else:
             parts.append(f"which stays under the {budget_ms:g} ms budget and does not confirm it")
         return " and ".join(parts) if over else ", ".join(parts)
+
+    def to_data(self) -> tuple[Any, ...]:
+        return (self.runs, self.kind, self.degree, self.predicted, self.growth, self.step)
+
+    @classmethod
+    def from_data(cls, data: Any) -> Measurement:
+        runs, kind, degree, predicted, growth, step = data
+        return cls(
+            tuple((int(n), None if t is None else float(t)) for n, t in runs),
+            str(kind), int(degree), None if predicted is None else int(predicted), float(growth), int(step),
+        )
 
 
 def _seconds(value: float) -> str:
@@ -856,10 +896,27 @@ class Result:
     finding: Finding
     measurement: Measurement | None
 
+    def to_data(self) -> tuple[Any, ...]:
+        """Plain data (tuples, strings, numbers) that `from_data` turns back into the result."""
+        f, a = self.finding, self.finding.attack
+        return (
+            (f.kind, f.degree, (a.prefix, a.pumps, a.suffix), f.where, f.group_repeat),
+            self.measurement.to_data() if self.measurement is not None else None,
+        )
+
+    @classmethod
+    def from_data(cls, data: Any) -> Result:
+        (kind, degree, (prefix, pumps, suffix), where, group_repeat), measured = data
+        attack = Attack(str(prefix), tuple(str(p) for p in pumps), str(suffix))
+        finding = Finding(str(kind), int(degree), attack, str(where), bool(group_repeat))
+        return cls(finding, Measurement.from_data(measured) if measured is not None else None)
+
 
 _EXPONENTIAL_STEPS = (6, 10, 14, 18, 22, 26, 30, 34, 38)
 _POLYNOMIAL_LENGTHS = tuple(64 * 2**k for k in range(11))  # 64 .. 65,536 characters
 _PREDICT_FROM = 0.03  # a step this share of the budget long is measured well enough to extrapolate
+_MIN_EXPONENT = 1.5  # growth below this (about linear) is no backtracking to report
+_MIN_FACTOR = 3.0  # an exponential attack grows at least this much per step
 
 
 def choose_attack(pattern: str, flags: int, mode: str, candidate: Candidate, runner: Any) -> Attack | None:
@@ -878,38 +935,66 @@ def choose_attack(pattern: str, flags: int, mode: str, candidate: Candidate, run
 
 
 def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) -> Measurement:
-    """Run the attack at growing sizes until one exceeds the runner's budget.
+    """Run the attack at growing sizes until its growth is established or it exceeds the budget.
 
-    Polynomial attacks double in length until one takes a few milliseconds; from that
-    time and the degree, the length that should exceed the budget is predicted and
-    run next, which skips the steps between (they would cost about as much again).
+    Sizes grow (doubling for polynomial findings, four more pumps for exponential
+    ones) until a run takes `_PREDICT_FROM` of the budget. That run and the one
+    before give the growth; if it is superlinear (exponent `_MIN_EXPONENT` or more,
+    or `_MIN_FACTOR` per exponential step) the length that would exceed the budget is
+    extrapolated from them, and the finding is confirmed if that length is within the
+    sizes tried (65,536 characters). The extrapolation is what makes this cheap: the
+    run that exceeds the budget costs the budget, and more than all runs before it.
+    A run that exceeds the budget on its own confirms the finding too.
     """
+    import math
+
     from .regex_runner import Job
 
     runs: list[tuple[int, float | None]] = []
+    budget = runner.budget
+    limit = _POLYNOMIAL_LENGTHS[-1]
 
     def run(text: str) -> bool:
         outcome = runner.run([Job(pattern, flags, mode, text)])[0]
         runs.append((len(text), None if outcome.timed_out else outcome.seconds))
         return bool(outcome.timed_out)
 
+    def done(**found: Any) -> Measurement:
+        return Measurement(tuple(runs), finding.kind, finding.degree, **found)
+
     if finding.kind == "exponential":
-        for n in _EXPONENTIAL_STEPS:
+        for previous, n in zip((None, *_EXPONENTIAL_STEPS), _EXPONENTIAL_STEPS):
             if run(finding.attack.build(n)):
                 break
-        return Measurement(tuple(runs), finding.kind, finding.degree)
-    budget = runner.budget
+            (l2, t2), before = runs[-1], runs[-2] if len(runs) > 1 else None
+            if previous is None or before is None or t2 is None or t2 < _PREDICT_FROM * budget:
+                continue
+            l1, t1 = before
+            if not t1 or t2 / t1 < _MIN_FACTOR:
+                continue
+            factor = t2 / t1
+            steps = math.log(budget / t2) / math.log(factor)
+            predicted = len(finding.attack.build(n + max(1, math.ceil(steps * (n - previous)))))
+            if predicted <= limit:
+                return done(predicted=predicted, growth=factor, step=l2 - l1)
+        return done()
     length = _POLYNOMIAL_LENGTHS[0]
-    while length <= _POLYNOMIAL_LENGTHS[-1]:
+    while length <= limit:
         if run(finding.attack.build(pump_count(finding.attack, length))):
             break
-        seconds = runs[-1][1] or 0.0
-        if seconds >= _PREDICT_FROM * budget:
-            predicted = length * (budget / seconds) ** (1 / max(finding.degree, 1)) * 1.3
-            length = max(length * 2, min(int(predicted), _POLYNOMIAL_LENGTHS[-1]))
-        else:
-            length *= 2
-    return Measurement(tuple(runs), finding.kind, finding.degree)
+        (l2, t2) = runs[-1]
+        if t2 is not None and t2 >= _PREDICT_FROM * budget and len(runs) > 1 and runs[-2][1]:
+            l1, t1 = runs[-2]
+            assert t1 is not None
+            exponent = math.log(t2 / t1) / math.log(l2 / l1) if l2 > l1 else 0.0
+            if exponent >= _MIN_EXPONENT:
+                predicted = int(l2 * (budget / t2) ** (1 / exponent)) + 1
+                if predicted <= limit:
+                    return done(predicted=predicted, growth=exponent)
+            elif l2 * budget / t2 > limit:
+                break  # about linear: no size we would try exceeds the budget
+        length *= 2
+    return done()
 
 
 def analyse(

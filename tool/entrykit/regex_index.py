@@ -296,6 +296,7 @@ class RegexIndex:
     flags: int = 0
     mode: str = "search"
     df_texts: Iterable[str] = ()
+    known_queries: Sequence[Query] | None = field(default=None, repr=False)
     covers: list[frozenset[str] | None] = field(init=False)
     fallback: list[int] = field(init=False)
     queries: list[Query] = field(init=False)
@@ -308,8 +309,11 @@ class RegexIndex:
     def __post_init__(self) -> None:
         self.queries = []
         literals: set[str] = set()
-        for pattern in self.patterns:
-            query = _safe_required(pattern, self.flags)
+        for number, pattern in enumerate(self.patterns):
+            if self.known_queries is not None:
+                query = self.known_queries[number] if pattern is not None else None
+            else:
+                query = _safe_required(pattern, self.flags)
             self.queries.append(query)
             literals.update(lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL)
         self._automaton = _automaton(literals)
@@ -418,12 +422,14 @@ def cross_matches(
     flags: int,
     mode: str,
     runner: RegexRunner,
+    queries: Sequence[Query] | None = None,
 ) -> CrossMatches:
     """All pairs (regex i, text t) with t.owner != i where regex i matches t.
 
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
+    `queries` are the patterns' literal queries when already known (`regex_fact`).
     """
-    index = RegexIndex(patterns, flags, mode, (t.text for t in texts))
+    index = RegexIndex(patterns, flags, mode, (t.text for t in texts), queries)
     by_regex: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals):
         for number in index.candidates(item.text, literals):
@@ -470,27 +476,146 @@ def naive_cross_matches(
     return dict(pairs)
 
 
+def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query, frozenset[str] | None]:
+    """Whether the entry's regex compiles under `flags` (within `runner`'s budget), the
+    literal query every match satisfies, and a cover of it chosen without frequencies
+    (see `cover`).
+
+    Kept in `entry.facts` (a per-file fact, cached with the file): corpus runs read
+    it instead of parsing every regex again.
+    """
+    known = entry.facts.get("regex")
+    if isinstance(known, (list, tuple)) and len(known) == 4 and known[0] == flags:
+        return bool(known[1]), known[2], frozenset(known[3]) if known[3] is not None else None
+    pattern = entry.str_field("regex")
+    ok, query, chosen = False, None, None
+    if pattern is not None:
+        ok = runner.compiles(pattern, flags)
+        if ok:
+            query = _safe_required(pattern, flags)
+            chosen = cover(query)
+    entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None)
+    return ok, query, chosen
+
+
+def _present(query: Query, folded: str) -> set[str]:
+    return {lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL and lit in folded}
+
+
+def focused_cross_matches(
+    patterns: Sequence[str | None],
+    queries: Sequence[Query],
+    covers: Sequence[frozenset[str] | None],
+    texts: Sequence[Text],
+    focus: Iterable[int],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+) -> CrossMatches:
+    """The pairs of `cross_matches` in which the regex or the text belongs to an entry
+    of `focus`: exactly those, found without an index over the whole corpus.
+
+    Each focus regex is tried on the texts holding one of its cover literals; each
+    focus text is tried with the regexes one of whose cover literals it holds. Cost
+    grows with the corpus only by substring tests, so a pre-commit run over a few
+    files stays cheap in a large corpus.
+    """
+    wanted = set(focus)
+    folded = [fold(t.text) for t in texts]
+    candidates: dict[int, set[int]] = defaultdict(set)  # regex -> text positions
+    for number in sorted(wanted):
+        if number >= len(patterns) or patterns[number] is None:
+            continue
+        query, chosen = queries[number], covers[number]
+        for position, item in enumerate(texts):
+            if item.owner == number:
+                continue
+            text = folded[position]
+            if chosen is not None and not any(lit in text for lit in chosen):
+                continue
+            if satisfied(query, _present(query, text), text):
+                candidates[number].add(position)
+    users: dict[str, list[int]] = defaultdict(list)
+    fallback: list[int] = []
+    for number, (pattern, chosen) in enumerate(zip(patterns, covers)):
+        if pattern is None or number in wanted:
+            continue
+        if chosen is None:
+            fallback.append(number)
+        else:
+            for lit in chosen:
+                users[lit].append(number)
+    for position, item in enumerate(texts):
+        if item.owner not in wanted:
+            continue
+        text = folded[position]
+        maybe = set(fallback)
+        for lit, numbers in users.items():
+            if lit in text:
+                maybe.update(numbers)
+        for number in maybe:
+            if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
+                candidates[number].add(position)
+    order = sorted(candidates)
+    jobs = [Job(patterns[n] or "", flags, mode, texts[p].text) for n in order for p in sorted(candidates[n])]
+    outcomes = iter(runner.run(jobs, remember=False))
+    pairs: dict[int, list[Text]] = {}
+    timeouts: dict[int, list[Text]] = defaultdict(list)
+    errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
+    for number in order:
+        matched = []
+        for position in sorted(candidates[number]):
+            item, outcome = texts[position], next(outcomes)
+            if outcome.status is Status.MATCH:
+                matched.append(item)
+            elif outcome.status is Status.TIMEOUT:
+                timeouts[number].append(item)
+            elif outcome.status is Status.ERROR:
+                errors[number].append((item, outcome.error))
+        if matched:
+            pairs[number] = matched
+    return CrossMatches(pairs, dict(timeouts), dict(errors), len(jobs), len(fallback))
+
+
 def corpus_cross_matches(
-    entries: Sequence[Any], flags: int, mode: str, runner: RegexRunner, memo: dict[Any, Any] | None = None
+    entries: Sequence[Any],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    memo: dict[Any, Any] | None = None,
+    focus: Iterable[int] | None = None,
 ) -> tuple[CrossMatches, list[Text]]:
     """Cross-matches of a corpus: entry i's regex against every other entry's signature
     and examples. Entries are `entrykit.entry.Entry`s; regexes that do not compile count
-    as absent. With `memo` (e.g. `Corpus.memo`) the result is computed once per corpus."""
-    key = ("regex-cross-matches", flags, mode, runner.budget)
+    as absent. With `memo` (e.g. `Corpus.memo`) the result is computed once per corpus.
+
+    With `focus` (entry numbers), only the pairs that involve one of those entries,
+    as regex or as text (see `focused_cross_matches`).
+    """
+    wanted = frozenset(focus) if focus is not None else None
+    key = ("regex-cross-matches", flags, mode, runner.budget, wanted)
     if memo is not None and key in memo:
         return memo[key]
     patterns: list[str | None] = []
+    queries: list[Query] = []
+    covers: list[frozenset[str] | None] = []
     texts: list[Text] = []
     for number, entry in enumerate(entries):
-        pattern = entry.str_field("regex")
-        patterns.append(pattern if runner.compiles(pattern, flags) else None)
+        ok, query, chosen = regex_fact(entry, flags, runner)
+        patterns.append(entry.str_field("regex") if ok else None)
+        queries.append(query)
+        covers.append(chosen)
         signature = entry.str_field("signature")
         if signature is not None:
             texts.append(Text(number, "/signature", signature))
         for index, example in enumerate(entry.list_field("examples")):
             if isinstance(example, str):
                 texts.append(Text(number, f"/examples/{index}", example))
-    result = (cross_matches(patterns, texts, flags, mode, runner), texts)
+    if wanted is None:
+        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries)
+    else:
+        cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
+    result = (cross, texts)
     if memo is not None:
         memo[key] = result
     return result

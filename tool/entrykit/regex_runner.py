@@ -48,7 +48,7 @@ COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
 _WORKER = Path(protocol.__file__).resolve()
 _FAST_PATH_LIMIT = 2_000_000  # backtracking steps we accept in-process, about 20 ms
 _BATCH = 256  # jobs per message; two in flight keep both processes busy
-_MEMO_SIZE = 200_000
+_MEMO_SIZE = 20_000  # outcomes kept: rules asking again about the same file hit; bulk runs pass by
 
 
 class Status(enum.IntEnum):

@@ -56,6 +56,32 @@ class Option:
         return value
 
 
+class Memo:
+    """Results a rule keeps across files and runs, keyed by everything they depend on.
+
+    Values are plain data (what JSON holds, plus tuples). The engine fills it from
+    the cache and saves what was added; without a cache it lives for one run.
+    """
+
+    def __init__(self, known: Mapping[str, Any] | None = None) -> None:
+        self._known = known if known is not None else {}
+        self._added: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        found = self._added.get(key)
+        return found if found is not None else self._known.get(key)
+
+    def put(self, key: str, value: Any) -> None:
+        self._added[key] = value
+
+    def take_added(self) -> dict[str, Any]:
+        """What was added since the last call (and forget it here: the caller keeps it)."""
+        added, self._added = self._added, {}
+        if isinstance(self._known, dict):
+            self._known.update(added)
+        return added
+
+
 @dataclass(frozen=True)
 class Context:
     """What a rule may know besides the entry: its options, shared settings, and today."""
@@ -64,6 +90,7 @@ class Context:
     options: Mapping[str, Any] = field(default_factory=dict)
     settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     schema: Path | None = None  # None: the bundled schema
+    memo: Memo = field(default_factory=Memo, compare=False, repr=False)
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.settings.get(name, {})
@@ -84,6 +111,7 @@ class Rule:
     func: Callable[..., Iterable[Finding]] | None
     options: Mapping[str, Option]
     doc: str
+    dated: bool = False  # reads `ctx.today`: its results are only reused on the same day
 
     @property
     def summary(self) -> str:
@@ -124,16 +152,54 @@ def rule(
     severity: Severity = Severity.ERROR,
     scope: str = "entry",
     options: Mapping[str, Option] | None = None,
+    dated: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
-    """Register an entry rule (`f(entry, ctx)`) or a corpus rule (`f(corpus, ctx)`)."""
+    """Register an entry rule (`f(entry, ctx)`) or a corpus rule (`f(corpus, ctx)`).
+
+    A rule that reads `ctx.today` says `dated=True`, so cached results of it are
+    reused on the same day only.
+    """
 
     def decorate(func: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
         _register(
-            Rule(code, name, severity, scope, func, dict(options or {}), inspect.getdoc(func) or "")
+            Rule(code, name, severity, scope, func, dict(options or {}), inspect.getdoc(func) or "", dated)
         )
         return func
 
     return decorate
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something corpus rules compute from one entry alone, once per file, cached with it.
+
+    `rules` are the codes that read it: it is computed only when one of them is on.
+    `func(entry, ctx)` returns plain data (what JSON holds, plus tuples).
+    """
+
+    name: str
+    rules: tuple[str, ...]
+    func: Callable[..., Any]
+
+
+_FACTS: dict[str, Fact] = {}
+
+
+def fact(name: str, rules: Iterable[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a per-entry fact for corpus rules (see `Fact`)."""
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        if name in _FACTS:
+            raise ValueError(f"fact {name!r} registered twice")
+        _FACTS[name] = Fact(name, tuple(rules), func)
+        return func
+
+    return decorate
+
+
+def all_facts() -> list[Fact]:
+    _ensure_loaded()
+    return [_FACTS[name] for name in sorted(_FACTS)]
 
 
 def builtin(code: str, name: str, severity: Severity, doc: str) -> None:

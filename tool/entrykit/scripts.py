@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 # ISO 15924 codes that name a mix of Unicode scripts, or a variant of one.
 _COMPOSITE: dict[str, tuple[str, ...]] = {
@@ -44,6 +46,8 @@ def distinctive_scripts(code: str) -> tuple[str, ...]:
 def _pattern(code: str) -> regex.Pattern[str] | None:
     # The Script property, not Script_Extensions: CJK punctuation such as `，` is
     # Common, so a copied English sentence with Chinese commas has no Han in it.
+    import regex  # imported on first use: a run whose cache answers everything never needs it
+
     classes = "".join(rf"\p{{sc={name}}}" for name in distinctive_scripts(code))
     try:
         return regex.compile(f"[{classes}]")

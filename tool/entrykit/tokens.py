@@ -306,18 +306,60 @@ def _matcher(kind: str, text: str) -> re.Pattern[str]:
 
 def contains(translation: str, token: Token) -> bool:
     """True if `translation` keeps `token` (full-width punctuation and spacing aside)."""
-    return _matcher(token.kind, token.text).search(fold(translation)) is not None
+    return _kept(fold(translation), token)
+
+
+_WORD_RUN = re.compile(r"[^A-Za-z0-9_]+")
+
+
+@lru_cache(maxsize=4096)
+def _literal(text: str) -> tuple[str, tuple[str, ...], bool]:
+    """The folded token, its runs of ASCII word characters (which any match spells
+    verbatim), and whether it is one such run."""
+    folded = fold(text)
+    runs = tuple(run for run in _WORD_RUN.split(folded) if run)
+    return folded, runs, len(runs) == 1 and runs[0] == folded
+
+
+def _verbatim(haystack: str, needle: str) -> bool:
+    """`needle` occurs in `haystack` where no word character continues a word it starts or ends."""
+    head, tail = _is_word_char(needle[0]), _is_word_char(needle[-1])
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (not head or start == 0 or not _is_word_char(haystack[start - 1])) and (
+            not tail or end == len(haystack) or not _is_word_char(haystack[end])
+        ):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
+
+
+def _kept(folded: str, token: Token) -> bool:
+    """`contains` for a translation already folded. The matcher is compiled only when
+    plain substring checks cannot decide: every word run must occur (else no match),
+    and a verbatim occurrence between word boundaries is a match."""
+    text, runs, one_word = _literal(token.text)
+    if not text or any(run not in folded for run in runs):
+        return False if text else _matcher(token.kind, token.text).search(folded) is not None
+    if token.kind != NUMBER:
+        if _verbatim(folded, text):
+            return True
+        if one_word and token.kind != ACRONYM:
+            return False
+    return _matcher(token.kind, token.text).search(folded) is not None
 
 
 def missing(tokens: Iterable[Token], translation: str) -> list[Token]:
     """The tokens `translation` does not keep, each text once, in order."""
     seen: set[str] = set()
     out: list[Token] = []
+    folded = fold(translation)
     for token in tokens:
         if token.text in seen:
             continue
         seen.add(token.text)
-        if not contains(translation, token):
+        if not _kept(folded, token):
             out.append(token)
     return out
 

@@ -36,8 +36,8 @@ def _mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def _stage(path: Path, data: bytes, mode: int) -> Path:
-    """`data` in a fsynced temp file beside `path`, with `mode`; removed again on failure."""
+def _stage(path: Path, data: bytes, mode: int, durable: bool = True) -> Path:
+    """`data` in a (fsynced) temp file beside `path`, with `mode`; removed again on failure."""
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -45,8 +45,9 @@ def _stage(path: Path, data: bytes, mode: int) -> Path:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
         os.chmod(temp, mode)
     except BaseException:
         temp.unlink(missing_ok=True)
@@ -56,11 +57,16 @@ def _stage(path: Path, data: bytes, mode: int) -> Path:
 
 def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str = "utf-8") -> None:
     """Replace `path` with `text` in one step; on any failure the old file is untouched."""
-    data = text.encode(encoding)
+    atomic_write_bytes(path, text.encode(encoding), overwrite=overwrite)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True, durable: bool = True) -> None:
+    """Replace `path` with `data` in one step. `durable=False` skips the fsyncs, for
+    files that are only worth rebuilding if a crash loses them (the cache)."""
     path = _target(path)
     if not overwrite and path.exists():
         raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
-    temp = _stage(path, data, _mode(path))
+    temp = _stage(path, data, _mode(path), durable)
     try:
         if not overwrite and path.exists():
             raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
@@ -68,7 +74,8 @@ def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def write_files(

@@ -32,7 +32,7 @@ def _rate(value: Any) -> float | None:
     return float(value)
 
 
-@rule("ET601", "dates-out-of-order")
+@rule("ET601", "dates-out-of-order", dated=True)
 def dates_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Dates are out of order or in the future.
 
@@ -346,6 +346,7 @@ def unsafe_source_url(entry: Entry, ctx: Context) -> Iterator[Finding]:
     "ET607",
     "entry-not-confirmed",
     severity=Severity.WARNING,
+    dated=True,
     options={
         "max_age_days": Option(730, "Days since `last_confirmed` after which an entry is stale.", int)
     },

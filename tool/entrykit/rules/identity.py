@@ -12,7 +12,7 @@ from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
 from ..paths import ID_PATTERN
 from ..regex_runner import RegexSettings
-from ..registry import Context, Option, rule, section
+from ..registry import Context, Option, fact, rule, section
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
 
@@ -74,10 +74,13 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     for entry in corpus:
         for where, claimed in _claims(entry):
             owners.setdefault(claimed, []).append((entry, where))
+    wanted = None if corpus.focus is None else {id(e) for _, e in corpus.focused()}
     for claimed, holders in owners.items():
         if len(holders) < 2:
             continue
         for entry, where in holders:
+            if wanted is not None and id(entry) not in wanted:
+                continue
             others = [(e, w) for e, w in holders if e is not entry]
             if not others:
                 if where != "/id" and claimed == entry.id:
@@ -143,8 +146,10 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     """
     settings = duplicate_settings(ctx)
     regex = RegexSettings.of(ctx.section("regex"))
-    matched = dupes.signature_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo)
-    pairs = dupes.find_duplicates(corpus.entries, settings, matched=matched)
+    matched = dupes.signature_matches(
+        corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus
+    )
+    pairs = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus)
     for pair in pairs:
         why = ", ".join(r.text for r in pair.reasons)
         for this, other in ((pair.a, pair.b), (pair.b, pair.a)):
@@ -154,6 +159,20 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 path=this.path,
                 related=(Related(other.path, "/signature"),),
             )
+
+
+@fact("dupes", rules=("ET502",))
+def _duplicate_profile(entry: Entry, ctx: Context) -> object:
+    return dupes.profile(entry)
+
+
+@fact("bands", rules=("ET502",))
+def _duplicate_bands(entry: Entry, ctx: Context) -> object:
+    """MinHash band keys, only worth computing when the corpus is too big to compare all pairs."""
+    if int(ctx.options.get("corpus_size", 0)) <= dupes.EXACT_LIMIT:
+        return None
+    dupes.entry_band_keys(entry, duplicate_settings(ctx).candidate)
+    return entry.facts["bands"]
 
 
 @rule("ET503", "id-malformed")
@@ -237,7 +256,7 @@ def dangling_reference(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
       leads_to: [pytorch/fsdp-parameter-mismatch]
     ```
     """
-    for entry in corpus:
+    for _, entry in corpus.focused():
         own = {entry.id, *aliases_of(entry)} - {None}
         for where, target in graph_references(entry):
             if target in own:

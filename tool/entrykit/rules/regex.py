@@ -11,10 +11,10 @@ from ..corpus import Corpus
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
 from ..matching import FLAG_NAMES, MODES
-from ..redos import AnalysisTooComplex, analyse
-from ..regex_index import Text, corpus_cross_matches
+from ..redos import AnalysisTooComplex, Result, analyse
+from ..regex_index import Text, corpus_cross_matches, regex_fact
 from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, RegexSettings, Status
-from ..registry import Context, Option, rule, section
+from ..registry import Context, Option, fact, rule, section
 
 ENGINES = ("re2", "ecmascript")
 
@@ -259,10 +259,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     settings = ctx.section("regex")
     warn_degree = RegexSettings.of(settings).polynomial_degree
     runner = _runner(ctx)
-    try:
-        results = analyse(pattern, _flags(ctx), _mode(ctx), runner, confirm_from_degree=warn_degree)
-    except (AnalysisTooComplex, re.error, RecursionError):
-        return
+    results = _backtracking(pattern, ctx, runner, warn_degree)
     for result in results:
         finding = result.finding
         if finding.kind == "polynomial" and finding.degree < warn_degree and not finding.group_repeat:
@@ -290,6 +287,25 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
             f"regex backtracks {how} on `{finding.attack.describe()}`{measured}",
             severity=severity,
         )
+
+
+def _backtracking(pattern: str, ctx: Context, runner: RegexRunner, warn_degree: int) -> list[Result]:
+    """`analyse`'s results, kept in the memo: they depend on nothing but these inputs
+    (and the entrykit version, which the cache is kept per)."""
+    flags, mode = _flags(ctx), _mode(ctx)
+    key = f"ET205\0{pattern}\0{flags}\0{mode}\0{runner.budget!r}\0{warn_degree}"
+    known = ctx.memo.get(key)
+    if isinstance(known, (list, tuple)):
+        try:
+            return [Result.from_data(item) for item in known]
+        except (TypeError, ValueError):
+            pass  # not what this version stores: analyse again
+    try:
+        results = analyse(pattern, flags, mode, runner, confirm_from_degree=warn_degree)
+    except (AnalysisTooComplex, re.error, RecursionError):
+        results = []
+    ctx.memo.put(key, tuple(result.to_data() for result in results))
+    return results
 
 
 @rule("ET206", "regex-exceeds-time-budget", scope="corpus")
@@ -323,25 +339,17 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     """
     runner = _runner(ctx)
     flags, mode = _flags(ctx), _mode(ctx)
-    cross, _ = corpus_cross_matches(corpus.entries, flags, mode, runner, corpus.memo)
+    cross, _ = corpus_cross_matches(corpus.entries, flags, mode, runner, corpus.memo, corpus.focus)
     budget = runner.budget * 1000
-    for number, entry in enumerate(corpus.entries):
-        raw = entry.str_field("regex")
-        if raw is not None and runner.compile_check(raw, flags).timed_out:
-            yield Finding("/regex", f"compiling the regex took longer than the {budget:g} ms time budget", path=entry.path)
+    for number, entry in corpus.focused():
+        if not regex_fact(entry, flags, runner)[0]:
+            raw = entry.str_field("regex")
+            if raw is not None and runner.compile_check(raw, flags).timed_out:
+                yield Finding(
+                    "/regex", f"compiling the regex took longer than the {budget:g} ms time budget", path=entry.path
+                )
             continue
-        pattern = _pattern(entry, ctx)
-        if pattern is None:
-            continue
-        own: list[tuple[str, str]] = []
-        signature = entry.str_field("signature")
-        if signature is not None:
-            own.append(("the `signature`", signature))
-        own += [(f"example {i + 1}", t) for i, t in _own_texts(entry, "examples")]
-        own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
-        own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
-        outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
-        slow = [name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out]
+        slow = list(_slow_own_texts(entry, ctx))
         others = cross.timeouts.get(number, [])
         slow += [f"a text of `{_name(corpus.entries[t.owner])}`" for t in others]
         if slow:
@@ -351,6 +359,41 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
                 f"regex exceeded the {budget:g} ms time budget on {slow[0]}{more}",
                 path=entry.path,
             )
+
+
+@fact("regex", rules=("ET206", "ET209", "ET502"))
+def _regex_fact(entry: Entry, ctx: Context) -> object:
+    regex_fact(entry, _flags(ctx), _runner(ctx))
+    return entry.facts["regex"]
+
+
+@fact("own-timeouts", rules=("ET206",))
+def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, ...]]:
+    """The entry's own texts (and the generic probes) its regex ran past the budget on."""
+    settings = RegexSettings.of(ctx.section("regex"))
+    flags, mode = settings.flags, settings.mode
+    slow: tuple[str, ...] = ()
+    runner = settings.runner()
+    pattern = entry.str_field("regex")
+    if pattern is not None and regex_fact(entry, flags, runner)[0]:
+        own: list[tuple[str, str]] = []
+        signature = entry.str_field("signature")
+        if signature is not None:
+            own.append(("the `signature`", signature))
+        own += [(f"example {i + 1}", t) for i, t in _own_texts(entry, "examples")]
+        own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
+        own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
+        outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
+        slow = tuple(name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out)
+    return (flags, mode, settings.timeout_ms, slow)
+
+
+def _slow_own_texts(entry: Entry, ctx: Context) -> tuple[str, ...]:
+    settings = RegexSettings.of(ctx.section("regex"))
+    known = entry.facts.get("own-timeouts")
+    if not (isinstance(known, (list, tuple)) and len(known) == 4 and tuple(known[:3]) == (settings.flags, settings.mode, settings.timeout_ms)):
+        known = entry.facts["own-timeouts"] = own_timeouts(entry, ctx)
+    return tuple(known[3])
 
 
 @rule("ET207", "regex-not-portable")
@@ -495,10 +538,12 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
       back first, then entries of other domains).
     """
     runner = _runner(ctx)
-    cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo)
+    cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
     matched_owners = {a: {t.owner for t in texts} for a, texts in cross.pairs.items()}
     for number, texts in sorted(cross.pairs.items()):
+        if not corpus.wanted(number):
+            continue  # only the pairs involving the focus are known: other findings would be partial
         entry = corpus.entries[number]
         first: dict[int, Text] = {}
         for text in texts:

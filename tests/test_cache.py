@@ -1,0 +1,349 @@
+"""The result cache: reuse, invalidation (content, config, schema, version, day), damage, concurrency."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from entrykit import cache, engine, pipeline, schema
+from entrykit.config import Config
+from entrykit.engine import lint
+
+from .conftest import TODAY, make_config, write_corpus
+
+GOOD = """\
+id: pip/no-matching-dist
+signature: "ERROR: No matching distribution found for torch==9.9"
+regex: "No matching distribution found for \\\\S+"
+domain: pip
+category: install_error
+first_seen: "2024-01-02"
+last_confirmed: "2026-06-01"
+aliases: [pip/no-dist]
+transition_graph:
+  leads_to: [pip/wheel-build-failed]
+"""
+OTHER = """\
+id: pip/wheel-build-failed
+signature: "ERROR: Could not build wheels for lxml, which is required to install pyproject.toml-based projects"
+regex: "Could not build wheels for \\\\w+"
+domain: pip
+last_confirmed: "2026-06-01"
+transition_graph:
+  leads_to: [pip/nowhere]
+"""
+BROKEN = "id: [unclosed\n"
+
+
+def _files() -> dict[str, str]:
+    return {"pip/no-matching-dist.yaml": GOOD, "pip/wheel-build-failed.yaml": OTHER, "pip/broken.yaml": BROKEN}
+
+
+def _rows(result: Any) -> list[tuple[Any, ...]]:
+    return [(d.path, d.line, d.col, d.code, d.severity.value, d.message, d.related) for d in result.diagnostics]
+
+
+def _run(root: Path, config: Config, today: date = TODAY, paths: list[Path] | None = None, **kw: Any) -> Any:
+    return lint(paths, config, today, cwd=root.parent, use_cache=True, **kw)
+
+
+def _reference(root: Path, config: Config, today: date = TODAY, paths: list[Path] | None = None) -> Any:
+    return lint(paths, config, today, cwd=root.parent)
+
+
+class _Counter:
+    """Counts the files a run had to check (not served from the cache)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.checked: list[str] = []
+        original = pipeline.Checker.check_file
+
+        def spy(checker: pipeline.Checker, task: pipeline.Task) -> pipeline.FileRecord:
+            self.checked.append(task.key)
+            return original(checker, task)
+
+        monkeypatch.setattr(pipeline.Checker, "check_file", spy)
+
+
+@pytest.fixture
+def old_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Files written by a test are "racy" (changed within the last moment): the cache
+    # would re-hash them on every run. Pretend they are older.
+    monkeypatch.setattr(pipeline, "RACY_NS", -(10**18))
+
+
+def test_second_run_reads_everything_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    first = _run(root, config)
+    assert _rows(first) == _rows(_reference(root, config))
+    assert {d.code for d in first.diagnostics} >= {"ET001", "ET504"}
+    counter = _Counter(monkeypatch)
+    second = _run(root, config)
+    assert counter.checked == []
+    assert _rows(second) == _rows(first)
+    assert (root / ".entrykit_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_no_cache_writes_nothing(tmp_path: Path) -> None:
+    root = write_corpus(tmp_path, _files())
+    lint(None, make_config(tmp_path), TODAY, cwd=tmp_path)
+    assert not (root / ".entrykit_cache").exists()
+
+
+def test_a_changed_file_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    (root / "pip/wheel-build-failed.yaml").write_text(OTHER.replace("pip/nowhere", "pip/no-dist"))
+    counter = _Counter(monkeypatch)
+    after = _run(root, config)
+    assert counter.checked == ["pip/wheel-build-failed.yaml"]
+    assert "ET504" not in {d.code for d in after.diagnostics}
+    assert _rows(after) == _rows(_reference(root, config))
+
+
+def test_same_size_same_mtime_edit_is_noticed_when_racy(tmp_path: Path) -> None:
+    """A file edited within its mtime tick is re-hashed: the cache never trusts a fresh stat."""
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    target = root / "pip/wheel-build-failed.yaml"
+    before = target.stat()
+    target.write_text(OTHER.replace("pip/nowhere", "pip/nowhe_e"))
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert "pip/nowhe_e" in " ".join(d.message for d in _run(root, config).diagnostics)
+
+
+def test_config_change_invalidates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    _run(root, make_config(tmp_path))
+    changed = make_config(tmp_path, {"rules": {"ET504": {"severity": "warning"}}})
+    counter = _Counter(monkeypatch)
+    after = _run(root, changed)
+    assert sorted(counter.checked) == sorted(k for k in _files())
+    assert {d.severity.value for d in after.diagnostics if d.code == "ET504"} == {"warning"}
+    assert _rows(after) == _rows(_reference(root, changed))
+
+
+def test_schema_change_invalidates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    schema_path = tmp_path / "schema.json"
+    schema_path.write_text(json.dumps({"type": "object"}))
+    config = make_config(tmp_path, {"schema": "schema.json"})
+    assert "ET101" not in {d.code for d in _run(root, config).diagnostics}
+    schema_path.write_text(json.dumps({"type": "object", "required": ["never_there"]}))
+    schema.load_schema.cache_clear()  # a new process would read it afresh
+    schema.validator.cache_clear()
+    counter = _Counter(monkeypatch)
+    after = _run(root, config)
+    assert len(counter.checked) == len(_files())
+    assert "ET101" in {d.code for d in after.diagnostics}
+
+
+def test_version_change_invalidates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    engine.code_digest()
+    monkeypatch.setattr(engine, "code_digest", lambda: "another-version-of-the-code")
+    counter = _Counter(monkeypatch)
+    _run(root, config)
+    assert len(counter.checked) == len(_files())
+
+
+def test_rules_that_read_today_are_run_again_on_another_day(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    early = _run(root, config, today=date(2026, 7, 1))
+    assert "ET607" not in {d.code for d in early.diagnostics}
+    later_day = date(2029, 1, 1)
+    after = _run(root, config, today=later_day)
+    assert "ET607" in {d.code for d in after.diagnostics}
+    assert _rows(after) == _rows(_reference(root, config, later_day))
+
+
+def test_deleted_files_are_forgotten(tmp_path: Path, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    (root / "pip/no-matching-dist.yaml").unlink()
+    after = _run(root, config)
+    assert _rows(after) == _rows(_reference(root, config))
+    store = engine.open_store(config)
+    assert store is not None and "pip/no-matching-dist.yaml" not in store.known()
+
+
+def _damage(root: Path, how: str) -> int:
+    damaged = 0
+    for path in (root / ".entrykit_cache").rglob("*"):
+        if not path.is_file() or path.name in (".gitignore", "CACHEDIR.TAG"):
+            continue
+        blob = path.read_bytes()
+        if how == "garbage":
+            path.write_bytes(os.urandom(len(blob)))
+        elif how == "truncated":
+            path.write_bytes(blob[: len(blob) // 2])
+        elif how == "flipped":
+            middle = len(blob) // 2
+            path.write_bytes(blob[:middle] + bytes([blob[middle] ^ 0xFF]) + blob[middle + 1 :])
+        elif how == "empty":
+            path.write_bytes(b"")
+        elif how == "wrong-shape":  # a well-formed cache file holding the wrong data
+            path.write_bytes(cache.encode(["not", "a", {"record": 1}]))
+        elif how == "wrong-records":
+            path.write_bytes(cache.encode({"pip/no-matching-dist.yaml": {"d": 1, "r": [[1, 2]], "s": 3}}))
+        damaged += 1
+    return damaged
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "flipped", "empty", "wrong-shape", "wrong-records"])
+def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path: Path, how: str, old_files: None) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    expected = _rows(_reference(root, config))
+    _run(root, config)
+    assert _damage(root, how) > 0
+    assert _rows(_run(root, config)) == expected
+    # rebuilt: the next run reads it again
+    store = engine.open_store(config)
+    assert store is not None and store.known() == {k for k in _files()}
+
+
+def test_an_unwritable_cache_does_not_fail_the_run(tmp_path: Path) -> None:
+    root = write_corpus(tmp_path, _files())
+    (root / ".entrykit_cache").write_text("a file where the folder should be")
+    config = make_config(tmp_path)
+    assert _rows(_run(root, config)) == _rows(_reference(root, config))
+
+
+def test_cache_files_hold_plain_data_only(tmp_path: Path) -> None:
+    """The format never unpickles: a file naming a callable is data that fails the shape check."""
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    for path in (root / ".entrykit_cache").rglob("res-*"):
+        assert path.read_bytes().startswith(cache.MAGIC)
+        assert isinstance(cache.decode(path.read_bytes()), dict)
+    with pytest.raises(ValueError):
+        cache.decode(b"\x80\x04\x95" + b"cos\nsystem\n")
+
+
+_WORKER_SCRIPT = """
+import json, sys
+from datetime import date
+from pathlib import Path
+from entrykit.config import from_table
+from entrykit.engine import lint
+base, rounds, which = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+config = from_table({"root": "entries"}, base)
+out = []
+for n in range(rounds):
+    paths = [base / "entries" / w for w in which] if n % 2 else None
+    result = lint(paths, config, date(2026, 11, 30), cwd=base, use_cache=True)
+    out.append([[d.path, d.line, d.col, d.code, d.message] for d in result.diagnostics])
+print(json.dumps(out))
+"""
+
+
+def test_two_processes_at_once_never_change_results(tmp_path: Path) -> None:
+    files = _files()
+    for n in range(12):
+        files[f"pip/extra-{n}.yaml"] = OTHER.replace("pip/wheel-build-failed", f"pip/extra-{n}").replace(
+            "lxml", f"lxml{n}"
+        )
+    root = write_corpus(tmp_path, files)
+    config = make_config(tmp_path)
+    full = [[d.path, d.line, d.col, d.code, d.message] for d in lint(None, config, TODAY, cwd=tmp_path).diagnostics]
+    picks = [["pip/extra-1.yaml", "pip/broken.yaml"], ["pip/no-matching-dist.yaml", "pip/extra-7.yaml"]]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER_SCRIPT, str(tmp_path), "8", *pick],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for pick in picks
+    ]
+    for proc, pick in zip(procs, picks):
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        runs = json.loads(out)
+        for n, rows in enumerate(runs):
+            expected = full if n % 2 == 0 else [r for r in full if r[0] in {f"entries/{p}" for p in pick}]
+            assert rows == expected
+    store = engine.open_store(config)
+    assert store is not None and store.known() == set(files)
+    assert not [p for p in (root / ".entrykit_cache").rglob("*.tmp")]
+
+
+def test_records_round_trip(tmp_path: Path) -> None:
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    _run(root, config)
+    store = engine.open_store(config)
+    assert store is not None
+    data = store.result("pip/no-matching-dist.yaml")
+    index = store.index("pip/no-matching-dist.yaml")
+    assert data is not None and index is not None
+    record = pipeline.FileRecord.from_data("pip/no-matching-dist.yaml", "x", root / "x", data)
+    assert record is not None and record.result_data() == data
+    assert record.add_index(index) and record.index_data() == index
+
+
+class _Tripwire:
+    """Stands in for `ctx.today` in rules that say they do not read it."""
+
+    def _fail(self, *args: object) -> Any:
+        raise AssertionError("read ctx.today without dated=True")
+
+    __lt__ = __le__ = __gt__ = __ge__ = __sub__ = __rsub__ = __add__ = __radd__ = _fail
+    __eq__ = _fail  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> Any:
+        self._fail()
+
+
+def test_rules_that_do_not_say_dated_never_read_today() -> None:
+    """Cached results of undated rules are reused on any day: they must not depend on it."""
+    import yaml as pyyaml
+
+    from entrykit import registry
+    from entrykit.loader import load
+
+    cases = Path(__file__).resolve().parent / "rules" / "cases"
+    texts = []
+    for case_file in sorted(cases.glob("*.yaml")):
+        for case in pyyaml.safe_load(case_file.read_text(encoding="utf-8")) or []:
+            texts += [case["entry"]] if "entry" in case else list(case.get("files", {}).values())
+    seeds = Path(__file__).resolve().parent / "fixtures"
+    texts += [p.read_text(encoding="utf-8") for p in sorted(seeds.rglob("*.yaml")) if "expected" not in p.name]
+    config = make_config(Path.cwd())
+    checked = 0
+    for number, text in enumerate(texts):
+        entry = load(Path(f"/nowhere/x/case{number}.yaml"), "case.yaml", text=text)
+        if not hasattr(entry, "data"):
+            continue
+        for rule in registry.all_rules():
+            if rule.func is None or rule.scope != "entry" or rule.dated:
+                continue
+            ctx = registry.Context(
+                today=_Tripwire(),  # type: ignore[arg-type]
+                options=config.options_for(rule),
+                settings=config.settings,
+            )
+            list(rule.func(entry, ctx))
+            checked += 1
+    assert checked > 1000
