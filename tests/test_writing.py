@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,10 @@ import pytest
 from entrykit.errors import UsageError
 from entrykit.paths import entry_path
 from entrykit.roundtrip import load_document
-from entrykit.writing import WriteRefused, atomic_write
+from entrykit.writing import WriteRefused, atomic_write, write_files
 
 from .conftest import FIXTURES, REPO
+from .faults import Faults, SimulatedCrash, changed, snapshot
 
 
 def test_atomic_write_replaces_and_keeps_mode(tmp_path: Path) -> None:
@@ -94,3 +97,103 @@ def test_replace_keeps_quoting_and_the_gap_before_comments() -> None:
     assert document.dump() == (
         'id: abc  # the id\nlist:\n  - "three"  # first\n  - twenty-two # second\nkey: \'longer value\'\n'
     )
+
+
+# -- several files as one change -------------------------------------------------------
+
+
+def _three_files(tmp_path: Path) -> tuple[Path, Path, Path]:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second, doomed = tmp_path / "a" / "one.yaml", tmp_path / "b" / "two.yaml", tmp_path / "a" / "gone.yaml"
+    first.write_bytes(b"one\n")
+    second.write_bytes(b"two\n")
+    doomed.write_bytes(b"gone\n")
+    os.chmod(second, 0o600)
+    return first, second, doomed
+
+
+def _change(tmp_path: Path, first: Path, second: Path, doomed: Path) -> None:
+    write_files(
+        {first: "ONE\n", second: "TWO\n", tmp_path / "b" / "new.yaml": "NEW\n"}, delete=[doomed]
+    )
+
+
+def test_write_files_writes_creates_deletes_and_keeps_modes(tmp_path: Path) -> None:
+    first, second, doomed = _three_files(tmp_path)
+    _change(tmp_path, first, second, doomed)
+    assert snapshot(tmp_path) == {
+        "a/one.yaml": b"ONE\n", "b/two.yaml": b"TWO\n", "b/new.yaml": b"NEW\n",
+    } | {k: v for k, v in snapshot(tmp_path).items() if k in ("a", "b")}
+    assert stat.S_IMODE(second.stat().st_mode) == 0o600
+    assert not doomed.exists()
+
+
+@pytest.mark.parametrize("error", ["oserror", "crash"])
+def test_a_failure_at_any_step_of_write_files_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: str
+) -> None:
+    first, second, doomed = _three_files(tmp_path)
+    with Faults().installed(monkeypatch) as dry:
+        _change(tmp_path, first, second, doomed)
+    steps = dry.steps
+    done = snapshot(tmp_path)
+    assert {"mkstemp", "write", "fsync", "chmod", "link", "replace"} <= set(steps)
+    commit = max(i for i, step in enumerate(steps) if step == "replace")  # the last rename
+    failures = 0
+    for index in range(len(steps)):
+        for path, raw in ((first, b"one\n"), (second, b"two\n"), (doomed, b"gone\n")):
+            path.write_bytes(raw)
+        (tmp_path / "b" / "new.yaml").unlink(missing_ok=True)
+        before = snapshot(tmp_path)
+        with Faults(fail_at=index, error=error).installed(monkeypatch):
+            try:
+                _change(tmp_path, first, second, doomed)
+                raised = False
+            except (OSError, SimulatedCrash):
+                raised = True
+        after = snapshot(tmp_path)
+        if raised and index <= commit:  # all: nothing changed
+            assert changed(before, after) == [], f"step {index} ({steps[index]})"
+            failures += 1
+        else:  # nothing: done anyway (a link that fails is a copy; old copies may stay behind)
+            assert [k for k in changed(done, after) if not k.endswith(".old")] == [], f"step {index}"
+    # every step up to the last rename failed the change, but a link (then a copy) when it is an OSError
+    links = steps[: commit + 1].count("link") if error == "oserror" else 0
+    assert failures == commit + 1 - links
+
+
+def test_write_files_refuses_to_overwrite_before_writing_anything(tmp_path: Path) -> None:
+    first, second, _ = _three_files(tmp_path)
+    before = snapshot(tmp_path)
+    with pytest.raises(WriteRefused):
+        write_files({tmp_path / "a" / "fresh.yaml": "x\n", second: "y\n"}, overwrite=False)
+    assert changed(before, snapshot(tmp_path)) == []
+
+
+def test_writing_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.yaml"
+    real.write_text("old\n")
+    os.symlink("real.yaml", tmp_path / "link.yaml")
+    atomic_write(tmp_path / "link.yaml", "new\n")
+    write_files({tmp_path / "link.yaml": "newer\n"})
+    assert os.readlink(tmp_path / "link.yaml") == "real.yaml"
+    assert real.read_text() == "newer\n"
+
+
+def test_a_hard_crash_after_the_temp_write_leaves_the_original(tmp_path: Path) -> None:
+    """The process dies (no handler runs) between the fsync of the temp file and the rename."""
+    target = tmp_path / "entry.yaml"
+    target.write_bytes(b"original\n")
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from entrykit.writing import atomic_write\n"
+        "os.replace = lambda *a, **k: os._exit(137)\n"
+        "atomic_write(Path(sys.argv[1]), 'new\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(target)], timeout=60)
+    assert proc.returncode == 137
+    assert target.read_bytes() == b"original\n"
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "entry.yaml"]
+    assert len(leftovers) == 1 and leftovers[0].startswith(".entry.yaml.") and leftovers[0].endswith(".tmp")

@@ -21,6 +21,10 @@ HEADER = struct.Struct(">I")
 RESULT = struct.Struct(">BdqI")  # status, seconds, match start (-1), length of the message
 NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
+COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
+COMPILE_TIMEOUT = "compiling the regex took longer than the budget"
+STRIKES = 3  # overruns of one regex after which the rest of its texts in a batch are not run
+NOT_RUN = "not run: the regex had already run past the budget 3 times"
 
 
 class _Expired(Exception):
@@ -60,6 +64,7 @@ def main() -> None:
     signal.signal(signal.SIGALRM, _alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     cache: dict[tuple[str, int], re.Pattern[str]] = {}
+    failures: dict[tuple[str, int], tuple[str, int]] = {}  # what did not compile (in time) stays so
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
     _write(fd_out, b"R")
     while True:
@@ -76,29 +81,37 @@ def main() -> None:
         signal.setitimer(signal.ITIMER_REAL, budget / TICKS, budget / TICKS)
         for pattern, flags, mode, texts in jobs:
             compiled: re.Pattern[str] | None = None
-            failure = ""
+            failure, failed = "", ERROR
             start = time.perf_counter()
             try:
                 _current["started"] = start
                 _current["running"] = True
                 try:
-                    compiled = cache.get((pattern, flags))
-                    if compiled is None:
-                        compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
+                    if (pattern, flags) in failures:
+                        failure, failed = failures[(pattern, flags)]
+                    else:
+                        compiled = cache.get((pattern, flags))
+                        if compiled is None:
+                            compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
                 finally:
                     _current["running"] = False
             except _Expired:
-                failure = "compiling the regex took longer than the budget"
-            except Exception as exc:
-                failure = f"{type(exc).__name__}: {exc}"
-            run = None if compiled is None else getattr(compiled, mode, None)
-            if compiled is not None and run is None:
+                failure, failed = failures[(pattern, flags)] = COMPILE_TIMEOUT, TIMEOUT
+            except Exception as exc:  # re.error, RecursionError, OverflowError, ...
+                failure, failed = failures[(pattern, flags)] = f"{type(exc).__name__}: {exc}", ERROR
+            run = None if compiled is None or mode == COMPILE else getattr(compiled, mode, None)
+            if compiled is not None and run is None and mode != COMPILE:
                 failure = f"unknown match mode {mode!r}"
+            overruns = 0
             for text in texts:
                 status, message, where = NO_MATCH, "", -1
                 start = time.perf_counter()
-                if run is None:
-                    status, message = ERROR, failure
+                if mode == COMPILE and compiled is not None:
+                    status = MATCH
+                elif overruns >= STRIKES:
+                    status, message = TIMEOUT, NOT_RUN
+                elif run is None:
+                    status, message = failed, failure
                 else:
                     try:
                         _current["started"] = start
@@ -111,6 +124,7 @@ def main() -> None:
                             _current["running"] = False
                     except _Expired:
                         status = TIMEOUT
+                        overruns += 1
                     except Exception as exc:  # errors CPython raises at search time (SystemError seen)
                         status, message = ERROR, f"{type(exc).__name__}: {exc}"
                 elapsed = time.perf_counter() - start

@@ -32,7 +32,8 @@ from .fingerprints import mark_current
 from .formatter import dump_entry, format_file, unified_diff
 from .importers.deadends import generalise, import_canons
 from .importers.markdown import import_pages
-from .loader import LoadFailure, discover, display_path, load
+from .loader import LoadFailure, decode, discover, display_path, load, read_entry_bytes
+from .parsing import parse_json
 from .lookup import Lookup
 from .matching import settings_flags
 from .paths import entry_path, is_valid_id
@@ -42,7 +43,7 @@ from .regex_suggest import suggest
 from .reporters import REPORTERS, statistics, summary_line
 from .schema import load_schema
 from .translated import Settings
-from .writing import WriteRefused, atomic_write
+from .writing import WriteRefused, atomic_write, write_files
 
 
 class ExitCode(enum.IntEnum):
@@ -69,7 +70,7 @@ def _split_codes(values: tuple[str, ...]) -> list[str]:
 def _config(config_path: Path | None, root: Path | None) -> Config:
     config = load_config(Path.cwd(), config_path)
     if root is not None:
-        config = replace(config, root=root.resolve())
+        config = replace(config, root=Path(os.path.realpath(root)))
     return config
 
 
@@ -152,8 +153,7 @@ def lint(
             if show_diff:
                 click.echo(fixed.diff(), nl=False)
                 click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-            for path in fixed.changed:
-                atomic_write(path, fixed.texts[path])
+            write_files({path: fixed.texts[path] for path in fixed.changed})
             _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
         else:
@@ -163,7 +163,7 @@ def lint(
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
-        raise CommandError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
+        raise CommandError(f"{_write_failure(exc)}; no file was changed") from None
     REPORTERS[name](result.diagnostics, registry.all_rules(), out)
     if show_statistics:
         statistics(result.diagnostics, out)
@@ -173,6 +173,11 @@ def lint(
     failing = result.count(Severity.ERROR) + (result.count(Severity.WARNING) if strict else 0)
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     click.get_current_context().exit(int(code))
+
+
+def _write_failure(exc: OSError) -> str:
+    where = f" {exc.filename}" if exc.filename else ""
+    return f"cannot write{where}: {exc.strerror or exc}"
 
 
 def _report_fixes(fixed: fixer.FixResult, out: TextIO | None) -> None:
@@ -265,16 +270,24 @@ def translations(
         click.echo(FORMATTERS[output_format](report), nl=False)
         click.get_current_context().exit(int(ExitCode.CLEAN))
     problems = [f"{f.path}:{f.line}:{f.col}: {f.message}" for f in failures]
-    marked = changed = 0
+    marked = 0
+    texts: dict[Path, str] = {}
+    lines: list[str] = []
     for entry in entries:
         result = mark_current(entry, settings, only_locales or None)
         problems += [f"{entry.path}: `{key}` not marked: it {why}" for key, why in result.skipped]
         if result.changed:
-            atomic_write(entry.abspath, result.text)
-            changed += 1
+            texts[entry.abspath] = result.text
             marked += len(result.marked)
             if result.marked:
-                click.echo(f"{entry.path}: marked {', '.join(result.marked)} current")
+                lines.append(f"{entry.path}: marked {', '.join(result.marked)} current")
+    try:
+        write_files(texts)
+    except OSError as exc:
+        raise CommandError(f"{_write_failure(exc)}; no file was changed") from None
+    changed = len(texts)
+    for line in lines:
+        click.echo(line)
     for problem in problems:
         click.echo(f"entrykit: {problem}", err=True)
     noun = "translation" if marked == 1 else "translations"
@@ -313,11 +326,12 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     changed: list[str] = []
+    texts: dict[Path, str] = {}
     failed = 0
     files = _entry_files(paths, config)
     for path in files:
         shown = display_path(path)
-        result = format_file(path, schema)
+        result = format_file(path, schema, config.limits, config.root)
         if result.error is not None:
             failed += 1
             err = result.error
@@ -332,8 +346,13 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
             click.echo(f"would reformat {shown}")
         elif not show_diff:
             assert result.formatted is not None
-            atomic_write(path, result.formatted)
-            click.echo(f"reformatted {shown}")
+            texts[path] = result.formatted
+    try:
+        write_files(texts)  # every file or none
+    except OSError as exc:
+        raise CommandError(f"{_write_failure(exc)}; no file was changed") from None
+    for path in texts:
+        click.echo(f"reformatted {display_path(path)}")
     verb = "would be reformatted" if check or show_diff else "reformatted"
     unchanged = len(files) - len(changed) - failed
     summary = f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}, {unchanged} unchanged"
@@ -351,15 +370,21 @@ def _schema_ref(target: Path, config: Config) -> str | None:
     schema = config.schema or config.base / "schema" / "entry.schema.json"
     if not schema.is_file():
         return None
-    return Path(os.path.relpath(schema.resolve(), target.parent.resolve())).as_posix()
+    return Path(os.path.relpath(os.path.realpath(schema), os.path.realpath(target.parent))).as_posix()
+
+
+def _entry_file(root: Path, entry: dict[str, Any], config: Config, fmt: str) -> tuple[Path, str]:
+    """Where a new entry goes below `root` (the path its id names; UsageError for an
+    unsafe id) and its text."""
+    target = entry_path(root, str(entry.get("id", "")), ".json" if fmt == "json" else ".yaml")
+    return target, dump_entry(entry, fmt, _schema_ref(target, config) if fmt == "yaml" else None)
 
 
 def _write_entry(
     root: Path, entry: dict[str, Any], config: Config, fmt: str, overwrite: bool
 ) -> Path:
     """Write one new entry below `root` at the path its id names; WriteRefused if it exists."""
-    target = entry_path(root, str(entry.get("id", "")), ".json" if fmt == "json" else ".yaml")
-    text = dump_entry(entry, fmt, _schema_ref(target, config) if fmt == "yaml" else None)
+    target, text = _entry_file(root, entry, config, fmt)
     atomic_write(target, text, overwrite=overwrite)
     return target
 
@@ -391,25 +416,28 @@ def import_command(
         raise CommandError(str(exc)) from None
     root = (out or config.root).absolute()
     if source == "deadends":
-        imported, problems = import_canons(paths)
+        imported, problems = import_canons(paths, config.limits)
     else:
-        imported, problems = import_pages(paths)
+        imported, problems = import_pages(paths, config.limits)
     for problem in problems:
         click.echo(f"{display_path(problem.source.absolute())}:{problem.line}:{problem.col}: {problem.message}", err=True)
-    written = refused = 0
+    refused = 0
+    texts: dict[Path, str] = {}
     unmapped: Counter[str] = Counter()
     notes: Counter[str] = Counter()
     for item in imported:
         shown = display_path(item.source.absolute())
         try:
-            _write_entry(root, item.entry, config, out_format, overwrite=force)
-            written += 1
-        except WriteRefused:
-            refused += 1
-            click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
-        except EntrykitError as exc:
+            target, text = _entry_file(root, item.entry, config, out_format)
+        except EntrykitError as exc:  # an id that is no safe path: nothing is touched
             click.echo(f"{shown}: {exc}", err=True)
             refused += 1
+        else:
+            if target in texts or (target.exists() and not force):
+                refused += 1
+                click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
+            else:
+                texts[target] = text
         unmapped.update({generalise(f) for f in item.unmapped})
         notes.update(item.notes)
         if verbose and (item.unmapped or item.notes):
@@ -418,6 +446,12 @@ def import_command(
                 click.echo(f"  not carried over: {field_path}")
             for note in item.notes:
                 click.echo(f"  changed: {note}")
+    try:
+        write_files(texts, overwrite=force)  # every entry or none
+    except (OSError, WriteRefused) as exc:
+        reason = _write_failure(exc) if isinstance(exc, OSError) else str(exc)
+        raise CommandError(f"{reason}; no entry was written") from None
+    written = len(texts)
     click.echo(f"imported {written} of {len(imported) + len(problems)} files into {display_path(root)}")
     if unmapped:
         click.echo("fields not carried over (number of files):")
@@ -462,7 +496,7 @@ def render_command(target: str, locales: tuple[str, ...], config_path: Path | No
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     path = _find_entry(target, config).absolute()
-    loaded = load(path, display_path(path), config.max_file_bytes)
+    loaded = load(path, display_path(path), config.limits, within=config.root)
     if isinstance(loaded, LoadFailure):
         raise CommandError(f"{loaded.path}:{loaded.line}:{loaded.col}: {loaded.message}")
     shown = list(locales) or list(config.settings.get("translation", {}).get("required", []))
@@ -472,7 +506,7 @@ def render_command(target: str, locales: tuple[str, ...], config_path: Path | No
 def _load_corpus(config: Config) -> list[Entry]:
     if not config.root.is_dir():
         return []
-    loaded = (load(p, display_path(p), config.max_file_bytes) for p in discover([config.root]))
+    loaded = (load(p, display_path(p), config.limits, within=config.root) for p in discover([config.root]))
     return [entry for entry in loaded if isinstance(entry, Entry)]
 
 
@@ -669,6 +703,22 @@ class _AddExample(Exception):
         self.message = message
 
 
+def _json_object(path: Path, config: Config) -> Any:
+    """The JSON in `path`, read as the loader reads entries (a regular file within the limits)."""
+    raw = read_entry_bytes(path, config.max_file_bytes)
+    if isinstance(raw, str):
+        raise CommandError(f"cannot read {path}: {raw}")
+    text, problem = decode(raw)
+    if text is None:
+        line, col, message = problem or (1, 1, "cannot decode file")
+        raise CommandError(f"cannot read {path}:{line}:{col}: {message}")
+    parsed = parse_json(text, config.max_nesting)
+    if parsed.problem is not None:
+        found = parsed.problem
+        raise CommandError(f"cannot read {path}:{found.line}:{found.col}: {found.message}")
+    return parsed.data
+
+
 def _split_option(value: str, parts: int, what: str) -> list[str]:
     pieces = [p.strip() for p in value.split("|")]
     if len(pieces) < parts - 1 or len(pieces) > parts:
@@ -751,10 +801,7 @@ def new_command(
     day = today.date() if today else date.today()
     start: dict[str, Any] = {}
     if from_file is not None:
-        try:
-            start = json.loads(from_file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"cannot read {from_file}: {exc}") from None
+        start = _json_object(from_file, config)
         if not isinstance(start, dict):
             raise CommandError(f"{from_file} must hold a JSON object of entry fields")
     given = {"signature": signature, "id": entry_id, "domain": domain, "category": category, "regex": regex,
@@ -1004,7 +1051,7 @@ def _corpus_entries(config: Config) -> list[Entry]:
         return []
     entries = []
     for path in discover([config.root]):
-        loaded = load(path, display_path(path), config.max_file_bytes)
+        loaded = load(path, display_path(path), config.limits, within=config.root)
         if isinstance(loaded, Entry):
             entries.append(loaded)
     return entries

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -14,10 +15,14 @@ from typing import Any
 from . import registry
 from .diagnostic import Severity
 from .errors import ConfigError
-from .loader import DEFAULT_MAX_FILE_BYTES
+from .loader import DEFAULT_MAX_FILE_BYTES, Limits
+from .parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 
 DEFAULT_ROOT = "entries"
-_TOP_KEYS = {"root", "schema", "select", "ignore", "per_file_ignores", "max_file_bytes", "rules"}
+_TOP_KEYS = {
+    "root", "schema", "select", "ignore", "per_file_ignores", "max_file_bytes", "max_nesting", "max_aliases",
+    "rules",
+}
 
 
 @dataclass(frozen=True)
@@ -32,9 +37,16 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_nesting: int = DEFAULT_MAX_NESTING
+    max_aliases: int = DEFAULT_MAX_ALIASES
     severities: Mapping[str, Severity] = field(default_factory=dict)
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def limits(self) -> Limits:
+        """What one file may cost before it is ET001 (size, nesting, YAML aliases)."""
+        return Limits(self.max_file_bytes, self.max_nesting, self.max_aliases)
 
     def enabled(self, code: str) -> bool:
         """Select/ignore by prefix; the longest matching prefix decides (ties: ignore)."""
@@ -82,6 +94,8 @@ class Config:
             "ignore": self.ignore,
             "per_file_ignores": self.per_file_ignores,
             "max_file_bytes": self.max_file_bytes,
+            "max_nesting": self.max_nesting,
+            "max_aliases": self.max_aliases,
             "severities": {k: v.value for k, v in sorted(self.severities.items())},
             "rule_options": self.rule_options,
             "settings": self.settings,
@@ -142,6 +156,14 @@ def _check_table(
     return values
 
 
+def _positive(flat: Mapping[str, Any], name: str, default: int, zero_ok: bool = False) -> int:
+    value = flat.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < (0 if zero_ok else 1):
+        kind = "a non-negative" if zero_ok else "a positive"
+        raise ConfigError(f"`tool.entrykit.{name.replace('_', '-')}` must be {kind} integer")
+    return value
+
+
 def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None) -> Config:
     """Validate a [tool.entrykit] table against the registry and build a Config."""
     if not isinstance(table, Mapping):
@@ -159,9 +181,9 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
     schema_value = flat.get("schema")
     if schema_value is not None and not isinstance(schema_value, str):
         raise ConfigError("`tool.entrykit.schema` must be a path string")
-    max_bytes = flat.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
-    if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
-        raise ConfigError("`tool.entrykit.max-file-bytes` must be a positive integer")
+    max_bytes = _positive(flat, "max_file_bytes", DEFAULT_MAX_FILE_BYTES)
+    max_nesting = _positive(flat, "max_nesting", DEFAULT_MAX_NESTING)
+    max_aliases = _positive(flat, "max_aliases", DEFAULT_MAX_ALIASES, zero_ok=True)
 
     per_file: list[tuple[str, tuple[str, ...]]] = []
     pfi = flat.get("per_file_ignores", {})
@@ -204,13 +226,15 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
 
     return Config(
         base=base,
-        root=(base / root_value).resolve(),
+        root=Path(os.path.realpath(base / root_value)),
         source=source,
-        schema=(base / schema_value).resolve() if schema_value else None,
+        schema=Path(os.path.realpath(base / schema_value)) if schema_value else None,
         select=_codes(flat.get("select", ["ET"]), "`tool.entrykit.select`"),
         ignore=_codes(flat.get("ignore", []), "`tool.entrykit.ignore`"),
         per_file_ignores=tuple(per_file),
         max_file_bytes=max_bytes,
+        max_nesting=max_nesting,
+        max_aliases=max_aliases,
         severities=severities,
         rule_options=rule_options,
         settings=settings,

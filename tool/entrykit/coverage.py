@@ -195,7 +195,7 @@ def load_entries(
     entries: list[Entry] = []
     failures: list[LoadFailure] = []
     for path in plan(paths, config).targets:
-        loaded = load(path, display_path(path, cwd), config.max_file_bytes)
+        loaded = load(path, display_path(path, cwd), config.limits, within=config.root)
         if isinstance(loaded, LoadFailure):
             failures.append(loaded)
         else:

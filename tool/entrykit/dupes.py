@@ -52,7 +52,9 @@ _VOLATILE = re.compile(
             ("vquoted", r"'[^'\s]*'|\"[^\"\s]*\"|`[^`\s]*`|‘[^’\s]*’|“[^”\s]*”"),
             ("vshape", r"[\[(]\s*\d+(?:\s*[,x×]\s*\d+)+\s*[\])]"),
             ("vhex", r"\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"),
-            ("vpath", r"(?:\b[a-z]:)?(?:[\\/~.]*[\w.-]+)?(?:[\\/][\w.@-]+){2,}[\\/]?"
+            # A path's leading name starts where a word starts: tried from inside a long
+            # word, `[\w.-]+` would scan the word's rest at every position (quadratic).
+            ("vpath", r"(?:(?<![\w.-])(?:\b[a-z]:)?(?:[\\/~.]*[\w.-]+)?)?(?:[\\/][\w.@-]+){2,}[\\/]?"
                       r"|\b\w+\.(?:py|js|ts|go|rs|java|c|cc|cpp|h|rb|php|yaml|yml|json|toml|cfg|ini|txt|so|dll|log)\b"),
             ("vnum", r"\b\d+(?:[.:]\d+)*\b"),
         ]

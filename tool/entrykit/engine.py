@@ -59,7 +59,7 @@ class Plan:
 
 def _under(path: Path, folder: Path) -> bool:
     try:
-        path.resolve().relative_to(folder)
+        Path(os.path.realpath(path)).relative_to(folder)  # realpath: a link loop is no error
     except ValueError:
         return False
     return True
@@ -149,7 +149,7 @@ def load_plan(
     targets: list[Entry] = []
     failures: list[LoadFailure] = []
     for path in files.corpus:
-        loaded = load(path, display_path(path, cwd), config.max_file_bytes, texts.get(path))
+        loaded = load(path, display_path(path, cwd), config.limits, texts.get(path), config.root)
         if isinstance(loaded, LoadFailure):
             if path in target_set:
                 failures.append(loaded)

@@ -26,7 +26,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarStri
 from ruamel.yaml.tokens import CommentToken
 
 from .errors import EntrykitError
-from .loader import decode, file_format
+from .loader import Limits, LoadFailure, file_format, load
 from .roundtrip import make_yaml
 from .schema import load_schema
 
@@ -339,6 +339,21 @@ class Formatted:
     changed: bool
 
 
+def _check_keys(data: CommentedMap) -> None:
+    """FormatError at the first key that is not a string: there is no canonical place for it."""
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CommentedMap):
+            for key, value in node.items():
+                if not isinstance(key, str):
+                    line, col = node.lc.key(key) if key in node.lc.data else (0, 0)
+                    raise FormatError(f"key `{key}` is not a string; quote it", line + 1, col + 1)
+                stack.append(value)
+        elif isinstance(node, CommentedSeq):
+            stack.extend(node)
+
+
 def format_yaml(text: str, schema: Mapping[str, Any]) -> str:
     yaml = make_yaml(2, 4, 2)
     try:
@@ -351,6 +366,7 @@ def format_yaml(text: str, schema: Mapping[str, Any]) -> str:
         raise FormatError(f"cannot parse YAML: {exc}") from None
     if not isinstance(data, CommentedMap):
         raise FormatError("expected a mapping of fields at the top")
+    _check_keys(data)
     _restyle(data, schema, root=True)
     stream = io.StringIO()
     yaml.dump(data, stream)
@@ -394,7 +410,7 @@ def format_json(text: str, schema: Mapping[str, Any]) -> str:
         data = json.loads(text, object_pairs_hook=_unique_pairs)
     except json.JSONDecodeError as exc:
         raise FormatError(f"cannot parse JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise FormatError(str(exc)) from None
     if not isinstance(data, dict):
         raise FormatError("expected an object of fields at the top")
@@ -431,16 +447,19 @@ class FileResult:
         return self.formatted is not None and self.formatted != self.original
 
 
-def format_file(path: Path, schema: Mapping[str, Any] | None = None) -> FileResult:
-    """Read and format one entry file; never raises for bad content (see `error`)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return FileResult(path, "", None, FormatError(f"cannot read file: {exc.strerror or exc}"))
-    text, problem = decode(raw)
-    if text is None:
-        line, col, message = problem or (1, 1, "cannot decode file")
-        return FileResult(path, "", None, FormatError(message, line, col))
+def format_file(
+    path: Path, schema: Mapping[str, Any] | None = None, limits: Limits | None = None, within: Path | None = None
+) -> FileResult:
+    """Read and format one entry file; never raises for bad content (see `error`).
+
+    The file passes the loader's checks first (a regular file within the size,
+    nesting and alias limits, UTF-8, no disallowed tags, a mapping at the top), so
+    the round-trip parser only ever sees what `lint` accepts as an entry.
+    """
+    loaded = load(path, str(path), limits or Limits(), within=within)
+    if isinstance(loaded, LoadFailure):
+        return FileResult(path, "", None, FormatError(loaded.message, loaded.line, loaded.col))
+    text = loaded.text
     try:
         return FileResult(path, text, format_text(text, file_format(path), schema).text)
     except FormatError as exc:

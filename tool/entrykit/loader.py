@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from .entry import Entry
-from .parsing import Parsed, parse_json, parse_yaml
+from .parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING, Parsed, parse_json, parse_yaml
 
 ENTRY_SUFFIXES = (".yaml", ".yml", ".json")
 SKIPPED_DIRS = frozenset({".entrykit_cache", "__pycache__", "node_modules"})
 DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one file may cost before it is ET001 instead of an entry."""
+
+    file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    nesting: int = DEFAULT_MAX_NESTING  # arrays and mappings inside each other
+    aliases: int = DEFAULT_MAX_ALIASES  # YAML aliases of collections
 
 
 @dataclass(frozen=True)
@@ -47,13 +57,20 @@ def is_entry_file(path: Path) -> bool:
 def discover(paths: Iterable[Path]) -> Iterator[Path]:
     """Entry files named or found below the given paths, each once, in a stable order.
 
-    Hidden directories and tool caches are skipped; symlinked directories are not followed.
+    Hidden directories and tool caches are skipped; symlinked directories are not
+    followed. A directory that cannot be listed is yielded itself, so that loading
+    it reports why (its entries would otherwise vanish without a word).
     """
     seen: set[Path] = set()
     for given in paths:
         if given.is_dir():
             found: list[str] = []
-            for dirpath, dirnames, filenames in os.walk(given.absolute()):
+
+            def unlisted(error: OSError) -> None:
+                if error.filename is not None:
+                    found.append(os.fspath(error.filename))
+
+            for dirpath, dirnames, filenames in os.walk(given.absolute(), onerror=unlisted):
                 dirnames[:] = sorted(
                     d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
                 )
@@ -104,38 +121,83 @@ def decode(raw: bytes) -> tuple[str | None, tuple[int, int, str] | None]:
         return None, (line, col, f"invalid UTF-8 byte `0x{raw[exc.start]:02x}`")
 
 
-def parse_text(text: str, fmt: str) -> Parsed:
-    return parse_json(text) if fmt == "json" else parse_yaml(text)
+def parse_text(text: str, fmt: str, limits: Limits | None = None) -> Parsed:
+    limits = limits or Limits()
+    if fmt == "json":
+        return parse_json(text, limits.nesting)
+    return parse_yaml(text, limits.nesting, limits.aliases)
 
 
 def file_format(path: Path) -> str:
     return "json" if path.suffix.lower() == ".json" else "yaml"
 
 
+def _outside(path: Path, folder: Path | None) -> bool:
+    """True if `path` is a symbolic link inside `folder` that leads out of it."""
+    if folder is None or not path.is_symlink():
+        return False
+    base = os.path.realpath(folder)
+
+    def inside(place: str) -> bool:
+        return os.path.commonpath([base, place]) == base
+
+    return inside(os.path.realpath(path.parent)) and not inside(os.path.realpath(path))
+
+
+def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) -> bytes | str:
+    """The file's bytes, or why they cannot be read as an entry (never blocks, never reads
+    more than `max_bytes` + 1 bytes, never follows a link out of `within`)."""
+    try:
+        if _outside(abspath, within):
+            return f"symbolic link to `{os.readlink(abspath)}`, outside the corpus; not read"
+        info = abspath.stat()
+        if stat.S_ISDIR(info.st_mode):
+            try:
+                os.scandir(abspath).close()
+            except OSError as exc:
+                return f"cannot list directory: {exc.strerror or exc}"
+            return "is a directory, not an entry file"
+        if not stat.S_ISREG(info.st_mode):
+            return "is not a regular file (a pipe, socket or device); not read"
+        if info.st_size > max_bytes:
+            return f"file is {info.st_size:,} bytes, over the limit of {max_bytes:,}"
+        with open(abspath, "rb") as stream:
+            raw = stream.read(max_bytes + 1)
+    except OSError as exc:
+        return f"cannot read file: {exc.strerror or exc}"
+    if len(raw) > max_bytes:  # it grew since stat, or stat does not know its size
+        return f"file is over the limit of {max_bytes:,} bytes"
+    return raw
+
+
+_KINDS = {list: "a list", str: "a string", type(None): "nothing", bool: "a boolean", int: "a number", float: "a number"}
+
+
 def load(
     abspath: Path,
     shown: str,
-    max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    max_bytes: int | Limits = DEFAULT_MAX_FILE_BYTES,
     text: str | None = None,
+    within: Path | None = None,
     raw: bytes | None = None,
 ) -> Entry | LoadFailure:
     """Read and parse one file; `text`, when given, stands in for the file's content, and
-    `raw` for its bytes when the caller has read them already (within `max_bytes`)."""
+    `raw` for its bytes when the caller has read them already (with `read_entry_bytes`).
+
+    `max_bytes` is a `Limits` (or, alone, the file-size limit). A symbolic link
+    that leads out of `within` (the corpus root the file was found in) is not read.
+    """
+    limits = max_bytes if isinstance(max_bytes, Limits) else Limits(file_bytes=max_bytes)
 
     def fail(line: int, col: int, message: str) -> LoadFailure:
         return LoadFailure(shown, abspath, line, col, message)
 
     if text is None:
         if raw is None:
-            try:
-                if abspath.is_dir():
-                    return fail(1, 1, "is a directory, not an entry file")
-                size = abspath.stat().st_size
-                if size > max_bytes:
-                    return fail(1, 1, f"file is {size:,} bytes, over the limit of {max_bytes:,}")
-                raw = abspath.read_bytes()
-            except OSError as exc:
-                return fail(1, 1, f"cannot read file: {exc.strerror or exc}")
+            got = read_entry_bytes(abspath, limits.file_bytes, within)
+            if isinstance(got, str):
+                return fail(1, 1, got)
+            raw = got
         text, problem = decode(raw)
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")
@@ -143,13 +205,11 @@ def load(
     if not text.strip():
         return fail(1, 1, "file is empty")
     fmt = file_format(abspath)
-    parsed = parse_text(text, fmt)
+    parsed = parse_text(text, fmt, limits)
     if parsed.problem is not None:
         return fail(parsed.problem.line, parsed.problem.col, parsed.problem.message)
     if not isinstance(parsed.data, dict):
-        kind = {list: "a list", str: "a string", type(None): "nothing"}.get(
-            type(parsed.data), f"a {type(parsed.data).__name__}"
-        )
+        kind = _KINDS.get(type(parsed.data), f"a {type(parsed.data).__name__}")
         return fail(1, 1, f"expected a mapping of fields at the top, found {kind}")
     return Entry(
         path=shown,

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .entry import Entry
-from .matching import compile_error
 from .regex_index import RegexIndex, longest_literal
 from .regex_runner import Job, RegexRunner, Status
 
@@ -33,7 +32,7 @@ class Lookup:
         patterns: list[str | None] = []
         for entry in self.entries:
             pattern = entry.str_field("regex")
-            patterns.append(pattern if pattern is not None and compile_error(pattern, flags) is None else None)
+            patterns.append(pattern if runner.compiles(pattern, flags) else None)
         self.patterns = patterns
         self.signatures = [entry.str_field("signature") or "" for entry in self.entries]
         self.index = RegexIndex(patterns, flags, mode, self.signatures)

@@ -32,7 +32,6 @@ from typing import Any
 
 
 from . import pointer as jp
-from .matching import compile_error
 from .regex_runner import Job, Status, shared_runner
 from .regex_suggest import suggest_regex
 from .text import phrase_similarity
@@ -596,10 +595,11 @@ class _Merger:
 def regex_checks(pattern: str, messages: Sequence[str], counter: Sequence[str], flags: int, mode: str) -> bool:
     """True if `pattern` compiles, matches every message and none of the counterexamples,
     each run under the time budget (a run that overruns counts as a failed check)."""
-    if compile_error(pattern, flags) is not None:
+    runner = shared_runner()
+    if not runner.compiles(pattern, flags):
         return False
     jobs = [Job(pattern, flags, mode, text) for text in [*messages, *counter]]
-    outcomes = shared_runner().run(jobs)
+    outcomes = runner.run(jobs)
     wanted = [Status.MATCH] * len(messages) + [Status.NO_MATCH] * len(counter)
     return [o.status for o in outcomes] == wanted
 

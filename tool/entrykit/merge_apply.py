@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -16,9 +18,9 @@ from .entry import Entry
 from .errors import UsageError
 from .loader import parse_text
 from .merge import MergeResult, rewrite_references
-from .roundtrip import load_document
+from .roundtrip import Document, load_document
 from .schema import load_schema
-from .writing import atomic_write
+from .writing import write_files
 
 
 @dataclass
@@ -48,9 +50,9 @@ def find_entry(argument: str, entries: Sequence[Entry]) -> Entry:
     """The entry an argument names: a file path, else an id (or alias)."""
     path = Path(argument)
     if path.suffix and path.exists():
-        wanted = path.resolve()
+        wanted = os.path.realpath(path)  # never raises on a link loop, unlike resolve()
         for entry in entries:
-            if entry.abspath.resolve() == wanted:
+            if os.path.realpath(entry.abspath) == wanted:
                 return entry
         raise UsageError(f"`{argument}` is not an entry of the corpus")
     by_id = [e for e in entries if e.id == argument]
@@ -101,9 +103,18 @@ def _update(container: Any, key: Any, new: Any) -> None:
     container[key] = new
 
 
+def _editable(entry: Entry, why: str = "it is merged") -> Document:
+    """The entry's file loaded for editing, or a UsageError naming why it cannot be (nothing written)."""
+    try:
+        return load_document(entry.text, entry.fmt)
+    except Exception as exc:  # ruamel's errors (duplicate keys, ...) are data problems here
+        reason = " ".join(str(exc).split()).split(" To suppress")[0]
+        raise UsageError(f"`{entry.path}` cannot be edited ({reason}) but {why}; fix it first") from None
+
+
 def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:
     """The entry's file with its fields set to `data`: comments and order kept, new keys in schema order."""
-    doc = load_document(entry.text, entry.fmt)
+    doc = _editable(entry)
     fields = doc.data
     order = _key_order()
     for key in [k for k in fields if k not in data]:
@@ -151,8 +162,10 @@ def plan_merge(
     for entry in entries:
         if entry is survivor or entry is other:
             continue
-        doc = load_document(entry.text, entry.fmt)
-        if survivor.id and rewrite_references(doc.data, old_ids, survivor.id):
+        if not survivor.id or not rewrite_references(copy.deepcopy(entry.data), old_ids, survivor.id):
+            continue  # no reference to rewrite: the file is not even parsed for editing
+        doc = _editable(entry, f"it refers to `{other.id}`")
+        if rewrite_references(doc.data, old_ids, survivor.id):
             texts[entry.abspath] = doc.dump()
             replaced[entry.abspath] = _in_memory(entry, texts[entry.abspath])
     texts[survivor.abspath] = rewrite_text(survivor, result.data)
@@ -167,13 +180,7 @@ def plan_merge(
 
 
 def apply_plan(plan: MergePlan) -> None:
-    """Write every new text atomically (references first, the survivor last), then remove the other file.
-
-    If any write fails, the exception propagates before the other file is
-    touched: the survivor and the other entry are both still on disk.
-    """
-    for path, text in plan.texts.items():
-        if path != plan.survivor.abspath:
-            atomic_write(path, text)
-    atomic_write(plan.survivor.abspath, plan.texts[plan.survivor.abspath])
-    plan.delete.unlink()
+    """Write every new text (references first, the survivor last) and remove the other
+    file, as one change: if any step fails, every file is as it was before."""
+    order = [p for p in plan.texts if p != plan.survivor.abspath] + [plan.survivor.abspath]
+    write_files({path: plan.texts[path] for path in order}, delete=[plan.delete])

@@ -86,19 +86,13 @@ class EntryYamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
         self.saw_duplicate = False
         self.saw_nonstring_key = False
         self.saw_nonfinite = False
-        self.alias_count = 0
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        if node in self.constructed_objects:
-            self.alias_count += 1
-        return super().construct_object(node, deep=deep)
 
     def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
         if not isinstance(node, yaml.MappingNode):
             return super().construct_mapping(node, deep=deep)
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=deep)
+            key = self.construct_object(key_node, deep=True)  # a complex key whole, not half-built
             if not isinstance(key, str):
                 self.saw_nonstring_key = True
                 key = _key_text(key)
@@ -180,37 +174,126 @@ def _yaml_float(loader: EntryYamlLoader, node: yaml.Node) -> float:
 EntryYamlLoader.add_constructor("tag:yaml.org,2002:int", _yaml_int)  # type: ignore[arg-type]
 EntryYamlLoader.add_constructor("tag:yaml.org,2002:float", _yaml_float)  # type: ignore[arg-type]
 
+DEFAULT_MAX_NESTING = 50
+DEFAULT_MAX_ALIASES = 50
 MAX_EXPANDED_NODES = 1_000_000
 
 
-def _expanded_size(data: Any, limit: int) -> int:
-    """Node count with aliases expanded (memoised, so an alias bomb costs linear time)."""
-    memo: dict[int, int] = {}
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
-    def size(node: Any) -> int:
+
+def _at(mark: Any, message: str) -> ParseProblem:
+    return ParseProblem(mark.line + 1, mark.column + 1, message) if mark else ParseProblem(1, 1, message)
+
+
+def _alias_problem(text: str, max_aliases: int) -> ParseProblem | None:
+    """Where an alias closes a cycle, or is one alias of a collection too many (from libyaml's events)."""
+    collections: set[str] = set()
+    open_anchors: list[str | None] = []
+    count = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if event.anchor is not None:
+                collections.add(event.anchor)
+            open_anchors.append(event.anchor)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            open_anchors.pop()
+        elif isinstance(event, yaml.AliasEvent) and event.anchor in collections:
+            if event.anchor in open_anchors:
+                return _at(event.start_mark, f"alias `*{event.anchor}` refers to a node that contains it")
+            count += 1
+            if count > max_aliases:
+                return _at(event.start_mark, f"more than {max_aliases} aliases of collections")
+    return None
+
+
+def _yaml_too_deep(text: str, max_nesting: int, fallback: Any = None) -> ParseProblem:
+    """Where YAML text first opens a collection deeper than `max_nesting` (from libyaml's
+    events; else `fallback`, a mark inside the deep part, e.g. where libyaml gave up)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_BaseLoader):
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > max_nesting:
+                    return _at(event.start_mark, f"nesting deeper than {max_nesting} levels")
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return _at(fallback, f"nesting deeper than {max_nesting} levels")
+
+
+def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: int) -> ParseProblem | None:
+    """Nesting deeper than `max_nesting`, recursive or too many aliases, or an alias bomb.
+
+    One iterative walk over the composed nodes; a node reached again is an alias and
+    is not walked twice, so an alias bomb costs linear time.
+    """
+    heights: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    aliases = 0
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, leaving = stack.pop()
         key = id(node)
-        if key in memo:
-            return memo[key]
-        if isinstance(node, dict):
-            total = 1 + sum(size(v) for v in node.values())
-        elif isinstance(node, list):
-            total = 1 + sum(size(v) for v in node)
-        else:
-            total = 1
-        memo[key] = min(total, limit + 1)
-        return memo[key]
+        if leaving:
+            on_path.discard(key)
+            kids = _children(node)
+            heights[key] = 1 + max((heights[id(k)] for k in kids), default=0)
+            sizes[key] = min(MAX_EXPANDED_NODES + 1, 1 + sum(sizes[id(k)] for k in kids))
+            continue
+        if key in on_path:
+            return _alias_problem(text, max_aliases) or _at(node.start_mark, "a YAML alias refers to a node that contains it")
+        if key in heights:  # a second way to the same node: an alias
+            if isinstance(node, yaml.CollectionNode):
+                aliases += 1
+                if aliases > max_aliases:
+                    return _alias_problem(text, max_aliases) or _at(node.start_mark, f"more than {max_aliases} aliases of collections")
+            if depth - 1 + heights[key] > max_nesting:
+                return _at(node.start_mark, f"nesting deeper than {max_nesting} levels (through an alias)")
+            continue
+        if not isinstance(node, yaml.CollectionNode):
+            heights[key], sizes[key] = 0, 1
+            continue
+        if depth > max_nesting:
+            return _at(node.start_mark, f"nesting deeper than {max_nesting} levels")
+        on_path.add(key)
+        stack.append((node, depth, True))
+        stack.extend((kid, depth + 1, False) for kid in reversed(_children(node)))
+    if sizes[id(root)] > MAX_EXPANDED_NODES:
+        return ParseProblem(1, 1, f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes")
+    return None
 
-    return size(data)
 
+def parse_yaml(
+    text: str, max_nesting: int = DEFAULT_MAX_NESTING, max_aliases: int = DEFAULT_MAX_ALIASES
+) -> Parsed:
+    """Parse YAML text with libyaml; one document, mapping at the top.
 
-def parse_yaml(text: str) -> Parsed:
-    """Parse YAML text with libyaml; one document, mapping at the top."""
+    The document is composed first and its shape checked (nesting, aliases) before
+    any value is constructed.
+    """
     loader = EntryYamlLoader(text)
     try:
-        data = loader.get_single_data()
+        root = loader.get_single_node()
+        if root is None:
+            return Parsed(data=None)
+        problem = _shape_problem(text, root, max_nesting, max_aliases)
+        if problem is not None:
+            return Parsed(problem=problem)
+        data = loader.construct_document(root)
     except _ParseFailure as failure:
         return Parsed(problem=failure.problem)
     except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own limit (1,000 levels)
+            return Parsed(problem=_yaml_too_deep(text, max_nesting, exc.problem_mark))
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
@@ -218,22 +301,52 @@ def parse_yaml(text: str) -> Parsed:
     except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
         return Parsed(problem=ParseProblem(1, 1, f"invalid YAML: {' '.join(str(exc).split())}"))
     except RecursionError:
-        return Parsed(problem=ParseProblem(1, 1, "YAML nesting is too deep"))
+        return Parsed(problem=_yaml_too_deep(text, max_nesting))
     finally:
         loader.dispose()
-    if loader.alias_count and _expanded_size(data, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-        return Parsed(
-            problem=ParseProblem(
-                1, 1, f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes"
-            )
-        )
     return Parsed(
         data=data,
         needs_positions=loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite,
     )
 
 
-def parse_json(text: str) -> Parsed:
+_JSON_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+
+
+def _json_deeper_than(data: Any, limit: int) -> bool:
+    """True if arrays and objects nest more than `limit` deep in parsed JSON (level by level)."""
+    depth = 0
+    level = [data] if isinstance(data, (dict, list)) else []
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[Any] = []
+        for value in level:
+            items = value.values() if type(value) is dict else value
+            below += [v for v in items if type(v) is dict or type(v) is list]
+        level = below
+    return False
+
+
+def _json_too_deep(text: str, max_nesting: int) -> ParseProblem:
+    """Where JSON text first opens an array or object deeper than `max_nesting`."""
+    depth = 0
+    for token in _JSON_BRACKETS.finditer(text):
+        char = token.group()
+        if char in "[{":
+            depth += 1
+            if depth > max_nesting:
+                before = text[: token.start()]
+                line = before.count("\n") + 1
+                col = token.start() - (before.rfind("\n") + 1) + 1
+                return ParseProblem(line, col, f"nesting deeper than {max_nesting} levels")
+        elif char in "]}":
+            depth -= 1
+    return ParseProblem(1, 1, f"nesting deeper than {max_nesting} levels")
+
+
+def parse_json(text: str, max_nesting: int = DEFAULT_MAX_NESTING) -> Parsed:
     """Parse JSON text with the stdlib; duplicate keys and NaN are noticed, not lost."""
     noticed = {"duplicate": False, "constant": False}
 
@@ -252,7 +365,9 @@ def parse_json(text: str) -> Parsed:
     except json.JSONDecodeError as exc:
         return Parsed(problem=ParseProblem(exc.lineno, exc.colno, f"invalid JSON: {exc.msg}"))
     except RecursionError:
-        return Parsed(problem=ParseProblem(1, 1, "JSON nesting is too deep"))
+        return Parsed(problem=_json_too_deep(text, max_nesting))
     except (ValueError, TypeError) as exc:
         return Parsed(problem=ParseProblem(1, 1, f"invalid JSON: {exc}"))
+    if _json_deeper_than(data, max_nesting):
+        return Parsed(problem=_json_too_deep(text, max_nesting))
     return Parsed(data=data, needs_positions=noticed["duplicate"] or noticed["constant"])

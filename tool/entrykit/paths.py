@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -23,8 +24,8 @@ def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
             f"id `{entry_id!r}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`"
         )
     domain, slug = entry_id.split("/")
-    base = root.resolve()
-    target = (base / domain / f"{slug}{suffix}").resolve()
+    base = Path(os.path.realpath(root))  # realpath: a link loop is no error, and links are followed
+    target = Path(os.path.realpath(base / domain / f"{slug}{suffix}"))
     if target.parent.parent != base:  # belt and braces: the pattern already forbids this
         raise UsageError(f"id `{entry_id}` would leave the corpus root")
     return target

@@ -27,7 +27,7 @@ from .config import Config
 from .diagnostic import Finding, Severity
 from .entry import Entry
 from .errors import RuleCrashed
-from .loader import LoadFailure, load
+from .loader import LoadFailure, load, read_entry_bytes
 from .summary import summarize, summary_entry
 
 POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it saves
@@ -249,26 +249,23 @@ class Checker:
         """Read, hash and check one file. A record with `summary` None and no failure
         means: unchanged since `task.cached_digest`, nothing asked was missing."""
         record = FileRecord(task.key, task.shown, task.abspath, task.fmt)
-        limit = self.config.max_file_bytes
+        limits = self.config.limits
         raw: bytes | None = None
         if task.text is not None:
             record.text = task.text
             record.digest = content_digest(task.text.encode("utf-8", "surrogatepass"))
         else:
             record.stat = file_stat(task.abspath)
-            try:
-                if task.abspath.is_file() and task.abspath.stat().st_size <= limit:
-                    raw = task.abspath.read_bytes()
-            except OSError:
-                raw = None
-            if raw is not None:
+            got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root)
+            if isinstance(got, bytes):
+                raw = got
                 record.digest = content_digest(raw)
         run, facts = task.run, task.facts
         if not record.digest or record.digest != task.cached_digest:
             run, facts = ("all" if task.want else "none"), True
         elif run == "none" and not facts:
             return record
-        loaded = load(task.abspath, task.shown, limit, task.text, raw)
+        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw)
         if isinstance(loaded, LoadFailure):
             record.failure = (loaded.line, loaded.col, loaded.message)
             record.memo = self.memo.take_added()

@@ -9,42 +9,107 @@ agrees with Python on every one.
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Sequence
-from functools import lru_cache
+from pathlib import Path
 from re import _constants as sre_c
 from re import _parser as sre_parse
 from typing import Any
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
+_JS_WORKER = Path(__file__).resolve().with_name("_js_worker.py")
+_JS_HEADER = struct.Struct(">I")
 _INLINE = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s"}
-_JS_CHECK = """
-function entrykitCheck(src, flags, mode, texts) {
-  var re;
-  try {
-    if (mode === "fullmatch") { re = new RegExp("^(?:" + src + ")$", flags); }
-    else if (mode === "match") { re = new RegExp(src, flags + "y"); }
-    else { re = new RegExp(src, flags); }
-  } catch (e) { return JSON.stringify({error: String(e.message)}); }
-  return JSON.stringify({results: texts.map(function (t) { re.lastIndex = 0; return re.test(t); })});
-}
-"""
-
-
 class EngineMissing(Exception):
     """The package that provides an engine is not installed."""
 
 
-@lru_cache(maxsize=1)
-def _js() -> Any:
-    try:
-        import quickjs
-    except ImportError as exc:  # pragma: no cover - a test dependency
-        raise EngineMissing("ECMAScript checks need the `quickjs` package") from exc
-    context = quickjs.Context()
-    context.eval(_JS_CHECK)
-    return context
+class _JsWorker:
+    """The QuickJS worker process (`_js_worker.py`): one request at a time, killed when
+    a regex backtracks past its time limit (QuickJS cannot stop a regex in-process)."""
+
+    def __init__(self) -> None:
+        try:
+            import quickjs  # noqa: F401  (only to say it is missing here, not in the worker)
+        except ImportError as exc:  # pragma: no cover - a test dependency
+            raise EngineMissing("ECMAScript checks need the `quickjs` package") from exc
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", str(_JS_WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            bufsize=0,
+            start_new_session=True,
+        )
+        if self._read(1, 30.0) != b"R":
+            self.kill()
+            raise EngineMissing("the ECMAScript worker process did not start")
+
+    def _read(self, size: int, timeout: float) -> bytes | None:
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        data = b""
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), size - len(data))
+            if not chunk:
+                return None
+            data += chunk
+        return data
+
+    def ask(self, request: list[Any], timeout: float) -> dict[str, Any] | None:
+        """The worker's answer, or None if it took longer than `timeout` (it is then killed)."""
+        assert self.proc.stdin is not None
+        payload = json.dumps(request).encode("utf-8")
+        self.proc.stdin.write(_JS_HEADER.pack(len(payload)) + payload)
+        header = self._read(_JS_HEADER.size, timeout)
+        body = self._read(_JS_HEADER.unpack(header)[0], timeout) if header is not None else None
+        if body is None:
+            self.kill()
+            return None
+        answer: dict[str, Any] = json.loads(body)
+        return answer
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+_JS_WORKERS: dict[tuple[int, int], _JsWorker] = {}
+
+
+def _js_worker() -> _JsWorker:
+    key = (os.getpid(), threading.get_ident())
+    worker = _JS_WORKERS.get(key)
+    if worker is None or worker.proc.poll() is not None:
+        worker = _JS_WORKERS[key] = _JsWorker()
+    return worker
+
+
+@atexit.register
+def _close_js_workers() -> None:
+    for (pid, _), worker in list(_JS_WORKERS.items()):
+        if pid == os.getpid():
+            worker.kill()
 
 
 def _walk(items: Any, out: set[str], flags: int) -> None:
@@ -131,33 +196,48 @@ def _run_re2(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[
     return [run(text) is not None for text in texts]
 
 
-def _run_js(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[bool] | str:
-    context = _js()
+def _run_js(pattern: str, flags: int, mode: str, texts: Sequence[str], timeout: float) -> list[bool] | str | None:
+    """QuickJS's verdict on each text, or why the regex does not compile, or None if the
+    engine ran past `timeout` seconds (in its own process, which is then replaced)."""
     letters = "".join(letter for flag, letter in _INLINE.items() if flags & flag)
-    check = context.get("entrykitCheck")
-    answer = json.loads(check(pattern, letters, mode, context.parse_json(json.dumps(list(texts)))))
+    answer = _js_worker().ask([pattern, letters, mode, list(texts)], timeout)
+    if answer is None:
+        return None
     if "error" in answer:
         return str(answer["error"])
     return [bool(value) for value in answer["results"]]
 
 
 def check_portable(
-    pattern: str, flags: int, mode: str, engine: str, known: Sequence[tuple[str, bool]]
+    pattern: str,
+    flags: int,
+    mode: str,
+    engine: str,
+    known: Sequence[tuple[str, bool]],
+    budget: float = 0.1,
 ) -> str | None:
     """Why `pattern` is not portable to `engine` (one sentence), or None.
 
     `known` pairs texts with whether Python's `re` matches them (under the lookup's
-    flags and mode); the engine must agree on each.
+    flags and mode); the engine must agree on each. ECMAScript runs in a worker
+    process that gets `budget` seconds per text (and one more to start up).
     """
     name = ENGINE_NAMES[engine]
     if flags & re.VERBOSE:
         return f"regex relies on the VERBOSE flag, which {name} does not have"
     texts = [text for text, _ in known]
-    runner = _run_re2 if engine == "re2" else _run_js
-    answer = runner(pattern, flags, mode, texts)
+    if engine == "re2":
+        answer = _run_re2(pattern, flags, mode, texts)
+    else:
+        answer = _run_js(pattern, flags, mode, texts, 1.0 + budget * (len(texts) + 1))
+        if answer is None:
+            return f"regex ran past the time budget in {name} on the entry's own texts"
     if isinstance(answer, str):
         return f"regex does not compile in {name}: `{answer}`"
-    differences = _differences(pattern, flags, engine)
+    try:
+        differences = _differences(pattern, flags, engine)
+    except (re.error, RecursionError):  # Python's own verdict is ET201's business
+        differences = []
     if differences:
         return f"regex means something else in {name}: {differences[0]}"
     for (text, expected), got in zip(known, answer):

@@ -219,7 +219,7 @@ def yaml_positions(text: str) -> PositionIndex:
             parent = jp.parent(pointer)
             key = _scalar_key(key_node)
             seen = keys_seen.setdefault(parent, set())
-            if key in seen:
+            if key in seen and isinstance(key_node, yaml.ScalarNode):
                 index.irregularities.append(
                     Irregularity("duplicate-key", pointer, kmark.line + 1, kmark.column + 1, key)
                 )

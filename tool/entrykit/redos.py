@@ -22,7 +22,10 @@ positions and treated as unbounded past it.
 
 from __future__ import annotations
 
+import _sre
+import bisect
 import re
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +34,15 @@ from re import _constants as sre_c
 from re import _parser as sre_parse
 from typing import Any
 
+try:  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # pragma: no cover - every CPython 3.11+ has it
+    _EXTRA_CASES = {}
+
 _EXPAND_LIMIT = 300  # positions a bounded repeat may expand into
+_WIDE_RANGE = 64  # class ranges at least this wide are clipped to the alphabet before compiling
 _WORK_LIMIT = 400_000  # product states visited per regex before giving up
+_ALPHABET_LIMIT = 4096  # distinct characters a regex may spell before it is too complex to analyse
 _BASE_ALPHABET = "a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028zZ9,;'\"()[]{}@#=+<>?|\\"
 _CATEGORY = {
     sre_c.CATEGORY_DIGIT: r"\d",
@@ -113,7 +123,9 @@ def _class_label(op: Any, av: Any) -> str:
     return "[" + "".join(parts) + "]"
 
 
-def _class_source(op: Any, av: Any) -> str:
+def _class_source(op: Any, av: Any, clip: Callable[[int, int], list[int]] | None = None) -> str:
+    """The class as a regex of its own; with `clip`, each wide range becomes just the
+    code points `clip(low, high)` keeps (compiling a wide range visits every code point)."""
     if op is sre_c.LITERAL:
         return re.escape(chr(av))
     if op is sre_c.NOT_LITERAL:
@@ -121,21 +133,39 @@ def _class_source(op: Any, av: Any) -> str:
     if op is sre_c.ANY:
         return "."
     parts = []
+    negated = False
     for item_op, item_av in av:
         if item_op is sre_c.NEGATE:
-            parts.insert(0, "^")
+            negated = True
         elif item_op is sre_c.LITERAL:
             parts.append(f"\\U{item_av:08x}")
         elif item_op is sre_c.RANGE:
-            parts.append(f"\\U{item_av[0]:08x}-\\U{item_av[1]:08x}")
+            low, high = item_av
+            if clip is not None and high - low >= _WIDE_RANGE:
+                parts += [f"\\U{code:08x}" for code in clip(low, high)]
+            else:
+                parts.append(f"\\U{low:08x}-\\U{high:08x}")
         elif item_op is sre_c.CATEGORY:
             parts.append(_CATEGORY.get(item_av, ""))
-    return "[" + "".join(parts) + "]"
+    if not parts:  # every range clipped away: no character of the alphabet is in it
+        return "[^\\s\\S]" if not negated else "[\\s\\S]"
+    return "[" + ("^" if negated else "") + "".join(parts) + "]"
 
 
 @lru_cache(maxsize=4096)
 def _class_regex(source: str, flags: int) -> re.Pattern[str]:
     return re.compile(source, flags & _CLASS_FLAGS)
+
+
+@lru_cache(maxsize=1)
+def _lower_preimages() -> dict[int, tuple[int, ...]]:
+    """Code point -> the other code points whose lower case (as `re` lowers) it is."""
+    table: dict[int, list[int]] = {}
+    for code in range(sys.maxunicode + 1):
+        low = _sre.unicode_tolower(code)
+        if low != code:
+            table.setdefault(low, []).append(code)
+    return {low: tuple(codes) for low, codes in table.items()}
 
 
 class _Alphabet:
@@ -149,16 +179,45 @@ class _Alphabet:
         self.text = "".join(self.chars)
         self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
+        self._variants: list[int] | None = None
         self._masks: dict[tuple[str, int], int] = {}
 
-    def mask(self, source: str, flags: int) -> int:
+    def variants(self) -> list[int]:
+        """Every code point a character of the alphabet can equal under IGNORECASE
+        (same lower case, or lower cases `re` treats as equal), sorted."""
+        if self._variants is None:
+            preimages = _lower_preimages()
+            codes: set[int] = set()
+            for char in self.chars:
+                low = _sre.unicode_tolower(ord(char))
+                for target in (low, *_EXTRA_CASES.get(low, ())):
+                    codes.add(target)
+                    codes.update(preimages.get(target, ()))
+                codes.add(ord(char))
+            self._variants = sorted(codes)
+        return self._variants
+
+    def clip(self, low: int, high: int) -> list[int]:
+        """The code points in low..high that can decide whether a character of the alphabet matches."""
+        codes = self.variants()
+        return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
+
+    def mask(self, op: Any, av: Any, flags: int) -> int:
+        # A class matches a character exactly when one of the class's code points equals
+        # it under the flags; only the alphabet's variants can, so the rest of a wide range
+        # is dropped before compiling (the same verdicts, milliseconds instead of minutes).
+        # Under ASCII and IGNORECASE together, `re` compares a range that leaves the BMP
+        # with Unicode case rules after all; such classes are compiled whole.
+        quirk = flags & re.ASCII and flags & re.IGNORECASE
+        clip = None if quirk and op is sre_c.IN and any(
+            item_op is sre_c.RANGE and item_av[1] > 0xFFFF for item_op, item_av in av
+        ) else self.clip
+        source = _class_source(op, av, clip)
         known = self._masks.get((source, flags))
         if known is not None:
             return known
-        # A class matches exactly one character, so its matches in the alphabet's
-        # text are the representatives it matches, by position.
         value = 0
-        for found in _class_regex(source, flags).finditer(self.text):
+        for found in _class_regex(source, flags).finditer(self.text):  # one character at a time
             value |= 1 << found.start()
         self._masks[(source, flags)] = value
         return value
@@ -296,7 +355,7 @@ class _Builder:
 
     def node(self, op: Any, av: Any, flags: int) -> _Frag:
         if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            mask = self.alphabet.mask(_class_source(op, av), flags)
+            mask = self.alphabet.mask(op, av, flags)
             return self.position(mask, _class_label(op, av), chr(av) if op is sre_c.LITERAL else "")
         if op is sre_c.SUBPATTERN:
             _, add, delete, items = av
@@ -613,15 +672,12 @@ def _describe(auto: _Automaton, members: Iterable[int]) -> str:
 def _alphabet_for(items: Any) -> _Alphabet:
     chars: list[str] = []
     _collect_chars(items, chars)
-    try:
-        from re import (
-            _casefix,  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
-        )
-
-        extra = [chr(c) for lo in {ord(ch.lower()) for ch in chars if len(ch) == 1} for c in _casefix._EXTRA_CASES.get(lo, ())]
-    except ImportError:  # pragma: no cover
-        extra = []
-    return _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1])
+    lowered = {_sre.unicode_tolower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
+    extra = [chr(c) for low in lowered for c in _EXTRA_CASES.get(low, ())]
+    alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1])
+    if len(alphabet.chars) > _ALPHABET_LIMIT:
+        raise AnalysisTooComplex()
+    return alphabet
 
 
 def _analyse_items(items: Any, flags: int, mode: str) -> tuple[list[Candidate], list[tuple[Any, int, str]]]:

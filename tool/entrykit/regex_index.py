@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - every CPython 3.11+ has it
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
+_LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
 
 # A query: a literal, ("and", parts), ("or", parts), or None for "anything".
 Query = Union[str, tuple[str, tuple["Query", ...]], None]
@@ -193,7 +194,12 @@ def _node(op: Any, av: Any) -> _Info:
             if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
                 return _Info(inner.exact | {""})
             return _ANY
-        if low == high and inner.exact is not None and len(inner.exact) ** low <= _EXACT_LIMIT:
+        if (
+            low == high
+            and inner.exact is not None
+            and len(inner.exact) ** low <= _EXACT_LIMIT
+            and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+        ):
             exact = frozenset({""})
             for _ in range(low):
                 exact = frozenset(a + b for a in exact for b in inner.exact)
@@ -470,9 +476,10 @@ def naive_cross_matches(
     return dict(pairs)
 
 
-def regex_fact(entry: Any, flags: int) -> tuple[bool, Query, frozenset[str] | None]:
-    """Whether the entry's regex compiles under `flags`, the literal query every match
-    satisfies, and a cover of it chosen without frequencies (see `cover`).
+def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query, frozenset[str] | None]:
+    """Whether the entry's regex compiles under `flags` (within `runner`'s budget), the
+    literal query every match satisfies, and a cover of it chosen without frequencies
+    (see `cover`).
 
     Kept in `entry.facts` (a per-file fact, cached with the file): corpus runs read
     it instead of parsing every regex again.
@@ -483,11 +490,7 @@ def regex_fact(entry: Any, flags: int) -> tuple[bool, Query, frozenset[str] | No
     pattern = entry.str_field("regex")
     ok, query, chosen = False, None, None
     if pattern is not None:
-        try:
-            compile_pattern(pattern, flags)
-            ok = True
-        except Exception:
-            pass
+        ok = runner.compiles(pattern, flags)
         if ok:
             query = _safe_required(pattern, flags)
             chosen = cover(query)
@@ -598,7 +601,7 @@ def corpus_cross_matches(
     covers: list[frozenset[str] | None] = []
     texts: list[Text] = []
     for number, entry in enumerate(entries):
-        ok, query, chosen = regex_fact(entry, flags)
+        ok, query, chosen = regex_fact(entry, flags, runner)
         patterns.append(entry.str_field("regex") if ok else None)
         queries.append(query)
         covers.append(chosen)

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import _regex_worker as protocol
-from .matching import compile_pattern, settings_flags
+from .matching import cheap_to_compile, compile_error, compile_pattern, settings_flags
 
 try:  # Python 3.11+: the parser is private but stable; entrykit needs 3.11.
     from re import _constants as sre_c
@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover
     import sre_parse  # type: ignore[no-redef]
 
 DEFAULT_TIMEOUT_MS = 100
+COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
 _WORKER = Path(protocol.__file__).resolve()
 _FAST_PATH_LIMIT = 2_000_000  # backtracking steps we accept in-process, about 20 ms
 _BATCH = 256  # jobs per message; two in flight keep both processes busy
@@ -163,7 +164,9 @@ def _run_here(job: Job) -> Outcome:
 
 
 def provably_fast(job: Job) -> bool:
-    """True if the job's worst case is small enough to run without a budget."""
+    """True if the job's worst case (compiling included) is small enough to run without a budget."""
+    if job.mode == COMPILE or not cheap_to_compile(job.pattern, job.flags):
+        return False
     cost = _bounded_cost(job.pattern, job.flags)
     return cost is not None and cost * (len(job.text) + 1) <= _FAST_PATH_LIMIT
 
@@ -312,6 +315,8 @@ class RegexRunner:
                 remote.append((index, place))
         outcomes = self._run_remote(pending) if pending else []
         for job, outcome in zip(pending, outcomes):
+            if outcome.error == protocol.NOT_RUN:
+                continue  # unknown, not a result: another run may try it
             if remember or outcome.status is Status.TIMEOUT:
                 self._remember(job, outcome)  # timeouts always: never pay twice
         for index, place in remote:
@@ -320,6 +325,21 @@ class RegexRunner:
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]
+
+    def compile_check(self, pattern: str, flags: int) -> Outcome:
+        """Does `pattern` compile, and within the budget? MATCH if it does (compiling it
+        in-process is then safe), ERROR with `re`'s reason if it does not, TIMEOUT if
+        compiling alone takes longer than the budget."""
+        if not cheap_to_compile(pattern, flags):
+            outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
+            if outcome.status is not Status.MATCH and outcome.status is not Status.ERROR:
+                return outcome
+        error = compile_error(pattern, flags)
+        return Outcome(Status.ERROR, error=error) if error is not None else Outcome(Status.MATCH)
+
+    def compiles(self, pattern: str | None, flags: int) -> bool:
+        """True if `pattern` is a regex that compiles within the budget."""
+        return pattern is not None and self.compile_check(pattern, flags).status is Status.MATCH
 
     def _remember(self, job: Job, outcome: Outcome) -> Outcome:
         self._memo[job] = outcome
@@ -335,34 +355,59 @@ class RegexRunner:
         return self._worker
 
     def _run_remote(self, jobs: Sequence[Job]) -> list[Outcome]:
-        outcomes: list[Outcome] = []
+        results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget and reports at least every
         # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
         watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
+        # A regex that has overrun the budget STRIKES times is not run on the rest of
+        # this call's texts (the worker does the same within each batch): a corpus of
+        # catastrophic regexes then costs a few budgets per regex, not one per text.
+        strikes: dict[tuple[str, int, str], int] = {}
+        todo: deque[int] = deque(range(len(jobs)))  # not sent yet, in order
+        in_flight: deque[int] = deque()  # sent, in the order the worker answers
         one_by_one = False
-        while len(outcomes) < len(jobs):
+        while todo or in_flight:
             worker = self._ensure_worker()
-            sent = len(outcomes)
             batch = 1 if one_by_one else _BATCH
-            while len(outcomes) < len(jobs):
-                # Two batches in flight: the worker matches one while we decode the other.
-                while sent < len(jobs) and sent - len(outcomes) < 2 * batch:
-                    worker.send(self.budget, jobs[sent : sent + batch])
-                    sent += min(batch, len(jobs) - sent)
-                got = worker.receive(sent - len(outcomes), watchdog)
-                if got is not None:
-                    outcomes.extend(got)
-                    continue
+            # Two batches in flight: the worker matches one while we decode the other.
+            while todo and len(in_flight) < 2 * batch:
+                chunk: list[int] = []
+                while todo and len(chunk) < batch:
+                    index = todo.popleft()
+                    job = jobs[index]
+                    if strikes.get((job.pattern, job.flags, job.mode), 0) >= protocol.STRIKES:
+                        results[index] = Outcome(Status.TIMEOUT, 0.0, protocol.NOT_RUN)
+                    else:
+                        chunk.append(index)
+                if chunk:
+                    worker.send(self.budget, [jobs[i] for i in chunk])
+                    in_flight.extend(chunk)
+            if not in_flight:
+                break
+            got = worker.receive(len(in_flight), watchdog)
+            if got is None:
                 worker.kill()
                 self._worker = None
                 self.restarts += 1
-                if one_by_one:  # the job that hung is known exactly
-                    outcomes.append(Outcome(Status.TIMEOUT, watchdog))
-                # else: results still buffered in the dead worker are lost; redo the
-                # rest one job per batch so the job that hangs is known exactly
+                if one_by_one:  # the job that hung is known exactly: the first unanswered
+                    hung = in_flight.popleft()
+                    results[hung] = Outcome(Status.TIMEOUT, watchdog)
+                    job = jobs[hung]
+                    strikes[(job.pattern, job.flags, job.mode)] = protocol.STRIKES
+                # Results still buffered in the dead worker are lost; redo the rest one
+                # job per batch so the job that hangs is known exactly.
+                todo.extendleft(reversed(in_flight))
+                in_flight.clear()
                 one_by_one = True
-                break
-        return outcomes
+                continue
+            for outcome in got:
+                index = in_flight.popleft()
+                results[index] = outcome
+                if outcome.status is Status.TIMEOUT:
+                    job = jobs[index]
+                    key = (job.pattern, job.flags, job.mode)
+                    strikes[key] = strikes.get(key, 0) + 1
+        return [r if r is not None else Outcome(Status.TIMEOUT, 0.0, protocol.NOT_RUN) for r in results]
 
 
 _SHARED: dict[tuple[int, int, float], RegexRunner] = {}

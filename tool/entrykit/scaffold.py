@@ -18,7 +18,7 @@ from ruamel.yaml.comments import CommentedSeq
 from .entry import Entry
 from .formatter import styled
 from .lookup import Lookup
-from .matching import compile_error, compile_pattern
+from .matching import compile_pattern
 from .paths import is_valid_id
 from .regex_runner import Job, RegexSettings, Status
 from .regex_suggest import suggest_regex
@@ -93,7 +93,7 @@ def entries_matching(message: str, entries: Iterable[Entry], regex_settings: Map
 def signatures_matched(pattern: str, entries: Iterable[Entry], regex_settings: Mapping[str, Any]) -> list[str]:
     """Ids of the entries whose signature `pattern` matches (one budgeted batch)."""
     regex = RegexSettings.of(regex_settings)
-    if compile_error(pattern, regex.flags) is not None:
+    if not regex.runner().compiles(pattern, regex.flags):
         return []
     named = [(e.id, e.str_field("signature")) for e in entries if e.id and e.str_field("signature")]
     outcomes = regex.runner().run([Job(pattern, regex.flags, regex.mode, str(sig)) for _, sig in named])
@@ -115,16 +115,20 @@ class RegexCheck:
 def check_regex(pattern: str, message: str, regex_settings: Mapping[str, Any]) -> RegexCheck:
     """Compile `pattern` and run it on `message` under the time budget."""
     regex = RegexSettings.of(regex_settings)
-    error = compile_error(pattern, regex.flags)
-    if error is not None:
-        return RegexCheck(error, None)
-    [outcome] = regex.runner().run([Job(pattern, regex.flags, regex.mode, message)])
+    runner = regex.runner()
+    compiled = runner.compile_check(pattern, regex.flags)
+    if compiled.status is Status.TIMEOUT:
+        return RegexCheck(f"compiling it takes longer than the {regex.timeout_ms} ms time budget", None)
+    if compiled.status is Status.ERROR:
+        return RegexCheck(compiled.error, None)
+    [outcome] = runner.run([Job(pattern, regex.flags, regex.mode, message)])
     if outcome.status is Status.TIMEOUT:
         return RegexCheck(f"ran past the {regex.timeout_ms} ms time budget on the message", None)
     if outcome.status is not Status.MATCH:
         return RegexCheck(None, None)
-    # It just finished within the budget in the worker, so it finishes here too.
-    found = compile_pattern(pattern, regex.flags).search(message)
+    # The same regex, text and mode just finished within the budget in the worker; the
+    # matcher is deterministic, so running it again here takes that long again.
+    found = getattr(compile_pattern(pattern, regex.flags), regex.mode)(message)
     return RegexCheck(None, found.group(0) if found else message)
 
 

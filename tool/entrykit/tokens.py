@@ -15,6 +15,7 @@ in CJK text alike, where no space separates them from the words around them.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
@@ -241,19 +242,28 @@ def extract(text: str) -> list[Token]:
 @lru_cache(maxsize=4096)
 def _extract(text: str) -> tuple[Token, ...]:
     # Several rules ask for the tokens of the same source strings.
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # the spans taken so far: sorted, never overlapping
+    ends: list[int] = []
     found: list[Token] = []
     for pattern in _PATTERNS:
+        added: list[tuple[int, int]] = []  # one pattern's matches never overlap each other
         for match in pattern.regex.finditer(text):
             start, end = match.span()
-            if any(start < t_end and t_start < end for t_start, t_end in taken):
+            before = bisect.bisect_right(starts, start) - 1
+            if before >= 0 and ends[before] > start:
+                continue
+            if before + 1 < len(starts) and starts[before + 1] < end:
                 continue
             accepted = pattern.accept(match)
             if accepted is None:
                 continue
             kind, token_text = accepted
-            taken.append((start, end))
+            added.append((start, end))
             found.append(Token(kind, token_text, start, end))
+        if added:
+            spans = sorted([*zip(starts, ends), *added])
+            starts = [s for s, _ in spans]
+            ends = [e for _, e in spans]
     return tuple(sorted(found, key=lambda t: t.start))
 
 

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..loader import Limits, decode, read_entry_bytes
+from ..parsing import parse_json
 from ..paths import is_valid_id
 from ..version_rows import row_from
 from . import ImportProblem, Imported
@@ -42,16 +44,26 @@ def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
                 yield path
 
 
-def read_canon(path: Path) -> dict[str, Any] | ImportProblem:
-    """The parsed file, or a problem with a 1-based position."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return ImportProblem(path, 1, 1, f"cannot read file: {getattr(exc, 'strerror', None) or exc}")
+def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | ImportProblem:
+    """The parsed file, or a problem with a 1-based position (the loader's limits apply:
+    a regular file, within the size and nesting limits, UTF-8)."""
+    limits = limits or Limits()
+    raw = read_entry_bytes(path, limits.file_bytes)
+    if isinstance(raw, str):
+        return ImportProblem(path, 1, 1, raw)
+    text, problem = decode(raw)
+    if text is None:
+        line, col, message = problem or (1, 1, "cannot decode file")
+        return ImportProblem(path, line, col, message)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return ImportProblem(path, exc.lineno, exc.colno, f"not JSON: {exc.msg}")
+    except (RecursionError, ValueError):
+        data = None  # too deep for the parser: the check below says where
+    nested = parse_json(text, limits.nesting).problem if data is None or isinstance(data, (dict, list)) else None
+    if nested is not None:
+        return ImportProblem(path, nested.line, nested.col, nested.message)
     if not isinstance(data, dict):
         return ImportProblem(path, 1, 1, "not an ErrorCanon: the top is not an object")
     if not isinstance(data.get("id"), str) or not isinstance(data.get("error"), dict):
@@ -270,12 +282,14 @@ def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str],
     return Imported(source, entry, str(upstream_id), sorted(set(unmapped), key=unmapped.index), notes)
 
 
-def import_canons(paths: Iterable[Path]) -> tuple[list[Imported], list[ImportProblem]]:
+def import_canons(
+    paths: Iterable[Path], limits: Limits | None = None
+) -> tuple[list[Imported], list[ImportProblem]]:
     """Read every canon below `paths`, plan ids across all of them, convert each."""
     canons: list[tuple[Path, dict[str, Any]]] = []
     problems: list[ImportProblem] = []
     for path in discover_canons(paths):
-        read = read_canon(path)
+        read = read_canon(path, limits)
         if isinstance(read, ImportProblem):
             problems.append(read)
         else:
@@ -286,7 +300,9 @@ def import_canons(paths: Iterable[Path]) -> tuple[list[Imported], list[ImportPro
         planned.setdefault(canon["id"], entry_id)
     imported = []
     for (path, canon), entry_id in zip(canons, entry_ids):
-        assert is_valid_id(entry_id), entry_id
+        if not is_valid_id(entry_id):  # cannot happen (segments are cleaned); never a path if it does
+            problems.append(ImportProblem(path, 1, 1, f"no valid entry id can be made of `{canon['id']}`"))
+            continue
         imported.append(convert(canon, entry_id, planned, path))
     return imported, problems
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..render import NONE, SEPARATOR, rate_from, read_code_span, unescape, unescape_cell
+from ..loader import Limits, decode, read_entry_bytes
 from . import ImportProblem, Imported
 
 _FENCE = re.compile(r"^(`{3,})text$")
@@ -283,17 +284,24 @@ def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
         raise cursor.error(f"unknown section `{name}`")
 
 
-def import_pages(paths: Iterable[Path]) -> tuple[list[Imported], list[ImportProblem]]:
+def import_pages(
+    paths: Iterable[Path], limits: Limits | None = None
+) -> tuple[list[Imported], list[ImportProblem]]:
     """Read each page (files, or `*.md` below folders) into an entry."""
+    limits = limits or Limits()
     imported: list[Imported] = []
     problems: list[ImportProblem] = []
     for given in paths:
         files = sorted(given.rglob("*.md")) if given.is_dir() else [given]
         for path in files:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                problems.append(ImportProblem(path, 1, 1, f"cannot read file: {exc}"))
+            raw = read_entry_bytes(path, limits.file_bytes)
+            if isinstance(raw, str):
+                problems.append(ImportProblem(path, 1, 1, raw))
+                continue
+            text, problem = decode(raw)
+            if text is None:
+                line, col, message = problem or (1, 1, "cannot decode file")
+                problems.append(ImportProblem(path, line, col, message))
                 continue
             try:
                 entry = parse_page(text)

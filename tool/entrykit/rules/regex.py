@@ -10,7 +10,7 @@ from ..breadth import generic_probes, too_broad
 from ..corpus import Corpus
 from ..diagnostic import Finding, Related, Severity
 from ..entry import Entry
-from ..matching import FLAG_NAMES, MODES, compile_error
+from ..matching import FLAG_NAMES, MODES
 from ..redos import AnalysisTooComplex, Result, analyse
 from ..regex_index import Text, corpus_cross_matches, regex_fact
 from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, RegexSettings, Status
@@ -73,11 +73,9 @@ def _runner(ctx: Context) -> RegexRunner:
 
 
 def _pattern(entry: Entry, ctx: Context) -> str | None:
-    """The entry's regex if it compiles under the configured flags."""
+    """The entry's regex if it compiles under the configured flags (within the budget)."""
     pattern = entry.str_field("regex")
-    if pattern is None or compile_error(pattern, _flags(ctx)) is not None:
-        return None
-    return pattern
+    return pattern if _runner(ctx).compiles(pattern, _flags(ctx)) else None
 
 
 def _own_texts(entry: Entry, field: str) -> list[tuple[int, str]]:
@@ -111,9 +109,9 @@ def regex_does_not_compile(entry: Entry, ctx: Context) -> Iterator[Finding]:
     pattern = entry.str_field("regex")
     if pattern is None:
         return
-    problem = compile_error(pattern, _flags(ctx))
-    if problem is not None:
-        yield Finding("/regex", f"regex does not compile: {problem}")
+    outcome = _runner(ctx).compile_check(pattern, _flags(ctx))
+    if outcome.status is Status.ERROR:  # a compile that overruns the budget is ET206's
+        yield Finding("/regex", f"regex does not compile: {outcome.error}")
 
 
 @rule("ET202", "regex-misses-signature")
@@ -318,7 +316,9 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     `counterexamples`, on other entries' signatures and examples, and on the generic
     probes) runs in a worker process that stops it after `regex.timeout_ms`
     milliseconds (100 by default). Linting goes on; the result of that one match is
-    unknown, so ET202-ET204, ET208 and ET209 say nothing about it.
+    unknown, so ET202-ET204, ET208 and ET209 say nothing about it. A regex that takes
+    longer than the budget just to compile (100 KB of wide character classes, say) is
+    reported too, and no other regex rule runs it.
 
     ## Why is this bad?
     If entrykit needs more than the budget on a short, ordinary message, a lookup
@@ -342,7 +342,12 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     cross, _ = corpus_cross_matches(corpus.entries, flags, mode, runner, corpus.memo, corpus.focus)
     budget = runner.budget * 1000
     for number, entry in corpus.focused():
-        if not regex_fact(entry, flags)[0]:
+        if not regex_fact(entry, flags, runner)[0]:
+            raw = entry.str_field("regex")
+            if raw is not None and runner.compile_check(raw, flags).timed_out:
+                yield Finding(
+                    "/regex", f"compiling the regex took longer than the {budget:g} ms time budget", path=entry.path
+                )
             continue
         slow = list(_slow_own_texts(entry, ctx))
         others = cross.timeouts.get(number, [])
@@ -358,7 +363,7 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
 
 @fact("regex", rules=("ET206", "ET209", "ET502"))
 def _regex_fact(entry: Entry, ctx: Context) -> object:
-    regex_fact(entry, _flags(ctx))
+    regex_fact(entry, _flags(ctx), _runner(ctx))
     return entry.facts["regex"]
 
 
@@ -368,8 +373,9 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
     settings = RegexSettings.of(ctx.section("regex"))
     flags, mode = settings.flags, settings.mode
     slow: tuple[str, ...] = ()
+    runner = settings.runner()
     pattern = entry.str_field("regex")
-    if pattern is not None and regex_fact(entry, flags)[0]:
+    if pattern is not None and regex_fact(entry, flags, runner)[0]:
         own: list[tuple[str, str]] = []
         signature = entry.str_field("signature")
         if signature is not None:
@@ -377,7 +383,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
         own += [(f"example {i + 1}", t) for i, t in _own_texts(entry, "examples")]
         own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
         own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
-        outcomes = settings.runner().run([Job(pattern, flags, mode, text) for _, text in own])
+        outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
         slow = tuple(name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out)
     return (flags, mode, settings.timeout_ms, slow)
 
@@ -429,7 +435,7 @@ def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
     expected = _run(ctx, pattern, texts)
     known = [(t, o.matched) for t, o in zip(texts, expected) if o.status in (Status.MATCH, Status.NO_MATCH)]
     for engine in engines:
-        problem = check_portable(pattern, _flags(ctx), _mode(ctx), engine, known)
+        problem = check_portable(pattern, _flags(ctx), _mode(ctx), engine, known, _runner(ctx).budget)
         if problem is not None:
             yield Finding("/regex", problem)
 

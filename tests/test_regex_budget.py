@@ -1,0 +1,156 @@
+"""No regex from entry data runs (or compiles) in-process without a bound; hostile regexes cost a few budgets each."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit import regex_runner, tokens
+from entrykit.matching import cheap_to_compile
+from entrykit.portability import check_portable
+from entrykit.redos import _Alphabet, _class_source, structural
+from entrykit.regex_index import required
+from entrykit.regex_runner import Job, RegexRunner, Status
+from entrykit.scaffold import check_regex
+
+WIDE = "(?i)" + "[\u0100-\uffe0]" * 400  # ~8 ms a class to compile: seconds in all
+EVIL = r"(a+)+$"
+
+
+def test_cheap_to_compile_only_short_patterns_with_narrow_ranges() -> None:
+    assert cheap_to_compile(r"fatal: not a git repository")
+    assert cheap_to_compile(r"[A-Za-z0-9_-]+ \d+")
+    assert not cheap_to_compile("[\u0100-\uffe0]")
+    assert not cheap_to_compile("x" * 2001)
+    assert cheap_to_compile("(")  # fails to compile, and as quickly
+
+
+def test_a_slow_compile_is_a_timeout_and_never_happens_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(pattern: str, flags: int = 0) -> str | None:
+        raise AssertionError("compiled in-process")
+
+    monkeypatch.setattr(regex_runner, "compile_error", forbidden)
+    with RegexRunner(20) as runner:
+        outcome = runner.compile_check(WIDE, 0)
+        assert outcome.status is Status.TIMEOUT
+        assert not runner.compiles(WIDE, 0)
+        # jobs of that regex are not tried in-process either, and not compiled twice
+        [job] = runner.run([Job(WIDE, 0, "search", "x")])
+        assert job.status is Status.TIMEOUT
+
+
+def test_compile_check_gives_re_reasons_and_passes_good_regexes() -> None:
+    with RegexRunner(100) as runner:
+        broken = runner.compile_check("(" * 3 + "x" * 3000, 0)  # long: checked by the worker first
+        assert broken.status is Status.ERROR and "missing )" in broken.error
+        assert runner.compile_check("x" * 3000, 0).status is Status.MATCH
+        assert runner.compile_check("(a|b", 0).status is Status.ERROR
+
+
+def test_after_three_overruns_a_regex_is_not_run_on_the_rest() -> None:
+    texts = ["a" * (40 + i) + "!" for i in range(8)]
+    with RegexRunner(20) as runner:
+        outcomes = runner.run([Job(EVIL, 0, "search", t) for t in texts] + [Job("b", 0, "search", "abc")])
+        ran = [o for o in outcomes[:8] if o.status is Status.TIMEOUT and not o.error]
+        skipped = [o for o in outcomes[:8] if o.error == regex_runner.protocol.NOT_RUN]
+        assert (len(ran), len(skipped)) == (3, 5)
+        assert outcomes[8].status is Status.MATCH  # other regexes are not affected
+        # what was not run is no result: it is not remembered
+        again = runner.run([Job(EVIL, 0, "search", texts[-1])])[0]
+        assert again.status is Status.TIMEOUT and again.error == ""
+
+
+def test_the_match_shown_is_the_one_the_mode_finds() -> None:
+    """`entrykit new` shows what the regex matched; it reruns the worker's job, in the same mode."""
+    assert check_regex("a|ab", "ab", {"mode": "fullmatch"}).matched == "ab"
+    assert check_regex("a|ab", "ab", {}).matched == "a"
+    assert check_regex(WIDE, "x", {"timeout_ms": 20}).error is not None
+
+
+def test_ecmascript_runs_where_a_hang_can_be_stopped() -> None:
+    """QuickJS cannot stop a regex from inside; its worker process is killed instead."""
+    problem = check_portable(EVIL, 0, "search", "ecmascript", [("a" * 40 + "!", False)], budget=0.05)
+    assert problem is not None and "ran past the time budget in ECMAScript" in problem
+    assert check_portable("abc", 0, "search", "ecmascript", [("xabc", True)]) is None  # a new worker
+
+
+def test_fixed_repeats_spell_literals_only_up_to_a_bound() -> None:
+    assert required("(?:ab){3}c") == "abababc"
+    query = required("(?:a{65535}){65535}b")  # 4 billion characters, if spelled out
+    assert query == ("and", ("a", "b"))
+
+
+# -- the analysis of ET205 itself stays bounded -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(" * 400 + "a" + ")" * 400,
+        "(?:" * 100 + "a" + ")*" * 100,
+        "(a|b)" * 20_000,
+        "".join(f"[{chr(0x100 + 3 * i)}-{chr(0x101 + 3 * i)}]" for i in range(5000)),
+        "\\s*" * 20_000,
+    ],
+    ids=["nested-groups", "nested-stars", "alternations", "distinct-classes", "star-chain"],
+)
+def test_structural_analysis_of_huge_regexes_ends(pattern: str) -> None:
+    try:
+        structural(pattern, 0, "search")
+    except Exception as exc:  # what the rule turns into no finding: too complex, too deep, bad regex
+        assert type(exc).__name__ in {"AnalysisTooComplex", "RecursionError", "error"}
+
+
+_CLASSES = st.tuples(
+    st.integers(0, 0x10FFFF), st.integers(0, 0x10FFFF), st.booleans(), st.sampled_from(["", "a", "\\d", "\\w", "k-q"])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_CLASSES, st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.ASCII, re.ASCII]))
+def test_clipped_classes_match_the_alphabet_exactly_as_whole_ones(spec: tuple[int, int, bool, str], flags: int) -> None:
+    low, high, negated, extra = spec
+    low, high = min(low, high), max(low, high)
+    if 0xD800 <= low <= 0xDFFF or 0xD800 <= high <= 0xDFFF:
+        return
+    source = "[" + ("^" if negated else "") + extra + re.escape(chr(low)) + "-" + re.escape(chr(high)) + "]"
+    (op, av), = re._parser.parse(source, flags).data  # type: ignore[attr-defined]
+    alphabet = _Alphabet(list("a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028kKK\u212aſsSµμıİiǅßẞΩωΩ\U00010400\U00010428"))
+    whole = re.compile(_class_source(op, av), flags)
+    expected = sum(1 << i for i, char in enumerate(alphabet.chars) if whole.fullmatch(char))
+    assert alphabet.mask(op, av, flags) == expected
+
+
+# -- preserved tokens of long texts: the same tokens, in linear time -------------------------
+
+
+def _tokens_quadratic(text: str) -> tuple[tokens.Token, ...]:
+    taken: list[tuple[int, int]] = []
+    found: list[tokens.Token] = []
+    for pattern in tokens._PATTERNS:
+        for match in pattern.regex.finditer(text):
+            start, end = match.span()
+            if any(start < t_end and t_start < end for t_start, t_end in taken):
+                continue
+            accepted = pattern.accept(match)
+            if accepted is None:
+                continue
+            taken.append((start, end))
+            found.append(tokens.Token(accepted[0], accepted[1], start, end))
+    return tuple(sorted(found, key=lambda t: t.start))
+
+
+_PIECES = st.sampled_from(
+    ["foo", "Bar", "x.y", "a/b/c", "/usr/lib", "--flag=1", "`code`", "'q'", '"dq"', "[1, 2]", "(3, 4)",
+     "f()", "0x1f", "12.5", "1,000", "https://e.org/x", " ", ", ", ".", "C:\\x", "2nd", "中文", "\n"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40))
+def test_token_extraction_keeps_its_results(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert tokens._extract.__wrapped__(text) == _tokens_quadratic(text)  # type: ignore[attr-defined]
