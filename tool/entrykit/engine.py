@@ -39,11 +39,27 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class LintResult:
-    """Diagnostics of one run, and what was looked at."""
+    """Diagnostics of one run, and what was looked at.
+
+    `entries` (the targets that parsed) are made on first use: a run over a large
+    corpus that only reports need not build them."""
 
     diagnostics: list[Diagnostic]
     files: list[str] = field(default_factory=list)
-    entries: list[Entry] = field(default_factory=list)
+    _records: list[FileRecord] = field(default_factory=list, repr=False)
+    _entries: list[Entry] | None = field(default=None, repr=False)
+
+    @property
+    def entries(self) -> list[Entry]:
+        if self._entries is None:
+            self._entries = [
+                r.entry
+                if r.entry is not None
+                else summary_entry(r.shown, r.abspath, r.fmt, r.summary or {}, r.facts, r.text or "")
+                for r in self._records
+                if r.failure is None
+            ]
+        return self._entries
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -115,6 +131,10 @@ def open_store(config: Config) -> Store | None:
 
 def _key(path: Path, root: Path) -> str | None:
     """The file's path below the corpus root (what the cache knows it by), if it is below."""
+    if os.sep == "/" and path.is_absolute() and root.is_absolute():
+        # the common case without pathlib's parsing: both are normalised absolute paths
+        text, prefix = str(path), str(root).rstrip("/") + "/"
+        return text[len(prefix) :] if text.startswith(prefix) and len(text) > len(prefix) else None
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -180,9 +200,14 @@ class _Run:
         self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
+        self._keys: dict[Path, str | None] = {}
 
     def _key(self, path: Path) -> str | None:
-        return _key(path, self.config.root) if self.store is not None else None
+        if self.store is None:
+            return None
+        if path not in self._keys:
+            self._keys[path] = _key(path, self.config.root)
+        return self._keys[path]
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order; summaries only where a file was checked."""
@@ -238,7 +263,7 @@ class _Run:
             yield fresh
 
     def _keep(self, record: FileRecord) -> None:
-        if self.store is not None and record.text is None and _key(record.abspath, self.config.root) is not None:
+        if self.store is not None and record.text is None and self._key(record.abspath) is not None:
             self.store.put(record.key, record.result_data(), record.index_data())
 
     def summaries(self, records: list[FileRecord]) -> None:
@@ -486,13 +511,8 @@ def lint(
     diagnostics = _report(run, records, targets, today)
     if store is not None:
         store.save()
-    entries = [
-        r.entry
-        if r.entry is not None
-        else summary_entry(r.shown, r.abspath, r.fmt, r.summary or {}, r.facts, r.text or "")
-        for r in targets
-        if r.failure is None
+    shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [
+        display_path(p, cwd) for p in files.targets
     ]
-    shown = [display_path(p, cwd) for p in files.targets]
     log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
-    return LintResult(diagnostics, shown, entries)
+    return LintResult(diagnostics, shown, targets)
