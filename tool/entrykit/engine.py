@@ -292,6 +292,8 @@ def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
         fresh.failure = old.failure
     if fresh.failure is None and fresh.summary is None and old.summary is not None:
         fresh.summary, fresh.facts = old.summary, old.facts
+    if fresh.failure is None and not fresh.sdigest:
+        fresh.sdigest = old.sdigest
     if fresh.failure is None and fresh.results is None:
         fresh.results, fresh.directives = old.results, old.directives
         if fresh.dated is None:
@@ -300,12 +302,58 @@ def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
-    """What the corpus findings of a run depend on besides the environment."""
+    """What the corpus findings of a run depend on besides the environment: each file's
+    name and summary (corpus rules see nothing else of it; an edit elsewhere in a file
+    moves at most the places of its findings), in no particular order."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(str(cwd).encode())
-    for record in records:
-        digest.update(f"\0{record.key}\0{record.shown}\0{record.digest}".encode())
+    for record in sorted(records, key=lambda r: r.key):
+        seen = "" if record.failure is not None else record.sdigest or f"content:{record.digest}"
+        digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode())
     return digest.hexdigest()
+
+
+def _reuse_corpus(
+    snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
+) -> tuple[dict[str, list[Stored]], bool] | None:
+    """The findings on `targets` of the last full run's corpus phase (its summaries are
+    the current ones), with places looked up again in files whose content changed since;
+    and whether any place was. None if the snapshot cannot serve."""
+    try:
+        digests, places = snapshot["digests"], snapshot["places"]
+        found = {k: stored_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
+        by_key = {r.key: r for r in records}
+        moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
+        if not moved:
+            return found, False
+        files: dict[str, Entry] = {}
+
+        def locate(key: str, pointer: str, at_key: bool) -> tuple[int, int]:
+            if key not in files:
+                r = by_key[key]
+                files[key] = summary_entry(r.shown, r.abspath, r.fmt, {}, {}, r.text or "")
+            return files[key].locate(pointer, at_key=at_key)
+
+        for record in targets:
+            items = found.get(record.key)
+            if not items:
+                continue
+            fresh = []
+            for item, at_key in zip(items, places[record.key], strict=True):
+                code, line, col, severity, message, pointer, related, fix = item
+                if record.key in moved:
+                    if at_key is None:  # a place the rule gave itself: only the rule knows it
+                        return None
+                    line, col = locate(record.key, pointer, bool(at_key))
+                related = tuple(
+                    (k, *locate(k, p, False), p) if k in moved else (k, r_line, r_col, p)
+                    for k, r_line, r_col, p in related
+                )
+                fresh.append((code, line, col, severity, message, pointer, related, fix))
+            found[record.key] = fresh
+    except (KeyError, TypeError, ValueError, AttributeError, OSError):
+        return None
+    return found, True
 
 
 def _corpus_findings(
@@ -314,8 +362,12 @@ def _corpus_findings(
     config: Config,
     today: date,
     memo: dict[str, Any],
+    places: dict[str, list[bool | None]] | None = None,
 ) -> dict[str, list[Stored]]:
-    """Corpus-rule findings on the target files (by record key), places resolved."""
+    """Corpus-rule findings on the target files (by record key), places resolved.
+
+    `places` gets, for each finding, how its place was found: `at_key`, or None when the
+    rule gave the position itself."""
     rules = [
         r for r in registry.all_rules() if r.func is not None and r.scope == "corpus" and config.enabled(r.code)
     ]
@@ -358,6 +410,10 @@ def _corpus_findings(
             out.setdefault(key_of[finding.path], []).append(
                 (rule.code, line, col, severity.value, finding.message, finding.pointer, tuple(related), None)
             )
+            if places is not None:
+                places.setdefault(key_of[finding.path], []).append(
+                    None if finding.position else finding.at_key
+                )
     memo.update(shared.take_added())
     return out
 
@@ -436,27 +492,35 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
     target_shown = {r.shown for r in targets}
     corpus_found: dict[str, list[Stored]] | None = None
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
+    full = len(targets) == len(records)
+    places: dict[str, list[bool | None]] = {}
     if store is not None:
         snapshot = store.corpus()
-        if snapshot.get("key") == snapshot_key and isinstance(snapshot.get("findings"), dict):
-            try:
-                corpus_found = {k: stored_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
-            except (TypeError, ValueError):
-                corpus_found = None
+        reused = _reuse_corpus(snapshot, records, targets) if snapshot.get("key") == snapshot_key else None
+        if reused is not None:
+            corpus_found, moved = reused
+            if moved and full:  # keep the places of this run, so the next one need not look again
+                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         run.summaries(records)
         before = len(run.memo)
         facts_before = {r.key: len(r.facts) for r in records}
-        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo)
+        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo, places)
         if store is not None:
             if len(run.memo) != before:
                 store.remember(run.memo)
             for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
                 if len(record.facts) != facts_before[record.key] and record.text is None:
                     store.put(record.key, None, record.index_data())
-            if len(targets) == len(records):
-                store.set_corpus({"key": snapshot_key, "findings": corpus_found})
+            if full:
+                store.set_corpus(
+                    {"key": snapshot_key, "findings": corpus_found, "places": places, "digests": _digests(records)}
+                )
     return _diagnostics(records, targets, corpus_found, config)
+
+
+def _digests(records: Sequence[FileRecord]) -> dict[str, str]:
+    return {r.key: r.digest for r in records}
 
 
 def check(
