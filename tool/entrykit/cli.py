@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import gc
 import io
 import json
 import os
@@ -1158,8 +1159,21 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
     click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))
 
 
+def _settle_memory() -> None:
+    """Keep the cyclic garbage collector off what is already loaded and let it run less often.
+
+    A run over a large corpus makes hundreds of thousands of small, long-lived,
+    acyclic objects (cache records, summaries); with the default thresholds the
+    collector walks all of them again and again, which cost a third of a warm run
+    over 10,000 files. Reference counting still frees everything they hold.
+    """
+    gc.freeze()  # what imports made: never garbage; forked pool workers share it, too
+    gc.set_threshold(50_000, 20, 20)
+
+
 def main() -> None:
     """Console entry point; the only place that exits the process."""
+    _settle_memory()
     try:
         cli.main(prog_name="entrykit")
     except Exception as exc:  # an entrykit bug: say so in one line, exit 2

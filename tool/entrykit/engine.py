@@ -222,6 +222,13 @@ class _Run:
             want = path in self.targets
             override = self.texts.get(path)
             old: FileRecord | None = None
+            if not want and key is not None and override is None and store is not None:
+                # a file only the corpus rules see: its row in the files table will do
+                row = store.file_row(key)
+                light = FileRecord.from_row(key, shown, path, row) if row is not None else None
+                if light is not None and light.stat is not None and light.stat == file_stat(path):
+                    records.append(light)
+                    continue
             if key is not None and override is None and store is not None:
                 data = store.result(key)
                 old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None

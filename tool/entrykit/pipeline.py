@@ -102,6 +102,22 @@ class FileRecord:
             return None
         return record
 
+    @classmethod
+    def from_row(cls, key: str, shown: str, abspath: Path, row: Any) -> FileRecord | None:
+        """A record without results or summary from the cache's `files` table (`cache.row_of`),
+        or None if the row is not one."""
+        try:
+            digest, stat, sdigest, fmt, failure = row
+            if not isinstance(digest, str) or not isinstance(fmt, str):
+                return None
+            record = cls(key, shown, abspath, fmt, digest)
+            record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
+            record.sdigest = str(sdigest or "")
+            record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
+        except (TypeError, ValueError, IndexError):
+            return None
+        return record
+
     def add_index(self, data: dict[str, Any] | None) -> bool:
         """Take the summary and facts from the cache if they are of this content; False if not."""
         if not isinstance(data, dict) or data.get("d") != self.digest:
