@@ -201,13 +201,22 @@ class _Run:
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._keys: dict[Path, str | None] = {}
+        root = config.root
+        # below an absolute root, a discovered (absolute, normalised) path's key is a slice
+        self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
 
     def _key(self, path: Path) -> str | None:
         if self.store is None:
             return None
-        if path not in self._keys:
-            self._keys[path] = _key(path, self.config.root)
-        return self._keys[path]
+        known = self._keys.get(path)
+        if known is None and path not in self._keys:
+            text = str(path)
+            if self._prefix is not None and text.startswith(self._prefix) and len(text) > len(self._prefix):
+                known = text[len(self._prefix) :]
+            else:
+                known = _key(path, self.config.root)
+            self._keys[path] = known
+        return known
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order; summaries only where a file was checked."""
