@@ -221,6 +221,19 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path: Path, how: str, old_fi
     assert store is not None and store.known() == {k for k in _files()}
 
 
+@pytest.mark.parametrize("how", ["garbage", "truncated", "flipped", "empty", "wrong-shape", "wrong-records"])
+def test_a_damaged_cache_never_changes_a_pre_commit_run(tmp_path: Path, how: str, old_files: None) -> None:
+    """A run over one file reads the other files' rows from the cache's files table."""
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    target = [root / "pip" / "no-matching-dist.yaml"]
+    expected = _rows(_reference(root, config, paths=target))
+    _run(root, config)
+    assert _rows(_run(root, config, paths=target)) == expected
+    assert _damage(root, how) > 0
+    assert _rows(_run(root, config, paths=target)) == expected
+
+
 def test_an_unwritable_cache_does_not_fail_the_run(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, _files())
     (root / ".entrykit_cache").write_text("a file where the folder should be")

@@ -122,3 +122,38 @@ def test_measurement_and_finding_survive_the_memo() -> None:
 def test_an_attack_that_always_matches_is_no_finding() -> None:
     with RegexRunner(50) as runner:
         assert analyse(r"(a+)+", 0, "search", runner) == []
+
+
+def test_a_series_stops_where_running_the_texts_one_by_one_would() -> None:
+    texts = ["a" * n + "!" for n in (4, 8, 30, 34, 38)]
+    with RegexRunner(50) as runner:
+        quick = runner.run_series(r"(a+)+$", 0, "search", texts[:2], 0.5)
+        assert [o.status.name for o in quick] == ["NO_MATCH", "NO_MATCH"]  # nothing took long: all ran
+        first = runner.run_series(r"(a+)+$", 0, "search", texts, 1e-12)
+        assert len(first) == 1  # every run takes some time: the first one already stops it
+        series = runner.run_series(r"(a+)+$", 0, "search", texts, 0.5)
+        assert [o.timed_out for o in series] == [False, False, True]  # 30 characters exceed 50 ms
+        assert runner.run_series(r"(a+)+$", 0, "search", [], 0.5) == []
+
+
+@pytest.mark.parametrize("pattern", [r"a.*b.*c", r"(x+x+)+y", r"(\w+\s?)*$"])
+def test_measurement_runs_the_sizes_in_order_and_stops_at_the_first_long_run(pattern: str) -> None:
+    """What sending the sizes as one series must keep: the runs are the size ladder from its
+    start, each run but the last below the threshold (the one-by-one loop went on past them)."""
+    from entrykit.redos import _EXPONENTIAL_STEPS, _POLYNOMIAL_LENGTHS, _PREDICT_FROM
+
+    with RegexRunner(50) as runner:
+        [result] = analyse(pattern, 0, "search", runner)
+    measured = result.measurement
+    assert measured is not None
+    attack = result.finding.attack
+    if result.finding.kind == "exponential":
+        ladder = [len(attack.build(n)) for n in _EXPONENTIAL_STEPS]
+    else:
+        ladder = [len(attack.build(pump_count(attack, n))) for n in _POLYNOMIAL_LENGTHS]
+    lengths = [length for length, _ in measured.runs]
+    assert lengths == ladder[: len(lengths)]
+    for _, seconds in measured.runs[:-1]:
+        assert seconds is not None
+        if result.finding.kind == "polynomial":
+            assert seconds < _PREDICT_FROM * 0.05

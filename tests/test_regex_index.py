@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -155,3 +156,28 @@ def test_match_lists_matching_regexes_only() -> None:
         outcomes = index.match("torch.OutOfMemoryError: CUDA out of memory. Tried", runner)
     assert {n for n, o in outcomes.items() if o.matched} == {0, 1}
     assert 2 not in outcomes  # never run: its literal is absent
+
+
+def test_pairs_run_in_small_chunks_equal_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs go to the runner a few regexes at a time: the pairs are those of one big run."""
+    import entrykit.regex_index as regex_index
+
+    entries = make_entries(1200, seed=7, regex_style="mixed")
+    patterns: list[str | None] = [e["regex"] for e in entries]
+    texts = [Text(i, "/signature", e["signature"]) for i, e in enumerate(entries)]
+    texts += [Text(i, "/examples/0", entries[(i * 7) % 1200]["signature"].upper()) for i in range(0, 1200, 3)]
+    with RegexRunner(1000) as runner:
+        whole = cross_matches(patterns, texts, re.IGNORECASE, "search", runner)
+        calls: list[int] = []
+        real_run = runner.run
+
+        def counting_run(jobs: Any, remember: bool = True) -> Any:
+            calls.append(len(jobs))
+            return real_run(jobs, remember)
+
+        monkeypatch.setattr(runner, "run", counting_run)
+        monkeypatch.setattr(regex_index, "RUN_CHUNK", 50)
+        chunked = cross_matches(patterns, texts, re.IGNORECASE, "search", runner)
+    assert len(calls) > 3 and sum(calls) == whole.tried == chunked.tried
+    assert _pairs(chunked.pairs) == _pairs(whole.pairs) and sum(len(v) for v in whole.pairs.values()) > 0
+    assert chunked.timeouts == whole.timeouts and chunked.errors == whole.errors

@@ -45,8 +45,8 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None
     runner = RegexRunner(50)
     real_send = regex_runner._Worker.send
 
-    def deaf_send(self, budget, jobs):  # the worker's own budget becomes an hour
-        real_send(self, 3600.0, jobs)
+    def deaf_send(self, budget, jobs, *series):  # the worker's own budget becomes an hour
+        real_send(self, 3600.0, jobs, *series)
 
     monkeypatch.setattr(regex_runner._Worker, "send", deaf_send)
     try:

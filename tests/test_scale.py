@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from entrykit import dupes, pipeline
+from entrykit import dupes, engine, pipeline
 from entrykit.config import Config
 from entrykit.engine import lint
 
@@ -31,6 +31,10 @@ def _rows(result: Any) -> list[tuple[Any, ...]]:
         message = re.sub(r"; measured: .*", "; measured: ...", d.message) if d.code == "ET205" else d.message
         rows.append((d.path, d.line, d.col, d.code, d.severity.value, message, d.pointer, d.related, d.fix))
     return rows
+
+
+def _timeless(result: Any) -> list[tuple[Any, ...]]:
+    return [r for r in _rows(result) if r[3] != "ET205"]
 
 
 def _corpus(tmp_path: Path, count: int, style: str = "mixed") -> tuple[Path, Config, dict[str, Any]]:
@@ -138,6 +142,49 @@ def test_a_pre_commit_run_after_an_edit_matches_a_full_run(
         assert _rows(focused) == [r for r in _rows(fresh) if r[0] == shown]
     finally:
         victim.write_text(original)
+
+
+def test_an_edit_outside_the_summary_reuses_corpus_findings_at_their_new_places(
+    big: tuple[Path, Config, dict[str, Any], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines added to a file and to the file its finding points at (fields corpus rules do not
+    read): the pre-commit run takes the corpus findings from the last full run without running
+    corpus rules, and reports them where a fresh full run does."""
+    root, config, _, full = big
+    lint(None, config, TODAY, cwd=root.parent, use_cache=True)
+    victim = next(d for d in full.diagnostics if d.code in ("ET502", "ET209") and d.related)
+    files = [root.parent / victim.path, root.parent / victim.related[0].path]
+    originals = [f.read_text() for f in files]
+    calls: list[int] = []
+    real = engine._corpus_findings
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kw)
+
+    try:
+        for f, text in zip(files, originals):
+            head, rest = text.split("\n", 1)
+            f.write_text(f"{head}\n# reviewed\n# again\n{rest}".replace("root_cause:", "# note\nroot_cause:"))
+        monkeypatch.setattr(engine, "_corpus_findings", spy)
+        focused = lint([files[0]], config, TODAY, cwd=root.parent, use_cache=True)
+        assert calls == []  # served from the snapshot
+        warm_full = lint(None, config, TODAY, cwd=root.parent, use_cache=True)
+        assert calls == []
+        fresh = lint(None, config, TODAY, cwd=root.parent)
+        # (ET205's verdict rests on timings, which a fresh run measures again: left out here)
+        assert _timeless(focused) == [r for r in _timeless(fresh) if r[0] == victim.path]
+        assert _timeless(warm_full) == _timeless(fresh)
+        moved = [r for r in _rows(fresh) if r[0] == victim.path and r[3] == victim.code]
+        assert moved and moved[0][1] != victim.line  # the places really moved
+        # a change corpus rules do see runs them again
+        calls.clear()
+        files[0].write_text(files[0].read_text().replace("signature: ", "signature: changed ", 1))
+        lint([files[0]], config, TODAY, cwd=root.parent, use_cache=True)
+        assert calls == [1]
+    finally:
+        for f, text in zip(files, originals):
+            f.write_text(text)
 
 
 def test_small_corpus_pre_commit_matches_full(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles 
 COMPILE_TIMEOUT = "compiling the regex took longer than the budget"
 STRIKES = 3  # overruns of one regex after which the rest of its texts in a batch are not run
 NOT_RUN = "not run: the regex had already run past the budget 3 times"
+SKIPPED = "not run: an earlier text of the series took long enough"
 
 
 class _Expired(Exception):
@@ -79,7 +80,9 @@ def main() -> None:
         flushed = time.perf_counter()
         _current["budget"] = budget
         signal.setitimer(signal.ITIMER_REAL, budget / TICKS, budget / TICKS)
-        for pattern, flags, mode, texts in jobs:
+        # `stop_at` > 0 makes a run a series (texts of growing size): the texts after the
+        # first that takes `stop_at` seconds or times out are not run.
+        for pattern, flags, mode, texts, stop_at in jobs:
             compiled: re.Pattern[str] | None = None
             failure, failed = "", ERROR
             start = time.perf_counter()
@@ -103,11 +106,14 @@ def main() -> None:
             if compiled is not None and run is None and mode != COMPILE:
                 failure = f"unknown match mode {mode!r}"
             overruns = 0
+            stopped = False
             for text in texts:
                 status, message, where = NO_MATCH, "", -1
                 start = time.perf_counter()
                 if mode == COMPILE and compiled is not None:
                     status = MATCH
+                elif stopped:
+                    status, message = TIMEOUT, SKIPPED
                 elif overruns >= STRIKES:
                     status, message = TIMEOUT, NOT_RUN
                 elif run is None:
@@ -128,6 +134,8 @@ def main() -> None:
                     except Exception as exc:  # errors CPython raises at search time (SystemError seen)
                         status, message = ERROR, f"{type(exc).__name__}: {exc}"
                 elapsed = time.perf_counter() - start
+                if stop_at > 0 and message != SKIPPED and (status == TIMEOUT or elapsed >= stop_at):
+                    stopped = True
                 # Short messages keep a batch's results well inside one pipe buffer, so the
                 # worker never blocks on writing while the parent writes the next batch.
                 encoded = message[:120].encode("utf-8", "replace")

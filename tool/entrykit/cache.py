@@ -8,6 +8,8 @@ Layout (all below the corpus root):
                                        in 32 shards by path
     .entrykit_cache/v1/<env>/idx-XX    per-file summaries and facts for corpus rules, read
                                        only when corpus rules have to run
+    .entrykit_cache/v1/<env>/files     per file: digest, stat, summary digest, format, failure
+                                       (what a run that does not report on a file needs of it)
     .entrykit_cache/v1/<env>/corpus    the corpus-rule findings of the last full run
     .entrykit_cache/v1/memo-<version>  results keyed by all their inputs (ET205's)
 
@@ -111,6 +113,20 @@ def _write(path: Path, payload: Any) -> None:
     atomic_write_bytes(path, encode(payload), durable=False)
 
 
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def row_of(result: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A file's row in the `files` table, from its results: (digest, stat, summary digest,
+    format, failure)."""
+    return (result.get("d"), result.get("st"), result.get("sd"), result.get("fmt"), result.get("f"))
+
+
 def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         return {}
@@ -135,13 +151,17 @@ class Store:
         self._memo_new: dict[str, Any] = {}
         self._corpus: dict[str, Any] | None = None
         self._corpus_new: dict[str, Any] | None = None
+        self._seen: dict[Path, tuple[int, int, int] | None] = {}
+        self._files: dict[str, Any] | None = None
+        self._files_dirty = False
+        self._files_removed: set[str] = set()
 
     # --- per-file records: results ("res") and summaries ("idx") --------------------------
 
     def _shard(self, kind: str, number: int) -> dict[str, dict[str, Any]]:
         shard = self._shards.get((kind, number))
         if shard is None:
-            shard = self._shards[(kind, number)] = _dict_of_dicts(_read(self.folder / f"{kind}-{number:02d}"))
+            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load(self.folder / f"{kind}-{number:02d}"))
         return shard
 
     def result(self, key: str) -> dict[str, Any] | None:
@@ -152,12 +172,27 @@ class Store:
         """The summary and facts stored for a file, if any."""
         return self._shard("idx", shard_of(key)).get(key)
 
+    def file_row(self, key: str) -> Any:
+        """What the `files` table holds for a file (see `row_of`), if anything."""
+        return self._table().get(key)
+
+    def _table(self) -> dict[str, Any]:
+        if self._files is None:
+            loaded = self._load(self.folder / "files")
+            self._files = {k: v for k, v in loaded.items() if isinstance(k, str)} if isinstance(loaded, dict) else {}
+        return self._files
+
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
         number = shard_of(key)
         for kind, value in (("res", result), ("idx", index)):
             if value is not None:
                 self._shard(kind, number)[key] = value
                 self._dirty.add((kind, number))
+        if result is not None:
+            row = row_of(result)
+            if self._table().get(key) != row:
+                self._table()[key] = row
+                self._files_dirty = True
 
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
@@ -167,6 +202,9 @@ class Store:
                 if self._shard(kind, number).pop(key, None) is not None:
                     self._dirty.add((kind, number))
                     self._removed.setdefault((kind, number), set()).add(key)
+            if self._table().pop(key, None) is not None:
+                self._files_dirty = True
+                self._files_removed.add(key)
 
     def known(self) -> set[str]:
         """Every file key with results (loads every results shard)."""
@@ -180,7 +218,7 @@ class Store:
     def memo(self) -> dict[str, Any]:
         """Values keyed by everything they depend on (read-only view; add with `remember`)."""
         if self._memo is None:
-            loaded = _read(self.memo_path)
+            loaded = self._load(self.memo_path)
             self._memo = loaded if isinstance(loaded, dict) else {}
         return self._memo
 
@@ -200,7 +238,23 @@ class Store:
     def set_corpus(self, snapshot: dict[str, Any]) -> None:
         self._corpus = self._corpus_new = snapshot
 
-    # --- writing ---------------------------------------------------------------------------
+    # --- reading and writing -------------------------------------------------------------
+
+    def _load(self, path: Path) -> Any:
+        """`_read`, remembering which version of the file was read (see `_unchanged`)."""
+        self._seen[path] = _signature(path)
+        return _read(path)
+
+    def _unchanged(self, path: Path) -> bool:
+        """True if `path` is still the file this store read (or wrote) last: no other process
+        replaced it since (every write is a new file moved into place), so there is nothing
+        to merge before writing it."""
+        seen = self._seen.get(path)
+        return seen is not None and seen == _signature(path)
+
+    def _write(self, path: Path, payload: Any) -> None:
+        _write(path, payload)
+        self._seen[path] = _signature(path)
 
     def _prepare(self) -> bool:
         try:
@@ -218,26 +272,44 @@ class Store:
 
     def save(self) -> None:
         """Write what changed; records another process wrote meanwhile are merged in."""
-        if not (self._dirty or self._memo_new or self._corpus_new is not None):
+        if not (self._dirty or self._memo_new or self._corpus_new is not None or self._files_dirty):
             return
         if not self._prepare():
             return
         try:
             for kind, number in sorted(self._dirty):
                 path = self.folder / f"{kind}-{number:02d}"
-                on_disk = _dict_of_dicts(_read(path))
-                removed = self._removed.get((kind, number), set())
-                merged = {k: v for k, v in on_disk.items() if k not in removed}
-                merged.update(self._shards[(kind, number)])
-                _write(path, merged)
+                if self._unchanged(path):  # what we read is what is there: nothing to merge
+                    merged = self._shards[(kind, number)]
+                else:
+                    on_disk = _dict_of_dicts(_read(path))
+                    removed = self._removed.get((kind, number), set())
+                    merged = {k: v for k, v in on_disk.items() if k not in removed}
+                    merged.update(self._shards[(kind, number)])
+                self._write(path, merged)
             if self._memo_new:
                 path = self.memo_path
-                on_disk = _read(path)
-                merged = on_disk if isinstance(on_disk, dict) else {}
-                merged.update(self._memo_new)
-                _write(path, merged)
+                if self._unchanged(path):
+                    merged = self.memo()
+                else:
+                    on_disk = _read(path)
+                    merged = on_disk if isinstance(on_disk, dict) else {}
+                    merged.update(self._memo_new)
+                self._write(path, merged)
             if self._corpus_new is not None:
                 _write(self.folder / "corpus", self._corpus_new)
+            if self._files_dirty:
+                path = self.folder / "files"
+                if self._unchanged(path):
+                    merged = self._table()
+                else:
+                    on_disk = _read(path)
+                    merged = {
+                        k: v for k, v in (on_disk.items() if isinstance(on_disk, dict) else ())
+                        if k not in self._files_removed
+                    }
+                    merged.update(self._table())
+                self._write(path, merged)
             os.utime(self.folder)  # most recently used, for pruning
         except OSError as exc:
             log.debug("cache: cannot write %s: %s", self.folder, exc)
@@ -246,6 +318,8 @@ class Store:
         self._removed.clear()
         self._memo_new = {}
         self._corpus_new = None
+        self._files_dirty = False
+        self._files_removed = set()
         self._prune()
 
     def _prune(self) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
+import struct
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -455,7 +456,7 @@ def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
     if isinstance(known, (list, tuple)) and len(known) == 3 and known[0] == threshold and known[1] == NUM_PERM:
         blob = known[2]
         if isinstance(blob, bytes) and len(blob) % 8 == 0:
-            return tuple(int.from_bytes(blob[i : i + 8], "little") for i in range(0, len(blob), 8))
+            return struct.unpack(f"<{len(blob) // 8}Q", blob)
     keys = band_keys(entry_shingles(entry), threshold)
     # one bytes object, not 25 big integers: summaries load much faster from the cache
     entry.facts["bands"] = (threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))

@@ -39,11 +39,27 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class LintResult:
-    """Diagnostics of one run, and what was looked at."""
+    """Diagnostics of one run, and what was looked at.
+
+    `entries` (the targets that parsed) are made on first use: a run over a large
+    corpus that only reports need not build them."""
 
     diagnostics: list[Diagnostic]
     files: list[str] = field(default_factory=list)
-    entries: list[Entry] = field(default_factory=list)
+    _records: list[FileRecord] = field(default_factory=list, repr=False)
+    _entries: list[Entry] | None = field(default=None, repr=False)
+
+    @property
+    def entries(self) -> list[Entry]:
+        if self._entries is None:
+            self._entries = [
+                r.entry
+                if r.entry is not None
+                else summary_entry(r.shown, r.abspath, r.fmt, r.summary or {}, r.facts, r.text or "")
+                for r in self._records
+                if r.failure is None
+            ]
+        return self._entries
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -115,6 +131,10 @@ def open_store(config: Config) -> Store | None:
 
 def _key(path: Path, root: Path) -> str | None:
     """The file's path below the corpus root (what the cache knows it by), if it is below."""
+    if os.sep == "/" and path.is_absolute() and root.is_absolute():
+        # the common case without pathlib's parsing: both are normalised absolute paths
+        text, prefix = str(path), str(root).rstrip("/") + "/"
+        return text[len(prefix) :] if text.startswith(prefix) and len(text) > len(prefix) else None
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -180,9 +200,23 @@ class _Run:
         self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
+        self._keys: dict[Path, str | None] = {}
+        root = config.root
+        # below an absolute root, a discovered (absolute, normalised) path's key is a slice
+        self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
 
     def _key(self, path: Path) -> str | None:
-        return _key(path, self.config.root) if self.store is not None else None
+        if self.store is None:
+            return None
+        known = self._keys.get(path)
+        if known is None and path not in self._keys:
+            text = str(path)
+            if self._prefix is not None and text.startswith(self._prefix) and len(text) > len(self._prefix):
+                known = text[len(self._prefix) :]
+            else:
+                known = _key(path, self.config.root)
+            self._keys[path] = known
+        return known
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order; summaries only where a file was checked."""
@@ -197,6 +231,13 @@ class _Run:
             want = path in self.targets
             override = self.texts.get(path)
             old: FileRecord | None = None
+            if not want and key is not None and override is None and store is not None:
+                # a file only the corpus rules see: its row in the files table will do
+                row = store.file_row(key)
+                light = FileRecord.from_row(key, shown, path, row) if row is not None else None
+                if light is not None and light.stat is not None and light.stat == file_stat(path):
+                    records.append(light)
+                    continue
             if key is not None and override is None and store is not None:
                 data = store.result(key)
                 old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
@@ -238,7 +279,7 @@ class _Run:
             yield fresh
 
     def _keep(self, record: FileRecord) -> None:
-        if self.store is not None and record.text is None and _key(record.abspath, self.config.root) is not None:
+        if self.store is not None and record.text is None and self._key(record.abspath) is not None:
             self.store.put(record.key, record.result_data(), record.index_data())
 
     def summaries(self, records: list[FileRecord]) -> None:
@@ -267,6 +308,8 @@ def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
         fresh.failure = old.failure
     if fresh.failure is None and fresh.summary is None and old.summary is not None:
         fresh.summary, fresh.facts = old.summary, old.facts
+    if fresh.failure is None and not fresh.sdigest:
+        fresh.sdigest = old.sdigest
     if fresh.failure is None and fresh.results is None:
         fresh.results, fresh.directives = old.results, old.directives
         if fresh.dated is None:
@@ -275,12 +318,58 @@ def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
-    """What the corpus findings of a run depend on besides the environment."""
+    """What the corpus findings of a run depend on besides the environment: each file's
+    name and summary (corpus rules see nothing else of it; an edit elsewhere in a file
+    moves at most the places of its findings), in no particular order."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(str(cwd).encode())
-    for record in records:
-        digest.update(f"\0{record.key}\0{record.shown}\0{record.digest}".encode())
+    for record in sorted(records, key=lambda r: r.key):
+        seen = "" if record.failure is not None else record.sdigest or f"content:{record.digest}"
+        digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode())
     return digest.hexdigest()
+
+
+def _reuse_corpus(
+    snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
+) -> tuple[dict[str, list[Stored]], bool] | None:
+    """The findings on `targets` of the last full run's corpus phase (its summaries are
+    the current ones), with places looked up again in files whose content changed since;
+    and whether any place was. None if the snapshot cannot serve."""
+    try:
+        digests, places = snapshot["digests"], snapshot["places"]
+        found = {k: stored_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
+        by_key = {r.key: r for r in records}
+        moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
+        if not moved:
+            return found, False
+        files: dict[str, Entry] = {}
+
+        def locate(key: str, pointer: str, at_key: bool) -> tuple[int, int]:
+            if key not in files:
+                r = by_key[key]
+                files[key] = summary_entry(r.shown, r.abspath, r.fmt, {}, {}, r.text or "")
+            return files[key].locate(pointer, at_key=at_key)
+
+        for record in targets:
+            items = found.get(record.key)
+            if not items:
+                continue
+            fresh = []
+            for item, at_key in zip(items, places[record.key], strict=True):
+                code, line, col, severity, message, pointer, related, fix = item
+                if record.key in moved:
+                    if at_key is None:  # a place the rule gave itself: only the rule knows it
+                        return None
+                    line, col = locate(record.key, pointer, bool(at_key))
+                related = tuple(
+                    (k, *locate(k, p, False), p) if k in moved else (k, r_line, r_col, p)
+                    for k, r_line, r_col, p in related
+                )
+                fresh.append((code, line, col, severity, message, pointer, related, fix))
+            found[record.key] = fresh
+    except (KeyError, TypeError, ValueError, AttributeError, OSError):
+        return None
+    return found, True
 
 
 def _corpus_findings(
@@ -289,8 +378,12 @@ def _corpus_findings(
     config: Config,
     today: date,
     memo: dict[str, Any],
+    places: dict[str, list[bool | None]] | None = None,
 ) -> dict[str, list[Stored]]:
-    """Corpus-rule findings on the target files (by record key), places resolved."""
+    """Corpus-rule findings on the target files (by record key), places resolved.
+
+    `places` gets, for each finding, how its place was found: `at_key`, or None when the
+    rule gave the position itself."""
     rules = [
         r for r in registry.all_rules() if r.func is not None and r.scope == "corpus" and config.enabled(r.code)
     ]
@@ -333,6 +426,10 @@ def _corpus_findings(
             out.setdefault(key_of[finding.path], []).append(
                 (rule.code, line, col, severity.value, finding.message, finding.pointer, tuple(related), None)
             )
+            if places is not None:
+                places.setdefault(key_of[finding.path], []).append(
+                    None if finding.position else finding.at_key
+                )
     memo.update(shared.take_added())
     return out
 
@@ -411,27 +508,35 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
     target_shown = {r.shown for r in targets}
     corpus_found: dict[str, list[Stored]] | None = None
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
+    full = len(targets) == len(records)
+    places: dict[str, list[bool | None]] = {}
     if store is not None:
         snapshot = store.corpus()
-        if snapshot.get("key") == snapshot_key and isinstance(snapshot.get("findings"), dict):
-            try:
-                corpus_found = {k: stored_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
-            except (TypeError, ValueError):
-                corpus_found = None
+        reused = _reuse_corpus(snapshot, records, targets) if snapshot.get("key") == snapshot_key else None
+        if reused is not None:
+            corpus_found, moved = reused
+            if moved and full:  # keep the places of this run, so the next one need not look again
+                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         run.summaries(records)
         before = len(run.memo)
         facts_before = {r.key: len(r.facts) for r in records}
-        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo)
+        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo, places)
         if store is not None:
             if len(run.memo) != before:
                 store.remember(run.memo)
             for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
                 if len(record.facts) != facts_before[record.key] and record.text is None:
                     store.put(record.key, None, record.index_data())
-            if len(targets) == len(records):
-                store.set_corpus({"key": snapshot_key, "findings": corpus_found})
+            if full:
+                store.set_corpus(
+                    {"key": snapshot_key, "findings": corpus_found, "places": places, "digests": _digests(records)}
+                )
     return _diagnostics(records, targets, corpus_found, config)
+
+
+def _digests(records: Sequence[FileRecord]) -> dict[str, str]:
+    return {r.key: r.digest for r in records}
 
 
 def check(
@@ -486,13 +591,8 @@ def lint(
     diagnostics = _report(run, records, targets, today)
     if store is not None:
         store.save()
-    entries = [
-        r.entry
-        if r.entry is not None
-        else summary_entry(r.shown, r.abspath, r.fmt, r.summary or {}, r.facts, r.text or "")
-        for r in targets
-        if r.failure is None
+    shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [
+        display_path(p, cwd) for p in files.targets
     ]
-    shown = [display_path(p, cwd) for p in files.targets]
     log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
-    return LintResult(diagnostics, shown, entries)
+    return LintResult(diagnostics, shown, targets)

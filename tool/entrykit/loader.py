@@ -78,13 +78,18 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
                     os.path.join(dirpath, f) for f in filenames if os.path.splitext(f)[1].lower() in ENTRY_SUFFIXES
                 )
             # sorted as the paths sort (by parts), not as strings: "a/b" before "a-b/c"
-            candidates: Iterable[Path] = sorted((Path(f) for f in found), key=lambda p: p.parts)
+            # (splitting the strings is the same order as Path.parts, without building paths first)
+            candidates: Iterable[Path] = [Path(f) for f in sorted(found, key=_parts)]
         else:
             candidates = [given.absolute()]
         for key in candidates:
             if key not in seen:
                 seen.add(key)
                 yield key
+
+
+def _parts(name: str) -> list[str]:
+    return [part for part in name.split(os.sep) if part]
 
 
 def _line_col(data: bytes, offset: int) -> tuple[int, int]:

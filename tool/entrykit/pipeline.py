@@ -49,6 +49,7 @@ class FileRecord:
     fmt: str
     digest: str = ""
     stat: tuple[int, int, int] | None = None  # (mtime_ns, size, inode) when not racy
+    sdigest: str = ""  # digest of the summary: what corpus rules see of the file
     failure: tuple[int, int, str] | None = None
     summary: dict[str, Any] | None = None
     facts: dict[str, Any] = field(default_factory=dict)
@@ -64,6 +65,7 @@ class FileRecord:
         return {
             "d": self.digest,
             "st": self.stat,
+            "sd": self.sdigest,
             "fmt": self.fmt,
             "f": self.failure,
             "r": self.results,
@@ -88,6 +90,7 @@ class FileRecord:
             record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
             stat = data["st"]
             record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
+            record.sdigest = str(data.get("sd") or "")
             failure = data["f"]
             record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
             if with_results:
@@ -96,6 +99,22 @@ class FileRecord:
                 record.dated = (str(dated[0]), stored_findings(dated[1])) if dated is not None else None
             record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
         except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        return record
+
+    @classmethod
+    def from_row(cls, key: str, shown: str, abspath: Path, row: Any) -> FileRecord | None:
+        """A record without results or summary from the cache's `files` table (`cache.row_of`),
+        or None if the row is not one."""
+        try:
+            digest, stat, sdigest, fmt, failure = row
+            if not isinstance(digest, str) or not isinstance(fmt, str):
+                return None
+            record = cls(key, shown, abspath, fmt, digest)
+            record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
+            record.sdigest = str(sdigest or "")
+            record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
+        except (TypeError, ValueError, IndexError):
             return None
         return record
 
@@ -108,6 +127,12 @@ class FileRecord:
             return False
         self.summary, self.facts = summary, dict(facts)
         return True
+
+
+def summary_digest(summary: dict[str, Any]) -> str:
+    """A digest of a summary's values: equal for equal summaries, whatever objects hold them.
+    (`repr` rather than JSON: summaries may hold what YAML makes of a date, or non-string keys.)"""
+    return content_digest(repr(summary).encode("utf-8", "surrogatepass"))
 
 
 def stored_findings(items: Any) -> list[Stored]:
@@ -173,6 +198,7 @@ class Checker:
             )
             self.rules.append((rule, ctx))
         self.facts = [f for f in registry.all_facts() if any(config.enabled(c) for c in f.rules)]
+        self.all_facts = self.facts
         self.fact_context = registry.Context(
             today=today,
             options={"corpus_size": corpus_size},
@@ -222,6 +248,7 @@ class Checker:
     def summarize(self, record: FileRecord, entry: Entry) -> None:
         """Fill the record's summary and facts from a parsed entry."""
         record.summary = summarize(entry.data)
+        record.sdigest = summary_digest(record.summary)
         light = summary_entry(entry.path, entry.abspath, entry.fmt, record.summary, {}, entry.text)
         for item in self.facts:
             light.facts[item.name] = item.func(light, self.fact_context)
@@ -276,6 +303,14 @@ class Checker:
 _WORKER: dict[str, Checker] = {}
 
 
+def few_files(checker: Checker, count: int) -> None:
+    """Leave on-demand facts to their rules when only `count` files are checked (a pre-commit
+    run): the corpus phase may not run at all, and one file's MinHash would cost the
+    import of numpy alone."""
+    few = count < POOL_MIN_FILES
+    checker.facts = [f for f in checker.all_facts if not (few and f.on_demand)]
+
+
 def _init_worker(config: Config, today: date, memo: dict[str, Any], corpus_size: int) -> None:
     _WORKER["checker"] = Checker(config, today, memo, corpus_size)
 
@@ -292,6 +327,7 @@ def run_tasks(
     corpus_size: int,
 ) -> Iterator[FileRecord]:
     """Check every task, in a pool of `jobs` processes when there are enough; in order."""
+    few_files(checker, len(tasks))
     if jobs <= 1 or len(tasks) < POOL_MIN_FILES or checker.keep_entries:
         for task in tasks:
             yield checker.check_file(task)

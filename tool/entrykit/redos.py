@@ -948,14 +948,26 @@ def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) 
     """
     import math
 
-    from .regex_runner import Job
-
     runs: list[tuple[int, float | None]] = []
     budget = runner.budget
     limit = _POLYNOMIAL_LENGTHS[-1]
+    # Every size up to the first run that takes `_PREDICT_FROM` of the budget is only a
+    # step on the way, so the sizes still to come go to the worker as one series that
+    # stops there (one round trip); the loops below then read the runs in order.
+    if finding.kind == "exponential":
+        texts = [finding.attack.build(n) for n in _EXPONENTIAL_STEPS]
+    else:
+        texts = [finding.attack.build(pump_count(finding.attack, n)) for n in _POLYNOMIAL_LENGTHS]
+    ahead: deque[Any] = deque()
+    sent = 0
 
     def run(text: str) -> bool:
-        outcome = runner.run([Job(pattern, flags, mode, text)])[0]
+        nonlocal sent
+        if not ahead:  # `text` is one of `texts`, asked for in order
+            start = texts.index(text, sent)
+            ahead.extend(runner.run_series(pattern, flags, mode, texts[start:], _PREDICT_FROM * budget))
+            sent = start + len(ahead)
+        outcome = ahead.popleft()
         runs.append((len(text), None if outcome.timed_out else outcome.seconds))
         return bool(outcome.timed_out)
 

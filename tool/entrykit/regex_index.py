@@ -436,25 +436,60 @@ def cross_matches(
             if number != item.owner and patterns[number] is not None:
                 by_regex[number].append(item)
     # regex by regex, so the worker compiles each once and runs it over its texts
-    order = sorted(by_regex)
-    jobs = [Job(patterns[n] or "", flags, mode, item.text) for n in order for item in by_regex[n]]
-    outcomes = iter(runner.run(jobs, remember=False))
+    groups = ((n, by_regex[n]) for n in sorted(by_regex))
+    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
+    return CrossMatches(pairs, timeouts, errors, tried, len(index.fallback))
+
+
+RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
+
+
+def _run_groups(
+    groups: Iterable[tuple[int, Sequence[Text]]],
+    patterns: Sequence[str | None],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+) -> tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]], int]:
+    """Run each regex on its texts: (matched, timed out, failed, runs made).
+
+    Jobs go to the runner a few regexes at a time, never splitting one regex's texts
+    (the runner stops a regex that keeps overrunning within one call), so the pairs of
+    a large corpus are never all in memory at once."""
     pairs: dict[int, list[Text]] = {}
     timeouts: dict[int, list[Text]] = defaultdict(list)
     errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
-    for number in order:
-        matched = []
-        for item in by_regex[number]:
-            outcome = next(outcomes)
-            if outcome.status is Status.MATCH:
-                matched.append(item)
-            elif outcome.status is Status.TIMEOUT:
-                timeouts[number].append(item)
-            elif outcome.status is Status.ERROR:
-                errors[number].append((item, outcome.error))
-        if matched:
-            pairs[number] = matched
-    return CrossMatches(pairs, dict(timeouts), dict(errors), len(jobs), len(index.fallback))
+    tried = 0
+    chunk: list[tuple[int, Sequence[Text]]] = []
+    size = 0
+
+    def flush() -> None:
+        jobs = [Job(patterns[n] or "", flags, mode, item.text) for n, items in chunk for item in items]
+        outcomes = iter(runner.run(jobs, remember=False))
+        for number, items in chunk:
+            matched = []
+            for item in items:
+                outcome = next(outcomes)
+                if outcome.status is Status.MATCH:
+                    matched.append(item)
+                elif outcome.status is Status.TIMEOUT:
+                    timeouts[number].append(item)
+                elif outcome.status is Status.ERROR:
+                    errors[number].append((item, outcome.error))
+            if matched:
+                pairs[number] = matched
+        chunk.clear()
+
+    for number, items in groups:
+        chunk.append((number, items))
+        size += len(items)
+        tried += len(items)
+        if size >= RUN_CHUNK:
+            flush()
+            size = 0
+    if chunk:
+        flush()
+    return pairs, dict(timeouts), dict(errors), tried
 
 
 def naive_cross_matches(
@@ -556,25 +591,9 @@ def focused_cross_matches(
         for number in maybe:
             if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
                 candidates[number].add(position)
-    order = sorted(candidates)
-    jobs = [Job(patterns[n] or "", flags, mode, texts[p].text) for n in order for p in sorted(candidates[n])]
-    outcomes = iter(runner.run(jobs, remember=False))
-    pairs: dict[int, list[Text]] = {}
-    timeouts: dict[int, list[Text]] = defaultdict(list)
-    errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
-    for number in order:
-        matched = []
-        for position in sorted(candidates[number]):
-            item, outcome = texts[position], next(outcomes)
-            if outcome.status is Status.MATCH:
-                matched.append(item)
-            elif outcome.status is Status.TIMEOUT:
-                timeouts[number].append(item)
-            elif outcome.status is Status.ERROR:
-                errors[number].append((item, outcome.error))
-        if matched:
-            pairs[number] = matched
-    return CrossMatches(pairs, dict(timeouts), dict(errors), len(jobs), len(fallback))
+    groups = ((n, [texts[p] for p in sorted(candidates[n])]) for n in sorted(candidates))
+    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
+    return CrossMatches(pairs, timeouts, errors, tried, len(fallback))
 
 
 def corpus_cross_matches(

@@ -191,14 +191,14 @@ class _Worker:
             self.kill()
             raise RuntimeError("the regex worker process did not start")
 
-    def send(self, budget: float, jobs: Sequence[Job]) -> None:
-        # Consecutive jobs of one regex travel as one run: (pattern, flags, mode, texts).
-        runs: list[tuple[str, int, str, list[str]]] = []
+    def send(self, budget: float, jobs: Sequence[Job], stop_at: float = 0.0) -> None:
+        # Consecutive jobs of one regex travel as one run: (pattern, flags, mode, texts, stop_at).
+        runs: list[tuple[str, int, str, list[str], float]] = []
         for pattern, flags, mode, text in jobs:
             if runs and runs[-1][0] is pattern and runs[-1][1] == flags and runs[-1][2] == mode:
                 runs[-1][3].append(text)
             else:
-                runs.append((pattern, flags, mode, [text]))
+                runs.append((pattern, flags, mode, [text], stop_at))
         payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.proc.stdin is not None
         self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
@@ -315,7 +315,7 @@ class RegexRunner:
                 remote.append((index, place))
         outcomes = self._run_remote(pending) if pending else []
         for job, outcome in zip(pending, outcomes):
-            if outcome.error == protocol.NOT_RUN:
+            if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
                 continue  # unknown, not a result: another run may try it
             if remember or outcome.status is Status.TIMEOUT:
                 self._remember(job, outcome)  # timeouts always: never pay twice
@@ -325,6 +325,21 @@ class RegexRunner:
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]
+
+    def run_series(self, pattern: str, flags: int, mode: str, texts: Sequence[str], stop_at: float) -> list[Outcome]:
+        """Outcomes of `texts` (growing attacks) run in order, up to and including the first
+        that times out or takes `stop_at` seconds or more; the texts after it are not run.
+
+        One round trip to the worker instead of one per text: what a caller running the
+        texts one by one until that point would see, at a fraction of the latency."""
+        if not texts:
+            return []
+        out: list[Outcome] = []
+        for outcome in self._run_remote([Job(pattern, flags, mode, text) for text in texts], stop_at):
+            out.append(outcome)
+            if outcome.status is Status.TIMEOUT or outcome.seconds >= stop_at:
+                break
+        return out
 
     def compile_check(self, pattern: str, flags: int) -> Outcome:
         """Does `pattern` compile, and within the budget? MATCH if it does (compiling it
@@ -354,7 +369,7 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(self, jobs: Sequence[Job]) -> list[Outcome]:
+    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0) -> list[Outcome]:
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget and reports at least every
         # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
@@ -380,7 +395,7 @@ class RegexRunner:
                     else:
                         chunk.append(index)
                 if chunk:
-                    worker.send(self.budget, [jobs[i] for i in chunk])
+                    worker.send(self.budget, [jobs[i] for i in chunk], stop_at)
                     in_flight.extend(chunk)
             if not in_flight:
                 break

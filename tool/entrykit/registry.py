@@ -174,24 +174,29 @@ class Fact:
     """Something corpus rules compute from one entry alone, once per file, cached with it.
 
     `rules` are the codes that read it: it is computed only when one of them is on.
-    `func(entry, ctx)` returns plain data (what JSON holds, plus tuples).
+    `func(entry, ctx)` returns plain data (what JSON holds, plus tuples). An `on_demand`
+    fact is one its rules compute themselves when an entry lacks it, so a run that checks
+    only a few files may leave it to them (they may never need it).
     """
 
     name: str
     rules: tuple[str, ...]
     func: Callable[..., Any]
+    on_demand: bool = False
 
 
 _FACTS: dict[str, Fact] = {}
 
 
-def fact(name: str, rules: Iterable[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def fact(
+    name: str, rules: Iterable[str], on_demand: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a per-entry fact for corpus rules (see `Fact`)."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         if name in _FACTS:
             raise ValueError(f"fact {name!r} registered twice")
-        _FACTS[name] = Fact(name, tuple(rules), func)
+        _FACTS[name] = Fact(name, tuple(rules), func, on_demand)
         return func
 
     return decorate

@@ -166,9 +166,10 @@ def _duplicate_profile(entry: Entry, ctx: Context) -> object:
     return dupes.profile(entry)
 
 
-@fact("bands", rules=("ET502",))
+@fact("bands", rules=("ET502",), on_demand=True)
 def _duplicate_bands(entry: Entry, ctx: Context) -> object:
-    """MinHash band keys, only worth computing when the corpus is too big to compare all pairs."""
+    """MinHash band keys, only worth computing when the corpus is too big to compare all pairs
+    (ET502 computes those an entry lacks: `dupes.entry_band_keys`)."""
     if int(ctx.options.get("corpus_size", 0)) <= dupes.EXACT_LIMIT:
         return None
     dupes.entry_band_keys(entry, duplicate_settings(ctx).candidate)
