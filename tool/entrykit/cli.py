@@ -763,6 +763,13 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
     )
 
 
+_FROM_TYPES: dict[str, type] = {
+    **{key: str for key in ("signature", "id", "domain", "category", "regex", "root_cause",
+                            "first_seen", "last_confirmed")},
+    **{key: list for key in ("dead_ends", "workarounds", "versions")},
+}
+
+
 @cli.command("new")
 @click.option("--no-input", is_flag=True, help="Ask nothing: take every answer from options and --from.")
 @click.option("--from", "from_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
@@ -804,6 +811,9 @@ def new_command(
         start = _json_object(from_file, config)
         if not isinstance(start, dict):
             raise CommandError(f"{from_file} must hold a JSON object of entry fields")
+        for key, kind in _FROM_TYPES.items():
+            if key in start and not isinstance(start[key], kind):
+                raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
     given = {"signature": signature, "id": entry_id, "domain": domain, "category": category, "regex": regex,
              "root_cause": root_cause}
     start.update({k: v for k, v in given.items() if v})
