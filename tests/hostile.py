@@ -3,7 +3,7 @@
 `BAD_FILES` maps each class of bad input to files (name -> bytes); every one must
 load as ET001 with a position, or as an entry whose problems are diagnostics.
 `special_files` makes what cannot be bytes: symbolic links, a pipe, a directory
-named like an entry, unreadable files. Tests and `fuzz/hostile_matrix.py` use both.
+named like an entry, unreadable files. The tests use both.
 """
 
 from __future__ import annotations
