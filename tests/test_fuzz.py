@@ -100,3 +100,20 @@ def test_an_absent_value_never_stands_in_for_an_empty_one() -> None:
 
     merged = merge_entries({"id": "git/a"}, {"id": "git/b", "verification_tier": ""}).data
     assert merged["verification_tier"] == ""  # was an internal placeholder object
+
+
+def test_the_long_run_script_counts_a_hang_and_goes_on() -> None:
+    """`fuzz/run.py`'s watchdog: a case that never ends is killed, counted and skipped."""
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "fuzz" / "run.py"), "--cases", "5", "--targets", "watchdog-check", "--bound", "1"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("watchdog-check"))
+    assert " 5 cases  0 tracebacks  1 hangs" in line  # the third hangs; a new child runs the last two
+    assert "--- hang in watchdog-check:" in proc.stdout
