@@ -117,3 +117,11 @@ def test_the_long_run_script_counts_a_hang_and_goes_on() -> None:
     line = next(x for x in proc.stdout.splitlines() if x.startswith("watchdog-check"))
     assert " 5 cases  0 tracebacks  1 hangs" in line  # the third hangs; a new child runs the last two
     assert "--- hang in watchdog-check:" in proc.stdout
+
+
+def test_merge_takes_any_value_under_a_graph_key_the_schema_does_not_know() -> None:
+    from entrykit.merge import merge_entries
+
+    into = {"id": "git/a", "transition_graph": {"later": [["git/c"], {"x": 1}, "git/b", ["git/c"]]}}
+    merged = merge_entries(into, {"id": "git/b"}).data
+    assert merged["transition_graph"]["later"] == [["git/c"], {"x": 1}]  # the pair itself dropped, the repeat merged

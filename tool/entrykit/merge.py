@@ -495,16 +495,17 @@ class _Merger:
                 for index, ref in enumerate(refs if isinstance(refs, list) else []):
                     source = jp.join("transition_graph", name, index)
                     target_id = ref.get("error_id") if isinstance(ref, dict) else ref
-                    if target_id in selves:
+                    if isinstance(target_id, str) and target_id in selves:
                         self.report.notes.append(f"{source} of `{(self.a if side == 'into' else self.b).get('id')}` pointed at the merged pair itself and is dropped")
                         self.place(side, "graph edge", source, ref, "/id", merged=True)
                         continue
-                    if target_id in targets:
-                        at = targets.index(target_id)
+                    key = _key(target_id)  # under a key the schema does not know, a reference may be anything
+                    if key in targets:
+                        at = targets.index(key)
                         items[at] = self.merge_ref(jp.join("transition_graph", name, at), items[at], ref)
                         self.place(side, "graph edge", source, ref, jp.join("transition_graph", name, at), merged=True)
                     else:
-                        targets.append(target_id)
+                        targets.append(key)
                         items.append(ref)
                         self.place(side, "graph edge", source, ref, jp.join("transition_graph", name, len(items) - 1))
             graph[name] = items
