@@ -3,7 +3,7 @@
 `BAD_FILES` maps each class of bad input to files (name -> bytes); every one must
 load as ET001 with a position, or as an entry whose problems are diagnostics.
 `special_files` makes what cannot be bytes: symbolic links, a pipe, a directory
-named like an entry, unreadable files. Tests and `fuzz/hostile_matrix.py` use both.
+named like an entry, unreadable files. The tests use both.
 """
 
 from __future__ import annotations
@@ -223,3 +223,38 @@ def restore_permissions(folder: Path) -> None:
 def input_counts() -> dict[str, int]:
     """How many inputs each class holds (for the report)."""
     return {kind: len(files) for kind, files in BAD_FILES.items()}
+
+
+# -- hostile regexes -------------------------------------------------------------------------
+
+LONG = 20_000  # characters of the long signatures and examples
+
+
+def hostile_regexes() -> dict[str, tuple[str, str, list[str]]]:
+    """Catastrophic regexes by name -> (regex, signature, examples): every one backtracks
+    exponentially or to a high degree, or costs seconds to compile, on the texts beside it."""
+    a_run = "a" * LONG + "!"
+    words = "word " * (LONG // 5) + "!"
+    return {
+        "nested-plus": (r"(a+)+$", a_run, ["a" * 5_000 + "b", "a" * 40 + "!"]),
+        "nested-star": (r"((a*)*)*b", a_run, ["a" * 64]),
+        "alternation-overlap": (r"(a|a)*$", a_run, ["a" * 30 + "!"]),
+        "alternation-prefix": (r"^(a|aa)+$", a_run, ["a" * 50 + "!"]),
+        "dot-star-repeat": (r"(.*a){20}", "a" * 200, ["a" * 30 + "b" * LONG]),
+        "words-and-spaces": (r"(\w+\s?)*$", words, ["x " * 3_000 + "!"]),
+        "owasp-classic": (r"^(([a-z])+.)+[A-Z]([a-z])+$", "a" * LONG + "1", ["aaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]),
+        "email": (
+            r"^([a-zA-Z0-9])(([\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",
+            "a" * LONG + "@", ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"],
+        ),
+        "backreference": (r"^(a*)*\1$", a_run, ["a" * 40 + "b"]),
+        "regex-100k-optional": ("a?" * 25_000 + "a" * 25_000, "a" * 25_000, ["a" * 24_999]),
+        "regex-100k-alternation": ("(?:" + "|".join(f"x{i}y" for i in range(20_000)) + ")+$", "x1y" * 5_000 + "!", []),
+        "wide-class-ranges": ("(?i)" + "[\u0100-\uffe0]" * 400 + "x", "\u0100" * LONG, []),
+        "wide-class-nested": ("([\u0100-\ufffd]+)+$", "\u4e00" * LONG + "!", ["\u4e00" * 40 + "!"]),
+        "huge-counted-repeat": (r"(?:a{1,100}){1,100}b", "a" * LONG, ["a" * 500]),
+    }
+
+
+def hostile_regex_entry(name: str, regex: str, signature: str, examples: list[str]) -> str:
+    return entry_text(f"regex/{name}", signature=signature, regex=regex, examples=examples)

@@ -785,6 +785,13 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
     )
 
 
+_FROM_TYPES: dict[str, type] = {
+    **{key: str for key in ("signature", "id", "domain", "category", "regex", "root_cause",
+                            "first_seen", "last_confirmed")},
+    **{key: list for key in ("dead_ends", "workarounds", "versions")},
+}
+
+
 @cli.command("new")
 @click.option("--no-input", is_flag=True, help="Ask nothing: take every answer from options and --from.")
 @click.option("--from", "from_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
@@ -802,6 +809,7 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
               help="e.g. `signature_zh=…`; `workarounds_zh=…` repeated, one per workaround.")
 @click.option("--on-match", type=click.Choice(["stop", "example", "continue"]), default="stop", show_default=True,
               help="With --no-input, when an entry already matches the message.")
+@click.option("--force", is_flag=True, help="Overwrite the entry's file if it exists (default: refuse).")
 @click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), help="Date to treat as today (YYYY-MM-DD).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read.")
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config).")
@@ -809,7 +817,7 @@ def new_command(
     no_input: bool, from_file: Path | None, signature: str | None, entry_id: str | None, domain: str | None,
     category: str | None, regex: str | None, root_cause: str | None, dead_ends: tuple[str, ...],
     workarounds: tuple[str, ...], versions: tuple[str, ...], translations: tuple[str, ...], on_match: str,
-    today: datetime | None, config_path: Path | None, root: Path | None,
+    force: bool, today: datetime | None, config_path: Path | None, root: Path | None,
 ) -> None:
     """Write a new entry: paste the error, see what already matches, answer a few questions.
 
@@ -826,6 +834,9 @@ def new_command(
         start = _json_object(from_file, config)
         if not isinstance(start, dict):
             raise CommandError(f"{from_file} must hold a JSON object of entry fields")
+        for key, kind in _FROM_TYPES.items():
+            if key in start and not isinstance(start[key], kind):
+                raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
     given = {"signature": signature, "id": entry_id, "domain": domain, "category": category, "regex": regex,
              "root_cause": root_cause}
     start.update({k: v for k, v in given.items() if v})
@@ -863,13 +874,14 @@ def new_command(
             answers = _interactive_answers(start, config, corpus, day)
         data = scaffold.build_entry(answers, day)
         target = entry_path(config.root, answers.entry_id)
-        if target.exists():
-            raise CommandError(f"`{display_path(target)}` exists; choose another id")
+        if target.exists() and not force:
+            raise CommandError(f"`{display_path(target)}` exists; choose another id (--force overwrites it)")
         if not no_input:
             click.echo(formatter.dump_entry(data, "yaml", _schema_ref(target, config)))
-            if not click.confirm(f"Write {display_path(target)}?", default=True):
+            verb = "Overwrite" if target.exists() else "Write"
+            if not click.confirm(f"{verb} {display_path(target)}?", default=True):
                 raise _Stopped("nothing written")
-        written = _write_entry(config.root, data, config, "yaml", overwrite=False)
+        written = _write_entry(config.root, data, config, "yaml", overwrite=force)
     except click.Abort:
         click.echo("\naborted; nothing written", err=True)
         click.get_current_context().exit(int(ExitCode.ERROR))
@@ -877,10 +889,15 @@ def new_command(
         click.echo(str(exc))
         return
     except _AddExample as exc:
-        _add_as_example(exc.target, exc.message)
+        try:
+            _add_as_example(exc.target, exc.message)
+        except OSError as error:
+            raise CommandError(f"{_write_failure(error)}; no file was changed") from None
         return
     except (ValueError, EntrykitError) as exc:
         raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"{_write_failure(exc)}; nothing written") from None
     click.echo(f"wrote {display_path(written)}")
     result = run_lint([written], config, day)
     out = io.StringIO()

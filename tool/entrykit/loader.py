@@ -93,9 +93,10 @@ def _parts(name: str) -> list[str]:
 
 
 def _line_col(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based (line, col) of a byte offset; lines end at CRLF, LF or CR, as positions count them."""
     before = data[:offset]
-    line = before.count(b"\n") + 1
-    start = before.rfind(b"\n") + 1
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+    start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
     col = len(before[start:].decode("utf-8", errors="replace")) + 1
     return line, col
 

@@ -32,8 +32,11 @@ from typing import Any
 
 
 from . import pointer as jp
+from .errors import UsageError
+from .paths import shown
 from .regex_runner import Job, Status, shared_runner
 from .regex_suggest import suggest_regex
+from .schema import validator
 from .text import phrase_similarity
 
 ITEM_SIMILARITY = 0.85  # actions at least this alike (0..1) are one item
@@ -208,7 +211,7 @@ class _Merger:
     def scalar(self, pointer: str, a: Any, b: Any) -> Any:
         """Equal or one-sided values merge; different ones are conflicts."""
         if _missing(b) or _key(a) == _key(b):
-            return a
+            return b if a is SKIP else a  # an absent value never stands in for a present one
         if _missing(a):
             return b
         return self.decide(pointer, a, b)[1]
@@ -488,19 +491,21 @@ class _Merger:
             items: list[Any] = []
             targets: list[str] = []
             for side, data in (("into", ga), ("other", gb)):
-                for index, ref in enumerate(data.get(name) or []):
+                refs = data.get(name)
+                for index, ref in enumerate(refs if isinstance(refs, list) else []):
                     source = jp.join("transition_graph", name, index)
                     target_id = ref.get("error_id") if isinstance(ref, dict) else ref
-                    if target_id in selves:
+                    if isinstance(target_id, str) and target_id in selves:
                         self.report.notes.append(f"{source} of `{(self.a if side == 'into' else self.b).get('id')}` pointed at the merged pair itself and is dropped")
                         self.place(side, "graph edge", source, ref, "/id", merged=True)
                         continue
-                    if target_id in targets:
-                        at = targets.index(target_id)
+                    key = _key(target_id)  # under a key the schema does not know, a reference may be anything
+                    if key in targets:
+                        at = targets.index(key)
                         items[at] = self.merge_ref(jp.join("transition_graph", name, at), items[at], ref)
                         self.place(side, "graph edge", source, ref, jp.join("transition_graph", name, at), merged=True)
                     else:
-                        targets.append(target_id)
+                        targets.append(key)
                         items.append(ref)
                         self.place(side, "graph edge", source, ref, jp.join("transition_graph", name, len(items) - 1))
             graph[name] = items
@@ -651,7 +656,24 @@ def merge_entries(
     """
     if prefer not in (None, "into", "other"):
         raise ValueError(f"prefer must be 'into' or 'other', not {prefer!r}")
+    for data in (into, other):
+        wrong = shape_problem(data)
+        if wrong is not None:
+            raise UsageError(f"`{shown(str(data.get('id')))}`: {wrong}; fix the entry before merging")
     return _Merger(into, other, prefer, choices or {}, flags, mode).run()
+
+
+def shape_problem(data: Mapping[str, Any]) -> str | None:
+    """The first value of a type the schema does not allow (a merge needs the shapes right), or None."""
+    for error in validator().iter_errors(_plain(data)):
+        if error.validator in ("type", "oneOf", "anyOf"):
+            where = jp.from_path(list(error.absolute_path)) or "/"
+            expected = error.validator_value
+            if error.validator != "type":
+                return f"`{shown(where)}` is none of the forms the schema allows"
+            wanted = " or ".join(expected) if isinstance(expected, list) else str(expected)
+            return f"`{shown(where)}` must be {wanted}"
+    return None
 
 
 def rewrite_references(data: Any, old_ids: Iterable[str], new_id: str) -> bool:

@@ -20,6 +20,7 @@ from .loader import parse_text
 from .merge import MergeResult, rewrite_references
 from .roundtrip import Document, load_document
 from .schema import load_schema
+from .paths import is_valid_id, shown
 from .writing import write_files
 
 
@@ -47,14 +48,30 @@ class MergePlan:
 
 
 def find_entry(argument: str, entries: Sequence[Entry]) -> Entry:
-    """The entry an argument names: a file path, else an id (or alias)."""
+    """The entry an argument names: a file path, else an id (or alias). Either way
+    the entry's own id must be a valid id: a merge records it and rewrites references
+    to it, so an id that could be read as a path is refused before anything is written."""
+    return _checked(_named(argument, entries))
+
+
+def _checked(entry: Entry) -> Entry:
+    if not is_valid_id(entry.id):
+        raise UsageError(
+            f"{entry.path}: id `{shown(str(entry.id))}` is not `<domain>/<slug>`; fix it before merging"
+        )
+    return entry
+
+
+def _named(argument: str, entries: Sequence[Entry]) -> Entry:
     path = Path(argument)
-    if path.suffix and path.exists():
+    if "\0" not in argument and path.suffix and path.exists():
         wanted = os.path.realpath(path)  # never raises on a link loop, unlike resolve()
         for entry in entries:
             if os.path.realpath(entry.abspath) == wanted:
                 return entry
-        raise UsageError(f"`{argument}` is not an entry of the corpus")
+        raise UsageError(f"`{shown(argument)}` is not an entry of the corpus")
+    if not is_valid_id(argument):
+        raise UsageError(f"`{shown(argument)}` is neither an entry file nor an id (`<domain>/<slug>`)")
     by_id = [e for e in entries if e.id == argument]
     if not by_id:
         by_id = [e for e in entries if argument in e.list_field("aliases")]

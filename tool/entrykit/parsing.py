@@ -7,6 +7,7 @@ so both formats yield the same JSON-compatible values.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -272,6 +273,32 @@ def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: in
     return None
 
 
+_YAML_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+_LINE_BREAKS = re.compile(r"\r\n|\n|\r")
+_ODD_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+class YamlLines:
+    """libyaml's 0-based (line, column) -> the 1-based place editors and other tools show.
+
+    YAML also breaks lines at NEL, LS and PS; nothing else does, so in a text holding
+    one of them libyaml's line numbers run ahead of the file's.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.plain = not any(c in text for c in _ODD_BREAKS)
+        if not self.plain:
+            self.yaml_starts = [0] + [m.end() for m in _YAML_BREAKS.finditer(text)]
+            self.starts = [0] + [m.end() for m in _LINE_BREAKS.finditer(text)]
+
+    def __call__(self, line: int, column: int) -> tuple[int, int]:
+        if self.plain:
+            return line + 1, column + 1
+        offset = self.yaml_starts[min(max(line, 0), len(self.yaml_starts) - 1)] + max(column, 0)
+        found = bisect.bisect_right(self.starts, offset)
+        return found, offset - self.starts[found - 1] + 1
+
+
 def parse_yaml(
     text: str, max_nesting: int = DEFAULT_MAX_NESTING, max_aliases: int = DEFAULT_MAX_ALIASES
 ) -> Parsed:
@@ -280,6 +307,18 @@ def parse_yaml(
     The document is composed first and its shape checked (nesting, aliases) before
     any value is constructed.
     """
+    parsed = _parse_yaml(text, max_nesting, max_aliases)
+    found = parsed.problem
+    if found is not None:
+        line, col = YamlLines(text)(found.line - 1, found.col - 1)
+        lines = _LINE_BREAKS.split(text)
+        if line > len(lines):  # libyaml places an error at the end of the text on the line after it
+            line, col = len(lines), len(lines[-1]) + 1
+        parsed.problem = ParseProblem(line, min(col, len(lines[line - 1]) + 1), found.message)
+    return parsed
+
+
+def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
     loader = EntryYamlLoader(text)
     try:
         root = loader.get_single_node()
@@ -337,9 +376,7 @@ def _json_too_deep(text: str, max_nesting: int) -> ParseProblem:
         if char in "[{":
             depth += 1
             if depth > max_nesting:
-                before = text[: token.start()]
-                line = before.count("\n") + 1
-                col = token.start() - (before.rfind("\n") + 1) + 1
+                line, col = _place(text, token.start())
                 return ParseProblem(line, col, f"nesting deeper than {max_nesting} levels")
         elif char in "]}":
             depth -= 1
@@ -363,11 +400,56 @@ def parse_json(text: str, max_nesting: int = DEFAULT_MAX_NESTING) -> Parsed:
     try:
         data = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
     except json.JSONDecodeError as exc:
-        return Parsed(problem=ParseProblem(exc.lineno, exc.colno, f"invalid JSON: {exc.msg}"))
+        line, col = _place(text, exc.pos)
+        return Parsed(problem=ParseProblem(line, col, f"invalid JSON: {exc.msg}"))
     except RecursionError:
         return Parsed(problem=_json_too_deep(text, max_nesting))
     except (ValueError, TypeError) as exc:
         return Parsed(problem=ParseProblem(1, 1, f"invalid JSON: {exc}"))
     if _json_deeper_than(data, max_nesting):
         return Parsed(problem=_json_too_deep(text, max_nesting))
+    if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
+        return Parsed(problem=_surrogate_problem(text))
     return Parsed(data=data, needs_positions=noticed["duplicate"] or noticed["constant"])
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _has_surrogate(data: Any) -> bool:
+    """A string (key or value) holding half a UTF-16 surrogate pair, which no UTF-8 text can."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+def _surrogate_problem(text: str) -> ParseProblem:
+    """Where a `\\uD800`-style escape stands alone (not half of a pair)."""
+    paired: set[int] = set()
+    for pair in _PAIR.finditer(text):
+        paired.update((pair.start(), pair.start() + 6))
+    spot = next((m.start() for m in _SURROGATE_ESCAPE.finditer(text) if m.start() not in paired), 0)
+    line, col = _place(text, spot)
+    return ParseProblem(line, col, "a `\\u` escape stands for half a surrogate pair, which is no character")
+
+
+def _place(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, col) of a character offset; lines end at CRLF, LF or CR."""
+    before = text[:offset]
+    starts = [m.end() for m in _LINE_BREAKS.finditer(before)]
+    start = starts[-1] if starts else 0
+    if start == offset and before.endswith("\r") and text[offset : offset + 1] == "\n":
+        starts.pop()  # the offset is inside a CRLF: it ends the line before
+        start = starts[-1] if starts else 0
+    return len(starts) + 1, offset - start + 1

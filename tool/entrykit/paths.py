@@ -12,20 +12,38 @@ _SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
 ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")
 
 
-def is_valid_id(entry_id: str) -> bool:
+def is_valid_id(entry_id: object) -> bool:
     """`<domain>/<slug>`: lowercase letters and digits joined by `-`, `_` or `.`."""
-    return bool(ID_PATTERN.fullmatch(entry_id))
+    return isinstance(entry_id, str) and bool(ID_PATTERN.fullmatch(entry_id))
+
+
+def shown(text: str) -> str:
+    """`text` for a message: control characters (NUL, escapes) written as Python escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def unsafe_reason(text: str) -> str | None:
+    """Why `text` could leave or confuse a folder if it became part of a path (None: it could not)."""
+    if any(not c.isprintable() for c in text):
+        return "a control character"
+    if "\\" in text:
+        return "a backslash"
+    if text.startswith("/") or re.match(r"[A-Za-z]:", text):
+        return "an absolute path"
+    if any(part in (".", "..") for part in text.split("/")):
+        return "a `.` or `..` part"
+    return None
 
 
 def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
     """Where the entry `entry_id` lives below `root`; UsageError for an unsafe id."""
     if not is_valid_id(entry_id):
         raise UsageError(
-            f"id `{entry_id!r}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`"
+            f"id `{shown(str(entry_id))}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`"
         )
     domain, slug = entry_id.split("/")
     base = Path(os.path.realpath(root))  # realpath: a link loop is no error, and links are followed
     target = Path(os.path.realpath(base / domain / f"{slug}{suffix}"))
     if target.parent.parent != base:  # belt and braces: the pattern already forbids this
-        raise UsageError(f"id `{entry_id}` would leave the corpus root")
+        raise UsageError(f"id `{shown(entry_id)}` would leave the corpus root")
     return target

@@ -198,9 +198,10 @@ _FLOAT_TAG = "tag:yaml.org,2002:float"
 
 def yaml_positions(text: str) -> PositionIndex:
     """Compose YAML with libyaml and record every node's start mark."""
-    from .parsing import EntryYamlLoader
+    from .parsing import EntryYamlLoader, YamlLines
 
     index = PositionIndex()
+    place = YamlLines(text)
     loader = EntryYamlLoader(text)
     try:
         root = loader.get_single_node()
@@ -212,34 +213,24 @@ def yaml_positions(text: str) -> PositionIndex:
         return index
     keys_seen: dict[str, set[str]] = {}
     for pointer, node, key_node in _walk_yaml(root):
-        mark = node.start_mark
+        line, col = place(node.start_mark.line, node.start_mark.column)
         if key_node is not None:
-            kmark = key_node.start_mark
-            spot = Spot(mark.line + 1, mark.column + 1, kmark.line + 1, kmark.column + 1)
+            key_line, key_col = place(key_node.start_mark.line, key_node.start_mark.column)
+            spot = Spot(line, col, key_line, key_col)
             parent = jp.parent(pointer)
             key = _scalar_key(key_node)
             seen = keys_seen.setdefault(parent, set())
             if key in seen and isinstance(key_node, yaml.ScalarNode):
-                index.irregularities.append(
-                    Irregularity("duplicate-key", pointer, kmark.line + 1, kmark.column + 1, key)
-                )
+                index.irregularities.append(Irregularity("duplicate-key", pointer, key_line, key_col, key))
             seen.add(key)
             if key_node.tag != _STR_TAG:
-                index.irregularities.append(
-                    Irregularity(
-                        "nonstring-key", pointer, kmark.line + 1, kmark.column + 1, key
-                    )
-                )
+                index.irregularities.append(Irregularity("nonstring-key", pointer, key_line, key_col, key))
         else:
-            spot = Spot(mark.line + 1, mark.column + 1)
+            spot = Spot(line, col)
         index.spots.setdefault(pointer, spot)
         if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG:
             if _nonfinite_yaml_float(node.value):
-                index.irregularities.append(
-                    Irregularity(
-                        "nonfinite-number", pointer, mark.line + 1, mark.column + 1, node.value
-                    )
-                )
+                index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, node.value))
     return index
 
 

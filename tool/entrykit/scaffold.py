@@ -19,7 +19,7 @@ from .entry import Entry
 from .formatter import styled
 from .lookup import Lookup
 from .matching import compile_pattern
-from .paths import is_valid_id
+from .paths import is_valid_id, shown
 from .regex_runner import Job, RegexSettings, Status
 from .regex_suggest import suggest_regex
 from .roundtrip import load_document
@@ -176,7 +176,7 @@ class Answers:
 def build_entry(answers: Answers, today: date) -> dict[str, Any]:
     """The entry's data; key order is left to the writer (schema order)."""
     if not is_valid_id(answers.entry_id):
-        raise ValueError(f"id `{answers.entry_id}` is not `<domain>/<slug>`")
+        raise ValueError(f"id `{shown(answers.entry_id)}` is not `<domain>/<slug>`")
     domain = answers.entry_id.split("/")[0]
     rates = [w["success_rate"] for w in answers.workarounds if isinstance(w.get("success_rate"), (int, float))]
     fix_rate = answers.fix_success_rate if answers.fix_success_rate is not None else (max(rates) if rates else None)

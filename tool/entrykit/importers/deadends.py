@@ -21,7 +21,7 @@ from typing import Any
 
 from ..loader import Limits, decode, read_entry_bytes
 from ..parsing import parse_json
-from ..paths import is_valid_id
+from ..paths import is_valid_id, shown, unsafe_reason
 from ..version_rows import row_from
 from . import ImportProblem, Imported
 
@@ -68,6 +68,9 @@ def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | Imp
         return ImportProblem(path, 1, 1, "not an ErrorCanon: the top is not an object")
     if not isinstance(data.get("id"), str) or not isinstance(data.get("error"), dict):
         return ImportProblem(path, 1, 1, "not an ErrorCanon: no `id` string or `error` object")
+    unsafe = unsafe_reason(data["id"])
+    if unsafe is not None:  # cleaning could make a valid id of it, but such an input is no canon
+        return ImportProblem(path, 1, 1, f"id `{shown(data['id'])}` has {unsafe}; not imported")
     return data
 
 
