@@ -14,7 +14,6 @@ import json
 import os
 import re
 import select
-import signal
 import struct
 import subprocess
 import sys
@@ -25,6 +24,8 @@ from pathlib import Path
 from re import _constants as sre_c
 from re import _parser as sre_parse
 from typing import Any
+
+from .regex_runner import kill_worker
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
 _JS_WORKER = Path(__file__).resolve().with_name("_js_worker.py")
@@ -83,15 +84,7 @@ class _JsWorker:
         return answer
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except OSError:
-                self.proc.kill()
-        self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
+        kill_worker(self.proc)
 
 
 _JS_WORKERS: dict[tuple[int, int], _JsWorker] = {}
