@@ -1,5 +1,5 @@
 """Every writing command under fault injection: a failure at any file-system step of `fmt`,
-`lint --fix`, `merge`, `new` and `import` (ENOSPC/EIO, or an interrupt) leaves every file
+`lint --fix`, `merge`, `new`, `import` and `translations --mark-current` (ENOSPC/EIO, or an interrupt) leaves every file
 byte-identical and no temp file behind, with a one-line diagnostic and exit 2; a hard kill
 between the temp write and the rename leaves the originals too. File modes are kept."""
 
@@ -26,6 +26,7 @@ from .conftest import FIXTURES, TODAY
 from .faults import Faults, SimulatedCrash, changed, snapshot
 from .test_import_deadends import CANON
 from .test_merge import A, B, C
+from .test_translations_report import ENTRY as TRANSLATED
 
 SIGNATURE = "ModuleNotFoundError: No module named 'yaml_missing'"
 PYPROJECT = '[tool.entrykit]\nroot = "entries"\n'
@@ -51,6 +52,15 @@ def _canon(upstream_id: str, signature: str) -> str:
     canon["id"] = upstream_id
     canon["error"]["signature"] = signature
     return json.dumps(canon, indent=2)
+
+
+def _translated(base: Path) -> None:
+    """Two entries whose translations `--mark-current` records fingerprints for."""
+    _put(base, {
+        "entries/git/not-a-repository.yaml": TRANSLATED,
+        "entries/git/not-a-repo.yaml": TRANSLATED.replace("id: git/not-a-repository", "id: git/not-a-repo"),
+    })
+    (base / "pyproject.toml").write_text(PYPROJECT + "[tool.entrykit.translation]\ntrack_source = true\n", encoding="utf-8")
 
 
 @dataclass
@@ -103,6 +113,9 @@ SCENARIOS = {
             "entries/python/importerror.yaml": B,  # overwritten with --force: kept whole on failure
         }),
         ["import", "--from", "deadends", "canons", "--force"], ExitCode.CLEAN, "; no entry was written",
+    ),
+    "mark-current": Scenario(
+        _translated, ["translations", "--mark-current", "entries"], ExitCode.CLEAN, "; no file was changed",
     ),
 }
 
