@@ -19,33 +19,33 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from . import docs, dupes, locales, registry
-from .config import Config, load_config
-from .corpus import Corpus
-from .coverage import coverage, load_entries
-from .coverage_formats import FORMATTERS
-from .diagnostic import Severity
-from .engine import default_jobs
-from .engine import lint as run_lint
-from .engine import load_plan
-from .entry import Entry
-from .errors import EntrykitError, UsageError
-from .fingerprints import mark_current
-from .loader import LoadFailure, decode, discover, display_path, load, read_entry_bytes
-from .parsing import parse_json
-from .matching import settings_flags
-from .paths import entry_path, is_valid_id
-from .regex_runner import RegexSettings
-from .reporters import REPORTERS, statistics, summary_line
-from .schema import load_schema
-from .translated import Settings
-from .writing import WriteRefused, atomic_write, write_files
+from .. import docs, dupes, locales, registry
+from ..config import Config, load_config
+from ..corpus import Corpus
+from ..coverage import coverage, load_entries
+from ..coverage_formats import FORMATTERS
+from ..diagnostic import Severity
+from ..engine import default_jobs
+from ..engine import lint as run_lint
+from ..engine import load_plan
+from ..entry import Entry
+from ..errors import EntrykitError, UsageError
+from ..fingerprints import mark_current
+from ..loader import LoadFailure, decode, discover, display_path, load, read_entry_bytes
+from ..parsing import parse_json
+from ..matching import settings_flags
+from ..paths import entry_path, is_valid_id
+from ..regex_runner import RegexSettings
+from ..reporters import REPORTERS, statistics, summary_line
+from ..schema import load_schema
+from ..translated import Settings
+from ..writing import WriteRefused, atomic_write, write_files
 
 
 def _deferred(name: str) -> Any:
     """The module `entrykit.<name>`, executed on first attribute access (the standard
     library's `LazyLoader`): `entrykit lint` never pays to import the other commands' code."""
-    full = f"{__package__}.{name}"
+    full = f"entrykit.{name}"
     if full in sys.modules:
         return sys.modules[full]
     spec = importlib.util.find_spec(full)
@@ -58,8 +58,8 @@ def _deferred(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from . import fixer, formatter, lookup, merge, merge_apply, regex_suggest, render, scaffold
-    from .importers import deadends, markdown
+    from .. import fixer, formatter, lookup, merge, merge_apply, regex_suggest, render, scaffold
+    from ..importers import deadends, markdown
 else:
     fixer, formatter, lookup, merge, merge_apply, regex_suggest, render, scaffold = (
         _deferred(name)
