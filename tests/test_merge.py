@@ -251,7 +251,7 @@ def test_dry_run_prints_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.M
 
 def test_interactive_choices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B})
-    monkeypatch.setattr("entrykit.cli._interactive", lambda: True)
+    monkeypatch.setattr("entrykit.cli.merge._interactive", lambda: True)
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", input="e\nNo repository here.\nb\nb\n")
     assert code == ExitCode.CLEAN, out
     merged = yaml.safe_load((root / "git/not-a-repo.yaml").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The built wheel carries the schema and every data file the package reads."""
+"""The built wheel carries every module, the schema and every data file the package reads."""
 
 from __future__ import annotations
 
@@ -24,3 +24,7 @@ def test_wheel_ships_schema_and_data(tmp_path: Path) -> None:
     assert "entrykit/schemas/entry.schema.json" in names
     data = {f"entrykit/data/{p.name}" for p in (REPO / "tool/entrykit/data").iterdir() if p.is_file()}
     assert data <= names, data - names
+    # a subpackage missing from pyproject.toml's `packages` would install but not ship
+    package = REPO / "tool/entrykit"
+    modules = {f"entrykit/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
+    assert modules <= names, modules - names

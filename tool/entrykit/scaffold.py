@@ -1,7 +1,7 @@
 """Scaffolding for `entrykit new`: suggestions from an error message, answers to an entry.
 
 Everything here is pure (data in, data or text out); the prompts, the final write
-and the exit status live in `cli.py`.
+and the exit status live in `cli/new.py`.
 """
 
 from __future__ import annotations

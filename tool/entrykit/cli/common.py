@@ -1,0 +1,99 @@
+"""What the commands share: exit codes, errors, options, config loading, entry files."""
+
+from __future__ import annotations
+
+import enum
+import importlib.util
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..config import Config, load_config
+from ..paths import entry_path
+from ..writing import atomic_write
+
+
+def _deferred(name: str) -> Any:
+    """The module `entrykit.<name>`, executed on first attribute access (the standard
+    library's `LazyLoader`): `entrykit lint` never pays to import the other commands' code."""
+    full = f"entrykit.{name}"
+    if full in sys.modules:
+        return sys.modules[full]
+    spec = importlib.util.find_spec(full)
+    assert spec is not None and spec.loader is not None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[full] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    from .. import formatter
+else:
+    formatter = _deferred("formatter")
+
+
+class ExitCode(enum.IntEnum):
+    """What a run's exit status means."""
+
+    CLEAN = 0
+    FINDINGS = 1
+    ERROR = 2  # usage, configuration or internal error
+
+
+class CommandError(click.ClickException):
+    """A tool problem reported as `entrykit: error: ...` with exit status 2."""
+
+    exit_code = ExitCode.ERROR
+
+    def show(self, file: object = None) -> None:
+        click.echo(f"entrykit: error: {self.format_message()}", err=True)
+
+
+config_option = click.option(
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+)
+root_option = click.option(
+    "--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config)."
+)
+
+
+def command_config(config_path: Path | None, root: Path | None) -> Config:
+    config = load_config(Path.cwd(), config_path)
+    if root is not None:
+        config = replace(config, root=Path(os.path.realpath(root)))
+    return config
+
+
+def write_failure(exc: OSError) -> str:
+    where = f" {exc.filename}" if exc.filename else ""
+    return f"cannot write{where}: {exc.strerror or exc}"
+
+
+def schema_ref(target: Path, config: Config) -> str | None:
+    """What a new YAML file's `# yaml-language-server: $schema=` line points at, if anything."""
+    schema = config.schema or config.base / "schema" / "entry.schema.json"
+    if not schema.is_file():
+        return None
+    return Path(os.path.relpath(os.path.realpath(schema), os.path.realpath(target.parent))).as_posix()
+
+
+def entry_file(root: Path, entry: dict[str, Any], config: Config, fmt: str) -> tuple[Path, str]:
+    """Where a new entry goes below `root` (the path its id names; UsageError for an
+    unsafe id) and its text."""
+    target = entry_path(root, str(entry.get("id", "")), ".json" if fmt == "json" else ".yaml")
+    return target, formatter.dump_entry(entry, fmt, schema_ref(target, config) if fmt == "yaml" else None)
+
+
+def write_entry(
+    root: Path, entry: dict[str, Any], config: Config, fmt: str, overwrite: bool
+) -> Path:
+    """Write one new entry below `root` at the path its id names; WriteRefused if it exists."""
+    target, text = entry_file(root, entry, config, fmt)
+    atomic_write(target, text, overwrite=overwrite)
+    return target

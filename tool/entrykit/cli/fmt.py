@@ -1,0 +1,88 @@
+"""`entrykit fmt`: rewrite entries in the canonical layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..config import Config
+from ..errors import EntrykitError
+from ..loader import discover, display_path
+from ..schema import load_schema
+from ..writing import write_files
+from .common import CommandError, ExitCode, command_config, config_option, write_failure, _deferred
+
+
+if TYPE_CHECKING:
+    from .. import formatter
+else:
+    formatter = _deferred("formatter")
+
+
+def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
+    """The entry files named or found below `paths` (default: the corpus root)."""
+    for given in paths:
+        if not given.exists():
+            raise CommandError(f"`{given}` does not exist")
+    if not paths and not config.root.is_dir():
+        raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
+    return list(discover(list(paths) or [config.root]))
+
+
+@click.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if some file would change, naming it.")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a diff.")
+@config_option
+def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_path: Path | None) -> None:
+    """Rewrite entries in the canonical layout (default: the corpus root).
+
+    Keys in schema order (translations after their field), 2-space indent, plain
+    scalars where YAML allows them and double quotes elsewhere, a final newline.
+    Comments are kept; JSON entries stay JSON.
+    """
+    try:
+        config = command_config(config_path, None)
+        schema = load_schema(config.schema)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    changed: list[str] = []
+    texts: dict[Path, str] = {}
+    failed = 0
+    files = _entry_files(paths, config)
+    for path in files:
+        shown = display_path(path)
+        result = formatter.format_file(path, schema, config.limits, config.root)
+        if result.error is not None:
+            failed += 1
+            err = result.error
+            click.echo(f"{shown}:{err.line}:{err.col}: cannot format: {err}", err=True)
+            continue
+        if not result.changed:
+            continue
+        changed.append(shown)
+        if show_diff:
+            click.echo(formatter.unified_diff(result, shown), nl=False)
+        if check:
+            click.echo(f"would reformat {shown}")
+        elif not show_diff:
+            assert result.formatted is not None
+            texts[path] = result.formatted
+    try:
+        write_files(texts)  # every file or none
+    except OSError as exc:
+        raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    for path in texts:
+        click.echo(f"reformatted {display_path(path)}")
+    verb = "would be reformatted" if check or show_diff else "reformatted"
+    unchanged = len(files) - len(changed) - failed
+    summary = f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}, {unchanged} unchanged"
+    if failed:
+        summary += f", {failed} could not be formatted"
+    click.echo(summary + ".", err=True)
+    if failed:
+        click.get_current_context().exit(int(ExitCode.ERROR))
+    if changed and (check or show_diff):
+        click.get_current_context().exit(int(ExitCode.FINDINGS))

@@ -1,0 +1,423 @@
+"""`entrykit new`: write a new entry from prompts or from options."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .. import registry
+from ..config import Config
+from ..corpus import Corpus
+from ..diagnostic import Severity
+from ..engine import lint as run_lint
+from ..entry import Entry
+from ..errors import EntrykitError
+from ..loader import decode, discover, display_path, load, read_entry_bytes
+from ..parsing import parse_json
+from ..paths import entry_path, is_valid_id
+from ..reporters import REPORTERS, summary_line
+from ..writing import atomic_write
+from .common import (
+    CommandError, ExitCode, command_config, config_option, root_option, schema_ref, write_entry, write_failure, _deferred,
+)
+
+
+if TYPE_CHECKING:
+    from .. import formatter, scaffold
+else:
+    formatter, scaffold = _deferred("formatter"), _deferred("scaffold")
+
+
+def _load_corpus(config: Config) -> list[Entry]:
+    if not config.root.is_dir():
+        return []
+    loaded = (load(p, display_path(p), config.limits, within=config.root) for p in discover([config.root]))
+    return [entry for entry in loaded if isinstance(entry, Entry)]
+
+
+def _ask_rate(label: str, default: float | None = None) -> float:
+    while True:
+        text = click.prompt(label, default=None if default is None else str(default))
+        try:
+            return scaffold.parse_rate(text)
+        except ValueError:
+            click.echo(f"  `{text}` is not a rate: give 0.8 or 80%")
+
+
+def _ask_required(label: str, default: str | None = None) -> str:
+    while True:
+        value = click.prompt(label, default=default or None).strip()
+        if value:
+            return value
+
+
+def _ask_optional(label: str, default: str = "") -> str:
+    return str(click.prompt(label, default=default, show_default=bool(default))).strip()
+
+
+def _read_message(default: str | None) -> str:
+    """The pasted error output: lines up to the first empty line."""
+    if default:
+        return _ask_required("Error message", default)
+    click.echo("Paste the error message (a traceback is fine), then an empty line:")
+    lines: list[str] = []
+    while True:
+        line = click.prompt("", default="", show_default=False, prompt_suffix="")
+        if not line.strip():
+            if lines:
+                return "\n".join(lines)
+            continue
+        lines.append(line)
+
+
+def _show_matches(found: list[Entry]) -> None:
+    click.echo("Already in the corpus (their regex matches this message):")
+    for entry in found:
+        click.echo(f"  {entry.id}  ({entry.path})")
+
+
+def _on_match_interactive(found: list[Entry]) -> tuple[str, Entry | None]:
+    _show_matches(found)
+    choice = click.prompt(
+        "[s]top, add it as an [e]xample of an existing entry, or [c]ontinue with a new entry",
+        type=click.Choice(["s", "e", "c"]), default="s",
+    )
+    if choice != "e":
+        return {"s": "stop", "c": "continue"}[choice], None
+    if len(found) == 1:
+        return "example", found[0]
+    ids = [str(e.id) for e in found]
+    chosen = click.prompt("Which entry", type=click.Choice(ids), default=ids[0])
+    return "example", found[ids.index(chosen)]
+
+
+def _add_as_example(entry: Entry, message: str) -> None:
+    text = scaffold.add_example(entry.text, entry.fmt, message)
+    atomic_write(entry.abspath, text)
+    click.echo(f"added the message to the examples of {entry.id} ({entry.path})")
+
+
+def _interactive_answers(
+    start: dict[str, Any], config: Config, corpus: list[Entry], today: date
+) -> scaffold.Answers:
+    """Ask for every field, with `start` (from --from and options) as defaults."""
+    regex_settings = config.settings.get("regex", {})
+    domains = Corpus(corpus).domains()
+    signature = start.get("signature") or scaffold.pick_signature(_read_message(None))
+    signature = _ask_required("Signature (the line that states the error)", signature)
+    found = scaffold.entries_matching(signature, corpus, regex_settings)
+    if found:
+        action, target = _on_match_interactive(found)
+        if action == "stop":
+            raise _Stopped("nothing written: the error is already in the corpus")
+        if action == "example" and target is not None:
+            raise _AddExample(target, signature)
+    else:
+        click.echo("No entry in the corpus matches this message yet.")
+    if domains:
+        click.echo(f"Domains in the corpus: {', '.join(domains)}")
+    guessed = start.get("id", "").split("/")[0] if start.get("id") else scaffold.guess_domain(signature, domains)
+    while True:
+        domain = _ask_required("Domain", guessed)
+        if scaffold.SEGMENT.fullmatch(domain):
+            break
+        click.echo("  a domain is lowercase letters and digits joined by `-`, `_` or `.`")
+    taken = {str(e.id) for e in corpus if e.id}
+    suggested = start.get("id") or scaffold.unique_id(domain, scaffold.suggest_slug(signature), taken)
+    while True:
+        entry_id = _ask_required("Id", suggested)
+        if not is_valid_id(entry_id) or not entry_id.startswith(domain + "/"):
+            click.echo(f"  an id is `{domain}/<slug>` in lowercase letters, digits, `-`, `_`, `.`")
+        elif entry_id in taken:
+            click.echo(f"  `{entry_id}` is taken")
+        else:
+            break
+    categories = scaffold.corpus_categories(corpus, domain)
+    if categories:
+        click.echo(f"Categories in the corpus: {', '.join(categories)}")
+    while True:
+        category = _ask_required("Category", start.get("category") or (categories[0] if categories else "runtime_error"))
+        if re.fullmatch(r"[a-z][a-z0-9_]*", category):
+            break
+        click.echo("  a category is snake_case")
+    regex = start.get("regex") or scaffold.suggested_regex(signature)
+    while True:
+        check = scaffold.check_regex(regex, signature, regex_settings)
+        if check.error:
+            click.echo(f"  does not compile: {check.error}")
+        elif not check.ok:
+            click.echo("  does not match the signature")
+        else:
+            click.echo(f"  matches: {check.matched}")
+            others = scaffold.signatures_matched(regex, corpus, regex_settings)
+            if others:
+                click.echo(f"  also matches the signature of: {', '.join(str(o) for o in others)}")
+        answer = _ask_required("Regex", regex)
+        if answer == regex and check.ok:
+            break
+        regex = answer
+    root_cause = _ask_required("Root cause (why it happens)", start.get("root_cause"))
+    dead_ends = list(start.get("dead_ends", []))
+    click.echo("Dead ends: what people try that does not fix it (empty action to finish).")
+    while True:
+        action = _ask_optional(f"Dead end {len(dead_ends) + 1}")
+        if not action:
+            break
+        why = _ask_required("  Why does it fail")
+        dead_ends.append({"action": action, "why_fails": why, "fail_rate": _ask_rate("  Fail rate (0-1 or %)")})
+    workarounds = list(start.get("workarounds", []))
+    click.echo("Workarounds: what does fix it (empty action to finish).")
+    while True:
+        action = _ask_optional(f"Workaround {len(workarounds) + 1}")
+        if not action:
+            break
+        item: dict[str, Any] = {"action": action, "success_rate": _ask_rate("  Success rate (0-1 or %)")}
+        how = _ask_optional("  How, step by step (optional)")
+        if how:
+            item["how"] = how
+        workarounds.append(item)
+    versions = [row.get("version", "") for row in start.get("versions", []) if isinstance(row, dict)]
+    click.echo("Versions it applies to, one `<package><specifier>` row each (empty to finish).")
+    while True:
+        row = _ask_optional(f"Version row {len(versions) + 1}")
+        if not row:
+            break
+        versions.append(row)
+        click.echo(f"  -> {scaffold.version_row(row)['version']}")
+    translations = {k: v for k, v in start.items() if re.match(r"^(signature|root_cause|workarounds|dead_ends)_", k) and k != "root_cause_type"}
+    for locale in config.settings.get("translation", {}).get("required", []):
+        click.echo(f"Translations into `{locale}` (empty: leave it for a translator; lint will say it is missing).")
+        for field_name, source in (("signature", signature), ("root_cause", root_cause)):
+            key = f"{field_name}_{locale}"
+            value = _ask_optional(f"{field_name} ({locale}) for: {source}", translations.get(key, ""))
+            translations[key] = value
+        steps = []
+        for item in workarounds:
+            steps.append(_ask_optional(f"workaround ({locale}) for: {item['action']}"))
+        translations[f"workarounds_{locale}"] = steps if all(steps) else []
+    evidence = click.prompt("Evidence count (independent reports)", default=int(start.get("evidence_count", 1)), type=click.IntRange(0))
+    confidence = _ask_rate("Confidence that the root cause is right (0-1)", start.get("confidence", 0.7))
+    first_seen = click.prompt("First seen (YYYY-MM-DD)", default=str(start.get("first_seen", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
+    confirmed = click.prompt("Last confirmed (YYYY-MM-DD)", default=str(start.get("last_confirmed", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
+    return scaffold.Answers(
+        signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
+        dead_ends=dead_ends, workarounds=workarounds, versions=versions, translations=translations,
+        first_seen=first_seen.date(), last_confirmed=confirmed.date(), evidence_count=evidence,
+        confidence=confidence, extra=_extra_fields(start),
+    )
+
+
+_ANSWERED = {
+    "id", "signature", "regex", "domain", "category", "root_cause", "dead_ends", "workarounds", "versions",
+    "first_seen", "last_confirmed", "last_updated", "evidence_count", "confidence", "fix_success_rate", "resolvable",
+}
+
+
+def _extra_fields(start: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in start.items() if k not in _ANSWERED and not re.match(r"^(signature|root_cause|workarounds|dead_ends)_(?!type$)", k)}
+
+
+class _Stopped(Exception):
+    """The contributor chose not to write a new entry."""
+
+
+class _AddExample(Exception):
+    def __init__(self, target: Entry, message: str) -> None:
+        super().__init__(message)
+        self.target = target
+        self.message = message
+
+
+def _json_object(path: Path, config: Config) -> Any:
+    """The JSON in `path`, read as the loader reads entries (a regular file within the limits)."""
+    raw = read_entry_bytes(path, config.max_file_bytes)
+    if isinstance(raw, str):
+        raise CommandError(f"cannot read {path}: {raw}")
+    text, problem = decode(raw)
+    if text is None:
+        line, col, message = problem or (1, 1, "cannot decode file")
+        raise CommandError(f"cannot read {path}:{line}:{col}: {message}")
+    parsed = parse_json(text, config.max_nesting)
+    if parsed.problem is not None:
+        found = parsed.problem
+        raise CommandError(f"cannot read {path}:{found.line}:{found.col}: {found.message}")
+    return parsed.data
+
+
+def _split_option(value: str, parts: int, what: str) -> list[str]:
+    pieces = [p.strip() for p in value.split("|")]
+    if len(pieces) < parts - 1 or len(pieces) > parts:
+        raise CommandError(f"{what} `{value}` is not `{' | '.join(['…'] * parts)}`")
+    return pieces + [""] * (parts - len(pieces))
+
+
+def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry], today: date) -> scaffold.Answers:
+    """Answers from --from and options alone (--no-input): defaults where sensible, else an error."""
+    signature = start.get("signature")
+    if not signature:
+        raise CommandError("--no-input needs --signature (or `signature` in --from)")
+    root_cause = start.get("root_cause")
+    if not root_cause:
+        raise CommandError("--no-input needs --root-cause (or `root_cause` in --from)")
+    domains = Corpus(corpus).domains()
+    entry_id = start.get("id")
+    if not entry_id:
+        domain = start.get("domain") or scaffold.guess_domain(signature, domains)
+        if not domain:
+            raise CommandError("cannot tell the domain from the message; give --id or --domain")
+        entry_id = scaffold.unique_id(domain, scaffold.suggest_slug(signature), {str(e.id) for e in corpus if e.id})
+    domain = entry_id.split("/")[0]
+    category = start.get("category")
+    if not category:
+        categories = scaffold.corpus_categories(corpus, domain)
+        if not categories:
+            raise CommandError("give --category (the corpus has none to default to)")
+        category = categories[0]
+    regex = start.get("regex") or scaffold.suggested_regex(signature)
+    def day(key: str) -> date | None:
+        value = start.get(key)
+        return date.fromisoformat(value) if isinstance(value, str) else None
+    return scaffold.Answers(
+        signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
+        dead_ends=list(start.get("dead_ends", [])), workarounds=list(start.get("workarounds", [])),
+        versions=[r["version"] if isinstance(r, dict) else str(r) for r in start.get("versions", [])],
+        translations={k: v for k, v in start.items() if re.match(r"^(signature|root_cause|workarounds|dead_ends)_(?!type$)", k)},
+        first_seen=day("first_seen"), last_confirmed=day("last_confirmed"),
+        evidence_count=int(start.get("evidence_count", 1)), confidence=start.get("confidence"),
+        fix_success_rate=start.get("fix_success_rate"), extra=_extra_fields(start),
+    )
+
+
+_FROM_TYPES: dict[str, type] = {
+    **{key: str for key in ("signature", "id", "domain", "category", "regex", "root_cause",
+                            "first_seen", "last_confirmed")},
+    **{key: list for key in ("dead_ends", "workarounds", "versions")},
+}
+
+
+@click.command("new")
+@click.option("--no-input", is_flag=True, help="Ask nothing: take every answer from options and --from.")
+@click.option("--from", "from_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="A JSON object of entry fields: answers (with --no-input) or defaults for the prompts.")
+@click.option("--signature", help="The error message, verbatim.")
+@click.option("--id", "entry_id", help="`<domain>/<slug>` (default: suggested from the message).")
+@click.option("--domain", help="The domain, when --id is not given.")
+@click.option("--category", help="snake_case kind of error (default: the corpus's most used in the domain).")
+@click.option("--regex", help="Default: derived from the message.")
+@click.option("--root-cause", help="Why the error happens.")
+@click.option("--dead-end", "dead_ends", multiple=True, metavar="ACTION | WHY | RATE", help="Repeatable.")
+@click.option("--workaround", "workarounds", multiple=True, metavar="ACTION | RATE [| HOW]", help="Repeatable.")
+@click.option("--version", "versions", multiple=True, metavar="ROW", help="`<package><specifier>`; repeatable.")
+@click.option("--translation", "translations", multiple=True, metavar="FIELD_LOCALE=TEXT",
+              help="e.g. `signature_zh=…`; `workarounds_zh=…` repeated, one per workaround.")
+@click.option("--on-match", type=click.Choice(["stop", "example", "continue"]), default="stop", show_default=True,
+              help="With --no-input, when an entry already matches the message.")
+@click.option("--force", is_flag=True, help="Overwrite the entry's file if it exists (default: refuse).")
+@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), help="Date to treat as today (YYYY-MM-DD).")
+@config_option
+@root_option
+def new_command(
+    no_input: bool, from_file: Path | None, signature: str | None, entry_id: str | None, domain: str | None,
+    category: str | None, regex: str | None, root_cause: str | None, dead_ends: tuple[str, ...],
+    workarounds: tuple[str, ...], versions: tuple[str, ...], translations: tuple[str, ...], on_match: str,
+    force: bool, today: datetime | None, config_path: Path | None, root: Path | None,
+) -> None:
+    """Write a new entry: paste the error, see what already matches, answer a few questions.
+
+    Writes `<root>/<domain>/<slug>.yaml`, lints it and shows the result. Ctrl-C or
+    EOF at any prompt writes nothing.
+    """
+    try:
+        config = command_config(config_path, root)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    day = today.date() if today else date.today()
+    start: dict[str, Any] = {}
+    if from_file is not None:
+        start = _json_object(from_file, config)
+        if not isinstance(start, dict):
+            raise CommandError(f"{from_file} must hold a JSON object of entry fields")
+        for key, kind in _FROM_TYPES.items():
+            if key in start and not isinstance(start[key], kind):
+                raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
+    given = {"signature": signature, "id": entry_id, "domain": domain, "category": category, "regex": regex,
+             "root_cause": root_cause}
+    start.update({k: v for k, v in given.items() if v})
+    for value in dead_ends:
+        action, why, rate = _split_option(value, 3, "--dead-end")
+        start.setdefault("dead_ends", []).append({"action": action, "why_fails": why, "fail_rate": _rate_option(rate)})
+    for value in workarounds:
+        action, rate, how = _split_option(value, 3, "--workaround")
+        item: dict[str, Any] = {"action": action, "success_rate": _rate_option(rate)}
+        if how:
+            item["how"] = how
+        start.setdefault("workarounds", []).append(item)
+    if versions:
+        start["versions"] = [{"version": v} for v in versions]
+    for value in translations:
+        key, sep, text = value.partition("=")
+        if not sep or not re.fullmatch(r"(signature|root_cause|workarounds|dead_ends)_[A-Za-z]{2,3}(_[A-Za-z0-9]+)*", key):
+            raise CommandError(f"--translation `{value}` is not `<field>_<locale>=TEXT`")
+        if key.startswith(("workarounds_", "dead_ends_")):
+            start.setdefault(key, []).append(text)
+        else:
+            start[key] = text
+    corpus = _load_corpus(config)
+    try:
+        if no_input:
+            answers = _scripted_answers(start, config, corpus, day)
+            found = scaffold.entries_matching(answers.signature, corpus, config.settings.get("regex", {}))
+            if found and on_match != "continue":
+                if on_match == "example" and len(found) == 1:
+                    raise _AddExample(found[0], answers.signature)
+                _show_matches(found)
+                click.echo("nothing written (--on-match continue writes a new entry anyway)", err=True)
+                click.get_current_context().exit(int(ExitCode.FINDINGS))
+        else:
+            answers = _interactive_answers(start, config, corpus, day)
+        data = scaffold.build_entry(answers, day)
+        target = entry_path(config.root, answers.entry_id)
+        if target.exists() and not force:
+            raise CommandError(f"`{display_path(target)}` exists; choose another id (--force overwrites it)")
+        if not no_input:
+            click.echo(formatter.dump_entry(data, "yaml", schema_ref(target, config)))
+            verb = "Overwrite" if target.exists() else "Write"
+            if not click.confirm(f"{verb} {display_path(target)}?", default=True):
+                raise _Stopped("nothing written")
+        written = write_entry(config.root, data, config, "yaml", overwrite=force)
+    except click.Abort:
+        click.echo("\naborted; nothing written", err=True)
+        click.get_current_context().exit(int(ExitCode.ERROR))
+    except _Stopped as exc:
+        click.echo(str(exc))
+        return
+    except _AddExample as exc:
+        try:
+            _add_as_example(exc.target, exc.message)
+        except OSError as error:
+            raise CommandError(f"{write_failure(error)}; no file was changed") from None
+        return
+    except (ValueError, EntrykitError) as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"{write_failure(exc)}; nothing written") from None
+    click.echo(f"wrote {display_path(written)}")
+    result = run_lint([written], config, day)
+    out = io.StringIO()
+    REPORTERS["text"](result.diagnostics, registry.all_rules(), out)
+    out.write(summary_line(result.diagnostics, len(result.files)) + "\n")
+    click.echo(out.getvalue(), nl=False)
+    if result.count(Severity.ERROR):
+        click.get_current_context().exit(int(ExitCode.FINDINGS))
+
+
+def _rate_option(text: str) -> float:
+    try:
+        return scaffold.parse_rate(text)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None

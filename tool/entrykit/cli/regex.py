@@ -1,0 +1,136 @@
+"""`entrykit regex` and `entrykit match`: suggest a regex for a message, find the entries matching one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..config import Config
+from ..entry import Entry
+from ..errors import EntrykitError, UsageError
+from ..loader import discover, display_path, load
+from ..regex_runner import RegexSettings
+from .common import CommandError, ExitCode, command_config, config_option, root_option, _deferred
+
+
+if TYPE_CHECKING:
+    from .. import lookup, regex_suggest
+else:
+    lookup, regex_suggest = _deferred("lookup"), _deferred("regex_suggest")
+
+
+def _corpus_entries(config: Config) -> list[Entry]:
+    """Every entry under the corpus root that loads (none if there is no root)."""
+    if not config.root.is_dir():
+        return []
+    entries = []
+    for path in discover([config.root]):
+        loaded = load(path, display_path(path), config.limits, within=config.root)
+        if isinstance(loaded, Entry):
+            entries.append(loaded)
+    return entries
+
+
+@click.command("regex")
+@click.argument("signature")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--no-corpus", is_flag=True, help="Do not check against the corpus's other entries.")
+@config_option
+@root_option
+def regex_command(signature: str, output_format: str, no_corpus: bool, config_path: Path | None, root: Path | None) -> None:
+    """Suggest a regex for SIGNATURE, checked like a lint would check it."""
+    try:
+        config = command_config(config_path, root)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    regex = RegexSettings.of(config.settings.get("regex", {}))
+    others = None
+    if not no_corpus and config.root.is_dir():
+        others = [(e.id or e.path, e.str_field("signature") or "") for e in _corpus_entries(config)]
+        others = [(name, text) for name, text in others if text and text != signature]
+    result = regex_suggest.suggest(signature, regex.flags, regex.mode, regex.runner(), others, regex.polynomial_degree)
+    if output_format == "json":
+        data = {
+            "regex": result.regex,
+            "level": result.level,
+            "ok": result.ok,
+            "checks": [{"check": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
+        }
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(result.regex)
+        for check in result.checks:
+            mark = "ok  " if check.passed else "FAIL"
+            click.echo(f"  {mark} {check.name}" + (f": {check.detail}" if check.detail else ""), err=True)
+        if others is None:
+            click.echo("  --   matches no other entry's signature (ET209): no corpus to check against", err=True)
+        if result.level != "general":
+            click.echo(f"  (the more general suggestions failed a check; this one is {result.level})", err=True)
+    click.get_current_context().exit(int(ExitCode.CLEAN if result.ok else ExitCode.FINDINGS))
+
+
+@click.command("match")
+@click.argument("message", required=False)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@config_option
+@root_option
+def match_command(message: str | None, output_format: str, config_path: Path | None, root: Path | None) -> None:
+    """List the entries whose regex matches MESSAGE (or each line of standard input, with `-`).
+
+    Most specific first: longest literal the regex requires, then fewest other
+    signatures it matches. Exit status 0 if something matched, 1 if nothing did.
+    """
+    if message is None:
+        raise CommandError("give a MESSAGE, or `-` to read lines from standard input")
+    try:
+        config = command_config(config_path, root)
+        if not config.root.is_dir():
+            raise UsageError(f"corpus root `{config.root}` is not a directory; pass --root or set `root`")
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    regex = RegexSettings.of(config.settings.get("regex", {}))
+    found_by = lookup.Lookup(_corpus_entries(config), regex.flags, regex.mode, regex.runner())
+    lines = [message] if message != "-" else sys.stdin.read().splitlines()
+    report = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip() and message == "-":
+            continue
+        found, slow = found_by.match(text)
+        report.append((number, text, found, slow))
+    if output_format == "json":
+        data = [
+            {
+                "line": number,
+                "text": text,
+                "matches": [
+                    {
+                        "id": m.id,
+                        "path": m.entry.path,
+                        "regex": m.entry.str_field("regex"),
+                        "longest_literal": m.longest_literal,
+                        "other_matches": m.other_matches,
+                    }
+                    for m in found
+                ],
+                "timed_out": [e.id or e.path for e in slow],
+            }
+            for number, text, found, slow in report
+        ]
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        for number, text, found, slow in report:
+            if message == "-":
+                if not found and not slow:
+                    continue
+                click.echo(f"line {number}: {text[:120]}")
+            for m in found:
+                others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
+                click.echo(f"{'  ' if message == '-' else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
+            for entry in slow:
+                click.echo(f"{'  ' if message == '-' else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
+    matched = any(found for _, _, found, _ in report)
+    click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))

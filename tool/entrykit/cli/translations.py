@@ -1,0 +1,93 @@
+"""`entrykit translations`: translation coverage, and marking reviewed translations current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .. import locales
+from ..coverage import coverage, load_entries
+from ..coverage_formats import FORMATTERS
+from ..errors import EntrykitError
+from ..fingerprints import mark_current
+from ..translated import Settings
+from ..writing import write_files
+from .common import CommandError, ExitCode, command_config, config_option, root_option, write_failure
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(list(FORMATTERS)),
+    default="text",
+    show_default=True,
+    help="Output format of the coverage report.",
+)
+@click.option(
+    "--locale",
+    "only_locales",
+    multiple=True,
+    help="Only this locale (repeatable); default: the required locales and any others found.",
+)
+@click.option(
+    "--mark-current",
+    "mark_current_flag",
+    is_flag=True,
+    help="After review: record that the translations in PATHS match their current sources.",
+)
+@config_option
+@root_option
+def translations(
+    paths: tuple[Path, ...],
+    output_format: str,
+    only_locales: tuple[str, ...],
+    mark_current_flag: bool,
+    config_path: Path | None,
+    root: Path | None,
+) -> None:
+    """Report translation coverage per locale and field, and the entries to work on."""
+    for value in only_locales:
+        problem = locales.problem(value)
+        if problem:
+            raise CommandError(f"--locale `{value}` {problem}")
+    if mark_current_flag and not paths:
+        raise CommandError("--mark-current needs the PATHS of the reviewed entries")
+    try:
+        config = command_config(config_path, root)
+        entries, failures = load_entries(list(paths) or None, config)
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
+    settings = Settings.from_section(config.settings.get("translation", {}))
+    if not mark_current_flag:
+        skipped = [(f.path, f"{f.line}:{f.col}: {f.message}") for f in failures]
+        report = coverage(entries, settings, only_locales or None, skipped)
+        click.echo(FORMATTERS[output_format](report), nl=False)
+        click.get_current_context().exit(int(ExitCode.CLEAN))
+    problems = [f"{f.path}:{f.line}:{f.col}: {f.message}" for f in failures]
+    marked = 0
+    texts: dict[Path, str] = {}
+    lines: list[str] = []
+    for entry in entries:
+        result = mark_current(entry, settings, only_locales or None)
+        problems += [f"{entry.path}: `{key}` not marked: it {why}" for key, why in result.skipped]
+        if result.changed:
+            texts[entry.abspath] = result.text
+            marked += len(result.marked)
+            if result.marked:
+                lines.append(f"{entry.path}: marked {', '.join(result.marked)} current")
+    try:
+        write_files(texts)
+    except OSError as exc:
+        raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    changed = len(texts)
+    for line in lines:
+        click.echo(line)
+    for problem in problems:
+        click.echo(f"entrykit: {problem}", err=True)
+    noun = "translation" if marked == 1 else "translations"
+    click.echo(f"Marked {marked} {noun} current in {changed} of {len(entries)} files.")
+    code = ExitCode.FINDINGS if problems else ExitCode.CLEAN
+    click.get_current_context().exit(int(code))
