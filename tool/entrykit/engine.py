@@ -225,14 +225,29 @@ class _Run:
         cached: dict[int, FileRecord] = {}
         tasks: list[Task] = []
         places: list[int] = []
+        # every file is stat-ed: only its stat tells that a file the run does not report
+        # on is unchanged (an edit in place leaves its directory's mtime alone)
+        here = str(self.cwd).rstrip("/") + "/" if os.sep == "/" and self.cwd.is_absolute() else None
         for path in self.files.corpus:
-            shown = display_path(path, self.cwd)
-            key = self._key(path)
             want = path in self.targets
             override = self.texts.get(path)
+            if not want and override is None and store is not None and self._prefix is not None:
+                # a file only the corpus rules see: its row in the files table will do
+                # (the common case of a pre-commit run, kept to string slicing and one stat)
+                text = str(path)
+                if text.startswith(self._prefix) and len(text) > len(self._prefix):
+                    key = text[len(self._prefix) :]
+                    row = store.file_row(key)
+                    if row is not None and row[1] is not None:
+                        shown = text[len(here) :] if here is not None and text.startswith(here) else display_path(path, self.cwd)
+                        light = FileRecord.from_row(key, shown, path, row)
+                        if light is not None and light.stat is not None and light.stat == file_stat(path):
+                            records.append(light)
+                            continue
+            shown = display_path(path, self.cwd)
+            key = self._key(path)
             old: FileRecord | None = None
             if not want and key is not None and override is None and store is not None:
-                # a file only the corpus rules see: its row in the files table will do
                 row = store.file_row(key)
                 light = FileRecord.from_row(key, shown, path, row) if row is not None else None
                 if light is not None and light.stat is not None and light.stat == file_stat(path):
