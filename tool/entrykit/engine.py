@@ -196,7 +196,7 @@ class _Run:
     ) -> None:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
         self.store, self.jobs = store, jobs
-        self.memo = store.memo() if store is not None else {}
+        self.memo: registry.Known = store.memo() if store is not None else {}
         self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
@@ -392,7 +392,7 @@ def _corpus_findings(
     targets: set[str],
     config: Config,
     today: date,
-    memo: dict[str, Any],
+    memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
 ) -> dict[str, list[Stored]]:
     """Corpus-rule findings on the target files (by record key), places resolved.
@@ -445,7 +445,7 @@ def _corpus_findings(
                 places.setdefault(key_of[finding.path], []).append(
                     None if finding.position else finding.at_key
                 )
-    memo.update(shared.take_added())
+    shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
     return out
 
 
@@ -534,12 +534,9 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
                 store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         run.summaries(records)
-        before = len(run.memo)
         facts_before = {r.key: len(r.facts) for r in records}
         corpus_found = _corpus_findings(records, target_shown, config, today, run.memo, places)
         if store is not None:
-            if len(run.memo) != before:
-                store.remember(run.memo)
             for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
                 if len(record.facts) != facts_before[record.key] and record.text is None:
                     store.put(record.key, None, record.index_data())
