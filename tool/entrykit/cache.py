@@ -11,7 +11,9 @@ Layout (all below the corpus root):
     .entrykit_cache/v1/<env>/files     per file: digest, stat, summary digest, format, failure
                                        (what a run that does not report on a file needs of it)
     .entrykit_cache/v1/<env>/corpus    the corpus-rule findings of the last full run
-    .entrykit_cache/v1/memo-<version>  results keyed by all their inputs (ET205's)
+    .entrykit_cache/v1/memo-<version>-XX  results keyed by all their inputs (ET205's), in 16
+                                       shards by key: a run reads only the shards of the keys
+                                       it asks for
 
 `<env>` is a digest of what every cached result depends on besides the file:
 the entrykit version, the configuration and the schema. A change of any of them
@@ -51,6 +53,7 @@ CACHE_DIR = ".entrykit_cache"
 FORMAT = "v1"
 MAGIC = b"entrykit-cache-1\n"
 SHARDS = 32
+MEMO_SHARDS = 16
 KEEP_ENVIRONMENTS = 4
 _DIGEST = 32
 _GITIGNORE = "# Written by entrykit: this folder is a local cache.\n*\n"
@@ -72,6 +75,10 @@ def environment_key(parts: Iterable[str]) -> str:
 
 def shard_of(key: str) -> int:
     return int(hashlib.blake2b(key.encode(), digest_size=2).hexdigest(), 16) % SHARDS
+
+
+def memo_shard_of(key: str) -> int:
+    return int(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=2).hexdigest(), 16) % MEMO_SHARDS
 
 
 def encode(payload: Any) -> bytes:
@@ -133,6 +140,23 @@ def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
+class MemoView:
+    """The store's memo as rules read it: a shard is loaded when one of its keys is asked for,
+    and what is added goes to the store (to be written by `save`)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._store.memo_shard(memo_shard_of(key)).get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self._store.memo_shard(memo_shard_of(key))
+
+    def update(self, items: Mapping[str, Any]) -> None:
+        self._store.remember(items)
+
+
 class Store:
     """One environment's cache folder: per-file records, corpus findings, and a memo.
 
@@ -143,12 +167,12 @@ class Store:
     def __init__(self, root: Path, env: str, version: str = "") -> None:
         self.base = root / CACHE_DIR
         self.folder = self.base / FORMAT / env
-        self.memo_path = self.base / FORMAT / f"memo-{environment_key([version])}"
+        self.memo_prefix = f"memo-{environment_key([version])}-"
         self._shards: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
         self._dirty: set[tuple[str, int]] = set()
         self._removed: dict[tuple[str, int], set[str]] = {}
-        self._memo: dict[str, Any] | None = None
-        self._memo_new: dict[str, Any] = {}
+        self._memo: dict[int, dict[str, Any]] = {}
+        self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
         self._corpus_new: dict[str, Any] | None = None
         self._seen: dict[Path, tuple[int, int, int] | None] = {}
@@ -215,17 +239,25 @@ class Store:
 
     # --- results keyed by their inputs -------------------------------------------------
 
-    def memo(self) -> dict[str, Any]:
-        """Values keyed by everything they depend on (read-only view; add with `remember`)."""
-        if self._memo is None:
-            loaded = self._load(self.memo_path)
-            self._memo = loaded if isinstance(loaded, dict) else {}
-        return self._memo
+    def memo(self) -> MemoView:
+        """Values keyed by everything they depend on (read with `get`; add with `remember`)."""
+        return MemoView(self)
+
+    def _memo_file(self, number: int) -> Path:
+        return self.base / FORMAT / f"{self.memo_prefix}{number:02d}"
+
+    def memo_shard(self, number: int) -> dict[str, Any]:
+        shard = self._memo.get(number)
+        if shard is None:
+            loaded = self._load(self._memo_file(number))
+            shard = self._memo[number] = loaded if isinstance(loaded, dict) else {}
+        return shard
 
     def remember(self, items: Mapping[str, Any]) -> None:
-        if items:
-            self.memo().update(items)
-            self._memo_new.update(items)
+        for key, value in items.items():
+            number = memo_shard_of(key)
+            self.memo_shard(number)[key] = value
+            self._memo_new.setdefault(number, {})[key] = value
 
     # --- corpus findings of the last full run -----------------------------------------------
 
@@ -287,14 +319,14 @@ class Store:
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
                 self._write(path, merged)
-            if self._memo_new:
-                path = self.memo_path
+            for number, added in sorted(self._memo_new.items()):
+                path = self._memo_file(number)
                 if self._unchanged(path):
-                    merged = self.memo()
+                    merged = self.memo_shard(number)
                 else:
                     on_disk = _read(path)
                     merged = on_disk if isinstance(on_disk, dict) else {}
-                    merged.update(self._memo_new)
+                    merged.update(added)
                 self._write(path, merged)
             if self._corpus_new is not None:
                 _write(self.folder / "corpus", self._corpus_new)
@@ -326,7 +358,7 @@ class Store:
         """Remove the folders of environments not used recently (old versions, old configs)."""
         try:
             folders = [p for p in (self.base / FORMAT).iterdir() if p.is_dir() and p != self.folder]
-            memos = [p for p in (self.base / FORMAT).glob("memo-*") if p != self.memo_path]
+            memos = [p for p in (self.base / FORMAT).glob("memo-*") if not p.name.startswith(self.memo_prefix)]
             folders.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
             return

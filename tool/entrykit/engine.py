@@ -196,7 +196,7 @@ class _Run:
     ) -> None:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
         self.store, self.jobs = store, jobs
-        self.memo = store.memo() if store is not None else {}
+        self.memo: registry.Known = store.memo() if store is not None else {}
         self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
@@ -225,14 +225,29 @@ class _Run:
         cached: dict[int, FileRecord] = {}
         tasks: list[Task] = []
         places: list[int] = []
+        # every file is stat-ed: only its stat tells that a file the run does not report
+        # on is unchanged (an edit in place leaves its directory's mtime alone)
+        here = str(self.cwd).rstrip("/") + "/" if os.sep == "/" and self.cwd.is_absolute() else None
         for path in self.files.corpus:
-            shown = display_path(path, self.cwd)
-            key = self._key(path)
             want = path in self.targets
             override = self.texts.get(path)
+            if not want and override is None and store is not None and self._prefix is not None:
+                # a file only the corpus rules see: its row in the files table will do
+                # (the common case of a pre-commit run, kept to string slicing and one stat)
+                text = str(path)
+                if text.startswith(self._prefix) and len(text) > len(self._prefix):
+                    key = text[len(self._prefix) :]
+                    row = store.file_row(key)
+                    if row is not None and row[1] is not None:
+                        shown = text[len(here) :] if here is not None and text.startswith(here) else display_path(path, self.cwd)
+                        light = FileRecord.from_row(key, shown, path, row)
+                        if light is not None and light.stat is not None and light.stat == file_stat(path):
+                            records.append(light)
+                            continue
+            shown = display_path(path, self.cwd)
+            key = self._key(path)
             old: FileRecord | None = None
             if not want and key is not None and override is None and store is not None:
-                # a file only the corpus rules see: its row in the files table will do
                 row = store.file_row(key)
                 light = FileRecord.from_row(key, shown, path, row) if row is not None else None
                 if light is not None and light.stat is not None and light.stat == file_stat(path):
@@ -377,7 +392,7 @@ def _corpus_findings(
     targets: set[str],
     config: Config,
     today: date,
-    memo: dict[str, Any],
+    memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
 ) -> dict[str, list[Stored]]:
     """Corpus-rule findings on the target files (by record key), places resolved.
@@ -430,7 +445,7 @@ def _corpus_findings(
                 places.setdefault(key_of[finding.path], []).append(
                     None if finding.position else finding.at_key
                 )
-    memo.update(shared.take_added())
+    shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
     return out
 
 
@@ -519,12 +534,9 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
                 store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         run.summaries(records)
-        before = len(run.memo)
         facts_before = {r.key: len(r.facts) for r in records}
         corpus_found = _corpus_findings(records, target_shown, config, today, run.memo, places)
         if store is not None:
-            if len(run.memo) != before:
-                store.remember(run.memo)
             for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
                 if len(record.facts) != facts_before[record.key] and record.text is None:
                     store.put(record.key, None, record.index_data())

@@ -61,35 +61,43 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     followed. A directory that cannot be listed is yielded itself, so that loading
     it reports why (its entries would otherwise vanish without a word).
     """
+    given_paths = list(paths)
     seen: set[Path] = set()
-    for given in paths:
+    for given in given_paths:
         if given.is_dir():
-            found: list[str] = []
-
-            def unlisted(error: OSError) -> None:
-                if error.filename is not None:
-                    found.append(os.fspath(error.filename))
-
-            for dirpath, dirnames, filenames in os.walk(given.absolute(), onerror=unlisted):
-                dirnames[:] = sorted(
-                    d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS
-                )
-                found.extend(
-                    os.path.join(dirpath, f) for f in filenames if os.path.splitext(f)[1].lower() in ENTRY_SUFFIXES
-                )
-            # sorted as the paths sort (by parts), not as strings: "a/b" before "a-b/c"
-            # (splitting the strings is the same order as Path.parts, without building paths first)
-            candidates: Iterable[Path] = [Path(f) for f in sorted(found, key=_parts)]
+            candidates: list[Path] = []
+            _walk(given.absolute(), candidates)
         else:
             candidates = [given.absolute()]
+        if len(given_paths) == 1:  # nothing to find twice
+            yield from candidates
+            continue
         for key in candidates:
             if key not in seen:
                 seen.add(key)
                 yield key
 
 
-def _parts(name: str) -> list[str]:
-    return [part for part in name.split(os.sep) if part]
+def _walk(folder: Path, found: list[Path]) -> None:
+    """Append the entry files below `folder` to `found`, sorted as paths sort (by parts):
+    each directory's names in order, a subdirectory's files at its name's place. A
+    directory that cannot be listed is appended itself."""
+    try:
+        with os.scandir(folder) as listing:
+            items = sorted((item.name, item) for item in listing)
+    except OSError:
+        found.append(folder)
+        return
+    for name, item in items:
+        try:
+            is_dir = item.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not name.startswith(".") and name not in SKIPPED_DIRS and not item.is_symlink():
+                _walk(folder.joinpath(name), found)
+        elif os.path.splitext(name)[1].lower() in ENTRY_SUFFIXES:
+            found.append(folder.joinpath(name))  # joinpath: no parsing of the whole path again
 
 
 def _line_col(data: bytes, offset: int) -> tuple[int, int]:

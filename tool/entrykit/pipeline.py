@@ -177,7 +177,7 @@ class Checker:
         self,
         config: Config,
         today: date,
-        memo: dict[str, Any] | None = None,
+        memo: registry.Known | None = None,
         corpus_size: int = 0,
         keep_entries: bool = False,
     ) -> None:
@@ -311,7 +311,7 @@ def few_files(checker: Checker, count: int) -> None:
     checker.facts = [f for f in checker.all_facts if not (few and f.on_demand)]
 
 
-def _init_worker(config: Config, today: date, memo: dict[str, Any], corpus_size: int) -> None:
+def _init_worker(config: Config, today: date, memo: registry.Known, corpus_size: int) -> None:
     _WORKER["checker"] = Checker(config, today, memo, corpus_size)
 
 
@@ -323,7 +323,7 @@ def run_tasks(
     tasks: Sequence[Task],
     checker: Checker,
     jobs: int,
-    memo: dict[str, Any],
+    memo: registry.Known,
     corpus_size: int,
 ) -> Iterator[FileRecord]:
     """Check every task, in a pool of `jobs` processes when there are enough; in order."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .diagnostic import Finding, Severity
 
@@ -56,6 +56,12 @@ class Option:
         return value
 
 
+class Known(Protocol):
+    """Where a memo's earlier values come from: a dict, or the cache's (sharded) memo."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+
 class Memo:
     """Results a rule keeps across files and runs, keyed by everything they depend on.
 
@@ -63,8 +69,8 @@ class Memo:
     the cache and saves what was added; without a cache it lives for one run.
     """
 
-    def __init__(self, known: Mapping[str, Any] | None = None) -> None:
-        self._known = known if known is not None else {}
+    def __init__(self, known: Known | None = None) -> None:
+        self._known: Known = known if known is not None else {}
         self._added: dict[str, Any] = {}
 
     def get(self, key: str) -> Any:
@@ -77,8 +83,9 @@ class Memo:
     def take_added(self) -> dict[str, Any]:
         """What was added since the last call (and forget it here: the caller keeps it)."""
         added, self._added = self._added, {}
-        if isinstance(self._known, dict):
-            self._known.update(added)
+        update = getattr(self._known, "update", None)  # a dict, or the cache's memo view
+        if added and update is not None:
+            update(added)
         return added
 
 
