@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..config import Config, load_config
+from ..entry import Entry
+from ..loader import discover, display_path, load
 from ..paths import entry_path
 from ..writing import atomic_write
 
@@ -68,6 +70,14 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
     if root is not None:
         config = replace(config, root=Path(os.path.realpath(root)))
     return config
+
+
+def corpus_entries(config: Config) -> list[Entry]:
+    """Every entry under the corpus root that loads (none if there is no root)."""
+    if not config.root.is_dir():
+        return []
+    loaded = (load(p, display_path(p), config.limits, within=config.root) for p in discover([config.root]))
+    return [entry for entry in loaded if isinstance(entry, Entry)]
 
 
 def write_failure(exc: OSError) -> str:

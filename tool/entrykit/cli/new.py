@@ -17,13 +17,14 @@ from ..diagnostic import Severity
 from ..engine import lint as run_lint
 from ..entry import Entry
 from ..errors import EntrykitError
-from ..loader import decode, discover, display_path, load, read_entry_bytes
+from ..loader import decode, display_path, read_entry_bytes
 from ..parsing import parse_json
 from ..paths import entry_path, is_valid_id
 from ..reporters import REPORTERS, summary_line
 from ..writing import atomic_write
 from .common import (
-    CommandError, ExitCode, command_config, config_option, root_option, schema_ref, write_entry, write_failure, _deferred,
+    CommandError, ExitCode, command_config, config_option, corpus_entries, root_option, schema_ref, write_entry,
+    write_failure, _deferred,
 )
 
 
@@ -31,13 +32,6 @@ if TYPE_CHECKING:
     from .. import formatter, scaffold
 else:
     formatter, scaffold = _deferred("formatter"), _deferred("scaffold")
-
-
-def _load_corpus(config: Config) -> list[Entry]:
-    if not config.root.is_dir():
-        return []
-    loaded = (load(p, display_path(p), config.limits, within=config.root) for p in discover([config.root]))
-    return [entry for entry in loaded if isinstance(entry, Entry)]
 
 
 def _ask_rate(label: str, default: float | None = None) -> float:
@@ -367,7 +361,7 @@ def new_command(
             start.setdefault(key, []).append(text)
         else:
             start[key] = text
-    corpus = _load_corpus(config)
+    corpus = corpus_entries(config)
     try:
         if no_input:
             answers = _scripted_answers(start, config, corpus, day)

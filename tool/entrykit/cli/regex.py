@@ -9,30 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..config import Config
-from ..entry import Entry
 from ..errors import EntrykitError, UsageError
-from ..loader import discover, display_path, load
 from ..regex_runner import RegexSettings
-from .common import CommandError, ExitCode, command_config, config_option, root_option, _deferred
+from .common import CommandError, ExitCode, command_config, config_option, corpus_entries, root_option, _deferred
 
 
 if TYPE_CHECKING:
     from .. import lookup, regex_suggest
 else:
     lookup, regex_suggest = _deferred("lookup"), _deferred("regex_suggest")
-
-
-def _corpus_entries(config: Config) -> list[Entry]:
-    """Every entry under the corpus root that loads (none if there is no root)."""
-    if not config.root.is_dir():
-        return []
-    entries = []
-    for path in discover([config.root]):
-        loaded = load(path, display_path(path), config.limits, within=config.root)
-        if isinstance(loaded, Entry):
-            entries.append(loaded)
-    return entries
 
 
 @click.command("regex")
@@ -50,7 +35,7 @@ def regex_command(signature: str, output_format: str, no_corpus: bool, config_pa
     regex = RegexSettings.of(config.settings.get("regex", {}))
     others = None
     if not no_corpus and config.root.is_dir():
-        others = [(e.id or e.path, e.str_field("signature") or "") for e in _corpus_entries(config)]
+        others = [(e.id or e.path, e.str_field("signature") or "") for e in corpus_entries(config)]
         others = [(name, text) for name, text in others if text and text != signature]
     result = regex_suggest.suggest(signature, regex.flags, regex.mode, regex.runner(), others, regex.polynomial_degree)
     if output_format == "json":
@@ -93,7 +78,7 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     regex = RegexSettings.of(config.settings.get("regex", {}))
-    found_by = lookup.Lookup(_corpus_entries(config), regex.flags, regex.mode, regex.runner())
+    found_by = lookup.Lookup(corpus_entries(config), regex.flags, regex.mode, regex.runner())
     lines = [message] if message != "-" else sys.stdin.read().splitlines()
     report = []
     for number, text in enumerate(lines, start=1):
