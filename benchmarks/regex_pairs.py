@@ -4,7 +4,7 @@
 
 For each size a deterministic corpus is generated (`generate.py --regex-style mixed`,
 regexes compiled with IGNORECASE and run in `search` mode as lookups do). The
-prefiltered side is `entrykit.regex_index.cross_matches`: literal extraction, one
+prefiltered side is `entrykit.regex.literal_index.cross_matches`: literal extraction, one
 Aho-Corasick pass, the real regexes run on the candidates through the time-budgeted
 worker. The naive side tries every regex on every other entry's signature in-process.
 Where the corpus has more regexes than `--sample`, naive runs only a random sample of
@@ -22,10 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from entrykit.regex.literal_index import Text, cross_matches, naive_cross_matches  # noqa: E402
+from entrykit.regex.runner import RegexRunner  # noqa: E402
 from generate import make_entries  # noqa: E402
-
-from entrykit.regex_index import Text, cross_matches, naive_cross_matches  # noqa: E402
-from entrykit.regex_runner import RegexRunner  # noqa: E402
 
 FLAGS = re.IGNORECASE
 MODE = "search"

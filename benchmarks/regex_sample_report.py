@@ -17,10 +17,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from entrykit.matching import flags_value
-from entrykit.redos import AnalysisTooComplex, analyse
-from entrykit.regex_index import RegexIndex
-from entrykit.regex_runner import RegexRunner
+from entrykit.regex.compiling import flags_value
+from entrykit.regex.literal_index import RegexIndex
+from entrykit.regex.redos import AnalysisTooComplex, analyse
+from entrykit.regex.runner import RegexRunner
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
     python benchmarks/script_detection.py
 
 For every ISO 15924 script in babel's likely subtags: does the `regex` module's
-Unicode Script property (`\\p{sc=Cyrl}`, what entrykit.scripts uses) know it, and
+Unicode Script property (`\\p{sc=Cyrl}`, what entrykit.translation.writing_systems uses) know it, and
 does guessing from `unicodedata` character names (`CYRILLIC SMALL LETTER A`
 starts with babel's English script name) find exactly the same characters?
 """

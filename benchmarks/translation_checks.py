@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from entrykit import translated
-from entrykit.translated import Key, Pair
+from entrykit.translation import translated_fields as translated
+from entrykit.translation.translated_fields import Key, Pair
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "translations"
 CLASSES = {"ET302": "copy", "ET304": "wrong script", "ET305": "lost token"}

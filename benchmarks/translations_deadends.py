@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from entrykit import tokens
+from entrykit.translation import preserved_tokens as tokens
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "deadends-dev" / "canons"
 

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from entrykit.config import Config, from_table
-from entrykit.engine import LintResult, lint
+from entrykit.lint.engine import LintResult, lint
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis import strategies as st
-
-from entrykit import merge
+from entrykit.authoring import merge
+from entrykit.authoring.formatter import dump_entry
 from entrykit.config import Config, from_table
 from entrykit.diagnostic import Diagnostic
-from entrykit.engine import check
 from entrykit.entry import Entry
 from entrykit.errors import EntrykitError
-from entrykit.formatter import dump_entry
+from entrykit.lint.engine import check
 from entrykit.loader import Limits, LoadFailure, load
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 TODAY = date(2026, 11, 30)

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from entrykit import cache, engine, pipeline, schema
+from entrykit import schema
 from entrykit.config import Config
-from entrykit.engine import lint
+from entrykit.lint import cache, engine, pipeline
+from entrykit.lint.engine import lint
 
 from .conftest import TODAY, make_config, write_corpus
 
@@ -258,7 +258,7 @@ import json, sys
 from datetime import date
 from pathlib import Path
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 base, rounds, which = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 config = from_table({"root": "entries"}, base)
 out = []
@@ -332,7 +332,6 @@ class _Tripwire:
 def test_rules_that_do_not_say_dated_never_read_today() -> None:
     """Cached results of undated rules are reused on any day: they must not depend on it."""
     import yaml as pyyaml
-
     from entrykit import registry
     from entrykit.loader import load
 

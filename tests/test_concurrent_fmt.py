@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 from entrykit.writing import write_files
 
 from .conftest import REPO
@@ -25,7 +25,7 @@ import json, sys
 from datetime import date
 from pathlib import Path
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 base, stop = Path(sys.argv[1]), Path(sys.argv[2])
 config = from_table({"root": "entries"}, base)
 runs = []

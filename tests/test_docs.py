@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from entrykit import docs, registry
+from entrykit import registry
+from entrykit import rule_docs as docs
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SECTIONS = ("## Why is this bad?", "## Example", "## Use instead")

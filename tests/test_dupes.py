@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from entrykit import dupes
 from entrykit.cli import ExitCode, cli
 from entrykit.entry import Entry
 from entrykit.loader import discover, load
-from entrykit.regex_runner import shared_runner
+from entrykit.regex.runner import shared_runner
+from entrykit.similarity import near_duplicates as dupes
 
 from .conftest import REPO
 

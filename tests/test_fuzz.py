@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-
 from entrykit.loader import LoadFailure, load
+from hypothesis import HealthCheck, Phase, given, settings
 
 from .fuzzing import LIMITS, ROOT, TARGETS, Broken, assert_inside, pairs, target_merge
 
@@ -86,8 +85,8 @@ def test_broken_is_what_a_position_outside_the_file_raises() -> None:
 
 
 def test_merge_refuses_entries_of_the_wrong_shapes_by_name() -> None:
+    from entrykit.authoring.merge import merge_entries
     from entrykit.errors import UsageError
-    from entrykit.merge import merge_entries
 
     with pytest.raises(UsageError, match="`/dead_ends` must be array"):
         merge_entries({"id": "git/a", "dead_ends": 5}, {"id": "git/b"})
@@ -96,7 +95,7 @@ def test_merge_refuses_entries_of_the_wrong_shapes_by_name() -> None:
 
 
 def test_an_absent_value_never_stands_in_for_an_empty_one() -> None:
-    from entrykit.merge import merge_entries
+    from entrykit.authoring.merge import merge_entries
 
     merged = merge_entries({"id": "git/a"}, {"id": "git/b", "verification_tier": ""}).data
     assert merged["verification_tier"] == ""  # was an internal placeholder object
@@ -120,7 +119,7 @@ def test_the_long_run_script_counts_a_hang_and_goes_on() -> None:
 
 
 def test_merge_takes_any_value_under_a_graph_key_the_schema_does_not_know() -> None:
-    from entrykit.merge import merge_entries
+    from entrykit.authoring.merge import merge_entries
 
     into = {"id": "git/a", "transition_graph": {"later": [["git/c"], {"x": 1}, "git/b", ["git/c"]]}}
     merged = merge_entries(into, {"id": "git/b"}).data

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from entrykit import __version__
 from entrykit.cli import cli
-from entrykit.reporters import REPORTERS
+from entrykit.lint.reporters import REPORTERS
 
 from .conftest import FIXTURES
 

@@ -6,16 +6,21 @@ import os
 from pathlib import Path
 
 import pytest
-
 from entrykit.config import from_table
-from entrykit.engine import lint
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError
+from entrykit.lint.engine import lint
 from entrykit.loader import Limits, LoadFailure, discover, load
 from entrykit.parsing import parse_json, parse_yaml
 
 from .conftest import TODAY
-from .hostile import BAD_FILES, can_make_unreadable, entry_text, restore_permissions, special_files
+from .hostile import (
+    BAD_FILES,
+    can_make_unreadable,
+    entry_text,
+    restore_permissions,
+    special_files,
+)
 
 # Classes whose every file is not an entry at all (ET001); the others load and are linted.
 NOT_ENTRIES = {

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from entrykit.regex_runner import DEFAULT_TIMEOUT_MS
+from entrykit.regex.runner import DEFAULT_TIMEOUT_MS
 
 from .hostile import hostile_regex_entry, hostile_regexes
 

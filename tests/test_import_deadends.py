@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
+from entrykit.authoring.importers.deadends import convert, import_canons, plan_ids
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
-from entrykit.engine import lint
-from entrykit.importers.deadends import convert, import_canons, plan_ids
+from entrykit.lint.engine import lint
 from entrykit.paths import is_valid_id
 from entrykit.schema import validator
 

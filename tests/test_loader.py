@@ -6,9 +6,8 @@ import codecs
 from pathlib import Path
 
 import pytest
-
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 from entrykit.loader import LoadFailure, load
 
 from .conftest import TODAY

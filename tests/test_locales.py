@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from entrykit import locales, scripts
 from entrykit.errors import ConfigError
+from entrykit.translation import locales
+from entrykit.translation import writing_systems as scripts
 
 from .conftest import make_config
 

@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-
-from entrykit import merge
+from entrykit.authoring import merge
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.diagnostic import Severity
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 
 from .conftest import FIXTURES, REPO, TODAY
 

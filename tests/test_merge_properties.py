@@ -9,15 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from entrykit import pointer as jp
+from entrykit.authoring import merge
+from entrykit.authoring.merge_apply import apply_plan, find_entry, plan_merge
+from entrykit.config import from_table
+from entrykit.lint.engine import lint, load_plan
+from entrykit.similarity.phrases import phrase_similarity
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from entrykit import merge
-from entrykit import pointer as jp
-from entrykit.config import from_table
-from entrykit.engine import lint, load_plan
-from entrykit.merge_apply import apply_plan, find_entry, plan_merge
-from entrykit.text import phrase_similarity
 
 ACTIONS = [
     "Run git init again", "run git init again.", "Reinstall the package", "Pin the package version",

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 from entrykit.loader import load
 
 from .conftest import TODAY, write_corpus

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from entrykit.redos import Result, analyse, pump_count, structural
-from entrykit.regex_runner import Job, RegexRunner
+from entrykit.regex.redos import Result, analyse, pump_count, structural
+from entrykit.regex.runner import Job, RegexRunner
 
 EXPONENTIAL = [r"(a+)+$", r"(\w+\s?)*$", r"^(a|a)*$", r"(?:a+)+$", r"((a+))+$", r"(?P<x>a+)+$", r"(a*)*$",
                r"(a|a?)+$", r"(?>(a+)+$)", r"(?=(a+)+$)", r"^(\d+)*$", r"(x+x+)+y"]
@@ -140,7 +139,11 @@ def test_a_series_stops_where_running_the_texts_one_by_one_would() -> None:
 def test_measurement_runs_the_sizes_in_order_and_stops_at_the_first_long_run(pattern: str) -> None:
     """What sending the sizes as one series must keep: the runs are the size ladder from its
     start, each run but the last below the threshold (the one-by-one loop went on past them)."""
-    from entrykit.redos import _EXPONENTIAL_STEPS, _POLYNOMIAL_LENGTHS, _PREDICT_FROM
+    from entrykit.regex.redos import (
+        _EXPONENTIAL_STEPS,
+        _POLYNOMIAL_LENGTHS,
+        _PREDICT_FROM,
+    )
 
     with RegexRunner(50) as runner:
         [result] = analyse(pattern, 0, "search", runner)

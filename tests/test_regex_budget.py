@@ -5,16 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from entrykit.authoring.scaffold import check_regex
+from entrykit.regex import runner as regex_runner
+from entrykit.regex.compiling import cheap_to_compile
+from entrykit.regex.literal_index import required
+from entrykit.regex.portability import check_portable
+from entrykit.regex.redos import _Alphabet, _class_source, structural
+from entrykit.regex.runner import Job, RegexRunner, Status
+from entrykit.translation import preserved_tokens as tokens
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from entrykit import regex_runner, tokens
-from entrykit.matching import cheap_to_compile
-from entrykit.portability import check_portable
-from entrykit.redos import _Alphabet, _class_source, structural
-from entrykit.regex_index import required
-from entrykit.regex_runner import Job, RegexRunner, Status
-from entrykit.scaffold import check_regex
 
 WIDE = "(?i)" + "[\u0100-\uffe0]" * 400  # ~8 ms a class to compile: seconds in all
 EVIL = r"(a+)+$"

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from entrykit.cli import ExitCode, cli
-from entrykit.regex_suggest import suggest
+from entrykit.regex.suggest import suggest
 
 from .conftest import write_corpus
 

@@ -9,10 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from entrykit.regex_index import (
+from entrykit.regex.literal_index import (
     RegexIndex,
     Text,
     cover,
@@ -21,7 +18,9 @@ from entrykit.regex_index import (
     naive_cross_matches,
     required,
 )
-from entrykit.regex_runner import RegexRunner
+from entrykit.regex.runner import RegexRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from generate import make_entries  # noqa: E402
@@ -160,7 +159,7 @@ def test_match_lists_matching_regexes_only() -> None:
 
 def test_pairs_run_in_small_chunks_equal_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Jobs go to the runner a few regexes at a time: the pairs are those of one big run."""
-    import entrykit.regex_index as regex_index
+    import entrykit.regex.literal_index as regex_index
 
     entries = make_entries(1200, seed=7, regex_style="mixed")
     patterns: list[str | None] = [e["regex"] for e in entries]

@@ -6,8 +6,8 @@ import multiprocessing
 import re
 import time
 
-from entrykit import regex_runner
-from entrykit.regex_runner import Job, RegexRunner, Status, provably_fast, shared_runner
+from entrykit.regex import runner as regex_runner
+from entrykit.regex.runner import Job, RegexRunner, Status, provably_fast, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
 

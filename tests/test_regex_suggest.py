@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from entrykit.regex_suggest import suggest_regex
+from entrykit.regex.suggest import suggest_regex
 
 SEED = (
     "RuntimeError: FSDP parameter mismatch across ranks. Expected parameter 'model.fc.weight' "

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from entrykit import dupes, engine, pipeline
 from entrykit.config import Config
-from entrykit.engine import lint
+from entrykit.lint import engine, pipeline
+from entrykit.lint.engine import lint
+from entrykit.similarity import near_duplicates as dupes
 
 from .conftest import REPO, TODAY, make_config
 
@@ -77,7 +77,7 @@ def test_jobs_give_the_same_diagnostics_in_the_same_order(
         seen.append(jobs if len(tasks) >= pipeline.POOL_MIN_FILES else 1)
         return original(tasks, checker, jobs, memo, size)
 
-    monkeypatch.setattr("entrykit.engine.run_tasks", spy)
+    monkeypatch.setattr("entrykit.lint.engine.run_tasks", spy)
     parallel = lint(None, config, TODAY, cwd=root.parent, jobs=2)
     assert seen == [2]  # the pool really ran
     assert _rows(parallel) == _rows(full)
@@ -230,7 +230,7 @@ def test_checking_files_does_not_import_datasketch(tmp_path: Path) -> None:
 
     root, _, _ = _corpus(tmp_path, dupes.EXACT_LIMIT + 10)
     code = (
-        "import sys; from entrykit.engine import lint; from entrykit.config import load_config; "
+        "import sys; from entrykit.lint.engine import lint; from entrykit.config import load_config; "
         f"from pathlib import Path; lint(None, load_config(Path({str(tmp_path)!r})), jobs=1); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('datasketch', 'scipy')))"
     )

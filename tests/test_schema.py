@@ -6,9 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from entrykit.schema import load_schema
+from jsonschema import Draft202012Validator
 
 from .conftest import FIXTURES
 

@@ -6,9 +6,8 @@ import json
 
 import pytest
 import yaml
-
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 
 from .conftest import FIXTURES, SEEDS, TODAY
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from entrykit.config import from_table
-from entrykit.engine import lint
+from entrykit.lint.engine import lint
 
 from .conftest import FIXTURES, TODAY, lint_corpus
 

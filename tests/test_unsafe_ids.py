@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from entrykit.cli import ExitCode, cli
 from entrykit.paths import shown
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from entrykit.config import from_table
 from entrykit.errors import ConfigError
-from entrykit.packages import DateScheme, OrderedScheme, canonical_name, default_naming
-from entrykit.versionspec import normalize, parse, parse_version
+from entrykit.versions.package_names import (
+    DateScheme,
+    OrderedScheme,
+    canonical_name,
+    default_naming,
+)
+from entrykit.versions.specifiers import normalize, parse, parse_version
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -211,7 +215,7 @@ def test_spacing_and_case_do_not_change_the_canonical_form(
 
 
 def test_scaffolded_rows_are_stored_canonically() -> None:
-    from entrykit.version_rows import normalize_version_row
+    from entrykit.versions.rows import normalize_version_row
 
     assert normalize_version_row("CUDA 11.x+") == "cuda>=11"
     assert normalize_version_row("pytorch 2.x") == "torch==2.*"

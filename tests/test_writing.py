@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from entrykit.errors import UsageError
 from entrykit.paths import entry_path
 from entrykit.roundtrip import load_document

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from entrykit import registry
 
 from ..conftest import TODAY, lint_corpus

@@ -1,5 +1,5 @@
 """`python -m entrykit` runs the command line."""
 
-from .cli import main
+from entrykit.cli import main
 
 main()

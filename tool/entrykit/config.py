@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import registry
-from .diagnostic import Severity
-from .errors import ConfigError
-from .loader import DEFAULT_MAX_FILE_BYTES, Limits
-from .parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
+from entrykit import registry
+from entrykit.diagnostic import Severity
+from entrykit.errors import ConfigError
+from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits
+from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 
 DEFAULT_ROOT = "entries"
 _TOP_KEYS = {

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .entry import Entry
+from entrykit.entry import Entry
 
 
 @dataclass

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .positions import Irregularity, PositionIndex, build_index
+from entrykit.positions import Irregularity, PositionIndex, build_index
 
 
 @dataclass(eq=False)

@@ -9,8 +9,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .entry import Entry
-from .parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING, Parsed, parse_json, parse_yaml
+from entrykit.entry import Entry
+from entrykit.parsing import (
+    DEFAULT_MAX_ALIASES,
+    DEFAULT_MAX_NESTING,
+    Parsed,
+    parse_json,
+    parse_yaml,
+)
 
 ENTRY_SUFFIXES = (".yaml", ".yml", ".json")
 SKIPPED_DIRS = frozenset({".entrykit_cache", "__pycache__", "node_modules"})

@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from .errors import UsageError
+from entrykit.errors import UsageError
 
 _SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
 ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from . import pointer as jp
+from entrykit import pointer as jp
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ _FLOAT_TAG = "tag:yaml.org,2002:float"
 
 def yaml_positions(text: str) -> PositionIndex:
     """Compose YAML with libyaml and record every node's start mark."""
-    from .parsing import EntryYamlLoader, YamlLines
+    from entrykit.parsing import EntryYamlLoader, YamlLines
 
     index = PositionIndex()
     place = YamlLines(text)

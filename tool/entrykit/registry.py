@@ -10,11 +10,11 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .diagnostic import Finding, Severity
+from entrykit.diagnostic import Finding, Severity
 
 if TYPE_CHECKING:
-    from .corpus import Corpus
-    from .entry import Entry
+    from entrykit.corpus import Corpus
+    from entrykit.entry import Entry
 
 
 @dataclass(frozen=True)

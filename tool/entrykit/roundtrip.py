@@ -15,7 +15,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import ScalarString
 
-from . import pointer as jp
+from entrykit import pointer as jp
 
 WIDTH = 4096  # never fold long lines: entries hold long messages
 

@@ -12,7 +12,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from .errors import ConfigError
+from entrykit.errors import ConfigError
 
 SCHEMA_FILE = "entry.schema.json"
 

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .errors import EntrykitError
+from entrykit.errors import EntrykitError
 
 
 class WriteRefused(EntrykitError):

@@ -8,17 +8,17 @@ import sys
 
 import click
 
-from .common import CommandError, ExitCode
-from .docs import explain, rules_command
-from .dupes import _Progress, dupes_command
-from .fmt import fmt_command
-from .importing import import_command
-from .lint import lint
-from .merge import merge_command
-from .new import new_command
-from .regex import match_command, regex_command
-from .render import render_command
-from .translations import translations
+from entrykit.cli.common import CommandError, ExitCode
+from entrykit.cli.docs import explain, rules_command
+from entrykit.cli.dupes import _Progress, dupes_command
+from entrykit.cli.fmt import fmt_command
+from entrykit.cli.importing import import_command
+from entrykit.cli.lint import lint
+from entrykit.cli.merge import merge_command
+from entrykit.cli.new import new_command
+from entrykit.cli.regex import match_command, regex_command
+from entrykit.cli.render import render_command
+from entrykit.cli.translations import translations
 
 __all__ = ["CommandError", "ExitCode", "_Progress", "cli", "main"]
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..config import Config, load_config
-from ..entry import Entry
-from ..loader import discover, display_path, load
-from ..paths import entry_path
-from ..writing import atomic_write
+from entrykit.config import Config, load_config
+from entrykit.entry import Entry
+from entrykit.loader import discover, display_path, load
+from entrykit.paths import entry_path
+from entrykit.writing import atomic_write
 
 
 def _deferred(name: str) -> Any:
@@ -35,9 +35,9 @@ def _deferred(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from .. import formatter
+    from entrykit.authoring import formatter
 else:
-    formatter = _deferred("formatter")
+    formatter = _deferred("authoring.formatter")
 
 
 class ExitCode(enum.IntEnum):

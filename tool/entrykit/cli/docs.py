@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .. import docs, registry
-from .common import CommandError
+from entrykit import registry
+from entrykit import rule_docs as docs
+from entrykit.cli.common import CommandError
 
 
 @click.command("rules")

@@ -11,11 +11,17 @@ from typing import Any
 
 import click
 
-from .. import dupes
-from ..engine import load_plan
-from ..errors import EntrykitError
-from ..regex_runner import RegexSettings
-from .common import CommandError, ExitCode, command_config, config_option, root_option
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    command_config,
+    config_option,
+    root_option,
+)
+from entrykit.errors import EntrykitError
+from entrykit.lint.engine import load_plan
+from entrykit.regex.runner import RegexSettings
+from entrykit.similarity import near_duplicates as dupes
 
 
 class _Progress:

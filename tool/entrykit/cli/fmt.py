@@ -7,18 +7,24 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..config import Config
-from ..errors import EntrykitError
-from ..loader import discover, display_path
-from ..schema import load_schema
-from ..writing import write_files
-from .common import CommandError, ExitCode, command_config, config_option, write_failure, _deferred
-
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    write_failure,
+)
+from entrykit.config import Config
+from entrykit.errors import EntrykitError
+from entrykit.loader import discover, display_path
+from entrykit.schema import load_schema
+from entrykit.writing import write_files
 
 if TYPE_CHECKING:
-    from .. import formatter
+    from entrykit.authoring import formatter
 else:
-    formatter = _deferred("formatter")
+    formatter = _deferred("authoring.formatter")
 
 
 def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:

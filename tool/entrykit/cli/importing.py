@@ -8,16 +8,23 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import EntrykitError
-from ..loader import display_path
-from ..writing import WriteRefused, write_files
-from .common import CommandError, ExitCode, command_config, config_option, entry_file, write_failure, _deferred
-
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    entry_file,
+    write_failure,
+)
+from entrykit.errors import EntrykitError
+from entrykit.loader import display_path
+from entrykit.writing import WriteRefused, write_files
 
 if TYPE_CHECKING:
-    from ..importers import deadends, markdown
+    from entrykit.authoring.importers import deadends, markdown
 else:
-    deadends, markdown = _deferred("importers.deadends"), _deferred("importers.markdown")
+    deadends, markdown = _deferred("authoring.importers.deadends"), _deferred("authoring.importers.markdown")
 
 
 @click.command("import")

@@ -10,20 +10,27 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .. import registry
-from ..diagnostic import Severity
-from ..engine import default_jobs
-from ..engine import lint as run_lint
-from ..errors import EntrykitError
-from ..reporters import REPORTERS, statistics, summary_line
-from ..writing import write_files
-from .common import CommandError, ExitCode, command_config, config_option, root_option, write_failure, _deferred
-
+from entrykit import registry
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    root_option,
+    write_failure,
+)
+from entrykit.diagnostic import Severity
+from entrykit.errors import EntrykitError
+from entrykit.lint.engine import default_jobs
+from entrykit.lint.engine import lint as run_lint
+from entrykit.lint.reporters import REPORTERS, statistics, summary_line
+from entrykit.writing import write_files
 
 if TYPE_CHECKING:
-    from .. import fixer
+    from entrykit.lint import fixer
 else:
-    fixer = _deferred("fixer")
+    fixer = _deferred("lint.fixer")
 
 
 def _split_codes(values: tuple[str, ...]) -> list[str]:

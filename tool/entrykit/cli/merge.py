@@ -10,16 +10,22 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..engine import load_plan
-from ..errors import EntrykitError
-from ..matching import settings_flags
-from .common import CommandError, ExitCode, command_config, config_option, root_option, _deferred
-
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    root_option,
+)
+from entrykit.errors import EntrykitError
+from entrykit.lint.engine import load_plan
+from entrykit.regex.compiling import settings_flags
 
 if TYPE_CHECKING:
-    from .. import merge, merge_apply
+    from entrykit.authoring import merge, merge_apply
 else:
-    merge, merge_apply = _deferred("merge"), _deferred("merge_apply")
+    merge, merge_apply = _deferred("authoring.merge"), _deferred("authoring.merge_apply")
 
 
 def _interactive() -> bool:

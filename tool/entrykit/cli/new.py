@@ -10,28 +10,35 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .. import registry
-from ..config import Config
-from ..corpus import Corpus
-from ..diagnostic import Severity
-from ..engine import lint as run_lint
-from ..entry import Entry
-from ..errors import EntrykitError
-from ..loader import decode, display_path, read_entry_bytes
-from ..parsing import parse_json
-from ..paths import entry_path, is_valid_id
-from ..reporters import REPORTERS, summary_line
-from ..writing import atomic_write
-from .common import (
-    CommandError, ExitCode, command_config, config_option, corpus_entries, root_option, schema_ref, write_entry,
-    write_failure, _deferred,
+from entrykit import registry
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    corpus_entries,
+    root_option,
+    schema_ref,
+    write_entry,
+    write_failure,
 )
-
+from entrykit.config import Config
+from entrykit.corpus import Corpus
+from entrykit.diagnostic import Severity
+from entrykit.entry import Entry
+from entrykit.errors import EntrykitError
+from entrykit.lint.engine import lint as run_lint
+from entrykit.lint.reporters import REPORTERS, summary_line
+from entrykit.loader import decode, display_path, read_entry_bytes
+from entrykit.parsing import parse_json
+from entrykit.paths import entry_path, is_valid_id
+from entrykit.writing import atomic_write
 
 if TYPE_CHECKING:
-    from .. import formatter, scaffold
+    from entrykit.authoring import formatter, scaffold
 else:
-    formatter, scaffold = _deferred("formatter"), _deferred("scaffold")
+    formatter, scaffold = _deferred("authoring.formatter"), _deferred("authoring.scaffold")
 
 
 def _ask_rate(label: str, default: float | None = None) -> float:

@@ -9,15 +9,23 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import EntrykitError, UsageError
-from ..regex_runner import RegexSettings
-from .common import CommandError, ExitCode, command_config, config_option, corpus_entries, root_option, _deferred
-
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    _deferred,
+    command_config,
+    config_option,
+    corpus_entries,
+    root_option,
+)
+from entrykit.errors import EntrykitError, UsageError
+from entrykit.regex.runner import RegexSettings
 
 if TYPE_CHECKING:
-    from .. import lookup, regex_suggest
+    from entrykit.regex import lookup
+    from entrykit.regex import suggest as regex_suggest
 else:
-    lookup, regex_suggest = _deferred("lookup"), _deferred("regex_suggest")
+    lookup, regex_suggest = _deferred("regex.lookup"), _deferred("regex.suggest")
 
 
 @click.command("regex")

@@ -7,17 +7,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..config import Config
-from ..errors import EntrykitError
-from ..loader import LoadFailure, display_path, load
-from ..paths import entry_path
-from .common import CommandError, command_config, config_option, _deferred
-
+from entrykit.cli.common import CommandError, _deferred, command_config, config_option
+from entrykit.config import Config
+from entrykit.errors import EntrykitError
+from entrykit.loader import LoadFailure, display_path, load
+from entrykit.paths import entry_path
 
 if TYPE_CHECKING:
-    from .. import render
+    from entrykit.authoring import render
 else:
-    render = _deferred("render")
+    render = _deferred("authoring.render")
 
 
 def _find_entry(target: str, config: Config) -> Path:

@@ -6,14 +6,21 @@ from pathlib import Path
 
 import click
 
-from .. import locales
-from ..coverage import coverage, load_entries
-from ..coverage_formats import FORMATTERS
-from ..errors import EntrykitError
-from ..fingerprints import mark_current
-from ..translated import Settings
-from ..writing import write_files
-from .common import CommandError, ExitCode, command_config, config_option, root_option, write_failure
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    command_config,
+    config_option,
+    root_option,
+    write_failure,
+)
+from entrykit.errors import EntrykitError
+from entrykit.translation import locales
+from entrykit.translation.coverage import coverage, load_entries
+from entrykit.translation.coverage_formats import FORMATTERS
+from entrykit.translation.fingerprints import mark_current
+from entrykit.translation.translated_fields import Settings
+from entrykit.writing import write_files
 
 
 @click.command()

@@ -1,3 +1,11 @@
 """Every rule family; importing this package registers all rules."""
 
-from . import content, identity, load, regex, schema, translation, versions  # noqa: F401
+from entrykit.rules import (
+    content,  # noqa: F401
+    identity,
+    load,
+    regex,
+    schema,
+    translation,
+    versions,
+)

@@ -8,11 +8,11 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
-from .. import pointer as jp
-from ..diagnostic import Finding, Severity
-from ..entry import Entry
-from ..registry import Context, Option, rule
-from ..text import normalize_phrase
+from entrykit import pointer as jp
+from entrykit.diagnostic import Finding, Severity
+from entrykit.entry import Entry
+from entrykit.registry import Context, Option, rule
+from entrykit.similarity.phrases import normalize_phrase
 
 DATE_FIELDS = ("first_seen", "last_confirmed", "last_updated")
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from .. import dupes
-from .. import pointer as jp
-from ..corpus import Corpus, aliases_of
-from ..diagnostic import Finding, Related, Severity
-from ..entry import Entry
-from ..paths import ID_PATTERN
-from ..regex_runner import RegexSettings
-from ..registry import Context, Option, fact, rule, section
+from entrykit import pointer as jp
+from entrykit.corpus import Corpus, aliases_of
+from entrykit.diagnostic import Finding, Related, Severity
+from entrykit.entry import Entry
+from entrykit.paths import ID_PATTERN
+from entrykit.regex.runner import RegexSettings
+from entrykit.registry import Context, Option, fact, rule, section
+from entrykit.similarity import near_duplicates as dupes
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostic import Finding, Severity
-from ..entry import Entry
-from ..registry import Context, builtin, rule
+from entrykit.diagnostic import Finding, Severity
+from entrykit.entry import Entry
+from entrykit.registry import Context, builtin, rule
 
 builtin(
     "ET001",

@@ -5,16 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import pointer as jp
-from ..breadth import generic_probes, too_broad
-from ..corpus import Corpus
-from ..diagnostic import Finding, Related, Severity
-from ..entry import Entry
-from ..matching import FLAG_NAMES, MODES
-from ..redos import AnalysisTooComplex, Result, analyse
-from ..regex_index import Text, corpus_cross_matches, regex_fact
-from ..regex_runner import DEFAULT_TIMEOUT_MS, Job, Outcome, RegexRunner, RegexSettings, Status
-from ..registry import Context, Option, fact, rule, section
+from entrykit import pointer as jp
+from entrykit.corpus import Corpus
+from entrykit.diagnostic import Finding, Related, Severity
+from entrykit.entry import Entry
+from entrykit.regex.breadth import generic_probes, too_broad
+from entrykit.regex.compiling import FLAG_NAMES, MODES
+from entrykit.regex.literal_index import Text, corpus_cross_matches, regex_fact
+from entrykit.regex.redos import AnalysisTooComplex, Result, analyse
+from entrykit.regex.runner import (
+    DEFAULT_TIMEOUT_MS,
+    Job,
+    Outcome,
+    RegexRunner,
+    RegexSettings,
+    Status,
+)
+from entrykit.registry import Context, Option, fact, rule, section
 
 ENGINES = ("re2", "ecmascript")
 
@@ -428,7 +435,7 @@ def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
     pattern = _pattern(entry, ctx)
     if not engines or pattern is None:
         return
-    from ..portability import check_portable
+    from entrykit.regex.portability import check_portable
 
     texts = [t for t in [entry.str_field("signature")] if t is not None]
     texts += [t for _, t in _own_texts(entry, "examples")] + [t for _, t in _own_texts(entry, "counterexamples")]

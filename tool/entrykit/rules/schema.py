@@ -8,11 +8,11 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match
 
-from .. import pointer as jp
-from ..diagnostic import Finding
-from ..entry import Entry
-from ..registry import Context, rule
-from ..schema import validator
+from entrykit import pointer as jp
+from entrykit.diagnostic import Finding
+from entrykit.entry import Entry
+from entrykit.registry import Context, rule
+from entrykit.schema import validator
 
 _SHOWN = 60
 

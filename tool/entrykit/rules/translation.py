@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .. import locales, tokens, translated
-from .. import pointer as jp
-from ..diagnostic import Finding, Severity
-from ..entry import Entry
-from ..registry import Context, Option, rule, section
-from ..translated import Key, Settings
+from entrykit import pointer as jp
+from entrykit.diagnostic import Finding, Severity
+from entrykit.entry import Entry
+from entrykit.registry import Context, Option, rule, section
+from entrykit.translation import locales
+from entrykit.translation import preserved_tokens as tokens
+from entrykit.translation import translated_fields as translated
+from entrykit.translation.translated_fields import Key, Settings
 
 
 def _locale_problem(value: Any) -> str | None:

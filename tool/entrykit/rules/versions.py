@@ -11,13 +11,19 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from .. import pointer as jp
-from ..diagnostic import Finding, Fix, Related, Severity
-from ..entry import Entry
-from ..packages import Naming, canonical_name, check_aliases, check_vocabularies, default_naming
-from ..registry import Context, Option, rule, section
-from ..text import normalize_phrase
-from ..versionspec import Parsed, VersionSpec, parse, parse_version
+from entrykit import pointer as jp
+from entrykit.diagnostic import Finding, Fix, Related, Severity
+from entrykit.entry import Entry
+from entrykit.registry import Context, Option, rule, section
+from entrykit.similarity.phrases import normalize_phrase
+from entrykit.versions.package_names import (
+    Naming,
+    canonical_name,
+    check_aliases,
+    check_vocabularies,
+    default_naming,
+)
+from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
 
 section(
     "versions",

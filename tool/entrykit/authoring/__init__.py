@@ -1,0 +1,1 @@
+"""Writing entries: scaffolding, the formatter, merging, rendering pages and importers."""

@@ -1,0 +1,315 @@
+"""deadends.dev "ErrorCanon" JSON files to entries, by a documented field mapping.
+
+Upstream ids are `<domain>/<slug>/<environment>`; entries are `<domain>/<slug>`.
+A slug that only one imported file uses keeps the short id; a slug that several
+environments share becomes `<domain>/<slug>_<environment>` for each of them (the
+separator upstream itself uses for its flat `<slug>_<env>.json` files), so no two
+environments collide. The environment is kept in `tags` (`env:<environment>`,
+`os:<os>`) and in `versions` rows. Source fields with no place in an entry are
+listed in `Imported.unmapped`, never dropped silently. The README documents the
+field mapping.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from entrykit.authoring.importers import Imported, ImportProblem
+from entrykit.loader import Limits, decode, read_entry_bytes
+from entrykit.parsing import parse_json
+from entrykit.paths import is_valid_id, shown, unsafe_reason
+from entrykit.versions.rows import row_from
+
+DEAD_END_KEYS = ("action", "why_fails", "fail_rate", "condition", "common_misconception", "tradeoff", "sources")
+WORKAROUND_KEYS = ("action", "success_rate", "how", "condition", "tradeoff", "sources")
+GRAPH_KEYS = ("leads_to", "preceded_by", "frequently_confused_with")
+REFERENCE_KEYS = ("error_id", "probability", "condition", "distinction", "typical_delay")
+TIERS = ("ai_generated", "auto_generated", "human_reviewed", "expert_reviewed")
+_SEGMENT_JUNK = re.compile(r"[^a-z0-9._-]+")
+
+
+def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
+    """`*.json` files named or found below the given paths, sorted, each once."""
+    seen: set[Path] = set()
+    for given in paths:
+        found = sorted(given.rglob("*.json")) if given.is_dir() else [given]
+        for path in found:
+            if path not in seen and not any(part.startswith(".") for part in path.parts[-2:]):
+                seen.add(path)
+                yield path
+
+
+def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | ImportProblem:
+    """The parsed file, or a problem with a 1-based position (the loader's limits apply:
+    a regular file, within the size and nesting limits, UTF-8)."""
+    limits = limits or Limits()
+    raw = read_entry_bytes(path, limits.file_bytes)
+    if isinstance(raw, str):
+        return ImportProblem(path, 1, 1, raw)
+    text, problem = decode(raw)
+    if text is None:
+        line, col, message = problem or (1, 1, "cannot decode file")
+        return ImportProblem(path, line, col, message)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ImportProblem(path, exc.lineno, exc.colno, f"not JSON: {exc.msg}")
+    except (RecursionError, ValueError):
+        data = None  # too deep for the parser: the check below says where
+    nested = parse_json(text, limits.nesting).problem if data is None or isinstance(data, (dict, list)) else None
+    if nested is not None:
+        return ImportProblem(path, nested.line, nested.col, nested.message)
+    if not isinstance(data, dict):
+        return ImportProblem(path, 1, 1, "not an ErrorCanon: the top is not an object")
+    if not isinstance(data.get("id"), str) or not isinstance(data.get("error"), dict):
+        return ImportProblem(path, 1, 1, "not an ErrorCanon: no `id` string or `error` object")
+    unsafe = unsafe_reason(data["id"])
+    if unsafe is not None:  # cleaning could make a valid id of it, but such an input is no canon
+        return ImportProblem(path, 1, 1, f"id `{shown(data['id'])}` has {unsafe}; not imported")
+    return data
+
+
+def _segment(text: str) -> str:
+    cleaned = _SEGMENT_JUNK.sub("-", text.strip().lower())
+    cleaned = re.sub(r"[._-]{2,}", "-", cleaned).strip("._-")
+    return cleaned or "x"
+
+
+def split_upstream(upstream_id: str) -> tuple[str, str, str | None]:
+    """(domain, slug, environment) of an upstream id, each made a valid id segment."""
+    parts = [p for p in upstream_id.split("/") if p]
+    if len(parts) >= 3:
+        return _segment(parts[0]), _segment("-".join(parts[1:-1])), _segment(parts[-1])
+    if len(parts) == 2:
+        return _segment(parts[0]), _segment(parts[1]), None
+    return "unknown", _segment(parts[0] if parts else "entry"), None
+
+
+def plan_ids(upstream_ids: Iterable[str]) -> list[str]:
+    """Entry ids, one per upstream id in order: `<domain>/<slug>`, or `<domain>/<slug>_<env>`
+    when several environments share the slug; any remaining clash (the same upstream id
+    twice) gets `-2`, `-3`, ... in input order."""
+    upstream_ids = list(upstream_ids)
+    environments: dict[str, set[str | None]] = defaultdict(set)
+    for upstream in upstream_ids:
+        domain, slug, env = split_upstream(upstream)
+        environments[f"{domain}/{slug}"].add(env)
+    planned: list[str] = []
+    taken: set[str] = set()
+    for upstream in upstream_ids:
+        domain, slug, env = split_upstream(upstream)
+        short = f"{domain}/{slug}"
+        candidate = short if len(environments[short]) == 1 or env is None else f"{short}_{env}"
+        unique, number = candidate, 2
+        while unique in taken:
+            unique, number = f"{candidate}-{number}", number + 1
+        taken.add(unique)
+        planned.append(unique)
+    return planned
+
+
+def shorten_reference(upstream_id: str, planned: Mapping[str, str]) -> str:
+    """The entry id a reference points at: the imported one, else the plain short form."""
+    if upstream_id in planned:
+        return planned[upstream_id]
+    domain, slug, _ = split_upstream(upstream_id)
+    return f"{domain}/{slug}"
+
+
+class _Reader:
+    """Reads a canon, remembering which fields were used so the rest can be reported."""
+
+    def __init__(self, canon: Mapping[str, Any]) -> None:
+        self.canon = canon
+        self.used: set[str] = set()
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        node: Any = self.canon
+        for part in dotted.split("."):
+            if not isinstance(node, Mapping) or part not in node:
+                return default
+            node = node[part]
+        self.used.add(dotted)
+        return node
+
+    def unmapped(self) -> list[str]:
+        found: list[str] = []
+
+        def walk(node: Any, path: str) -> None:
+            if path in self.used:
+                return
+            if isinstance(node, Mapping):
+                for key, value in node.items():
+                    walk(value, f"{path}.{key}" if path else str(key))
+            elif node not in ([], "", None):  # empty values carry nothing to lose
+                found.append(path)
+
+        walk(self.canon, "")
+        return found
+
+
+def _items(raw: Any, keys: tuple[str, ...], where: str, unmapped: list[str]) -> list[dict[str, Any]]:
+    """Copy the known keys of each object in a list; report the others."""
+    items: list[dict[str, Any]] = []
+    if not isinstance(raw, list):
+        return items
+    for index, item in enumerate(raw):
+        if not isinstance(item, Mapping):
+            unmapped.append(f"{where}[{index}]")
+            continue
+        items.append({key: item[key] for key in keys if key in item})
+        unmapped.extend(f"{where}[{index}].{key}" for key in item if key not in keys)
+    return items
+
+
+def _category(value: Any, notes: list[str]) -> Any:
+    if not isinstance(value, str):
+        return value
+    snake = re.sub(r"[^a-z0-9_]+", "_", value.strip().lower()).strip("_")
+    if snake and not snake[0].isalpha():
+        snake = "c_" + snake
+    if snake != value:
+        notes.append(f"category `{value}` written as `{snake}`")
+    return snake or value
+
+
+def _versions(reader: _Reader, unmapped: list[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    runtime = reader.get("environment.runtime")
+    runtime_name, runtime_spec = "", None
+    if isinstance(runtime, Mapping) and isinstance(runtime.get("name"), str):
+        runtime_name = runtime["name"].strip().lower()
+        spec = runtime.get("version_range")
+        runtime_spec = spec if isinstance(spec, str) else ""
+        rows.append({"version": row_from(runtime["name"], runtime_spec), "status": "active"})
+        unmapped.extend(f"environment.runtime.{k}" for k in runtime if k not in ("name", "version_range"))
+    elif runtime is not None:
+        unmapped.append("environment.runtime")
+    python = reader.get("environment.python")
+    if isinstance(python, str) and python.strip():
+        said = runtime_name in ("python", "cpython") and (runtime_spec or "").strip() == python.strip()
+        if not said:
+            rows.append({"version": row_from("python", python), "status": "active"})
+    return rows
+
+
+def _tier(reader: _Reader, notes: list[str]) -> str | None:
+    status = reader.get("metadata.review_status")
+    generated_by = reader.get("metadata.generated_by")
+    if generated_by == "expert_review" and status in ("human_reviewed", "expert_reviewed"):
+        return "expert_reviewed"
+    if status in TIERS:
+        return str(status)
+    if status is not None:
+        notes.append(f"review_status `{status}` has no verification tier; left out")
+    return None
+
+
+def _graph(raw: Any, planned: Mapping[str, str], unmapped: list[str]) -> dict[str, list[Any]]:
+    graph: dict[str, list[Any]] = {}
+    raw = raw if isinstance(raw, Mapping) else {}
+    for name in GRAPH_KEYS:
+        refs: list[Any] = []
+        for index, item in enumerate(raw.get(name) or []):
+            if isinstance(item, str):
+                refs.append(shorten_reference(item, planned))
+            elif isinstance(item, Mapping) and isinstance(item.get("error_id"), str):
+                ref = {key: item[key] for key in REFERENCE_KEYS if key in item}
+                ref["error_id"] = shorten_reference(item["error_id"], planned)
+                refs.append(ref)
+                unmapped.extend(
+                    f"transition_graph.{name}[{index}].{key}" for key in item if key not in REFERENCE_KEYS
+                )
+            else:
+                unmapped.append(f"transition_graph.{name}[{index}]")
+        graph[name] = refs
+    unmapped.extend(f"transition_graph.{key}" for key in raw if key not in GRAPH_KEYS)
+    return graph
+
+
+def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str], source: Path) -> Imported:
+    """One canon as an entry (plain data, schema key order left to the writer)."""
+    reader = _Reader(canon)
+    unmapped: list[str] = []
+    notes: list[str] = []
+    upstream_id = reader.get("id")
+    reader.get("schema_version")
+    version = canon.get("schema_version")
+    if isinstance(version, str) and not version.startswith("1."):
+        notes.append(f"schema_version `{version}` is newer than the 1.x this mapping knows")
+    _, _, env = split_upstream(str(upstream_id))
+
+    entry: dict[str, Any] = {"id": entry_id}
+    simple = {
+        "signature": "error.signature",
+        "regex": "error.regex",
+        "domain": "error.domain",
+        "root_cause": "verdict.summary",
+        "resolvable": "verdict.resolvable",
+        "fix_success_rate": "verdict.fix_success_rate",
+        "confidence": "verdict.confidence",
+        "first_seen": "error.first_seen",
+        "last_confirmed": "error.last_confirmed",
+        "last_updated": "verdict.last_updated",
+        "evidence_count": "metadata.evidence_count",
+    }
+    for field_name, dotted in simple.items():
+        value = reader.get(dotted)
+        if value is not None:
+            entry[field_name] = value
+    category = reader.get("error.category")
+    if category is not None:
+        entry["category"] = _category(category, notes)
+    versions = _versions(reader, unmapped)
+    if versions:
+        entry["versions"] = versions
+    entry["dead_ends"] = _items(reader.get("dead_ends", []), DEAD_END_KEYS, "dead_ends", unmapped)
+    entry["workarounds"] = _items(reader.get("workarounds", []), WORKAROUND_KEYS, "workarounds", unmapped)
+    if "transition_graph" in canon:
+        entry["transition_graph"] = _graph(reader.get("transition_graph"), planned, unmapped)
+    tier = _tier(reader, notes)
+    if tier is not None:
+        entry["verification_tier"] = tier
+    tags = [f"env:{env}"] if env else []
+    os_name = reader.get("environment.os")
+    if isinstance(os_name, str) and os_name.strip() and os_name.strip().lower() != "any":
+        tags.append(f"os:{os_name.strip().lower()}")
+    if tags:
+        entry["tags"] = tags
+    unmapped = reader.unmapped() + unmapped
+    return Imported(source, entry, str(upstream_id), sorted(set(unmapped), key=unmapped.index), notes)
+
+
+def import_canons(
+    paths: Iterable[Path], limits: Limits | None = None
+) -> tuple[list[Imported], list[ImportProblem]]:
+    """Read every canon below `paths`, plan ids across all of them, convert each."""
+    canons: list[tuple[Path, dict[str, Any]]] = []
+    problems: list[ImportProblem] = []
+    for path in discover_canons(paths):
+        read = read_canon(path, limits)
+        if isinstance(read, ImportProblem):
+            problems.append(read)
+        else:
+            canons.append((path, read))
+    entry_ids = plan_ids(canon["id"] for _, canon in canons)
+    planned: dict[str, str] = {}
+    for (_, canon), entry_id in zip(canons, entry_ids):
+        planned.setdefault(canon["id"], entry_id)
+    imported = []
+    for (path, canon), entry_id in zip(canons, entry_ids):
+        if not is_valid_id(entry_id):  # cannot happen (segments are cleaned); never a path if it does
+            problems.append(ImportProblem(path, 1, 1, f"no valid entry id can be made of `{canon['id']}`"))
+            continue
+        imported.append(convert(canon, entry_id, planned, path))
+    return imported, problems
+
+
+def generalise(field_path: str) -> str:
+    """`dead_ends[3].tradeoff` -> `dead_ends[].tradeoff`, for counting across files."""
+    return re.sub(r"\[\d+\]", "[]", field_path)

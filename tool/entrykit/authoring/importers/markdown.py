@@ -1,0 +1,322 @@
+"""Read a page written by `entrykit render` back into an entry (the fields the page shows)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from entrykit.authoring.importers import Imported, ImportProblem
+from entrykit.authoring.render import (
+    NONE,
+    SEPARATOR,
+    rate_from,
+    read_code_span,
+    unescape,
+    unescape_cell,
+)
+from entrykit.loader import Limits, decode, read_entry_bytes
+
+_FENCE = re.compile(r"^(`{3,})text$")
+_ITEM = re.compile(r"^(\d+)\. ?")
+_LOCALE_HEADING = re.compile(r"^(.*) \(([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)*)\)$")
+_RATE_PREFIX = re.compile(r"^\*\*(.+?) (success|fail)\*\* — ?")
+_SIGNATURE_LABEL = re.compile(r"^Signature \((.*), ([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)*)\):(?: (.*))?$")
+
+
+class PageError(Exception):
+    """The text is not a page in the rendered layout; carries a 1-based line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class _Lines:
+    """The page's lines with a cursor."""
+
+    lines: list[str]
+    pos: int = 0
+
+    def done(self) -> bool:
+        return self.pos >= len(self.lines)
+
+    def peek(self) -> str:
+        return self.lines[self.pos] if not self.done() else ""
+
+    def take(self) -> str:
+        line = self.peek()
+        self.pos += 1
+        return line
+
+    def skip_blank(self) -> None:
+        while not self.done() and self.peek() == "":
+            self.pos += 1
+
+    def error(self, message: str) -> PageError:
+        return PageError(min(self.pos, len(self.lines) - 1) + 1, message)
+
+
+def _code_block(cursor: _Lines, indent: str = "") -> str:
+    """The text of the fenced block at the cursor (lines de-indented by `indent`)."""
+    opening = cursor.take()
+    match = _FENCE.match(opening[len(indent) :]) if opening.startswith(indent) else None
+    if match is None:
+        raise cursor.error("expected a ```text block")
+    fence = indent + match.group(1)
+    body: list[str] = []
+    while True:
+        if cursor.done():
+            raise cursor.error("code block is not closed")
+        line = cursor.take()
+        if line == fence:
+            return "\n".join(body)
+        body.append(line[len(indent) :] if line.startswith(indent) else line.lstrip(" "))
+
+
+def _is_fence(line: str, indent: str = "") -> bool:
+    return line.startswith(indent) and bool(_FENCE.match(line[len(indent) :]))
+
+
+def _value(cursor: _Lines, indent: str = "") -> str:
+    """A paragraph (one escaped line) or a code block, at the cursor."""
+    if _is_fence(cursor.peek(), indent):
+        return _code_block(cursor, indent)
+    return unescape(cursor.take()[len(indent) :])
+
+
+def _table(cursor: _Lines) -> list[list[str]]:
+    """Rows of the pipe table at the cursor (header and rule skipped)."""
+    rows: list[list[str]] = []
+    cursor.take()
+    cursor.take()
+    while cursor.peek().startswith("|"):
+        line = cursor.take().strip()
+        cells = re.split(r"(?<!\\)\|", line[1:-1])
+        rows.append([cell.strip() for cell in cells])
+    return rows
+
+
+def _items(cursor: _Lines) -> list[tuple[str, list[str]]]:
+    """Numbered items at the cursor: (text after the marker, the item's further values)."""
+    items: list[tuple[str, list[str]]] = []
+    while True:
+        cursor.skip_blank()
+        match = _ITEM.match(cursor.peek())
+        if match is None:
+            return items
+        line = cursor.take()
+        indent = " " * len(f"{match.group(1)}. ")
+        head = line[match.end() :]
+        values: list[str] = []
+        while True:
+            cursor.skip_blank()
+            nxt = cursor.peek()
+            if cursor.done() or not nxt.startswith(indent):
+                break
+            values.append(_value(cursor, indent))
+        items.append((head, values))
+
+
+def _split_item(head: str, values: list[str], kind: str) -> tuple[float | None, str, list[str]]:
+    """(rate, action, rest) of a workaround or dead-end item."""
+    match = _RATE_PREFIX.match(head)
+    if match is None or match.group(2) != kind:
+        raise PageError(0, f"expected an item starting `**N% {kind}** —`")
+    rest = head[match.end() :]
+    if rest:
+        return rate_from(match.group(1)), unescape(rest), values
+    if not values:
+        raise PageError(0, "item has no text")
+    return rate_from(match.group(1)), values[0], values[1:]
+
+
+def _plain_items(cursor: _Lines) -> list[str]:
+    out = []
+    for head, values in _items(cursor):
+        out.append(unescape(head) if head else (values[0] if values else ""))
+    return out
+
+
+def _header(line: str, entry: dict[str, Any]) -> None:
+    parts = line.split(SEPARATOR)
+    if len(parts) != 4:
+        raise PageError(1, "the first line is not `domain · category · tier · resolvable`")
+    for key, part in zip(("domain", "category", "verification_tier", "resolvable"), parts):
+        if part != NONE:
+            value = read_code_span(part)
+            if value is None:
+                raise PageError(1, f"`{part}` is not a code span")
+            entry[key] = value
+
+
+def parse_page(text: str) -> dict[str, Any]:
+    """The entry fields a rendered page shows; PageError if it is not such a page."""
+    cursor = _Lines(text.replace("\r\n", "\n").split("\n"))
+    entry: dict[str, Any] = {}
+    cursor.skip_blank()
+    _header(cursor.take(), entry)
+    cursor.skip_blank()
+    title = cursor.take()
+    if not title.startswith("# "):
+        raise cursor.error("expected the signature as a `# ` title")
+    cursor.skip_blank()
+    entry["signature"] = _code_block(cursor) if _is_fence(cursor.peek()) else unescape(title[2:])
+    _labels(cursor, entry)
+    _stats(cursor, entry)
+    section = ""
+    last_list = ""
+    while True:
+        cursor.skip_blank()
+        if cursor.done():
+            break
+        line = cursor.take()
+        if line.startswith("## "):
+            section = line[3:]
+            if section in ("Workarounds", "Dead Ends"):
+                last_list = section
+            _section(cursor, section, entry)
+        elif line.startswith("### ") and (found := _LOCALE_HEADING.match(line[4:])):
+            code = found.group(2)
+            cursor.skip_blank()
+            if section == "Root Cause":
+                entry[f"root_cause_{code}"] = _value(cursor)
+            elif section == "Dead Ends":
+                entry[f"dead_ends_{code}"] = _plain_items(cursor)
+            else:
+                raise cursor.error(f"unexpected translation heading in `{section}`")
+        elif section == "Root Cause" and (kind := read_code_span(line)) is not None:
+            entry["root_cause_type"] = kind
+        else:
+            raise cursor.error(f"unexpected line `{line[:40]}`")
+    if last_list == "":
+        raise cursor.error("no Workarounds section")
+    return entry
+
+
+def _labels(cursor: _Lines, entry: dict[str, Any]) -> None:
+    while True:
+        cursor.skip_blank()
+        line = cursor.peek()
+        if line.startswith("ID: "):
+            cursor.take()
+            entry["id"] = read_code_span(line[4:]) or unescape(line[4:])
+        elif line == "Regex:":
+            cursor.take()
+            cursor.skip_blank()
+            entry["regex"] = _code_block(cursor)
+        elif line.startswith("Regex: "):
+            cursor.take()
+            value = read_code_span(line[7:])
+            if value is None:
+                raise cursor.error("the regex is not a code span")
+            entry["regex"] = value
+        elif match := _SIGNATURE_LABEL.match(line):
+            cursor.take()
+            if match.group(3) is None:
+                cursor.skip_blank()
+                entry[f"signature_{match.group(2)}"] = _code_block(cursor)
+            else:
+                entry[f"signature_{match.group(2)}"] = unescape(match.group(3))
+        else:
+            return
+
+
+def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
+    cursor.skip_blank()
+    if not cursor.peek().startswith("| Fix Rate"):
+        raise cursor.error("expected the table `| Fix Rate | Confidence | Evidence | First Seen |`")
+    [row] = _table(cursor)
+    fix, confidence, evidence, first_seen = row
+    for key, cell in (("fix_success_rate", fix), ("confidence", confidence)):
+        rate = rate_from(cell)
+        if rate is not None:
+            entry[key] = rate
+    if evidence.isdigit():
+        entry["evidence_count"] = int(evidence)
+    seen = unescape_cell(first_seen)
+    if seen is not None:
+        entry["first_seen"] = seen
+
+
+def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
+    cursor.skip_blank()
+    if name == "Version Compatibility":
+        rows = _table(cursor) if cursor.peek().startswith("|") else []
+        versions = []
+        for cells in rows:
+            row: dict[str, Any] = {}
+            for key, cell in zip(("version", "status", "introduced", "deprecated", "behavior_change"), cells):
+                value = unescape_cell(cell)
+                if value is not None or key in ("introduced", "deprecated", "behavior_change"):
+                    row[key] = value
+            versions.append(row)
+        entry["versions"] = versions
+    elif name == "Root Cause":
+        entry["root_cause"] = _value(cursor)
+    elif name == "Official Documentation":
+        line = cursor.peek()
+        if line.startswith("<") and line.endswith(">"):
+            entry["official_doc_url"] = cursor.take()[1:-1]
+        else:
+            entry["official_doc_url"] = _value(cursor)
+    elif name == "Workarounds":
+        entry["workarounds"] = []
+        for head, values in _items(cursor):
+            rate, action, rest = _split_item(head, values, "success")
+            item: dict[str, Any] = {"action": action}
+            if rate is not None:
+                item["success_rate"] = rate
+            if rest:
+                item["how"] = rest[0]
+            entry["workarounds"].append(item)
+    elif name == "Dead Ends":
+        if cursor.peek() == "Common approaches that don't work:":
+            cursor.take()
+        entry["dead_ends"] = []
+        for head, values in _items(cursor):
+            rate, action, rest = _split_item(head, values, "fail")
+            item = {"action": action}
+            if rate is not None:
+                item["fail_rate"] = rate
+            if rest:
+                item["why_fails"] = rest[0]
+            entry["dead_ends"].append(item)
+    elif found := _LOCALE_HEADING.match(name):
+        entry[f"workarounds_{found.group(2)}"] = _plain_items(cursor)
+    else:
+        raise cursor.error(f"unknown section `{name}`")
+
+
+def import_pages(
+    paths: Iterable[Path], limits: Limits | None = None
+) -> tuple[list[Imported], list[ImportProblem]]:
+    """Read each page (files, or `*.md` below folders) into an entry."""
+    limits = limits or Limits()
+    imported: list[Imported] = []
+    problems: list[ImportProblem] = []
+    for given in paths:
+        files = sorted(given.rglob("*.md")) if given.is_dir() else [given]
+        for path in files:
+            raw = read_entry_bytes(path, limits.file_bytes)
+            if isinstance(raw, str):
+                problems.append(ImportProblem(path, 1, 1, raw))
+                continue
+            text, problem = decode(raw)
+            if text is None:
+                line, col, message = problem or (1, 1, "cannot decode file")
+                problems.append(ImportProblem(path, line, col, message))
+                continue
+            try:
+                entry = parse_page(text)
+            except PageError as exc:
+                problems.append(ImportProblem(path, max(exc.line, 1), 1, f"not a rendered entry page: {exc}"))
+                continue
+            if "id" not in entry:
+                problems.append(ImportProblem(path, 1, 1, "the page shows no `ID:`"))
+                continue
+            imported.append(Imported(path, entry))
+    return imported, problems

@@ -1,0 +1,43 @@
+"""What corpus rules read of an entry: a few of its fields (its summary), kept with its file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from entrykit.entry import Entry
+
+# Every field a corpus rule (ET206, ET209, ET501, ET502, ET504) or the corpus index reads.
+FIELDS = (
+    "id",
+    "aliases",
+    "signature",
+    "examples",
+    "counterexamples",
+    "regex",
+    "domain",
+    "workarounds",
+    "transition_graph",
+)
+GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
+
+
+def summarize(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields corpus rules read; of workarounds only their actions, of the graph its lists."""
+    out = {key: data[key] for key in FIELDS if key in data}
+    workarounds = out.get("workarounds")
+    if isinstance(workarounds, list):
+        out["workarounds"] = [
+            {"action": w["action"]} if isinstance(w, dict) and "action" in w else None for w in workarounds
+        ]
+    graph = out.get("transition_graph")
+    if isinstance(graph, dict):
+        out["transition_graph"] = {k: graph[k] for k in GRAPH_LISTS if k in graph}
+    return out
+
+
+def summary_entry(
+    path: str, abspath: Path, fmt: str, data: dict[str, Any], facts: dict[str, Any], text: str = ""
+) -> Entry:
+    """An `Entry` holding a summary: what corpus rules are given (see `Entry`)."""
+    return Entry(path=path, abspath=abspath, fmt=fmt, data=data, text=text, facts=facts)

@@ -1,0 +1,640 @@
+"""Which regexes match which texts, without trying every regex on every text.
+
+From each regex (as `re._parser` parses it) we extract an AND/OR query of literals
+that any match must contain: per alternation branch, nothing required through
+optional or zero-repeat parts. Literals and texts are case-folded the way `re`'s
+IGNORECASE compares characters (its simple lower-case mapping plus the extra
+equivalences in `re._casefix`: dotless i, long s, the Kelvin sign, ...), so a
+folded literal occurs in a folded text whenever the regex could match it.
+
+Each regex gets a *cover*: a set of literals (of at least `MIN_LITERAL`
+characters) one of which every match contains, chosen by how rare the literals
+are in the indexed texts. One Aho-Corasick automaton over all literals finds the
+literals of every text in one pass; the real regex then runs (through the
+time-budgeted runner) only on the texts holding one of its cover literals.
+Regexes without a cover fall back to running on every text.
+"""
+
+from __future__ import annotations
+
+import _sre
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from re import _constants as sre_c
+from re import _parser as sre_parse
+from typing import Any, Union
+
+import ahocorasick
+
+from entrykit.regex.compiling import compile_pattern
+from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
+
+try:
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # pragma: no cover - every CPython 3.11+ has it
+    _EXTRA_CASES = {}
+
+MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
+_EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
+_LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
+
+# A query: a literal, ("and", parts), ("or", parts), or None for "anything".
+Query = Union[str, tuple[str, tuple["Query", ...]], None]
+
+
+# --- case folding as re's IGNORECASE compares ----------------------------------------------
+
+
+def _fold_ord(code: int) -> int:
+    lower = _sre.unicode_tolower(code)
+    extra = _EXTRA_CASES.get(lower)
+    return min((lower, *extra)) if extra else lower
+
+
+class _FoldTable(dict[int, int]):
+    def __missing__(self, code: int) -> int:
+        folded = self[code] = _fold_ord(code)
+        return folded
+
+
+_TABLE = _FoldTable()
+
+
+def fold(text: str) -> str:
+    """`text` with every character replaced by its IGNORECASE class representative."""
+    if text.isascii():
+        return text.lower()  # the same as the table on ASCII (tested)
+    return text.translate(_TABLE)
+
+
+# --- required literals ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Info:
+    exact: frozenset[str] | None  # the node matches exactly one of these (folded) strings
+    query: Query = None  # what any match contains, when `exact` is None
+
+
+_EMPTY = _Info(frozenset({""}))
+_ANY = _Info(None, None)
+
+
+def _and(parts: Iterable[Query]) -> Query:
+    flat: list[Query] = []
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, tuple) and part[0] == "and":
+            flat.extend(part[1])
+        elif part not in flat:
+            flat.append(part)
+    if not flat:
+        return None
+    return flat[0] if len(flat) == 1 else ("and", tuple(flat))
+
+
+def _or(parts: Iterable[Query]) -> Query:
+    flat: list[Query] = []
+    for part in parts:
+        if part is None:
+            return None
+        if isinstance(part, tuple) and part[0] == "or":
+            flat.extend(part[1])
+        elif part not in flat:
+            flat.append(part)
+    if not flat:
+        return None
+    return flat[0] if len(flat) == 1 else ("or", tuple(flat))
+
+
+def _exact_query(strings: frozenset[str]) -> Query:
+    if "" in strings:
+        return None
+    return _or(sorted(strings))
+
+
+def _query(info: _Info) -> Query:
+    return _exact_query(info.exact) if info.exact is not None else info.query
+
+
+def _seq(items: Sequence[Any]) -> _Info:
+    exact: frozenset[str] = frozenset({""})
+    run: list[str] = []  # literal characters still to be appended to every string of `exact`
+    parts: list[Query] = []
+    exact_only = True
+    table = _TABLE
+    for op, av in items:
+        if op is sre_c.LITERAL:  # the common case, kept cheap: long literal runs
+            run.append(chr(table[av]))
+            continue
+        info = _node(op, av)
+        if run:
+            tail = "".join(run)
+            exact = frozenset(a + tail for a in exact)
+            run = []
+        if info.exact is not None and len(exact) * len(info.exact) <= _EXACT_LIMIT:
+            exact = frozenset(a + b for a in exact for b in info.exact)
+            continue
+        exact_only = False
+        parts.append(_exact_query(exact))
+        if info.exact is not None:
+            exact = info.exact
+        else:
+            parts.append(info.query)
+            exact = frozenset({""})
+    if run:
+        tail = "".join(run)
+        exact = frozenset(a + tail for a in exact)
+    if exact_only:
+        return _Info(exact)
+    parts.append(_exact_query(exact))
+    return _Info(None, _and(parts))
+
+
+def _class_chars(av: Sequence[Any]) -> frozenset[str] | None:
+    chars: set[str] = set()
+    for op, value in av:
+        if op is sre_c.LITERAL:
+            chars.add(chr(_TABLE[value]))
+        elif op is sre_c.RANGE and value[1] - value[0] < 8:
+            chars.update(chr(_TABLE[c]) for c in range(value[0], value[1] + 1))
+        else:  # NEGATE, CATEGORY, wide ranges
+            return None
+    return frozenset(chars) if 0 < len(chars) <= 4 else None
+
+
+def _node(op: Any, av: Any) -> _Info:
+    if op is sre_c.LITERAL:
+        return _Info(frozenset({chr(_TABLE[av])}))
+    if op is sre_c.IN:
+        chars = _class_chars(av)
+        return _Info(chars) if chars is not None else _ANY
+    if op is sre_c.SUBPATTERN:
+        return _seq(av[3])
+    if op is sre_c.ATOMIC_GROUP:
+        return _seq(av)
+    if op is sre_c.BRANCH:
+        infos = [_seq(branch) for branch in av[1]]
+        if all(i.exact is not None for i in infos):
+            union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
+            if len(union) <= _EXACT_LIMIT:
+                return _Info(union)
+        return _Info(None, _or(_query(i) for i in infos))
+    if op is sre_c.GROUPREF_EXISTS:
+        yes = _seq(av[1])
+        no = _seq(av[2]) if av[2] is not None else _EMPTY
+        return _Info(None, _or([_query(yes), _query(no)]))
+    if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
+        low, high, sub = av
+        inner = _seq(sub)
+        if low == 0:  # nothing required; an optional exact part keeps literal runs going
+            if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
+                return _Info(inner.exact | {""})
+            return _ANY
+        if (
+            low == high
+            and inner.exact is not None
+            and len(inner.exact) ** low <= _EXACT_LIMIT
+            and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+        ):
+            exact = frozenset({""})
+            for _ in range(low):
+                exact = frozenset(a + b for a in exact for b in inner.exact)
+            return _Info(exact)
+        return _Info(None, _query(inner))
+    if op is sre_c.ASSERT:
+        # a positive lookaround's text is part of the searched text too
+        return _Info(None, _query(_seq(av[1])))
+    if op is sre_c.AT or op is sre_c.ASSERT_NOT:
+        return _EMPTY
+    return _ANY  # ANY, NOT_LITERAL, GROUPREF, CATEGORY
+
+
+@lru_cache(maxsize=65536)
+def required(pattern: str, flags: int = 0) -> Query:
+    """The query of folded literals every match of `pattern` contains (None: nothing)."""
+    return _query(_seq(sre_parse.parse(pattern, flags).data))
+
+
+def literals_of(query: Query) -> list[str]:
+    if query is None:
+        return []
+    if isinstance(query, str):
+        return [query]
+    return [lit for part in query[1] for lit in literals_of(part)]
+
+
+def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LITERAL) -> frozenset[str] | None:
+    """Literals one of which every match contains, the rarest choice; None if there is none."""
+    df = df or {}
+
+    def cost(lits: frozenset[str]) -> tuple[int, int]:
+        return (sum(df.get(lit, 0) for lit in lits), -min(len(lit) for lit in lits))
+
+    def walk(q: Query) -> frozenset[str] | None:
+        if q is None:
+            return None
+        if isinstance(q, str):
+            return frozenset({q}) if len(q) >= min_len else None
+        options = [walk(part) for part in q[1]]
+        if q[0] == "or":
+            if any(o is None for o in options):
+                return None
+            return frozenset().union(*[o for o in options if o is not None])
+        usable = [o for o in options if o is not None]
+        return min(usable, key=cost) if usable else None
+
+    return walk(query)
+
+
+def satisfied(query: Query, present: set[str], folded: str) -> bool:
+    """Whether a text could match: every required literal is there (`present` holds the
+    text's indexed literals; shorter ones are looked up in the folded text itself)."""
+    if query is None:
+        return True
+    if isinstance(query, str):
+        return query in present if len(query) >= MIN_LITERAL else query in folded
+    if query[0] == "and":
+        return all(satisfied(part, present, folded) for part in query[1])
+    return any(satisfied(part, present, folded) for part in query[1])
+
+
+def longest_literal(query: Query) -> int:
+    """Length of the longest literal every match must contain (0 if none)."""
+    if query is None:
+        return 0
+    if isinstance(query, str):
+        return len(query)
+    lengths = [longest_literal(part) for part in query[1]]
+    return max(lengths) if query[0] == "and" else min(lengths)
+
+
+# --- the index -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text to match against: who it belongs to and which field it is."""
+
+    owner: int
+    pointer: str
+    text: str
+
+
+@dataclass
+class RegexIndex:
+    """Regexes (by position in `patterns`) indexed by their cover literals.
+
+    `df_texts` are the texts whose literal frequencies decide which literals are
+    rare (usually the corpus's signatures); they are not stored.
+    """
+
+    patterns: Sequence[str | None]
+    flags: int = 0
+    mode: str = "search"
+    df_texts: Iterable[str] = ()
+    known_queries: Sequence[Query] | None = field(default=None, repr=False)
+    covers: list[frozenset[str] | None] = field(init=False)
+    fallback: list[int] = field(init=False)
+    queries: list[Query] = field(init=False)
+    df_literals: list[set[str]] = field(init=False, repr=False)  # literals of each df text
+    _df_folded: list[str] = field(init=False, repr=False)
+    _postings: dict[str, list[int]] | None = field(init=False, default=None, repr=False)
+    _automaton: Any = field(init=False, repr=False)
+    _users: dict[str, list[int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.queries = []
+        literals: set[str] = set()
+        for number, pattern in enumerate(self.patterns):
+            if self.known_queries is not None:
+                query = self.known_queries[number] if pattern is not None else None
+            else:
+                query = _safe_required(pattern, self.flags)
+            self.queries.append(query)
+            literals.update(lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL)
+        self._automaton = _automaton(literals)
+        df: dict[str, int] = defaultdict(int)
+        self.df_literals = []
+        self._df_folded = []
+        for text in self.df_texts:
+            self._df_folded.append(fold(text))
+            found = self.literals_in(text)
+            self.df_literals.append(found)
+            for lit in found:
+                df[lit] += 1
+        self.covers = []
+        self.fallback = []
+        self._users = defaultdict(list)
+        for number, (pattern, query) in enumerate(zip(self.patterns, self.queries)):
+            chosen = cover(query, df) if pattern is not None else None
+            self.covers.append(chosen)
+            if pattern is None:
+                continue
+            if chosen is None:
+                self.fallback.append(number)
+            else:
+                for lit in chosen:
+                    self._users[lit].append(number)
+
+    def texts_for(self, number: int) -> list[int]:
+        """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
+        query = self.queries[number]
+        chosen = self.covers[number]
+        if chosen is None:
+            pool: Iterable[int] = range(len(self.df_literals))
+        else:
+            if self._postings is None:
+                postings: dict[str, list[int]] = defaultdict(list)
+                for position, found in enumerate(self.df_literals):
+                    for lit in found:
+                        postings[lit].append(position)
+                self._postings = postings
+            pool = sorted({t for lit in chosen for t in self._postings.get(lit, ())})
+        return [t for t in pool if satisfied(query, self.df_literals[t], self._df_folded[t])]
+
+    def literals_in(self, text: str) -> set[str]:
+        """The indexed literals that occur in `text` (after folding)."""
+        if self._automaton is None:
+            return set()
+        return {lit for _, lit in self._automaton.iter(fold(text))}
+
+    def candidates(self, text: str, literals: set[str] | None = None) -> set[int]:
+        """Regexes that may match `text`: the whole literal query of each regex whose cover
+        literal occurs in `text` holds there; regexes without a cover are always candidates."""
+        present = self.literals_in(text) if literals is None else literals
+        folded = fold(text)
+        # no cover, but single characters the regex needs may still rule the text out
+        found = {n for n in self.fallback if satisfied(self.queries[n], present, folded)}
+        for lit in present:
+            for number in self._users.get(lit, ()):
+                if number in found:
+                    continue
+                if satisfied(self.queries[number], present, folded):
+                    found.add(number)
+        return found
+
+    def match(self, text: str, runner: RegexRunner) -> dict[int, Outcome]:
+        """Outcomes of the candidate regexes on `text` (others cannot match it)."""
+        numbers = sorted(self.candidates(text))
+        jobs = [Job(self.patterns[n] or "", self.flags, self.mode, text) for n in numbers]
+        return dict(zip(numbers, runner.run(jobs)))
+
+
+def _safe_required(pattern: str | None, flags: int) -> Query:
+    if pattern is None:
+        return None
+    try:
+        return required(pattern, flags)
+    except Exception:  # does not parse: ET201's business; never a candidate anyway
+        return None
+
+
+def _automaton(literals: Iterable[str]) -> Any:
+    automaton = ahocorasick.Automaton()
+    count = 0
+    for lit in literals:
+        automaton.add_word(lit, lit)
+        count += 1
+    if not count:
+        return None
+    automaton.make_automaton()
+    return automaton
+
+
+@dataclass(frozen=True)
+class CrossMatches:
+    """Every (regex, text) pair that matched, and those that timed out or failed."""
+
+    pairs: dict[int, list[Text]]  # regex number -> texts (of other owners) it matches
+    timeouts: dict[int, list[Text]]
+    errors: dict[int, list[tuple[Text, str]]]
+    tried: int  # regex runs actually made
+    fallback: int  # regexes that had to run on every text
+
+
+def cross_matches(
+    patterns: Sequence[str | None],
+    texts: Sequence[Text],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    queries: Sequence[Query] | None = None,
+) -> CrossMatches:
+    """All pairs (regex i, text t) with t.owner != i where regex i matches t.
+
+    Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
+    `queries` are the patterns' literal queries when already known (`regex_fact`).
+    """
+    index = RegexIndex(patterns, flags, mode, (t.text for t in texts), queries)
+    by_regex: dict[int, list[Text]] = defaultdict(list)
+    for item, literals in zip(texts, index.df_literals):
+        for number in index.candidates(item.text, literals):
+            if number != item.owner and patterns[number] is not None:
+                by_regex[number].append(item)
+    # regex by regex, so the worker compiles each once and runs it over its texts
+    groups = ((n, by_regex[n]) for n in sorted(by_regex))
+    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
+    return CrossMatches(pairs, timeouts, errors, tried, len(index.fallback))
+
+
+RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
+
+
+def _run_groups(
+    groups: Iterable[tuple[int, Sequence[Text]]],
+    patterns: Sequence[str | None],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+) -> tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]], int]:
+    """Run each regex on its texts: (matched, timed out, failed, runs made).
+
+    Jobs go to the runner a few regexes at a time, never splitting one regex's texts
+    (the runner stops a regex that keeps overrunning within one call), so the pairs of
+    a large corpus are never all in memory at once."""
+    pairs: dict[int, list[Text]] = {}
+    timeouts: dict[int, list[Text]] = defaultdict(list)
+    errors: dict[int, list[tuple[Text, str]]] = defaultdict(list)
+    tried = 0
+    chunk: list[tuple[int, Sequence[Text]]] = []
+    size = 0
+
+    def flush() -> None:
+        jobs = [Job(patterns[n] or "", flags, mode, item.text) for n, items in chunk for item in items]
+        outcomes = iter(runner.run(jobs, remember=False))
+        for number, items in chunk:
+            matched = []
+            for item in items:
+                outcome = next(outcomes)
+                if outcome.status is Status.MATCH:
+                    matched.append(item)
+                elif outcome.status is Status.TIMEOUT:
+                    timeouts[number].append(item)
+                elif outcome.status is Status.ERROR:
+                    errors[number].append((item, outcome.error))
+            if matched:
+                pairs[number] = matched
+        chunk.clear()
+
+    for number, items in groups:
+        chunk.append((number, items))
+        size += len(items)
+        tried += len(items)
+        if size >= RUN_CHUNK:
+            flush()
+            size = 0
+    if chunk:
+        flush()
+    return pairs, dict(timeouts), dict(errors), tried
+
+
+def naive_cross_matches(
+    patterns: Sequence[str | None], texts: Sequence[Text], flags: int, mode: str
+) -> dict[int, list[Text]]:
+    """The reference every regex on every text, in-process and without a budget.
+
+    For tests and benchmarks on trusted corpora only: a catastrophic regex hangs it.
+    """
+    pairs: dict[int, list[Text]] = defaultdict(list)
+    for number, pattern in enumerate(patterns):
+        if pattern is None:
+            continue
+        compiled = compile_pattern(pattern, flags)
+        run = getattr(compiled, mode)
+        for item in texts:
+            if item.owner != number and run(item.text) is not None:
+                pairs[number].append(item)
+    return dict(pairs)
+
+
+def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query, frozenset[str] | None]:
+    """Whether the entry's regex compiles under `flags` (within `runner`'s budget), the
+    literal query every match satisfies, and a cover of it chosen without frequencies
+    (see `cover`).
+
+    Kept in `entry.facts` (a per-file fact, cached with the file): corpus runs read
+    it instead of parsing every regex again.
+    """
+    known = entry.facts.get("regex")
+    if isinstance(known, (list, tuple)) and len(known) == 4 and known[0] == flags:
+        return bool(known[1]), known[2], frozenset(known[3]) if known[3] is not None else None
+    pattern = entry.str_field("regex")
+    ok, query, chosen = False, None, None
+    if pattern is not None:
+        ok = runner.compiles(pattern, flags)
+        if ok:
+            query = _safe_required(pattern, flags)
+            chosen = cover(query)
+    entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None)
+    return ok, query, chosen
+
+
+def _present(query: Query, folded: str) -> set[str]:
+    return {lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL and lit in folded}
+
+
+def focused_cross_matches(
+    patterns: Sequence[str | None],
+    queries: Sequence[Query],
+    covers: Sequence[frozenset[str] | None],
+    texts: Sequence[Text],
+    focus: Iterable[int],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+) -> CrossMatches:
+    """The pairs of `cross_matches` in which the regex or the text belongs to an entry
+    of `focus`: exactly those, found without an index over the whole corpus.
+
+    Each focus regex is tried on the texts holding one of its cover literals; each
+    focus text is tried with the regexes one of whose cover literals it holds. Cost
+    grows with the corpus only by substring tests, so a pre-commit run over a few
+    files stays cheap in a large corpus.
+    """
+    wanted = set(focus)
+    folded = [fold(t.text) for t in texts]
+    candidates: dict[int, set[int]] = defaultdict(set)  # regex -> text positions
+    for number in sorted(wanted):
+        if number >= len(patterns) or patterns[number] is None:
+            continue
+        query, chosen = queries[number], covers[number]
+        for position, item in enumerate(texts):
+            if item.owner == number:
+                continue
+            text = folded[position]
+            if chosen is not None and not any(lit in text for lit in chosen):
+                continue
+            if satisfied(query, _present(query, text), text):
+                candidates[number].add(position)
+    users: dict[str, list[int]] = defaultdict(list)
+    fallback: list[int] = []
+    for number, (pattern, chosen) in enumerate(zip(patterns, covers)):
+        if pattern is None or number in wanted:
+            continue
+        if chosen is None:
+            fallback.append(number)
+        else:
+            for lit in chosen:
+                users[lit].append(number)
+    for position, item in enumerate(texts):
+        if item.owner not in wanted:
+            continue
+        text = folded[position]
+        maybe = set(fallback)
+        for lit, numbers in users.items():
+            if lit in text:
+                maybe.update(numbers)
+        for number in maybe:
+            if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
+                candidates[number].add(position)
+    groups = ((n, [texts[p] for p in sorted(candidates[n])]) for n in sorted(candidates))
+    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
+    return CrossMatches(pairs, timeouts, errors, tried, len(fallback))
+
+
+def corpus_cross_matches(
+    entries: Sequence[Any],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    memo: dict[Any, Any] | None = None,
+    focus: Iterable[int] | None = None,
+) -> tuple[CrossMatches, list[Text]]:
+    """Cross-matches of a corpus: entry i's regex against every other entry's signature
+    and examples. Entries are `entrykit.entry.Entry`s; regexes that do not compile count
+    as absent. With `memo` (e.g. `Corpus.memo`) the result is computed once per corpus.
+
+    With `focus` (entry numbers), only the pairs that involve one of those entries,
+    as regex or as text (see `focused_cross_matches`).
+    """
+    wanted = frozenset(focus) if focus is not None else None
+    key = ("regex-cross-matches", flags, mode, runner.budget, wanted)
+    if memo is not None and key in memo:
+        return memo[key]
+    patterns: list[str | None] = []
+    queries: list[Query] = []
+    covers: list[frozenset[str] | None] = []
+    texts: list[Text] = []
+    for number, entry in enumerate(entries):
+        ok, query, chosen = regex_fact(entry, flags, runner)
+        patterns.append(entry.str_field("regex") if ok else None)
+        queries.append(query)
+        covers.append(chosen)
+        signature = entry.str_field("signature")
+        if signature is not None:
+            texts.append(Text(number, "/signature", signature))
+        for index, example in enumerate(entry.list_field("examples")):
+            if isinstance(example, str):
+                texts.append(Text(number, f"/examples/{index}", example))
+    if wanted is None:
+        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries)
+    else:
+        cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
+    result = (cross, texts)
+    if memo is not None:
+        memo[key] = result
+    return result

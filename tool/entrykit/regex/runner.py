@@ -1,0 +1,478 @@
+"""Run every regex entrykit applies to entry data under a per-match time budget.
+
+CPython's `re` holds the GIL and cannot be stopped from another thread, so matches
+run in a persistent worker process (`regex/worker.py`), batched, where a SIGALRM
+interrupts a runaway match (`_sre` checks for signals while it backtracks). If the
+worker ever overruns its budget by a wide margin anyway, it is killed, the job is
+recorded as timed out, a fresh worker is started and the batch goes on.
+
+Matches that are provably cheap run in-process: a regex without any repetition
+backtracks at most once per path through the pattern at each start position, so
+its cost is bounded by `paths * size * len(text)` (see `_bounded_cost`).
+
+A `RegexRunner` holds no state that a forked or spawned process could share by
+mistake: `shared_runner()` keys its instances by process id.
+"""
+
+from __future__ import annotations
+
+import atexit
+import enum
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from entrykit.regex import worker as protocol
+from entrykit.regex.compiling import (
+    cheap_to_compile,
+    compile_error,
+    compile_pattern,
+    settings_flags,
+)
+
+try:  # Python 3.11+: the parser is private but stable; entrykit needs 3.11.
+    from re import _constants as sre_c
+    from re import _parser as sre_parse
+except ImportError:  # pragma: no cover
+    import sre_constants as sre_c  # type: ignore[no-redef]
+    import sre_parse  # type: ignore[no-redef]
+
+DEFAULT_TIMEOUT_MS = 100
+COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
+_WORKER = Path(protocol.__file__).resolve()
+_FAST_PATH_LIMIT = 2_000_000  # backtracking steps we accept in-process, about 20 ms
+_BATCH = 256  # jobs per message; two in flight keep both processes busy
+_MEMO_SIZE = 20_000  # outcomes kept: rules asking again about the same file hit; bulk runs pass by
+
+
+class Status(enum.IntEnum):
+    NO_MATCH = protocol.NO_MATCH
+    MATCH = protocol.MATCH
+    TIMEOUT = protocol.TIMEOUT
+    ERROR = protocol.ERROR
+
+
+class Job(NamedTuple):
+    """One regex applied to one text the way lookups apply it."""
+
+    pattern: str
+    flags: int
+    mode: str
+    text: str
+
+
+class Outcome(NamedTuple):
+    """What running a job gave: a status, the time it took, an error message, where it matched."""
+
+    status: Status
+    seconds: float = 0.0
+    error: str = ""
+    start: int = -1  # where the match begins, if it matched
+
+    @property
+    def matched(self) -> bool:
+        return self.status is Status.MATCH
+
+    @property
+    def timed_out(self) -> bool:
+        return self.status is Status.TIMEOUT
+
+
+def _paths_and_size(items: Iterable[Any]) -> tuple[int, int] | None:
+    """(paths, nodes) of a parsed sequence, or None if it repeats anything more than once."""
+    paths, size = 1, 0
+    for op, av in items:
+        size += 1
+        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
+            low, high, sub = av
+            if high > 1:
+                return None
+            inner = _paths_and_size(sub)
+            if inner is None:
+                return None
+            paths *= inner[0] + (1 if low == 0 else 0)
+            size += inner[1]
+        elif op is sre_c.BRANCH:
+            total = 0
+            for branch in av[1]:
+                inner = _paths_and_size(branch)
+                if inner is None:
+                    return None
+                total += inner[0]
+                size += inner[1]
+            paths *= max(total, 1)
+        elif op is sre_c.SUBPATTERN or op is sre_c.ATOMIC_GROUP:
+            inner = _paths_and_size(av[-1] if op is sre_c.SUBPATTERN else av)
+            if inner is None:
+                return None
+            paths *= inner[0]
+            size += inner[1]
+        elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
+            inner = _paths_and_size(av[1])
+            if inner is None:
+                return None
+            paths *= inner[0] + 1
+            size += inner[1]
+        elif op is sre_c.GROUPREF_EXISTS:
+            yes = _paths_and_size(av[1])
+            no = _paths_and_size(av[2]) if av[2] is not None else (1, 0)
+            if yes is None or no is None:
+                return None
+            paths *= yes[0] + no[0]
+            size += yes[1] + no[1]
+        elif op is sre_c.IN:
+            size += len(av)
+    return paths, size
+
+
+@lru_cache(maxsize=65536)
+def _bounded_cost(pattern: str, flags: int) -> int | None:
+    """Steps per start position if `pattern` has no repetition, else None (unknown)."""
+    if any(char in pattern for char in "*+?{"):
+        return None  # it may repeat: not worth a parse to find out (None is the safe answer)
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except Exception:
+        return None
+    counted = _paths_and_size(parsed)
+    if counted is None:
+        return None
+    return counted[0] * (counted[1] + 1)
+
+
+def _run_here(job: Job) -> Outcome:
+    start = time.perf_counter()
+    try:
+        compiled = compile_pattern(job.pattern, job.flags)
+        if job.mode == "search":
+            found = compiled.search(job.text)
+        elif job.mode == "match":
+            found = compiled.match(job.text)
+        else:
+            found = compiled.fullmatch(job.text)
+    except Exception as exc:  # re.error, and errors CPython raises at search time
+        return Outcome(Status.ERROR, time.perf_counter() - start, f"{type(exc).__name__}: {exc}")
+    if found is None:
+        return Outcome(Status.NO_MATCH, time.perf_counter() - start)
+    return Outcome(Status.MATCH, time.perf_counter() - start, start=found.start())
+
+
+def provably_fast(job: Job) -> bool:
+    """True if the job's worst case (compiling included) is small enough to run without a budget."""
+    if job.mode == COMPILE or not cheap_to_compile(job.pattern, job.flags):
+        return False
+    cost = _bounded_cost(job.pattern, job.flags)
+    return cost is not None and cost * (len(job.text) + 1) <= _FAST_PATH_LIMIT
+
+
+class _Worker:
+    """One worker process and the bytes it has sent but we have not parsed yet."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(_WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            bufsize=0,
+            start_new_session=True,  # a Ctrl-C in the terminal is ours to handle, not its
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.fd_out = self.proc.stdout.fileno()
+        self.buffer = bytearray()
+        self.offset = 0
+        if self._read(1, 30.0) != b"R":
+            self.kill()
+            raise RuntimeError("the regex worker process did not start")
+
+    def send(self, budget: float, jobs: Sequence[Job], stop_at: float = 0.0) -> None:
+        # Consecutive jobs of one regex travel as one run: (pattern, flags, mode, texts, stop_at).
+        runs: list[tuple[str, int, str, list[str], float]] = []
+        for pattern, flags, mode, text in jobs:
+            if runs and runs[-1][0] is pattern and runs[-1][1] == flags and runs[-1][2] == mode:
+                runs[-1][3].append(text)
+            else:
+                runs.append((pattern, flags, mode, [text], stop_at))
+        payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
+
+    def _fill(self, timeout: float) -> bool:
+        """Wait up to `timeout` for more bytes; False if none came or the worker died."""
+        ready, _, _ = select.select([self.fd_out], [], [], timeout)
+        if not ready:
+            return False
+        chunk = os.read(self.fd_out, 1 << 20)
+        if not chunk:
+            return False
+        if self.offset:
+            del self.buffer[: self.offset]
+            self.offset = 0
+        self.buffer += chunk
+        return True
+
+    def _read(self, size: int, timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        while len(self.buffer) - self.offset < size:
+            if not self._fill(max(0.0, deadline - time.monotonic())):
+                return None
+        data = bytes(self.buffer[self.offset : self.offset + size])
+        self.offset += size
+        return data
+
+    def receive(self, wanted: int, timeout: float) -> list[Outcome] | None:
+        """Between 1 and `wanted` outcomes, as soon as any are complete; None if nothing
+        complete came within `timeout` seconds (or the worker died)."""
+        unpack = protocol.RESULT.unpack_from
+        size = protocol.RESULT.size
+        statuses = list(Status)
+        while True:
+            out: list[Outcome] = []
+            buffer, offset = self.buffer, self.offset
+            while len(out) < wanted and len(buffer) - offset >= size:
+                status, seconds, where, length = unpack(buffer, offset)
+                if len(buffer) - offset - size < length:
+                    break
+                message = bytes(buffer[offset + size : offset + size + length]).decode("utf-8", "replace")
+                offset += size + length
+                out.append(Outcome(statuses[status], seconds, message, where))
+            self.offset = offset
+            if out:
+                return out
+            if not self._fill(timeout):
+                return None
+
+    def kill(self) -> None:
+        kill_worker(self.proc)
+
+
+def kill_worker(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a worker process started in its own session, and everything it started."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
+class RegexRunner:
+    """Runs batches of jobs under a per-match budget; remembers recent outcomes.
+
+    Use one per process (`shared_runner`) or as a context manager.
+    """
+
+    def __init__(self, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
+        if timeout_ms <= 0:
+            raise ValueError("timeout_ms must be positive")
+        self.budget = timeout_ms / 1000.0
+        self._worker: _Worker | None = None
+        self._pid = os.getpid()
+        self._memo: OrderedDict[Job, Outcome] = OrderedDict()
+        self.restarts = 0
+
+    def __enter__(self) -> RegexRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._worker is not None and self._pid == os.getpid():
+            self._worker.kill()
+        self._worker = None
+
+    def run(self, jobs: Sequence[Job], remember: bool = True) -> list[Outcome]:
+        """Outcomes in the order of `jobs`; never raises for what a regex does.
+
+        With `remember`, outcomes are kept (up to a bound) so that rules asking the
+        same question again get the answer without a second run; bulk callers whose
+        jobs will not come back (cross-matching a corpus) pass False.
+        """
+        results: list[Outcome | None] = [None] * len(jobs)
+        unique: dict[Job, int] = {}  # job -> its place in `pending`
+        pending: list[Job] = []
+        remote: list[tuple[int, int]] = []  # (index in jobs, index in pending)
+        memo = self._memo
+        for index, job in enumerate(jobs):
+            known = memo.get(job)
+            if known is not None:
+                memo.move_to_end(job)
+                results[index] = known
+            elif provably_fast(job):
+                results[index] = outcome = _run_here(job)
+                if remember:
+                    self._remember(job, outcome)
+            else:
+                place = unique.get(job)
+                if place is None:
+                    place = unique[job] = len(pending)
+                    pending.append(job)
+                remote.append((index, place))
+        outcomes = self._run_remote(pending) if pending else []
+        for job, outcome in zip(pending, outcomes):
+            if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
+                continue  # unknown, not a result: another run may try it
+            if remember or outcome.status is Status.TIMEOUT:
+                self._remember(job, outcome)  # timeouts always: never pay twice
+        for index, place in remote:
+            results[index] = outcomes[place]
+        return [r for r in results if r is not None]
+
+    def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
+        return self.run([Job(pattern, flags, mode, text)])[0]
+
+    def run_series(self, pattern: str, flags: int, mode: str, texts: Sequence[str], stop_at: float) -> list[Outcome]:
+        """Outcomes of `texts` (growing attacks) run in order, up to and including the first
+        that times out or takes `stop_at` seconds or more; the texts after it are not run.
+
+        One round trip to the worker instead of one per text: what a caller running the
+        texts one by one until that point would see, at a fraction of the latency."""
+        if not texts:
+            return []
+        out: list[Outcome] = []
+        for outcome in self._run_remote([Job(pattern, flags, mode, text) for text in texts], stop_at):
+            out.append(outcome)
+            if outcome.status is Status.TIMEOUT or outcome.seconds >= stop_at:
+                break
+        return out
+
+    def compile_check(self, pattern: str, flags: int) -> Outcome:
+        """Does `pattern` compile, and within the budget? MATCH if it does (compiling it
+        in-process is then safe), ERROR with `re`'s reason if it does not, TIMEOUT if
+        compiling alone takes longer than the budget."""
+        if not cheap_to_compile(pattern, flags):
+            outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
+            if outcome.status is not Status.MATCH and outcome.status is not Status.ERROR:
+                return outcome
+        error = compile_error(pattern, flags)
+        return Outcome(Status.ERROR, error=error) if error is not None else Outcome(Status.MATCH)
+
+    def compiles(self, pattern: str | None, flags: int) -> bool:
+        """True if `pattern` is a regex that compiles within the budget."""
+        return pattern is not None and self.compile_check(pattern, flags).status is Status.MATCH
+
+    def _remember(self, job: Job, outcome: Outcome) -> Outcome:
+        self._memo[job] = outcome
+        if len(self._memo) > _MEMO_SIZE:
+            self._memo.popitem(last=False)
+        return outcome
+
+    def _ensure_worker(self) -> _Worker:
+        if self._pid != os.getpid():  # inherited across fork: the worker is the parent's
+            self._worker, self._pid, self._memo = None, os.getpid(), OrderedDict()
+        if self._worker is None or self._worker.proc.poll() is not None:
+            self._worker = _Worker()
+        return self._worker
+
+    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0) -> list[Outcome]:
+        results: list[Outcome | None] = [None] * len(jobs)
+        # The worker stops each match at the budget and reports at least every
+        # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
+        watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
+        # A regex that has overrun the budget STRIKES times is not run on the rest of
+        # this call's texts (the worker does the same within each batch): a corpus of
+        # catastrophic regexes then costs a few budgets per regex, not one per text.
+        strikes: dict[tuple[str, int, str], int] = {}
+        todo: deque[int] = deque(range(len(jobs)))  # not sent yet, in order
+        in_flight: deque[int] = deque()  # sent, in the order the worker answers
+        one_by_one = False
+        while todo or in_flight:
+            worker = self._ensure_worker()
+            batch = 1 if one_by_one else _BATCH
+            # Two batches in flight: the worker matches one while we decode the other.
+            while todo and len(in_flight) < 2 * batch:
+                chunk: list[int] = []
+                while todo and len(chunk) < batch:
+                    index = todo.popleft()
+                    job = jobs[index]
+                    if strikes.get((job.pattern, job.flags, job.mode), 0) >= protocol.STRIKES:
+                        results[index] = Outcome(Status.TIMEOUT, 0.0, protocol.NOT_RUN)
+                    else:
+                        chunk.append(index)
+                if chunk:
+                    worker.send(self.budget, [jobs[i] for i in chunk], stop_at)
+                    in_flight.extend(chunk)
+            if not in_flight:
+                break
+            got = worker.receive(len(in_flight), watchdog)
+            if got is None:
+                worker.kill()
+                self._worker = None
+                self.restarts += 1
+                if one_by_one:  # the job that hung is known exactly: the first unanswered
+                    hung = in_flight.popleft()
+                    results[hung] = Outcome(Status.TIMEOUT, watchdog)
+                    job = jobs[hung]
+                    strikes[(job.pattern, job.flags, job.mode)] = protocol.STRIKES
+                # Results still buffered in the dead worker are lost; redo the rest one
+                # job per batch so the job that hangs is known exactly.
+                todo.extendleft(reversed(in_flight))
+                in_flight.clear()
+                one_by_one = True
+                continue
+            for outcome in got:
+                index = in_flight.popleft()
+                results[index] = outcome
+                if outcome.status is Status.TIMEOUT:
+                    job = jobs[index]
+                    key = (job.pattern, job.flags, job.mode)
+                    strikes[key] = strikes.get(key, 0) + 1
+        return [r if r is not None else Outcome(Status.TIMEOUT, 0.0, protocol.NOT_RUN) for r in results]
+
+
+_SHARED: dict[tuple[int, int, float], RegexRunner] = {}
+
+
+def shared_runner(timeout_ms: float = DEFAULT_TIMEOUT_MS) -> RegexRunner:
+    """This process's (and thread's) runner for a budget, created on first use and
+    closed at exit; a runner talks to its worker over one pipe, so threads get their own."""
+    key = (os.getpid(), threading.get_ident(), float(timeout_ms))
+    runner = _SHARED.get(key)
+    if runner is None:
+        runner = _SHARED[key] = RegexRunner(timeout_ms)
+    return runner
+
+
+@atexit.register
+def _close_shared() -> None:
+    for (pid, _, _), runner in list(_SHARED.items()):
+        if pid == os.getpid():
+            runner.close()
+
+
+@dataclass(frozen=True)
+class RegexSettings:
+    """How lookups run entry regexes (the `[tool.entrykit.regex]` table), read once."""
+
+    flags: int = 0
+    mode: str = "search"
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    polynomial_degree: int = 3
+
+    @classmethod
+    def of(cls, section: Mapping[str, Any]) -> RegexSettings:
+        return cls(
+            flags=settings_flags(section),
+            mode=str(section.get("mode", "search")),
+            timeout_ms=max(1, int(section.get("timeout_ms", DEFAULT_TIMEOUT_MS))),
+            polynomial_degree=int(section.get("polynomial_degree", 3)),
+        )
+
+    def runner(self) -> RegexRunner:
+        """This process's runner for the configured budget."""
+        return shared_runner(self.timeout_ms)

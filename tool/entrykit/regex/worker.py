@@ -1,0 +1,153 @@
+"""The regex worker process: run match jobs under a per-match time budget, one result at a time.
+
+Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`), so it
+imports nothing but the standard library. It reads length-prefixed pickled batches on
+stdin and writes one small frame per job on stdout. `_sre` checks for pending signals
+while it backtracks, so a SIGALRM raised in this process's main thread stops a runaway
+match; the parent kills the whole process only if that ever fails to happen.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import signal
+import struct
+import sys
+import time
+
+HEADER = struct.Struct(">I")
+RESULT = struct.Struct(">BdqI")  # status, seconds, match start (-1), length of the message
+NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
+FLUSH_EVERY = 0.02
+COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
+COMPILE_TIMEOUT = "compiling the regex took longer than the budget"
+STRIKES = 3  # overruns of one regex after which the rest of its texts in a batch are not run
+NOT_RUN = "not run: the regex had already run past the budget 3 times"
+SKIPPED = "not run: an earlier text of the series took long enough"
+
+
+class _Expired(Exception):
+    pass
+
+
+# The timer ticks every budget/TICKS seconds for a whole batch; the handler stops the
+# job that has run past its budget. Cheaper than arming a timer for every job.
+TICKS = 8
+_current = {"started": 0.0, "budget": 0.0, "running": False}
+
+
+def _alarm(signum: int, frame: object) -> None:
+    if _current["running"] and time.perf_counter() - _current["started"] >= _current["budget"]:
+        _current["running"] = False
+        raise _Expired()
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = os.read(fd, size)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def main() -> None:
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
+    cache: dict[tuple[str, int], re.Pattern[str]] = {}
+    failures: dict[tuple[str, int], tuple[str, int]] = {}  # what did not compile (in time) stays so
+    fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
+    _write(fd_out, b"R")
+    while True:
+        header = _read_exact(fd_in, HEADER.size)
+        if header is None:
+            return
+        payload = _read_exact(fd_in, HEADER.unpack(header)[0])
+        if payload is None:
+            return
+        budget, jobs = pickle.loads(payload)
+        pending: list[bytes] = []
+        flushed = time.perf_counter()
+        _current["budget"] = budget
+        signal.setitimer(signal.ITIMER_REAL, budget / TICKS, budget / TICKS)
+        # `stop_at` > 0 makes a run a series (texts of growing size): the texts after the
+        # first that takes `stop_at` seconds or times out are not run.
+        for pattern, flags, mode, texts, stop_at in jobs:
+            compiled: re.Pattern[str] | None = None
+            failure, failed = "", ERROR
+            start = time.perf_counter()
+            try:
+                _current["started"] = start
+                _current["running"] = True
+                try:
+                    if (pattern, flags) in failures:
+                        failure, failed = failures[(pattern, flags)]
+                    else:
+                        compiled = cache.get((pattern, flags))
+                        if compiled is None:
+                            compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
+                finally:
+                    _current["running"] = False
+            except _Expired:
+                failure, failed = failures[(pattern, flags)] = COMPILE_TIMEOUT, TIMEOUT
+            except Exception as exc:  # re.error, RecursionError, OverflowError, ...
+                failure, failed = failures[(pattern, flags)] = f"{type(exc).__name__}: {exc}", ERROR
+            run = None if compiled is None or mode == COMPILE else getattr(compiled, mode, None)
+            if compiled is not None and run is None and mode != COMPILE:
+                failure = f"unknown match mode {mode!r}"
+            overruns = 0
+            stopped = False
+            for text in texts:
+                status, message, where = NO_MATCH, "", -1
+                start = time.perf_counter()
+                if mode == COMPILE and compiled is not None:
+                    status = MATCH
+                elif stopped:
+                    status, message = TIMEOUT, SKIPPED
+                elif overruns >= STRIKES:
+                    status, message = TIMEOUT, NOT_RUN
+                elif run is None:
+                    status, message = failed, failure
+                else:
+                    try:
+                        _current["started"] = start
+                        _current["running"] = True
+                        try:
+                            found = run(text)
+                            if found is not None:
+                                status, where = MATCH, found.start()
+                        finally:
+                            _current["running"] = False
+                    except _Expired:
+                        status = TIMEOUT
+                        overruns += 1
+                    except Exception as exc:  # errors CPython raises at search time (SystemError seen)
+                        status, message = ERROR, f"{type(exc).__name__}: {exc}"
+                elapsed = time.perf_counter() - start
+                if stop_at > 0 and message != SKIPPED and (status == TIMEOUT or elapsed >= stop_at):
+                    stopped = True
+                # Short messages keep a batch's results well inside one pipe buffer, so the
+                # worker never blocks on writing while the parent writes the next batch.
+                encoded = message[:120].encode("utf-8", "replace")
+                pending.append(RESULT.pack(status, elapsed, where, len(encoded)) + encoded)
+                # Results go out in bulk, but at least every FLUSH_EVERY seconds, so the
+                # parent's watchdog hears from us well within one budget.
+                if elapsed + start - flushed >= FLUSH_EVERY:
+                    _write(fd_out, b"".join(pending))
+                    pending, flushed = [], time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _write(fd_out, b"".join(pending))
+
+
+if __name__ == "__main__":
+    main()

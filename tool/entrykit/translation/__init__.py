@@ -1,0 +1,1 @@
+"""Translated fields: locales, writing systems, preserved tokens, coverage and fingerprints."""

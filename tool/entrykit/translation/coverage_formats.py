@@ -1,0 +1,132 @@
+"""Formatters for the translation coverage report: text, JSON and Markdown."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from itertools import groupby
+from typing import Any
+
+from entrykit.translation.coverage import STATUSES, CoverageReport, Task
+
+Formatter = Callable[[CoverageReport], str]
+_COLUMNS = ("present", *STATUSES)
+
+
+def _locale_label(report: CoverageReport, locale: str) -> str:
+    return locale if locale in report.required else f"{locale} (optional)"
+
+
+def _heading(report: CoverageReport) -> str:
+    tracked = "" if report.track_source else "; staleness not tracked (translation.track_source)"
+    names = ", ".join(_locale_label(report, loc) for loc in report.locales) or "none"
+    return f"Translation coverage of {report.entries} entries in {names}{tracked}."
+
+
+def _by_entry(tasks: tuple[Task, ...]) -> list[tuple[tuple[str, str | None], list[Task]]]:
+    return [(key, list(group)) for key, group in groupby(tasks, key=lambda t: (t.path, t.entry_id))]
+
+
+def render_text(report: CoverageReport) -> str:
+    """A table per locale and field, then the entries to work on."""
+    lines = [_heading(report), ""]
+    header = ["locale", "field", "total", *_COLUMNS]
+    rows = [header]
+    for cell in report.cells:
+        counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
+        rows.append(
+            [cell.locale, cell.field, str(cell.total)]
+            + [f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+    lines.append("")
+    if not report.tasks:
+        lines.append("Nothing to work on.")
+    else:
+        lines.append(f"To work on ({len(report.tasks)} translations in {len(_by_entry(report.tasks))} entries):")
+        for (path, entry_id), tasks in _by_entry(report.tasks):
+            lines.append(f"  {path}" + (f" ({entry_id})" if entry_id else ""))
+            for task in tasks:
+                lines.append(f"    {task.locale} {task.field}: {task.status}: {task.detail}")
+    for path, why in report.skipped:
+        lines.append(f"skipped {path}: {why}")
+    return "\n".join(lines) + "\n"
+
+
+def as_data(report: CoverageReport) -> dict[str, Any]:
+    """The report as JSON-ready data (the documented `--format json` shape)."""
+    return {
+        "entries": report.entries,
+        "required": list(report.required),
+        "track_source": report.track_source,
+        "locales": list(report.locales),
+        "fields": list(report.fields),
+        "coverage": [
+            {
+                "locale": c.locale,
+                "field": c.field,
+                "required": c.required,
+                "total": c.total,
+                "present": c.present,
+                "missing": c.missing,
+                "untranslated": c.untranslated,
+                "stale": c.stale,
+                "current": c.current,
+                "percent": {
+                    name: c.percent(getattr(c, name)) for name in ("present", *STATUSES, "current")
+                },
+            }
+            for c in report.cells
+        ],
+        "work": [
+            {
+                "path": t.path,
+                "id": t.entry_id,
+                "locale": t.locale,
+                "field": t.field,
+                "status": t.status,
+                "detail": t.detail,
+            }
+            for t in report.tasks
+        ],
+        "skipped": [{"path": p, "reason": why} for p, why in report.skipped],
+    }
+
+
+def render_json(report: CoverageReport) -> str:
+    return json.dumps(as_data(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(report: CoverageReport) -> str:
+    """A Markdown page: the coverage table and a checklist of entries to work on."""
+    lines = ["# Translation coverage", "", _heading(report), ""]
+    lines.append("| Locale | Field | Total | " + " | ".join(c.capitalize() for c in _COLUMNS) + " |")
+    lines.append("|---|---|---:|" + "---:|" * len(_COLUMNS))
+    for cell in report.cells:
+        counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
+        values = " | ".join(f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS)
+        lines.append(f"| {_md(_locale_label(report, cell.locale))} | `{cell.field}` | {cell.total} | {values} |")
+    lines += ["", "## To work on", ""]
+    if not report.tasks:
+        lines.append("Nothing to work on.")
+    for (path, entry_id), tasks in _by_entry(report.tasks):
+        lines.append(f"- [ ] `{_md(path)}`" + (f" ({_md(entry_id)})" if entry_id else ""))
+        for task in tasks:
+            lines.append(f"  - {task.locale} `{task.field}`: {task.status}: {_md(task.detail)}")
+    if report.skipped:
+        lines += ["", "## Skipped", ""]
+        lines += [f"- `{_md(path)}`: {_md(why)}" for path, why in report.skipped]
+    return "\n".join(lines) + "\n"
+
+
+FORMATTERS: dict[str, Formatter] = {
+    "text": render_text,
+    "json": render_json,
+    "markdown": render_markdown,
+}

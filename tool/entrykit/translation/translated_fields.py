@@ -1,0 +1,251 @@
+"""An entry's translated fields: which keys, what they translate, and whether they really do.
+
+Shared by the ET3xx rules and the `entrykit translations` report, so both judge a
+translation the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+from entrykit import pointer as jp
+from entrykit.similarity.phrases import normalize_phrase
+from entrykit.translation import locales
+from entrykit.translation import preserved_tokens as tokens
+from entrykit.translation import writing_systems as scripts
+
+SOURCE_LOCALE = "en"
+FINGERPRINTS = "translated_from"
+# Fields whose translations the schema allows, besides any configured ones.
+SCHEMA_FIELDS = ("signature", "root_cause", "workarounds", "dead_ends")
+# Keys that look like `<field>_<locale>` but are fields of their own.
+NOT_TRANSLATIONS = frozenset({"root_cause_type"})
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The `[tool.entrykit.translation]` section."""
+
+    required: tuple[str, ...] = ("zh",)
+    fields: tuple[str, ...] = ("signature", "root_cause", "workarounds")
+    track_source: bool = False
+
+    @classmethod
+    def from_section(cls, section: Mapping[str, Any]) -> Settings:
+        return cls(
+            required=tuple(section.get("required", cls.required)),
+            fields=tuple(section.get("fields", cls.fields)),
+            track_source=bool(section.get("track_source", cls.track_source)),
+        )
+
+    @cached_property
+    def translatable(self) -> tuple[str, ...]:
+        """Every field a `<field>_<locale>` key may translate, longest first."""
+        names = set(self.fields) | set(SCHEMA_FIELDS)
+        return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
+    @property
+    def key_pattern(self) -> re.Pattern[str]:
+        """`(<field>)_(<locale>)`, the longest field first."""
+        return _key_pattern(self.translatable)
+
+
+@lru_cache(maxsize=16)
+def _key_pattern(fields: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("(" + "|".join(re.escape(f) for f in fields) + r")_(.+)", re.S)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A translated key `<field>_<locale>` of an entry (the locale may be invalid)."""
+
+    key: str
+    field: str
+    locale: str
+
+    @property
+    def pointer(self) -> str:
+        return jp.join(self.key)
+
+
+def source_locale(data: Mapping[str, Any]) -> str:
+    value = data.get("locale")
+    return value if isinstance(value, str) and value else SOURCE_LOCALE
+
+
+def split_key(key: str, settings: Settings) -> Key | None:
+    """`signature_zh` -> Key(field `signature`, locale `zh`); None for other keys."""
+    if "_" not in key or key in NOT_TRANSLATIONS:
+        return None
+    match = settings.key_pattern.fullmatch(key)
+    return Key(key, match.group(1), match.group(2)) if match else None
+
+
+def keys(data: Mapping[str, Any], settings: Settings) -> Iterator[Key]:
+    """Every translated key of an entry, in file order."""
+    for name in data:
+        if isinstance(name, str):
+            found = split_key(name, settings)
+            if found is not None:
+                yield found
+
+
+def key_for(data: Mapping[str, Any], field: str, locale: str, settings: Settings) -> Key | None:
+    """The key holding `field` in `locale`: `<field>_<locale>` itself, else a key whose
+    locale is the same once likely subtags are filled in (`zh_CN` for `zh`)."""
+    exact = f"{field}_{locale}"
+    if exact in data:
+        return Key(exact, field, locale)
+    for found in keys(data, settings):
+        if found.field == field and locales.is_valid(found.locale) and locales.same_locale(found.locale, locale):
+            return found
+    return None
+
+
+def is_list_field(data: Mapping[str, Any], field: str) -> bool:
+    return isinstance(data.get(field), list)
+
+
+def source_items(data: Mapping[str, Any], field: str) -> list[tuple[str, str | None]]:
+    """(pointer, text) of what `field` holds to translate: the string itself, or each
+    list item's `action` (None where an item has none)."""
+    value = data.get(field)
+    if isinstance(value, str):
+        return [(jp.join(field), value)]
+    if isinstance(value, list):
+        out: list[tuple[str, str | None]] = []
+        for index, item in enumerate(value):
+            action = item.get("action") if isinstance(item, dict) else None
+            out.append((jp.join(field, index, "action"), action if isinstance(action, str) else None))
+        return out
+    return []
+
+
+def has_source(data: Mapping[str, Any], field: str) -> bool:
+    """True if `field` holds text to translate (a non-empty string or list)."""
+    value = data.get(field)
+    return bool(value.strip()) if isinstance(value, str) else bool(isinstance(value, list) and value)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One translated string and the source text it translates."""
+
+    key: Key
+    index: int | None  # the list item, or None for a string field
+    pointer: str
+    source_pointer: str
+    source: str
+    text: str
+
+    @property
+    def label(self) -> str:
+        """How messages name it: `signature_zh`, `workarounds_zh` item 2."""
+        return f"`{self.key.key}`" if self.index is None else f"`{self.key.key}` item {self.index + 1}"
+
+    @property
+    def source_label(self) -> str:
+        """How messages name the source: `signature`, `workarounds` item 2."""
+        return f"`{self.key.field}`" if self.index is None else f"`{self.key.field}` item {self.index + 1}"
+
+
+def list_lengths(data: Mapping[str, Any], key: Key) -> tuple[int, int] | None:
+    """(translated, source) lengths of a list translation, or None if either is no list."""
+    value, source = data.get(key.key), data.get(key.field)
+    if isinstance(value, list) and isinstance(source, list):
+        return len(value), len(source)
+    return None
+
+
+def pairs(data: Mapping[str, Any], key: Key) -> Iterator[Pair]:
+    """The (translation, source) strings of a key; a list whose length differs from its
+    source yields nothing, since which item translates which is unknown."""
+    value = data.get(key.key)
+    sources = source_items(data, key.field)
+    if isinstance(value, str) and isinstance(data.get(key.field), str):
+        source_pointer, source = sources[0]
+        if source is not None:
+            yield Pair(key, None, key.pointer, source_pointer, source, value)
+        return
+    lengths = list_lengths(data, key)
+    if lengths is None or lengths[0] != lengths[1] or not isinstance(value, list):
+        return
+    for index, (item, (source_pointer, source)) in enumerate(zip(value, sources)):
+        if isinstance(item, str) and source is not None:
+            yield Pair(key, index, jp.join(key.key, index), source_pointer, source, item)
+
+
+def is_empty(text: str) -> bool:
+    return not text.strip()
+
+
+def _copy_key(text: str) -> str:
+    # Full-width punctuation carries its own spacing (`checkpoint：torch`), so
+    # spaces are dropped altogether, not only collapsed.
+    return _SPACES.sub("", normalize_phrase(text))
+
+
+def is_copy(source: str, text: str) -> bool:
+    """True if `text` is `source` again (width, case, spacing and final punctuation
+    aside) although `source` holds words to translate."""
+    return _copy_key(source) == _copy_key(text) and tokens.has_words(source)
+
+
+def missing_script(pair: Pair) -> str | None:
+    """The ISO 15924 script the translation should be written in but has no character
+    of outside its tokens; None when it has some, or the check does not apply (Latin
+    script, unknown locale, a source with nothing to translate, or a plain copy)."""
+    code = locales.script(pair.key.locale) if locales.is_valid(pair.key.locale) else None
+    if code is None or scripts.is_latin(code) or not scripts.knows(code):
+        return None
+    if is_empty(pair.text) or not tokens.has_words(pair.source) or is_copy(pair.source, pair.text):
+        return None
+    return None if scripts.has_script(tokens.strip(pair.text), code) else code
+
+
+def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None) -> list[tokens.Token]:
+    if is_empty(pair.text):
+        return []
+    return tokens.lost(pair.source, pair.text, kinds)
+
+
+def fingerprint(source: str) -> str:
+    """8 hex digits of the SHA-256 of the source text, its width and spacing normalised."""
+    normal = " ".join(unicodedata.normalize("NFKC", source).split())
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:8]
+
+
+def recorded_fingerprint(data: Mapping[str, Any], pair: Pair) -> str | None:
+    """The fingerprint recorded for this translation in `translated_from`, if any."""
+    table = data.get(FINGERPRINTS)
+    if not isinstance(table, dict):
+        return None
+    value = table.get(pair.key.key)
+    if pair.index is None:
+        return value if isinstance(value, str) else None
+    if isinstance(value, list) and pair.index < len(value) and isinstance(value[pair.index], str):
+        return str(value[pair.index])
+    return None
+
+
+def is_stale(data: Mapping[str, Any], pair: Pair) -> bool:
+    """True unless the recorded fingerprint matches the current source text."""
+    return recorded_fingerprint(data, pair) != fingerprint(pair.source)
+
+
+def current_fingerprints(data: Mapping[str, Any], key: Key) -> str | list[str] | None:
+    """What `translated_from[key]` should hold now; None where the key cannot be marked."""
+    found = list(pairs(data, key))
+    if isinstance(data.get(key.key), str):
+        return fingerprint(found[0].source) if found else None
+    lengths = list_lengths(data, key)
+    if lengths is None or lengths[0] != lengths[1] or len(found) != lengths[0]:
+        return None
+    return [fingerprint(p.source) for p in found]

@@ -1,0 +1,1 @@
+"""Version tables: package names and version schemes, specifiers, rows as people type them."""
