@@ -277,7 +277,8 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
     class and exception names (`RuntimeError`), acronyms (`FSDP`), dotted and
     called identifiers (`torch.distributed.barrier()`), other identifiers
     (`map_location`, `sha256`), numbers and tensor shapes (`[100, 256]`, the `2`
-    of `rank 2`), paths, URLs, CLI flags and backticked code. Full-width
+    of `rank 2`), versions, hex addresses and ids, paths, git refs, URLs, e-mail
+    addresses, variables, CLI flags and backticked code. Full-width
     punctuation counts as its ASCII form (`（FSDP）` keeps `FSDP`, `［100，256］`
     keeps `[100, 256]`), spaces may move around punctuation, digit grouping is
     free (`10,000` or `10000`) and an acronym may lose its plural (`APIs` ->
@@ -302,10 +303,12 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
     ```
 
     ## Options
-    - `kinds` (list, default all): which kinds to check, of `url`, `code`,
-      `quoted`, `path`, `flag`, `shape`, `call`, `dotted`, `identifier`, `class`,
-      `acronym`, `number`. A corpus whose translators translate acronyms drops
-      `acronym`.
+    - `kinds` (list, default all): which kinds to check, of the classes of
+      message tokens (`entrykit.message_tokens`): `url`, `email`, `code`,
+      `quoted`, `path`, `ref`, `variable`, `flag`, `shape`, `hex`, `address`,
+      `version`, `position`, `quantity`, `number`, `call`, `dotted`,
+      `identifier`, `class`, `acronym`. A corpus whose translators translate
+      acronyms drops `acronym`.
     """
     kinds = ctx.options["kinds"]
     for pair in _pairs(entry, ctx):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -218,7 +217,7 @@ def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None) -> list[tokens.T
 
 def fingerprint(source: str) -> str:
     """8 hex digits of the SHA-256 of the source text, its width and spacing normalised."""
-    normal = " ".join(unicodedata.normalize("NFKC", source).split())
+    normal = " ".join(tokens.fold(source).split())
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:8]
 
 
