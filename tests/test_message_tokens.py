@@ -1,11 +1,15 @@
-"""The one grammar of message tokens, on messages real tools print: every class, spans."""
+"""The one grammar of message tokens, on messages real tools print: every class, spans, consumers."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 import pytest
 from entrykit import message_tokens as mt
+from entrykit.regex.suggest import suggest_regex
+from entrykit.similarity.near_duplicates import normalize_signature
+from entrykit.translation import preserved_tokens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -218,6 +222,27 @@ def test_quoted_tokens_keep_their_quotes_and_content() -> None:
     assert (code.kind, code.value) == (mt.CODE, "it's")
 
 
+@pytest.mark.parametrize(
+    ("message", "suggested", "normalized", "kept"),
+    [
+        # One reading of `[100]`, `(2 x 3)`, `0xdeadbeef` and `v1.2.3` for every consumer.
+        ("got [100] at 0xdeadbeef", r"got \[\d+\] at 0x[0-9a-fA-F]+", "got vnum at vhex", [("number", "100"), ("hex", "0xdeadbeef")]),
+        ("shape (2 x 3) in v1.2.3", r"shape \(\d+(?: *[x×] *\d+)*\) in v\d+(?:\.\d+)*", "shape vshape in vnum",
+         [("shape", "(2 x 3)"), ("version", "v1.2.3")]),
+    ],
+)
+def test_consumers_read_tokens_alike(message: str, suggested: str, normalized: str, kept: list[tuple[str, str]]) -> None:
+    assert suggest_regex(message) == suggested
+    assert normalize_signature(message) == normalized
+    assert [(t.kind, t.text) for t in preserved_tokens.extract(message)] == kept
+
+
+def test_near_duplicate_placeholders_are_a_parameter() -> None:
+    message = "No module named 'torch' in /usr/lib/python3"
+    assert normalize_signature(message) == "no module named vquoted in vpath"
+    assert normalize_signature(message, {mt.PATH: "vpath"}) == "no module named torch in vpath"
+
+
 _CHARS = list("abcXYZ_019 .,:;()[]'\"`/\\-=~@%$x×") + ["Error", "0x1f", "origin/", "refs/", "‘", "’", "«", "»", ".py"]
 
 
@@ -231,6 +256,12 @@ def test_spans_are_ordered_and_hold_their_text(message: str) -> None:
         for inner in token.inner:
             assert token.start < inner.start and inner.end < token.end
             assert message[inner.start : inner.end] == inner.text
+
+
+@given(st.lists(st.sampled_from(_CHARS), max_size=50).map("".join))
+def test_suggested_regex_matches_its_message(message: str) -> None:
+    for level in ("general", "names kept", "literal"):
+        assert re.search(suggest_regex(message, level), message), level
 
 
 def _scan_by_position(message: str) -> tuple[mt.Token, ...]:
