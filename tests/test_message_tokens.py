@@ -143,7 +143,7 @@ MESSAGES: list[tuple[str, str, list[tuple[str, str]]]] = [
         [("call", "com.example.App.main"), ("path", "App.java"), ("number", "14")],
     ),
     ("java", "Invalid maximum heap size: -Xmx4g", [("flag", "-Xmx4g")]),
-    ("go", "panic: runtime error: index out of range [5] with length 3", [("number", "5"), ("number", "3")]),
+    ("go", "panic: runtime error: index out of range [5] with length 3", [("program", "panic"), ("number", "5"), ("number", "3")]),
     (
         "apt",
         "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 1234 (apt-get)",
@@ -152,16 +152,29 @@ MESSAGES: list[tuple[str, str, list[tuple[str, str]]]] = [
     (
         "dpkg",
         "dpkg: error processing package libc6:amd64 (--configure):",
-        [("identifier", "libc6"), ("identifier", "amd64"), ("flag", "--configure")],
+        [("program", "dpkg"), ("identifier", "libc6"), ("identifier", "amd64"), ("flag", "--configure")],
     ),
-    ("bash", "bash: ./run.sh: Permission denied", [("path", "./run.sh")]),
-    ("bash", "bash: $HOME: is a directory; ${PATH} unset", [("variable", "$HOME"), ("variable", "${PATH}")]),
-    ("make", "make: *** No rule to make target `all'.  Stop.", [("quoted", "`all'")]),
+    ("bash", "bash: ./run.sh: Permission denied", [("program", "bash"), ("path", "./run.sh")]),
+    ("bash", "bash: $HOME: is a directory; ${PATH} unset", [("program", "bash"), ("variable", "$HOME"), ("variable", "${PATH}")]),
+    ("bash", "bash: cd: www-data: not a shell builtin", [("program", "bash"), ("program", "cd"), ("program", "www-data")]),
+    ("make", "make: *** No rule to make target `all'.  Stop.", [("program", "make"), ("quoted", "`all'")]),
+    (
+        "diff",
+        "diff: invalid width; use -W NUM or --width=NUM, --color[=WHEN] for <FILE>",
+        [("program", "diff"), ("flag", "-W"), ("metavar", "NUM"), ("flag", "--width"), ("metavar", "NUM"),
+         ("flag", "--color"), ("metavar", "WHEN"), ("metavar", "FILE")],
+    ),
+    (
+        "apt",
+        "E: Failed to open StateFile python3-pip; Dynamic MMap ran out of room",
+        [("compound", "StateFile"), ("identifier", "python3-pip"), ("compound", "MMap")],
+    ),
     (
         "gpg",
         'gpg: key 4AEE18F83AFDEB23: public key "GitHub (web-flow commit signing) <noreply@github.com>" imported',
-        [("hex", "4AEE18F83AFDEB23"), ("quoted", '"GitHub (web-flow commit signing) <noreply@github.com>"'),
-         ("class", "GitHub"), ("email", "noreply@github.com")],
+        [("program", "gpg"), ("hex", "4AEE18F83AFDEB23"),
+         ("quoted", '"GitHub (web-flow commit signing) <noreply@github.com>"'), ("compound", "GitHub"),
+         ("email", "noreply@github.com")],
     ),
     (
         "terraform",
@@ -178,7 +191,7 @@ MESSAGES: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("python", "0xdeadbeef is not v1.2.3, uuid 550e8400-e29b-41d4-a716-446655440000", [
         ("hex", "0xdeadbeef"), ("version", "v1.2.3"), ("hex", "550e8400-e29b-41d4-a716-446655440000")]),
     ("grep", "grep: invalid character class; see ‘grep --help’ «ещё» „mehr“", [
-        ("quoted", "‘grep --help’"), ("flag", "--help"), ("quoted", "«ещё»"), ("quoted", "„mehr“")]),
+        ("program", "grep"), ("quoted", "‘grep --help’"), ("flag", "--help"), ("quoted", "«ещё»"), ("quoted", "„mehr“")]),
 ]
 
 

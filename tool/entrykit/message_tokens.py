@@ -25,9 +25,12 @@ detection turns some into placeholder words, translations must keep some.
 | `number` | an integer or decimal, digit grouping included | `2`, `0.5`, `10,000` |
 | `call` | a called name (with `()` when called with nothing) | `torch.distributed.barrier()`, `MyModel` |
 | `dotted` | a dotted name: modules, attributes, hosts | `torch.cuda.OutOfMemoryError`, `model.fc` |
-| `identifier` | snake case, dunder, letters with digits | `map_location`, `__init__`, `E0382` |
-| `class` | a CamelCase name: classes and exceptions | `RuntimeError`, `JSONDecodeError` |
+| `identifier` | snake case, dunder, a leading underscore, letters with digits | `map_location`, `__init__`, `_start`, `E0382`, `1f4z` |
+| `class` | a CamelCase name of a class or exception (by its ending, or as a message's prefix) | `RuntimeError`, `NullPointerException`, `SystemExit` |
+| `compound` | another CamelCase word: a product or a concept | `PyTorch`, `StateFile`, `GitHub` |
 | `acronym` | a word in capitals that is no English word shouted | `FSDP`, `ENOENT`, `APIs` |
+| `metavar` | a word in capitals that stands for a flag's value, or in angle brackets | `PAGE_WIDTH` of `-W PAGE_WIDTH`, `WHEN` of `--color[=WHEN]`, `<FILE>` |
+| `program` | the program or function a message starts with, as `name: ` | `grep` of `grep: x: No such file`, `cd` of `bash: cd: ...` |
 
 Everything else is prose. Tokens are ASCII: they are found in English and in CJK
 text alike, where no space separates them from the words around them. The scan
@@ -66,11 +69,14 @@ CALL = "call"
 DOTTED = "dotted"
 IDENTIFIER = "identifier"
 CLASS = "class"
+COMPOUND = "compound"
 ACRONYM = "acronym"
+METAVAR = "metavar"
+PROGRAM = "program"
 
 KINDS: tuple[str, ...] = (
     URL, EMAIL, QUOTED, CODE, HEX, PATH, REF, VARIABLE, FLAG, SHAPE, ADDRESS, VERSION, POSITION,
-    QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, ACRONYM,
+    QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, COMPOUND, ACRONYM, METAVAR, PROGRAM,
 )
 # Classes whose value is digits: what a number in a message can be.
 NUMERIC: frozenset[str] = frozenset({HEX, SHAPE, ADDRESS, VERSION, POSITION, QUANTITY, NUMBER})
@@ -243,6 +249,7 @@ _IPV4 = re.compile(r"(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\
 _VERSION_SUFFIX = re.compile(r"(?:[-.]?(?:rc|alpha|beta|pre|dev|post|a|b)\d*)+(?:\+[A-Za-z0-9.]+)?|\+[A-Za-z0-9.]+")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
 _UNIT = re.compile(r"[A-Za-z]+")
+_NAME_RUN = re.compile(r"[A-Za-z0-9_]+")
 
 
 def _accept_number(match: re.Match[str]) -> Token | None:
@@ -265,7 +272,11 @@ def _accept_number(match: re.Match[str]) -> Token | None:
             return None  # ordinals are words: 2nd -> 第二
         after = match.string[match.end() + unit.end() : match.end() + unit.end() + 1]
         if after.isascii() and (after.isalnum() or after == "_"):
-            return None  # a name that starts with digits
+            # Digits, letters, digits: no English word. A hex value (`1f4a`) or a name (`3des0`).
+            run = _NAME_RUN.match(match.string, match.start())
+            assert run is not None
+            kind = HEX if re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", run.group()) else IDENTIFIER
+            return _token(kind, match, run.group())
         return _token(QUANTITY, match, text + unit.group(0), text)
     return _token(NUMBER, match)  # digit grouping (10,000) included
 
@@ -305,29 +316,75 @@ def _dotted(text: str) -> bool:
     return not all(len(p) <= 1 for p in text.split("."))  # e.g, i.e, a.m
 
 
+# Endings that make a CamelCase name a class or exception name.
+_CLASS_ENDINGS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Fault|Failure|Throwable)s?$")
+
+
 def word_kind(word: str) -> str | None:
-    """The class of one ASCII word: identifier, class or acronym; None for a plain word."""
+    """The class of one ASCII word: identifier, class, compound or acronym; None for a plain word."""
     if word.isalpha():
         if word[1:].islower() or len(word) == 1:
             return None  # a word, or a capitalised one
         if word.isupper():
             return ACRONYM if word not in SHOUTED_WORDS else None
-        return CLASS if word not in UNITS else None
+        if word in UNITS:
+            return None
+        return CLASS if _CLASS_ENDINGS.search(word) else COMPOUND
     if not any(c.isalpha() for c in word):
         return None
-    if "_" in word.strip("_") or word.startswith("__") or any(c.isdigit() for c in word):
-        return IDENTIFIER
+    if "_" in word.rstrip("_") or any(c.isdigit() for c in word):
+        return IDENTIFIER  # snake_case, __dunder__, _private, letters with digits
     core = word.strip("_")
     if core.isupper():
         return ACRONYM if len(core) >= 2 and core not in SHOUTED_WORDS else None
     return CLASS if any(c.isupper() for c in core[1:]) else None
 
 
+# What comes before a flag's value: the flag and a space, `=` or `[=`.
+_BEFORE_VALUE = re.compile(r"(?:^|[\s\[(,])--?[A-Za-z][\w-]*(?: |=|\[=)$", re.ASCII)
+
+
+def _metavariable(match: re.Match[str]) -> bool:
+    """A word in capitals that names a flag's value (`-W PAGE_WIDTH`, `--color[=WHEN]`) or
+    stands in angle brackets (`<FILE>`): a placeholder a translator may translate."""
+    word, text, start = match.group(0), match.string, match.start()
+    if not (word[0].isalpha() and word.replace("_", "").replace("-", "").isupper()):
+        return False
+    if text[start - 1 : start] == "<" and text[match.end() : match.end() + 1] == ">":
+        return True
+    return _BEFORE_VALUE.search(text[max(0, start - 64) : start]) is not None
+
+
+# Words a message starts with before `: ` that are English labels, not program names.
+_LABELS = frozenset({
+    "error", "errors", "warning", "warnings", "fatal", "note", "hint", "usage", "info", "debug", "notice",
+    "caution", "critical", "e", "w", "n", "i", "reason", "cause", "details", "detail", "example", "line", "bug",
+})
+# The `name: ` prefixes a message starts with: `grep: `, `bash: cd: `, `malloc: `.
+_PREFIXES = re.compile(r"(?:[a-z_][a-z0-9_+-]*: )+", re.ASCII)
+
+
+def _accept_program(match: re.Match[str]) -> Token | None:
+    """A small-letter name the message starts with as `name: ` (after other such names):
+    the program or function that speaks, in the GNU way (`grep: `, `bash: cd: `)."""
+    name = match.group(0)
+    if name in _LABELS or any(word_kind(part) == IDENTIFIER for part in name.split("-")):
+        return None  # an English label; or a name that is an identifier (`_start: `, `python3-pip: `)
+    prefixes = _PREFIXES.match(match.string)
+    return _token(PROGRAM, match) if prefixes is not None and match.end() < prefixes.end() else None
+
+
 def _accept_word(match: re.Match[str]) -> Token | None:
     word = match.group(0)
+    if _metavariable(match):
+        return _token(METAVAR, match)
     if re.fullmatch(r"[A-Z]{2,}s", word) and word[:-1] not in SHOUTED_WORDS:
         return _token(ACRONYM, match, word, word[:-1])  # APIs, GPUs: the acronym's plural
     kind = word_kind(word)
+    if kind == COMPOUND and match.start() == 0 and match.string[match.end() : match.end() + 1] == ":":
+        kind = CLASS  # `HttpClientTimeout: ...`: an exception named first
+    if kind == IDENTIFIER and re.fullmatch(r"[A-Z0-9_]*[A-Z]s", word):
+        return _token(kind, match, word, word[:-1])  # N_RBRACs: the plural of N_RBRAC
     return _token(kind, match) if kind else None
 
 
@@ -340,6 +397,7 @@ _SHAPE_ITEM = r"-?\d+"
 _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 
 _GRAMMAR: tuple[_Pattern, ...] = (
+    _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":"),
     _Pattern(URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":"),
     _Pattern(
         EMAIL,
@@ -425,6 +483,14 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     ),
     _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), "."),
     _Pattern(DOTTED, re.compile(r"(?<![\w\\])[A-Z]\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
+    # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
+    # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
+    _Pattern(
+        IDENTIFIER,
+        re.compile(r"(?<![\w.-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+(?![\w-])", _A),
+        _plain(IDENTIFIER, lambda t: any(word_kind(part) == IDENTIFIER for part in t.split("-"))),
+        "-",
+    ),
     # Plain and capitalised words are prose: skipped by the pattern itself, for speed.
     _Pattern(
         IDENTIFIER,

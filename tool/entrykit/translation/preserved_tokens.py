@@ -5,8 +5,9 @@
 literals, paths, git refs, variables, CLI flags, tensor shapes, hex ids,
 addresses, versions, numbers, called and dotted identifiers, other identifiers
 (snake case, letters with digits), class and exception names, and acronyms.
-A quoted phrase or capitalised word is prose, which translations translate: its
-content is read instead. `contains(translation, token)` tells whether a
+A quoted text is kept whole when it is a name or value without spaces; one with
+spaces (or one capitalised word) holds words a translator may translate, so the
+tokens inside it are read instead. `contains(translation, token)` tells whether a
 translation kept one, reading full-width punctuation (`（`, `，`, `［`) as its
 ASCII form and allowing spaces to move around punctuation; `lost(source,
 translation)` lists those it did not keep. `has_words(text)` tells whether
@@ -40,13 +41,21 @@ NUMBER = mt.NUMBER
 CALL = mt.CALL
 DOTTED = mt.DOTTED
 IDENTIFIER = mt.IDENTIFIER  # snake_case, letters with digits
-CLASS = mt.CLASS  # CamelCase: classes and exceptions
+CLASS = mt.CLASS  # classes and exceptions: RuntimeError
+COMPOUND = mt.COMPOUND  # other CamelCase words: StateFile, PyTorch
 ACRONYM = mt.ACRONYM
+METAVAR = mt.METAVAR  # `-W PAGE_WIDTH`
+PROGRAM = mt.PROGRAM  # `grep: `
 
 KINDS: tuple[str, ...] = (
     URL, EMAIL, CODE, QUOTED, PATH, REF, VARIABLE, FLAG, SHAPE, HEX, ADDRESS, VERSION, POSITION,
-    QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, ACRONYM,
+    QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, COMPOUND, ACRONYM, METAVAR, PROGRAM,
 )
+# What a translation must keep unless configured otherwise: code and data. Words in
+# capitals (`ID`, `EOF`, `CPU`), CamelCase words that name a concept (`StateFile`),
+# a flag's placeholder (`PAGE_WIDTH`) and the `name: ` a message starts with (`bug: `,
+# `completion: `) are words a translator may translate.
+DEFAULT_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in (COMPOUND, ACRONYM, METAVAR))
 # Kinds whose digits may touch letters in a translation (`16GB`, `rank2`).
 _NUMBERS = frozenset({NUMBER, QUANTITY})
 
@@ -63,25 +72,24 @@ class Token:
     end: int
 
 
-_PHRASE = re.compile(r"[^\W\d_]+(?:[\s'’,/-]+[^\W\d_]+)+[.,!?;:]?")
 _NAME = re.compile(r"[A-Z][a-z]+")
 
 
-def is_prose(content: str) -> bool:
-    """A quoted text that translations translate: a phrase of plain words, or one
-    capitalised word (`'Taiwan'`, `'Spanish'`); also an empty or space-padded one."""
-    if not content or content != content.strip():
-        return True
-    return bool(_PHRASE.fullmatch(content) or _NAME.fullmatch(content))
+def kept_whole(content: str) -> bool:
+    """A quoted text a translation keeps as it is: a name or value with no space in it
+    (`'gpg-agent'`, `'model.fc.weight'`, `` `main' ``), not one capitalised word. A
+    quoted text with spaces holds words a translator may translate (`'help name'`),
+    so what a translation must keep of it are the tokens inside."""
+    return bool(content) and not any(c.isspace() for c in content) and not _NAME.fullmatch(content)
 
 
-def _quoted_prose(token: mt.Token) -> bool:
-    return token.kind == QUOTED and is_prose(token.value)
+def _read_inside(token: mt.Token) -> bool:
+    return token.kind == QUOTED and not kept_whole(token.value)
 
 
 def _preserved(tokens: Iterable[mt.Token]) -> Iterator[Token]:
-    for token in mt.walk(tokens, _quoted_prose):
-        if token.kind in (QUOTED, CODE, ACRONYM, QUANTITY):
+    for token in mt.walk(tokens, _read_inside):
+        if token.kind in (QUOTED, CODE, ACRONYM, QUANTITY, IDENTIFIER):
             text = token.value.strip() if token.kind == CODE else token.value
         else:
             text = token.text
@@ -130,14 +138,30 @@ def _matcher(kind: str, text: str) -> re.Pattern[str]:
         return re.compile(rf"(?<![0-9])(?<![0-9]\.){body}(?![0-9])(?!\.[0-9])")
     head = r"(?<![A-Za-z0-9_])" if _is_word_char(text[0]) else ""
     tail = r"(?![A-Za-z0-9_])" if _is_word_char(text[-1]) else ""
-    if kind == ACRONYM:
+    if _plural_free(kind, text):
         tail = r"s?" + tail  # `APIs` keeps `API`
     return re.compile(head + body + tail)
+
+
+def _plural_free(kind: str, text: str) -> bool:
+    """A name in capitals may keep or lose the plural `s` (`APIs` -> `API`, `N_RBRACs`)."""
+    return kind == ACRONYM or (kind == IDENTIFIER and text[-1:].isupper())
 
 
 def contains(translation: str, token: Token) -> bool:
     """True if `translation` keeps `token` (full-width punctuation and spacing aside)."""
     return _kept(fold(translation), token)
+
+
+# Small numbers a translation may write as Han numerals: `version 3` -> `第三版`.
+_HAN_NUMERALS = {
+    "0": "〇零", "1": "一", "2": "二两", "3": "三", "4": "四", "5": "五", "6": "六", "7": "七", "8": "八", "9": "九",
+    "10": "十",
+}
+
+
+def _as_word(folded: str, token: Token) -> bool:
+    return token.kind == NUMBER and any(n in folded for n in _HAN_NUMERALS.get(token.text, ""))
 
 
 _WORD_RUN = re.compile(r"[^A-Za-z0-9_]+")
@@ -176,7 +200,7 @@ def _kept(folded: str, token: Token) -> bool:
     if token.kind not in _NUMBERS:
         if _verbatim(folded, text):
             return True
-        if one_word and token.kind != ACRONYM:
+        if one_word and not _plural_free(token.kind, token.text):
             return False
     return _matcher(token.kind, token.text).search(folded) is not None
 
@@ -190,7 +214,7 @@ def missing(tokens: Iterable[Token], translation: str) -> list[Token]:
         if token.text in seen:
             continue
         seen.add(token.text)
-        if not _kept(folded, token):
+        if not _kept(folded, token) and not _as_word(folded, token):
             out.append(token)
     return out
 
