@@ -78,10 +78,6 @@ KINDS: tuple[str, ...] = (
     URL, EMAIL, QUOTED, CODE, HEX, PATH, REF, VARIABLE, FLAG, SHAPE, ADDRESS, VERSION, POSITION,
     QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, COMPOUND, ACRONYM, METAVAR, PROGRAM,
 )
-# Classes whose value is digits: what a number in a message can be.
-NUMERIC: frozenset[str] = frozenset({HEX, SHAPE, ADDRESS, VERSION, POSITION, QUANTITY, NUMBER})
-# Classes that name something in code: what a reader searches a code base for.
-NAMES: frozenset[str] = frozenset({CALL, DOTTED, IDENTIFIER, CLASS})
 
 
 @dataclass(frozen=True)
