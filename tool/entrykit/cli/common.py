@@ -16,6 +16,7 @@ from entrykit.config import Config, load_config
 from entrykit.entry import Entry
 from entrykit.loader import discover, display_path, load
 from entrykit.paths import entry_path
+from entrykit.schema import project_schema
 from entrykit.writing import atomic_write
 
 
@@ -85,11 +86,10 @@ def write_failure(exc: OSError) -> str:
     return f"cannot write{where}: {exc.strerror or exc}"
 
 
-def schema_ref(target: Path, config: Config) -> str | None:
-    """What a new YAML file's `# yaml-language-server: $schema=` line points at, if anything."""
-    schema = config.schema or config.base / "schema" / "entry.schema.json"
-    if not schema.is_file():
-        return None
+def schema_ref(target: Path, config: Config) -> str:
+    """What a new YAML file's `# yaml-language-server: $schema=` line points at: the
+    project's schema file, which `entrykit schema --output` writes if it is not there."""
+    schema = project_schema(config.base, config.schema)
     return Path(os.path.relpath(os.path.realpath(schema), os.path.realpath(target.parent))).as_posix()
 
 
