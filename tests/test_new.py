@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from entrykit.authoring import scaffold
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
@@ -353,3 +354,41 @@ def test_the_modeline_is_written_where_the_project_has_no_schema_file_yet(
     assert "`entrykit schema --output schema/entry.schema.json`" in out
     assert CliRunner().invoke(cli, ["schema", "--output", "schema/entry.schema.json"]).exit_code == ExitCode.CLEAN
     assert json.loads((project / "schema" / "entry.schema.json").read_text(encoding="utf-8"))["title"] == "entrykit entry"
+
+
+# --- suggestions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        (TYPE_ERROR, "typeerror-unsupported-operand-type"),
+        ("error: pathspec 'nope' did not match any file(s) known to git", "error-pathspec-did-not-match-any"),
+        ("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+         "unicodedecodeerror-codec-cant-decode-byte-position"),
+        ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+         "jsondecodeerror-expecting-value-line-column-char"),
+        ("Error: user's match(es) don't work, e.g. here", "error-users-match-dont-work-here"),
+        ("!!! ??? 123", "error"),
+    ],
+)
+def test_suggested_slugs_carry_no_punctuation_artefacts(message: str, slug: str) -> None:
+    assert scaffold.suggest_slug(message) == slug
+
+
+@pytest.mark.parametrize(
+    ("message", "known", "category"),
+    [
+        (TYPE_ERROR, ["runtime_error"], "type_error"),
+        ("ModuleNotFoundError: No module named 'x'", ["import_error", "module_error"], "import_error"),
+        ("ModuleNotFoundError: No module named 'x'", [], "module_not_found_error"),
+        ("UnicodeDecodeError: 'utf-8' codec can't decode byte", ["value_error"], "value_error"),
+        ("json.decoder.JSONDecodeError: Expecting value", ["value_error"], "json_decode_error"),
+        ("Uncaught TypeError: Cannot read properties of null (reading 'x')", [], "type_error"),
+        ("torch.cuda.OutOfMemoryError: CUDA out of memory.", ["memory_error"], "out_of_memory_error"),
+        ("fatal: not a git repository", ["config_error"], None),
+        ("Error: in prepare, no such table: nope", ["database_error"], None),
+    ],
+)
+def test_category_comes_from_the_exception_class(message: str, known: list[str], category: str | None) -> None:
+    assert scaffold.category_from_exception(message, known) == category
