@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import struct
-from collections import Counter
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"

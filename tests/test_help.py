@@ -115,7 +115,7 @@ def test_completion_script_is_produced_for_each_shell(tmp_path: Path) -> None:
     for shell, needle in (("bash", "complete -o nosort -F _entrykit_completion entrykit"),
                           ("zsh", "compdef _entrykit_completion entrykit"), ("fish", "complete --no-files --command entrykit")):
         env = {**os.environ, "_ENTRYKIT_COMPLETE": f"{shell}_source"}
-        out = subprocess.run([_entrykit()], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        out = subprocess.run([_entrykit()], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
         assert out.returncode == 0 and needle in out.stdout, (shell, out.stdout, out.stderr)
 
 
@@ -131,5 +131,5 @@ def test_bash_completes_commands_and_choices_with_the_documented_script(tmp_path
     )
     env = {**os.environ, "PATH": f"{Path(_entrykit()).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     out = subprocess.run([bash, "--norc", "--noprofile", "-c", script], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, check=False)
     assert out.stdout.splitlines() == ["schema", "sarif"], out.stderr

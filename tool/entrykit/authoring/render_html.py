@@ -51,6 +51,11 @@ a{color:#0969da}
 footer{margin-top:2.5rem;padding-top:.8rem;border-top:1px solid #d0d7de;color:#59636e;font-size:.85rem}
 """
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+_ITEM_NOTES = (  # field, label, class of the notes below a workaround or dead end
+    ("condition", "When:", "condition"),
+    ("common_misconception", "Misconception:", "misconception"),
+    ("tradeoff", "Trade-off:", "tradeoff"),
+)
 _GRAPH = (
     ("leads_to", "Leads to"),
     ("preceded_by", "Preceded by"),
@@ -205,8 +210,9 @@ def _versions(entry: Mapping[str, Any]) -> Iterator[str]:
     for row in rows:
         cells = []
         for key, _ in columns:
-            value = _scalar(row.get(key))
-            cells.append(f"<td><code>{text(value)}</code></td>" if key == "version" and value != NONE else f"<td>{text(value)}</td>")
+            value = text(_scalar(row.get(key)))
+            shown = f"<code>{value}</code>" if key == "version" and value != NONE else value
+            cells.append(f"<td>{shown}</td>")
         yield "<tr>" + "".join(cells) + "</tr>"
     yield "</tbody></table></section>"
 
@@ -242,13 +248,13 @@ def _item(item: Mapping[str, Any], rate_key: str, kind: str) -> Iterator[str]:
     rate = percent(item.get(rate_key))
     action = _string(item, "action") or ""
     yield "<li>"
-    yield f'<p class="head"><span class="rate {kind}">{text(rate)} {kind}</span><span class="text">{text(action)}</span></p>'
+    badge = f'<span class="rate {kind}">{text(rate)} {kind}</span>'
+    yield f'<p class="head">{badge}<span class="text">{text(action)}</span></p>'
     if kind == "fail" and _string(item, "why_fails"):
         yield _paragraph(item["why_fails"], "why text")
     if kind == "success" and _string(item, "how"):
         yield _code_block(item["how"], "how")
-    for key, label, css in (("condition", "When:", "condition"), ("common_misconception", "Misconception:", "misconception"),
-                            ("tradeoff", "Trade-off:", "tradeoff")):
+    for key, label, css in _ITEM_NOTES:
         value = _string(item, key)
         if value:
             yield _labelled(label, f'<span class="text">{text(value)}</span>', css)
@@ -313,8 +319,8 @@ def _related(entry: Mapping[str, Any]) -> Iterator[str]:
 
 
 def _footer(entry: Mapping[str, Any]) -> Iterator[str]:
-    facts = [(label, entry.get(key)) for key, label in (("last_confirmed", "Last confirmed"), ("last_updated", "Last updated"))]
-    parts = [f"{label} {text(value)}" for label, value in facts if isinstance(value, str)]
+    dates = (("last_confirmed", "Last confirmed"), ("last_updated", "Last updated"))
+    parts = [f"{label} {text(entry[key])}" for key, label in dates if isinstance(entry.get(key), str)]
     tags = _strings(entry.get("tags"))
     if tags:
         parts.append("Tags " + " ".join(f'<span class="badge">{text(tag)}</span>' for tag in tags))

@@ -32,7 +32,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _STOP = {"a", "an", "the", "of", "to", "in", "on", "for", "is", "are", "was", "be", "by", "at", "or", "and", "it", "this", "that", "with"}
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['’](?=[A-Za-z])")  # can't, user's: one word
-_PLURAL_MARK = re.compile(r"(?<=[A-Za-z])\((?:s|es)\)", re.I)  # type(s), match(es)
+_PLURAL_MARK = re.compile(r"(?<=[A-Za-z])\((?:s|es)\)", re.IGNORECASE)  # type(s), match(es)
 _HEX = re.compile(r"\b0x[0-9A-Fa-f]+\b")  # 0xff would leave the word `xff`
 # An exception class as messages name it, with its module path: `json.decoder.JSONDecodeError`.
 _EXCEPTION = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*)([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning))\b")

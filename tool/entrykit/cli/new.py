@@ -32,10 +32,10 @@ from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, summary_line
 from entrykit.loader import decode, display_path, read_entry_bytes
 from entrykit.parsing import parse_json
+from entrykit.paths import entry_path, is_valid_id
 from entrykit.schema import project_schema
 from entrykit.versions.package_names import Naming, configured_naming
 from entrykit.versions.rows import check_row
-from entrykit.paths import entry_path, is_valid_id
 from entrykit.writing import atomic_write
 
 if TYPE_CHECKING:

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from entrykit.cli.common import CommandError, _deferred, command_config, config_option, write_failure
+from entrykit.cli.common import (
+    CommandError,
+    _deferred,
+    command_config,
+    config_option,
+    write_failure,
+)
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load

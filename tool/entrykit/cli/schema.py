@@ -6,7 +6,12 @@ from pathlib import Path
 
 import click
 
-from entrykit.cli.common import CommandError, command_config, config_option, write_failure
+from entrykit.cli.common import (
+    CommandError,
+    command_config,
+    config_option,
+    write_failure,
+)
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
 from entrykit.schema import PROJECT_SCHEMA, schema_text
