@@ -11,9 +11,13 @@ them apart is letters one of them writes and another never does:
   longest without kana among the 3,827 messages of the Japanese catalogs of
   apt, dpkg, bash, grep, findutils, diffutils and binutils has 7).
 - Chinese writes no kana: a hiragana or katakana letter is Japanese.
-- A Cyrillic language writes the letters of its alphabet (CLDR's exemplar
-  characters, standard and auxiliary): `і ї є ґ` are Ukrainian, not Russian;
-  `ы э ё ъ` Russian, not Ukrainian; `ђ ј љ њ ћ џ` Serbian, not Bulgarian.
+- A Cyrillic language writes the letters of its alphabet: CLDR's standard
+  exemplar characters (the same as ICU 72's, `benchmarks/language_letters.py`),
+  and for Bulgarian and Macedonian also `ѐ ѝ` from CLDR's auxiliary set, which
+  real Bulgarian translations write. Not the whole auxiliary set: Ukrainian's
+  lists `ъ ы э ё` for Russian names, the very letters that tell the two apart.
+  So `і ї є ґ` are Ukrainian, not Russian; `ы э ё ъ` Russian, not Ukrainian;
+  `ђ ј љ њ ћ џ` Serbian, not Bulgarian.
 
 Other languages are not checked here: their script alone is (`writing_systems`).
 """
@@ -23,8 +27,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-# The lowercase letters of each Cyrillic alphabet (CLDR exemplar characters,
-# standard and auxiliary): a letter of the script outside it is another language's.
+# The lowercase letters of each Cyrillic alphabet (see the module's docstring): a
+# letter of the script outside it is another language's.
 CYRILLIC_ALPHABETS: dict[str, str] = {
     "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
     "uk": "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя",
