@@ -12,7 +12,9 @@ characters) one of which every match contains, chosen by how rare the literals
 are in the indexed texts. One Aho-Corasick automaton over all literals finds the
 literals of every text in one pass; the real regex then runs (through the
 time-budgeted runner) only on the texts holding one of its cover literals.
-Regexes without a cover fall back to running on every text.
+Regexes without a cover fall back to running on every text. Regexes written
+alike (one template's) run once and share their result (`Row`), so a corpus whose
+every regex matches every text costs runs and memory linear in it.
 """
 
 from __future__ import annotations
