@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from entrykit.authoring.importers import deadends, markdown
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
-    entry_file,
     write_failure,
 )
+from entrykit.cli.entry_files import entry_file
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
 from entrykit.writing import WriteRefused, write_files
-
-if TYPE_CHECKING:
-    from entrykit.authoring.importers import deadends, markdown
-else:
-    deadends, markdown = _deferred("authoring.importers.deadends"), _deferred("authoring.importers.markdown")
 
 
 @click.command("import")

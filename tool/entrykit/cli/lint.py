@@ -6,7 +6,7 @@ import os
 import sys
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import click
 
@@ -14,7 +14,6 @@ from entrykit import registry
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     root_option,
@@ -22,15 +21,11 @@ from entrykit.cli.common import (
 )
 from entrykit.diagnostic import Severity
 from entrykit.errors import EntrykitError
+from entrykit.lint import fixer
 from entrykit.lint.engine import default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, statistics, summary_line
 from entrykit.writing import write_files
-
-if TYPE_CHECKING:
-    from entrykit.lint import fixer
-else:
-    fixer = _deferred("lint.fixer")
 
 
 def _split_codes(values: tuple[str, ...]) -> list[str]:

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from entrykit.cli.common import CommandError, _deferred, command_config, config_option
+from entrykit.authoring import render
+from entrykit.cli.common import CommandError, command_config, config_option
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
 from entrykit.paths import entry_path
-
-if TYPE_CHECKING:
-    from entrykit.authoring import render
-else:
-    render = _deferred("authoring.render")
 
 
 def _find_entry(target: str, config: Config) -> Path:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import entrykit.rules  # noqa: F401  (importing the rule families registers every rule)
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
@@ -73,6 +74,12 @@ class LintResult:
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
+
+
+def configured(config: Config) -> Config:
+    """`config` checked against every rule (ConfigError for a code or rule table that names
+    none): the form every run uses."""
+    return config.with_rules(registry.all_rules())
 
 
 def default_jobs() -> int:
@@ -533,6 +540,7 @@ def check(
     failures: Sequence[LoadFailure] = (),
 ) -> list[Diagnostic]:
     """Run every enabled rule over entries already in memory; diagnostics on `targets`, sorted."""
+    config = configured(config)
     checker = Checker(config, today, {}, len(entries))
     wanted = {id(e) for e in targets}
     records = []
@@ -565,6 +573,7 @@ def lint(
     processes check files when there are many; `keep_entries` keeps the parsed
     target entries in the result (for fixes), which checks every target in this process.
     """
+    config = configured(config)
     today = today or date.today()
     cwd = cwd or Path.cwd()
     texts = texts or {}

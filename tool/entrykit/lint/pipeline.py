@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import entrykit.rules  # noqa: F401  (a spawned worker registers every rule, too)
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.diagnostic import Finding, Severity
