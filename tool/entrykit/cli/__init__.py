@@ -92,6 +92,12 @@ def _match() -> click.Command:
     return regex.match_command
 
 
+def _schema() -> click.Command:
+    from entrykit.cli import schema
+
+    return schema.schema_command
+
+
 # Command name -> the function that imports its module and returns it.
 COMMANDS: dict[str, Callable[[], click.Command]] = {
     "lint": _lint,
@@ -106,6 +112,7 @@ COMMANDS: dict[str, Callable[[], click.Command]] = {
     "merge": _merge,
     "regex": _regex,
     "match": _match,
+    "schema": _schema,
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding, Severity
