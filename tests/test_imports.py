@@ -64,3 +64,4 @@ def test_lint_imports_the_rules_it_runs() -> None:
     modules = _modules(_command("lint", "--no-cache", ENTRY))
     assert {"entrykit.rules.regex", "entrykit.lint.engine", "jsonschema"} <= set(_of_rule_stack(modules))
     assert "entrykit.authoring.formatter" not in modules
+    assert not [m for m in modules if m.startswith("ruamel")], "only --fix needs the round-trip editor"
