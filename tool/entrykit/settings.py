@@ -28,6 +28,17 @@ def _check_locales(value: Any, where: str) -> None:
             raise ValueError(f"`{where}`: {item!r} {problem}")
 
 
+def _check_glossary(value: Any, where: str) -> None:
+    """The glossary: locale -> term -> a translation or a list of them."""
+    _check_locales(list(value), where)
+    for locale, terms in value.items():
+        if not isinstance(terms, dict):
+            raise ValueError(f"`{where}.{locale}` must be a table of terms, got {terms!r}")
+        for term, accepted in terms.items():
+            if not (isinstance(accepted, str) or (isinstance(accepted, list) and all(isinstance(a, str) for a in accepted))):
+                raise ValueError(f"`{where}.{locale}.{term}` must be a string or a list of strings, got {accepted!r}")
+
+
 _DECLARED = (
     Section(
         "dupes",
@@ -111,6 +122,13 @@ _DECLARED = (
                 "Record in `translated_from` a fingerprint of the source each translation was made "
                 "from, and warn (ET307) when the source has changed since.",
                 kind=bool,
+            ),
+            "glossary": Option(
+                {},
+                "Translations of terms the project accepts in place of the term (ET305), per locale: "
+                '`glossary.zh = { HEAD = "头指针" }` (a string or a list of strings).',
+                kind=dict,
+                validate=_check_glossary,
             ),
         },
         "Which locales and fields translations are required for.",
