@@ -27,6 +27,8 @@ from __future__ import annotations
 import bisect
 import fnmatch
 import hashlib
+import heapq
+import itertools
 import re
 import struct
 from collections import Counter, defaultdict
@@ -426,16 +428,15 @@ class _Signals:
 # written by accident; their pairs would grow quadratically.
 VARIANT_GROUP_LIMIT = 64
 
-# How much each supporting signal adds (noisy-OR), see `score_pair`.
+# How much each signal adds (noisy-OR), see `score_pair`.
 SUPPORT_IDS = 0.5
 SUPPORT_WORKAROUNDS = 0.5
 SUPPORT_DOMAIN = 0.1
-# The direct evidence a pair needs before supports count: similar ids, workarounds or
-# a shared domain never make a pair on their own.
+REGEX_BOTH = 0.5  # each regex matches the other's signature (within one domain; half across)
+REGEX_ONE = 0.2  # one regex matches the other's signature
+# The evidence a pair needs before similar ids and a shared domain count: they lift a
+# pair, never make one.
 MIN_BASE = 0.5
-# Strength of regex evidence within one domain (half of it across domains).
-REGEX_BOTH = 0.5
-REGEX_ONE = 0.2
 
 
 @dataclass(frozen=True)
@@ -499,33 +500,30 @@ def score_pair(
     prepared: tuple[Prepared, Prepared] | None = None,
     threshold: float = 0.0,
 ) -> Pair:
-    """Score = 1 - (1 - base) * prod(1 - weight * support), or base alone below `MIN_BASE`.
+    """Score = 1 - (1 - evidence) * (1 - 0.5 ids) * (1 - 0.1 domain), or the evidence alone below `MIN_BASE`.
 
-    base is the strongest direct signal: 1.0 for the same normalised signature (or,
-    where asked, the same id), 0.9 when each regex matches the other's signature,
-    0.8 for the same `<domain>/<slug>` in another environment, 0.4 when one regex
-    matches the other's signature, else the Jaccard similarity of the signature
-    shingles. Supports, counted only once base reaches `MIN_BASE`: id similarity
-    (Indel ratio of the slugs, weight 0.5), overlapping workarounds (weight 0.5),
-    same domain (weight 0.1). Workarounds are only compared when they could lift
-    the pair to `threshold`.
+    The evidence is what the two entries say about the error, combined as a noisy-OR:
+    the Jaccard similarity of the signature shingles (1.0 for one normalised
+    signature), `REGEX_BOTH` when each regex matches the other's signature or
+    `REGEX_ONE` when one does (half of each across domains, where lookups often share
+    a keyword), and 0.5 x the overlap of the workarounds; at least 0.8 for one
+    `<domain>/<slug>` in two environments, 1.0 for one id (where asked). Id
+    similarity (Indel ratio of the slugs) and the shared domain count only within
+    one domain, and only once the evidence reaches `MIN_BASE`: they lift a pair,
+    never make one. Workarounds are compared only when they could matter.
     """
     signals = signals or _Signals()
     left, right = prepared or (Prepared.of(a), Prepared.of(b))
     domain_a, domain_b = a.str_field("domain"), b.str_field("domain")
     one_domain = bool(domain_a) and domain_a == domain_b
     reasons: list[Reason] = []
-    base = 0.0
     if left.normalized and left.normalized == right.normalized:
         reasons.append(Reason("same-signature", "same signature after normalising volatile tokens", 1.0))
-        base = 1.0
+        evidence = 1.0
     else:
-        jaccard = _jaccard(left.shingles, right.shingles)
-        if jaccard >= 0.2:
-            reasons.append(Reason("similar-signature", f"similar signatures (Jaccard {jaccard:.2f})", jaccard))
-        base = jaccard
-    # Regexes are lookups: across domains they often share a keyword (`quota.*exceeded`),
-    # so there a match counts half, and adds to the signatures' similarity (noisy-OR).
+        evidence = _jaccard(left.shingles, right.shingles)
+        if evidence >= 0.2:
+            reasons.append(Reason("similar-signature", f"similar signatures (Jaccard {evidence:.2f})", evidence))
     regex = 0.0
     if signals.a_matches_b and signals.b_matches_a:
         regex = REGEX_BOTH if one_domain else REGEX_BOTH / 2
@@ -534,29 +532,28 @@ def score_pair(
         who, whom = (a, b) if signals.a_matches_b else (b, a)
         regex = REGEX_ONE if one_domain else REGEX_ONE / 2
         reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", regex))
-    base = 1.0 - (1.0 - base) * (1.0 - regex)
+    evidence = 1.0 - (1.0 - evidence) * (1.0 - regex)
     if signals.same_id:
         reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
-        base = 1.0
+        evidence = 1.0
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
-        base = max(base, 0.8)
-    # Workarounds are content too: they join the direct evidence. Compared only when they
-    # could lift the pair to `threshold` (phrase similarity costs).
-    lift = 1.0 - SUPPORT_IDS * (fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0)
-    if base < 1.0 and 1.0 - (1.0 - base) * (1.0 - SUPPORT_WORKAROUNDS) * lift >= min(threshold, MIN_BASE):
+        evidence = max(evidence, 0.8)
+    ids = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0
+    ids = ids if ids >= 0.5 else 0.0
+    best = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS) * (1.0 - SUPPORT_IDS * ids)
+    if evidence < 1.0 and best >= min(threshold, MIN_BASE):
         overlap = workaround_overlap(a, b)
         if overlap > 0:
             reasons.append(Reason("shared-workarounds", f"overlapping workarounds ({overlap:.0%})", overlap))
-            base = 1.0 - (1.0 - base) * (1.0 - SUPPORT_WORKAROUNDS * overlap)
-    if base < MIN_BASE:
-        return Pair(a, b, round(base, 4), tuple(reasons))
-    keep = 1.0 - base
+            evidence = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS * overlap)
+    if evidence < MIN_BASE:
+        return Pair(a, b, round(evidence, 4), tuple(reasons))
+    keep = 1.0 - evidence
     if one_domain:  # across domains alike slugs name a topic (`…-quota-exceeded`), not one error
-        id_similarity = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if a.id and b.id else 0.0
-        if id_similarity >= 0.5:
-            reasons.append(Reason("similar-id", f"similar ids ({id_similarity:.2f})", id_similarity))
-            keep *= 1.0 - SUPPORT_IDS * id_similarity
+        if ids:
+            reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
+            keep *= 1.0 - SUPPORT_IDS * ids
         reasons.append(Reason("same-domain", f"same domain `{domain_a}`", 1.0))
         keep *= 1.0 - SUPPORT_DOMAIN
     return Pair(a, b, round(1.0 - keep, 4), tuple(reasons))
@@ -753,7 +750,7 @@ class _Cliques:
         if own and not self.same_id:  # one id: ET501's, skipped as one run (the group is in id order)
             ids = self.signature_ids[self.normalized[i]]
             low, high = bisect.bisect_left(ids, own), bisect.bisect_right(ids, own)
-            return (group[p] for p in (*range(low), *range(high, len(group))))
+            return (group[p] for p in itertools.chain(range(low), range(high, len(group))))
         return iter(group)
 
     def members(self, i: int) -> Iterator[int]:
@@ -783,11 +780,7 @@ class _Cliques:
 
 
 def _merge(streams: list[Iterator[int]], key: Callable[[int], tuple[str, str]]) -> Iterator[int]:
-    if len(streams) == 1:
-        return streams[0]
-    import heapq
-
-    return heapq.merge(*streams, key=key)
+    return streams[0] if len(streams) == 1 else heapq.merge(*streams, key=key)
 
 
 @dataclass
