@@ -35,6 +35,18 @@ section(
     "What ET502 and `entrykit dupes` count as near-duplicate entries.",
 )
 
+section(
+    "merge",
+    {
+        "rate_gap": Option(
+            0.2,
+            "`merge` reports rates (`confidence`, `fix_success_rate`, an item's rate) on which its inputs differ by more than this.",
+            float,
+        ),
+    },
+    "How `entrykit merge` reconciles near-duplicate entries.",
+)
+
 
 def _claims(entry: Entry) -> list[tuple[str, str]]:
     """(pointer, id) for every id an entry answers to: its id and its aliases."""
