@@ -182,7 +182,8 @@ def merge_command(
         try:
             merge_apply.apply_plan(plan)
         except OSError as exc:
-            raise CommandError(f"writing failed, every entry is still on disk: {exc}") from None
+            which = "both entries are" if len(others) == 1 else "every entry is"
+            raise CommandError(f"writing failed, {which} still on disk: {exc}") from None
     if report_format == "json":
         document["written"] = not refused
         click.echo(json.dumps(document, ensure_ascii=False, indent=2))
