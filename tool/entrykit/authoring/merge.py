@@ -489,6 +489,7 @@ def sweep_dropped(merger: Merger, result: Mapping[str, Any]) -> None:
     merge has named yet, so nothing leaves without a word."""
     kept = {text for _, text in _strings(result)}
     named = {(d.side, d.pointer) for d in merger.report.dropped}
+    named |= {(p.side, p.source) for p in merger.report.ledger if p.kind == "regex"}  # kept as an alternative
     for _, label, data in merger.sides():
         for where, text in _strings(data):
             if text in kept or not text.strip():

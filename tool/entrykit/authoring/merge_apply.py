@@ -86,12 +86,12 @@ class MergePlan:
             for label, c, where in self.comments.carried if label != self.result.labels[0]
         ]  # fmt: skip
         comment_lines += [f"  LISTED  `{label}` line {c.line}: {c.text}  ({why})" for label, c, why in self.comments.lost]
-        lint = [f"  new     {_shown(d)}" for d in self.delta.new]
+        lint = [f"  new     {_shown(d)}" for d in self.delta.new] or ["  no new finding"]
         lint += [f"  gone    {_shown(d)}" for d in self.delta.gone]
         return [
             ("Files:", files),
             ("Comments of the absorbed files:" if comment_lines else "Comments of the absorbed files: none", comment_lines),
-            ("Lint (findings by code and place, before -> after):", lint or ["  no new finding"]),
+            ("Lint (findings by code and place, before -> after):", lint),
         ]
 
     def summary(self) -> dict[str, Any]:
