@@ -654,3 +654,21 @@ def test_a_finding_the_inputs_had_at_the_same_place_does_not_refuse_the_merge(tm
     code, out = run(tmp_path, monkeypatch, "git/a", "git/b", "--prefer", "into", "--dry-run")
     assert code == ExitCode.CLEAN, out
     assert "no new finding" in out
+
+
+# -- golden reports ----------------------------------------------------------------------
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_merge_report_matches_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """The dry run of a merge with a rewritten reference, a moved comment and open choices."""
+    monkeypatch.chdir(FIXTURES / "merge")
+    args = ["merge", "git/not-a-repo", "git/no-repository", "--dry-run", "--report", fmt, "--today", "2026-11-30"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == ExitCode.FINDINGS  # open choices
+    golden = GOLDEN / f"merge.{fmt}"
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        golden.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout == golden.read_text(encoding="utf-8")

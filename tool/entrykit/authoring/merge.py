@@ -389,6 +389,10 @@ class Merger:
             values = [v for v in (data.get(name) for data in self.inputs) if isinstance(v, str) and v]
             if values:
                 self.out[name] = pick(values)
+                which = "earliest" if pick is min else "latest"
+                for _, label, data in self.sides():
+                    if isinstance(data.get(name), str) and data[name] and data[name] != self.out[name]:
+                        self.drop(label, jp.join(name), data[name], f"`{name}` is the {which} of the inputs' ({self.out[name]})")
             elif name in self.survivor:
                 self.out[name] = self.survivor[name]
         self.handled.add("evidence_count")

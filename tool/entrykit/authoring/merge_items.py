@@ -185,7 +185,7 @@ def _merge_group(merger: Merger, name: str, k: int, members: list[Member]) -> An
         if key == "action":
             item[key] = first.item.get("action", next(v for _, v in values if v is not SKIP))
             for member in members[1:]:
-                if member.action is not None and normalize_phrase(member.action) != normalize_phrase(str(item[key])):
+                if member.action is not None and member.action != item[key]:
                     merger.drop(
                         merger.labels[member.side], jp.join(name, member.index, "action"), member.action,
                         f"the same action as {where} (`{item[key]}`), which keeps the first wording",
