@@ -319,10 +319,11 @@ class Merger:
 
     def graph(self) -> None:
         self.handled.add("transition_graph")
-        graphs = [data.get("transition_graph") for data in self.inputs]
-        if all(g is None for g in graphs):
+        if all(data.get("transition_graph") is None for data in self.inputs):
             return
-        graphs = [g if isinstance(g, dict) else {} for g in graphs]
+        graphs: list[dict[str, Any]] = [
+            g if isinstance(g := data.get("transition_graph"), dict) else {} for data in self.inputs
+        ]
         selves = {data.get("id") for data in self.inputs} | set(self.out.get("aliases") or [])
         names = list(dict.fromkeys(name for g in graphs for name in g))
         graph: dict[str, Any] = {}
@@ -369,10 +370,9 @@ class Merger:
     def keyed_map(self, name: str) -> None:
         """`os_specific`: a mapping whose keys merge one by one."""
         self.handled.add(name)
-        maps = [data.get(name) for data in self.inputs]
-        if all(m is None for m in maps):
+        if all(data.get(name) is None for data in self.inputs):
             return
-        maps = [m if isinstance(m, dict) else {} for m in maps]
+        maps: list[dict[str, Any]] = [m if isinstance(m := data.get(name), dict) else {} for data in self.inputs]
         merged: dict[str, Any] = {}
         for key in dict.fromkeys(k for m in maps for k in m):
             values = [(label, m.get(key, SKIP)) for label, m in zip(self.labels, maps)]

@@ -13,6 +13,7 @@ from typing import Any
 
 from entrykit import pointer as jp
 from entrykit.authoring.formatter import FormatError, format_text
+from entrykit.authoring.merge import reference_changes
 from entrykit.authoring.merge_comments import CommentOutcome, carry_comments, comments
 from entrykit.authoring.merge_model import MergeResult
 from entrykit.authoring.reference_edits import edit_references
@@ -313,6 +314,8 @@ def plan_merge(
     for entry in entries:
         if entry is survivor or id(entry) in gone or not survivor.id:
             continue
+        if not reference_changes(entry.data, old_ids, survivor.id):
+            continue  # no reference to rewrite: the file is not even parsed again
         edited = edit_references(entry.text, entry.fmt, old_ids, survivor.id)
         if edited is None:
             continue

@@ -133,11 +133,11 @@ def insert_comments(text: str, placed: list[tuple[str | None, str]]) -> str:
             by_pointer.setdefault(pointer, line)
     above: dict[int, list[str]] = {}
     top: list[str] = []
-    for pointer, body in placed:
-        if pointer is None or pointer not in by_pointer:
+    for where, body in placed:
+        if where is None or where not in by_pointer:
             top.append(body)
             continue
-        number = by_pointer[pointer]
+        number = by_pointer[where]
         indent = len(lines[number]) - len(lines[number].lstrip(" "))
         above.setdefault(number, []).append(" " * indent + body)
     out: list[str] = []

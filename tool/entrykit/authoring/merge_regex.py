@@ -111,8 +111,8 @@ def merge_regex(merger: Merger) -> None:
         outcome.texts.append(CoveredText(text, tuple(sources), before, number in after))
     merger.report.regex = outcome
     unmatched = [t for t in outcome.texts if not t.before and not t.after]
-    for text in unmatched:
-        merger.note(f"no input's regex matched `{text.text}` ({', '.join(text.sources)}), and the merged one does not either")
+    for missed in unmatched:
+        merger.note(f"no input's regex matched `{missed.text}` ({', '.join(missed.sources)}), and the merged one does not either")
     if counter:
         hits = _matched(pattern, counter, merger) or set()
         for index in sorted(hits):

@@ -107,7 +107,7 @@ def read_resolutions(text: str, where: str, result: MergeResult) -> dict[str, An
     data = parsed.data
     if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
         raise UsageError(f"{where}: not a resolution file (it needs `merge:` and a `choices:` list)")
-    header = data.get("merge") if isinstance(data.get("merge"), dict) else {}
+    header: dict[str, Any] = data["merge"] if isinstance(data.get("merge"), dict) else {}
     report = result.report
     if header.get("into") != report.survivor or list(header.get("absorbed") or []) != list(report.absorbed):
         raise UsageError(
