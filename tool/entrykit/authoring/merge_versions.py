@@ -64,7 +64,7 @@ def merge_versions(merger: Merger) -> None:
         for index, row in enumerate(data.get("versions") or []):
             written = canonical_row(row, merger)
             if written is not row:
-                merger.note(f"versions/{index} of `{label}`: `{row['version']}` is written `{written['version']}`")
+                merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
             same = next((r for r in rows if _same_spec(r.data, written) and side not in r.sides), None)
             if same is None:
                 rows.append(_Row(written, [(side, index, row)]))
