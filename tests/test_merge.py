@@ -473,6 +473,9 @@ def test_an_action_that_fails_in_one_entry_and_works_in_the_other_is_a_conflict(
     assert [d.pointer for d in kept.report.dropped if d.side == "cuda/illegal-memory-access"] == ["/dead_ends/0"]
     both = merge.merge_entries(a, b, choices={conflict.pointer: "both"})
     assert len(both.data["dead_ends"]) == 1 and len(both.data["workarounds"]) == 1
+    preferred = merge.merge_entries(a, b, prefer="into")  # a preference drops no item on a guess
+    assert preferred.report.resolutions[conflict.pointer].choice == "both"
+    assert len(preferred.data["dead_ends"]) == 1 and len(preferred.data["workarounds"]) == 1
 
 
 def test_different_stated_conditions_are_a_conflict_never_joined() -> None:

@@ -129,6 +129,13 @@ class Merger:
             if picked is not None:
                 self.report.resolutions[conflict.pointer] = Resolution(picked.source, picked.value, how)
                 return picked
+        if self.prefer in ("into", "other") and conflict.kind == "role":
+            # Which role an action has is a judgement on its content, not a side's value:
+            # a preference keeps both items (nothing dropped on a guess); the report shows it.
+            both = conflict.option(KEEP_BOTH)
+            if both is not None:
+                self.report.resolutions[conflict.pointer] = Resolution(KEEP_BOTH, None, f"--prefer {self.prefer}: both kept")
+                return both
         if self.prefer in ("into", "other"):
             picked = self._by_side(conflict, self.prefer)
             if picked is not None:
