@@ -207,13 +207,13 @@ def default_naming() -> Naming:
     return Naming().extended(data.get("aliases", {}), data.get("vocabularies", {}))
 
 
+def configured_naming(settings: Mapping[str, Any]) -> Naming:
+    """The built-in naming extended by the `versions` settings (`aliases`, `vocabularies`)."""
+    key = json.dumps([settings.get("aliases", {}), settings.get("vocabularies", {})], sort_keys=True)
+    return _naming_for(key)
+
+
 @lru_cache(maxsize=16)
 def _naming_for(key: str) -> Naming:
     aliases, vocabularies = json.loads(key)
     return default_naming().extended(aliases, vocabularies)
-
-
-def configured_naming(settings: Mapping[str, Any]) -> Naming:
-    """The built-in naming extended by a `[tool.entrykit.versions]` table."""
-    key = json.dumps([settings.get("aliases", {}), settings.get("vocabularies", {})], sort_keys=True)
-    return _naming_for(key)
