@@ -551,6 +551,11 @@ def test_one_pass_and_any_order_of_two_way_merges_agree(tmp_path: Path, monkeypa
         assert step["workarounds"][0]["success_rate"] == one_pass["workarounds"][0]["success_rate"] == 0.58
 
 
+def test_a_rate_that_is_not_a_finite_number_is_settled_like_any_value() -> None:
+    result = merge.merge_entries({"id": "x/a", "confidence": float("nan")}, {"id": "x/b", "confidence": 0.5})
+    assert [c.pointer for c in result.report.unresolved] == ["/confidence"]
+
+
 def test_rates_further_apart_than_the_gap_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = _rated("x/a", 0.9, 0.8, 0.58, 2), _rated("x/b", 0.9, 0.8, 0.45, 2)
     assert not [r for r in merge.merge_entries(a, b, prefer="into").report.rates if r.gap]  # 0.13 is within 0.2

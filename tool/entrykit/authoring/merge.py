@@ -26,6 +26,7 @@ reach the merged entry is in `report.dropped`, in full, with the reason.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -427,15 +428,15 @@ class Merger:
     def rate(self, pointer: str, values: Sequence[tuple[str, Any]], rule: str) -> Any:
         """The most cautious of the inputs' rates (`lowest` or `highest`): the same in any
         order of merges. A rate that is not a number is settled like any value."""
-        numbers = [(label, float(v)) for label, v in values if is_rate(v)]
-        others = [(label, v) for label, v in values if v is not SKIP and not is_rate(v) and v is not None]
+        numbers = [(label, float(v)) for label, v in values if is_rate(v) and math.isfinite(v)]
+        others = [v for _, v in values if v is not SKIP and v is not None and not (is_rate(v) and math.isfinite(v))]
         if others:
             return self.settle(pointer, values)[1]
         if not numbers:
             return next((v for _, v in values if v is not SKIP), None)
         pick = min if rule == "lowest" else max
         result = pick(v for _, v in numbers)
-        original = next(v for _, v in values if is_rate(v) and float(v) == result)
+        original = next(v for _, v in values if is_rate(v) and math.isfinite(v) and float(v) == result)
         if len(numbers) > 1:
             spread = max(v for _, v in numbers) - min(v for _, v in numbers)
             self.report.rates.append(RateReport(pointer, tuple(numbers), result, rule, spread > self.rate_gap + 1e-9))
