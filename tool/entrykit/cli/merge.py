@@ -6,14 +6,14 @@ import json
 import sys
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
+from entrykit.authoring import merge, merge_apply, merge_report, merge_resolutions
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     root_option,
@@ -22,14 +22,7 @@ from entrykit.cli.common import (
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
 from entrykit.regex.compiling import settings_flags
-
-if TYPE_CHECKING:
-    from entrykit.authoring import merge, merge_apply, merge_report, merge_resolutions
-    from entrykit.versions import package_names
-else:
-    merge, merge_apply = _deferred("authoring.merge"), _deferred("authoring.merge_apply")
-    merge_report, merge_resolutions = _deferred("authoring.merge_report"), _deferred("authoring.merge_resolutions")
-    package_names = _deferred("versions.package_names")
+from entrykit.versions import package_names
 
 
 def _interactive() -> bool:

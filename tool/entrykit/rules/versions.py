@@ -10,12 +10,10 @@ from packaging.specifiers import SpecifierSet
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding, Fix, Related, Severity
 from entrykit.entry import Entry
-from entrykit.registry import Context, Option, rule, section
+from entrykit.registry import Context, rule
 from entrykit.versions.package_names import (
     Naming,
     canonical_name,
-    check_aliases,
-    check_vocabularies,
     configured_naming,
 )
 from entrykit.versions.specifiers import Parsed, VersionSpec, parse_version
@@ -28,27 +26,6 @@ from entrykit.versions.table import (
     lifecycle_text,
     parsed_rows,
     usable_rows,
-)
-
-section(
-    "versions",
-    {
-        "aliases": Option(
-            {},
-            "More package aliases, `canonical = [aliases]` (added to the built-in table in "
-            "`entrykit/data/versions.toml`; a name given here as canonical is no alias).",
-            type=dict,
-            validate=check_aliases,
-        ),
-        "vocabularies": Option(
-            {},
-            'Version vocabularies of packages not numbered by PEP 440: `package = [names, oldest '
-            'first]` or `package = "date"` (added to the built-in ones, e.g. `ros2`).',
-            type=dict,
-            validate=check_vocabularies,
-        ),
-    },
-    "How version rows name packages and order versions that are not PEP 440 numbers.",
 )
 
 STATUSES = ("active", "deprecated", "removed")
