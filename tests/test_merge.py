@@ -680,3 +680,23 @@ def test_merge_report_matches_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) 
     if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
         golden.write_text(result.stdout, encoding="utf-8")
     assert result.stdout == golden.read_text(encoding="utf-8")
+
+
+def test_an_inputs_own_repeated_items_fold_the_same_in_any_order_of_merges() -> None:
+    """Repeats within one input are folded before inputs are matched, so one pass and
+    both orders of two-way merges keep the same items with the same rates."""
+    sig = "fatal: not a git repository (or any of the parent directories): .git"
+    a = entry("git/a", sig, "not a git repository")
+    b = entry("git/b", sig, "not a git repository", workarounds=[
+        {"action": "Pin the package versions", "success_rate": 0.0},
+        {"action": "Pin the package versions", "success_rate": 0.9},
+    ])  # fmt: skip
+    c = entry("git/c", sig, "not a git repository", workarounds=[
+        {"action": "Pin the package versions", "success_rate": 0.0},
+        {"action": "Pin the package version", "success_rate": 0.72},
+    ])  # fmt: skip
+    one_pass = merge.merge_entries(a, [b, c], prefer="into").data["workarounds"]
+    assert [(w["action"], w["success_rate"]) for w in one_pass] == [("Pin the package versions", 0.0)]
+    for first, second in ((b, c), (c, b)):
+        step = merge.merge_entries(merge.merge_entries(a, first, prefer="into").data, second, prefer="into").data
+        assert step["workarounds"] == one_pass

@@ -146,14 +146,16 @@ class Merger:
 
     def _by_side(self, conflict: Conflict, side: str) -> Option | None:
         """`into`: the survivor's option (else the first); `other`: the first option only an
-        absorbed input holds (else one an absorbed input holds too)."""
+        absorbed input holds (else one an absorbed input holds too, else the first: the
+        options are one input's own repeats)."""
         survivor = self.labels[0]
         sources = [o for o in conflict.options if o.source != KEEP_BOTH]
         if side == "into":
             return next((o for o in sources if survivor in (o.source, *o.holders)), sources[0] if sources else None)
         if side == "other":
             absorbed = [o for o in sources if any(h != survivor for h in (o.source, *o.holders))]
-            return next((o for o in absorbed if survivor not in (o.source, *o.holders)), absorbed[0] if absorbed else None)
+            fallback = absorbed[0] if absorbed else (sources[0] if sources else None)
+            return next((o for o in absorbed if survivor not in (o.source, *o.holders)), fallback)
         return None
 
     def settle(

@@ -62,18 +62,18 @@ class RoleConflict:
 
 
 def _group(merger: Merger, name: str, budget: list[int]) -> list[list[Member]] | None:
+    """Items of all inputs grouped by action. Each input's own repeats are folded first, so
+    a merge in one pass and any order of two-way merges see the same groups; then each
+    input's groups join the best-matching group so far, at most one per group."""
     if not any(name in data for data in merger.inputs):
         return None
-    groups = [[Member(0, i, item)] for i, item in enumerate(merger.survivor.get(name) or [])]
+    groups = _own_groups(0, list(merger.survivor.get(name) or []), budget)
     for side in range(1, len(merger.inputs)):
-        items = list(merger.inputs[side].get(name) or [])
+        own = _own_groups(side, list(merger.inputs[side].get(name) or []), budget)
         scored: list[tuple[float, int, int]] = []
-        for j, item in enumerate(items):
-            action = Member(side, j, item).action
-            if action is None:
-                continue
+        for j, local in enumerate(own):
             for g, members in enumerate(groups):
-                score = _best(action, members, budget)
+                score = max((_best(m.action, members, budget) for m in local if m.action is not None), default=0.0)
                 if score >= SAME_ACTION:
                     scored.append((score, g, j))
         taken_groups: set[int] = set()
@@ -82,11 +82,25 @@ def _group(merger: Merger, name: str, budget: list[int]) -> list[list[Member]] |
             if g not in taken_groups and j not in placed:
                 taken_groups.add(g)
                 placed[j] = g
-        for j, item in enumerate(items):
+        for j, local in enumerate(own):
             if j in placed:
-                groups[placed[j]].append(Member(side, j, item))
+                groups[placed[j]].extend(local)
             else:
-                groups.append([Member(side, j, item)])
+                groups.append(local)
+    return groups
+
+
+def _own_groups(side: int, items: list[Any], budget: list[int]) -> list[list[Member]]:
+    """One input's items, those that state the same action folded together (in list order)."""
+    groups: list[list[Member]] = []
+    for j, item in enumerate(items):
+        member = Member(side, j, item)
+        action = member.action
+        home = None if action is None else next((g for g in groups if _best(action, g, budget) >= SAME_ACTION), None)
+        if home is None:
+            groups.append([member])
+        else:
+            home.append(member)
     return groups
 
 
