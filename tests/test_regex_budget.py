@@ -7,6 +7,7 @@ import re
 import pytest
 from entrykit.authoring.scaffold import check_regex
 from entrykit.regex import runner as regex_runner
+from entrykit.regex import syntax
 from entrykit.regex.compiling import cheap_to_compile
 from entrykit.regex.literal_index import required
 from entrykit.regex.portability import check_portable
@@ -117,11 +118,11 @@ def test_clipped_classes_match_the_alphabet_exactly_as_whole_ones(spec: tuple[in
     if 0xD800 <= low <= 0xDFFF or 0xD800 <= high <= 0xDFFF:
         return
     source = "[" + ("^" if negated else "") + extra + re.escape(chr(low)) + "-" + re.escape(chr(high)) + "]"
-    (op, av), = re._parser.parse(source, flags).data  # type: ignore[attr-defined]
+    (node,) = syntax.parse(source, flags).nodes
     alphabet = _Alphabet(list("a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028kKK\u212aſsSµμıİiǅßẞΩωΩ\U00010400\U00010428"))
-    whole = re.compile(_class_source(op, av), flags)
+    whole = re.compile(_class_source(node), flags)
     expected = sum(1 << i for i, char in enumerate(alphabet.chars) if whole.fullmatch(char))
-    assert alphabet.mask(op, av, flags) == expected
+    assert alphabet.mask(node, flags) == expected
 
 
 # -- preserved tokens of long texts: the same tokens, in linear time -------------------------

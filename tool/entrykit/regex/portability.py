@@ -21,10 +21,9 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from re import _constants as sre_c
-from re import _parser as sre_parse
 from typing import Any
 
+from entrykit.regex import syntax
 from entrykit.regex.runner import kill_worker
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
@@ -105,42 +104,22 @@ def _close_js_workers() -> None:
             worker.kill()
 
 
-def _walk(items: Any, out: set[str], flags: int) -> None:
-    for op, av in items:
-        if op is sre_c.AT:
-            if av is sre_c.AT_END and not flags & re.MULTILINE:
+def _constructs(parsed: syntax.Parsed) -> set[str]:
+    """The constructs of `parsed` whose meaning differs between engines, spelled as in Python."""
+    out: set[str] = set()
+    for node, flags in syntax.walk(parsed.nodes, parsed.flags):
+        if isinstance(node, syntax.Anchor):
+            if node.kind == "$" and not flags & re.MULTILINE:
                 out.add("$")
-            elif av is sre_c.AT_END_STRING:
-                out.add("\\Z")
-            elif av is sre_c.AT_BEGINNING_STRING:
-                out.add("\\A")
-            elif av in (sre_c.AT_BOUNDARY, sre_c.AT_NON_BOUNDARY) and not flags & re.ASCII:
+            elif node.kind in ("\\Z", "\\A"):
+                out.add(node.kind)
+            elif node.kind in ("\\b", "\\B") and not flags & re.ASCII:
                 out.add("\\b")
-        elif op is sre_c.IN and not flags & re.ASCII:
-            for item_op, item_av in av:
-                if item_op is sre_c.CATEGORY:
-                    name = {
-                        sre_c.CATEGORY_DIGIT: "\\d", sre_c.CATEGORY_NOT_DIGIT: "\\d",
-                        sre_c.CATEGORY_WORD: "\\w", sre_c.CATEGORY_NOT_WORD: "\\w",
-                        sre_c.CATEGORY_SPACE: "\\s", sre_c.CATEGORY_NOT_SPACE: "\\s",
-                    }.get(item_av)
-                    if name:
-                        out.add(name)
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            _walk(av[2], out, flags)
-        elif op is sre_c.SUBPATTERN:
-            _walk(av[3], out, (flags | av[1]) & ~av[2])
-        elif op is sre_c.ATOMIC_GROUP:
-            _walk(av, out, flags)
-        elif op is sre_c.BRANCH:
-            for branch in av[1]:
-                _walk(branch, out, flags)
-        elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            _walk(av[1], out, flags)
-        elif op is sre_c.GROUPREF_EXISTS:
-            _walk(av[1], out, flags)
-            if av[2] is not None:
-                _walk(av[2], out, flags)
+        elif isinstance(node, syntax.CharClass) and not flags & re.ASCII:
+            for item in node.items:
+                if isinstance(item, syntax.Category):
+                    out.add(item.escape.lower())
+    return out
 
 
 _DIFFERS = {
@@ -164,9 +143,7 @@ _DIFFERS = {
 
 
 def _differences(pattern: str, flags: int, engine: str) -> list[str]:
-    parsed = sre_parse.parse(pattern, flags)
-    found: set[str] = set()
-    _walk(parsed.data, found, flags | parsed.state.flags)
+    found = _constructs(syntax.parse(pattern, flags))
     table = _DIFFERS[engine]
     return [table[key] for key in ("\\A", "\\Z", "$", "\\d", "\\w", "\\s", "\\b") if key in found and key in table]
 

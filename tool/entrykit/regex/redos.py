@@ -1,6 +1,6 @@
 """Find catastrophic backtracking in a regex as CPython's `re` parses and runs it.
 
-The regex is parsed with `re._parser` under the lookup's flags and turned into a
+The regex is read as `re` parses it (`regex.syntax`) under the lookup's flags and turned into a
 position automaton (Glushkov) whose edges keep their multiplicity, so that
 `(a*)*` has two ways from `a` back to `a`, just like the backtracking matcher.
 `search` mode adds a looping start state: `_sre` retries every start position.
@@ -22,7 +22,6 @@ positions and treated as unbounded past it.
 
 from __future__ import annotations
 
-import _sre
 import bisect
 import re
 import sys
@@ -30,30 +29,24 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from re import _constants as sre_c
-from re import _parser as sre_parse
 from typing import Any
 
-try:  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
-    from re._casefix import _EXTRA_CASES
-except ImportError:  # pragma: no cover - every CPython 3.11+ has it
-    _EXTRA_CASES = {}
+from entrykit.regex import syntax
+from entrykit.regex.syntax import (
+    AnyChar,
+    CharClass,
+    CharRange,
+    Seq,
+)
 
 _EXPAND_LIMIT = 300  # positions a bounded repeat may expand into
 _WIDE_RANGE = 64  # class ranges at least this wide are clipped to the alphabet before compiling
 _WORK_LIMIT = 400_000  # product states visited per regex before giving up
 _ALPHABET_LIMIT = 4096  # distinct characters a regex may spell before it is too complex to analyse
 _BASE_ALPHABET = "a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028zZ9,;'\"()[]{}@#=+<>?|\\"
-_CATEGORY = {
-    sre_c.CATEGORY_DIGIT: r"\d",
-    sre_c.CATEGORY_NOT_DIGIT: r"\D",
-    sre_c.CATEGORY_SPACE: r"\s",
-    sre_c.CATEGORY_NOT_SPACE: r"\S",
-    sre_c.CATEGORY_WORD: r"\w",
-    sre_c.CATEGORY_NOT_WORD: r"\W",
-}
 _CLASS_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
-_ANCHORS_AT_START = {sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING}
+_ANCHORS_AT_START = {"^", "\\A"}
+CharNode = syntax.Char | syntax.NotChar | AnyChar | CharClass
 
 
 class AnalysisTooComplex(Exception):
@@ -100,56 +93,51 @@ class Finding:
 # --- character classes over a small alphabet of representative characters ---------------
 
 
-def _class_label(op: Any, av: Any) -> str:
+def _class_label(node: CharNode) -> str:
     """The class as a person would write it (for messages)."""
-    if op is sre_c.LITERAL:
-        return re.escape(chr(av))
-    if op is sre_c.NOT_LITERAL:
-        return f"[^{re.escape(chr(av))}]"
-    if op is sre_c.ANY:
+    if isinstance(node, syntax.Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, syntax.NotChar):
+        return f"[^{re.escape(chr(node.code))}]"
+    if isinstance(node, AnyChar):
         return "."
-    parts = []
-    for item_op, item_av in av:
-        if item_op is sre_c.NEGATE:
-            parts.insert(0, "^")
-        elif item_op is sre_c.LITERAL:
-            parts.append(re.escape(chr(item_av)))
-        elif item_op is sre_c.RANGE:
-            parts.append(f"{re.escape(chr(item_av[0]))}-{re.escape(chr(item_av[1]))}")
-        elif item_op is sre_c.CATEGORY:
-            parts.append(_CATEGORY.get(item_av, ""))
+    parts = ["^"] if node.negated else []
+    for item in node.items:
+        if isinstance(item, syntax.Char):
+            parts.append(re.escape(chr(item.code)))
+        elif isinstance(item, CharRange):
+            parts.append(f"{re.escape(chr(item.low))}-{re.escape(chr(item.high))}")
+        else:
+            parts.append(item.escape)
     if len(parts) == 1 and parts[0].startswith("\\") and len(parts[0]) == 2:
         return parts[0]
     return "[" + "".join(parts) + "]"
 
 
-def _class_source(op: Any, av: Any, clip: Callable[[int, int], list[int]] | None = None) -> str:
+def _class_source(node: CharNode, clip: Callable[[int, int], list[int]] | None = None) -> str:
     """The class as a regex of its own; with `clip`, each wide range becomes just the
     code points `clip(low, high)` keeps (compiling a wide range visits every code point)."""
-    if op is sre_c.LITERAL:
-        return re.escape(chr(av))
-    if op is sre_c.NOT_LITERAL:
-        return f"[^\\U{av:08x}]"
-    if op is sre_c.ANY:
+    if isinstance(node, syntax.Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, syntax.NotChar):
+        return f"[^\\U{node.code:08x}]"
+    if isinstance(node, AnyChar):
         return "."
     parts = []
-    negated = False
-    for item_op, item_av in av:
-        if item_op is sre_c.NEGATE:
-            negated = True
-        elif item_op is sre_c.LITERAL:
-            parts.append(f"\\U{item_av:08x}")
-        elif item_op is sre_c.RANGE:
-            low, high = item_av
+    for item in node.items:
+        if isinstance(item, syntax.Char):
+            parts.append(f"\\U{item.code:08x}")
+        elif isinstance(item, CharRange):
+            low, high = item.low, item.high
             if clip is not None and high - low >= _WIDE_RANGE:
                 parts += [f"\\U{code:08x}" for code in clip(low, high)]
             else:
                 parts.append(f"\\U{low:08x}-\\U{high:08x}")
-        elif item_op is sre_c.CATEGORY:
-            parts.append(_CATEGORY.get(item_av, ""))
+        else:
+            parts.append(item.escape)
     if not parts:  # every range clipped away: no character of the alphabet is in it
-        return "[^\\s\\S]" if not negated else "[\\s\\S]"
-    return "[" + ("^" if negated else "") + "".join(parts) + "]"
+        return "[^\\s\\S]" if not node.negated else "[\\s\\S]"
+    return "[" + ("^" if node.negated else "") + "".join(parts) + "]"
 
 
 @lru_cache(maxsize=4096)
@@ -162,7 +150,7 @@ def _lower_preimages() -> dict[int, tuple[int, ...]]:
     """Code point -> the other code points whose lower case (as `re` lowers) it is."""
     table: dict[int, list[int]] = {}
     for code in range(sys.maxunicode + 1):
-        low = _sre.unicode_tolower(code)
+        low = syntax.re_lower(code)
         if low != code:
             table.setdefault(low, []).append(code)
     return {low: tuple(codes) for low, codes in table.items()}
@@ -189,8 +177,8 @@ class _Alphabet:
             preimages = _lower_preimages()
             codes: set[int] = set()
             for char in self.chars:
-                low = _sre.unicode_tolower(ord(char))
-                for target in (low, *_EXTRA_CASES.get(low, ())):
+                low = syntax.re_lower(ord(char))
+                for target in (low, *syntax.extra_cases(low)):
                     codes.add(target)
                     codes.update(preimages.get(target, ()))
                 codes.add(ord(char))
@@ -202,17 +190,17 @@ class _Alphabet:
         codes = self.variants()
         return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
 
-    def mask(self, op: Any, av: Any, flags: int) -> int:
+    def mask(self, node: CharNode, flags: int) -> int:
         # A class matches a character exactly when one of the class's code points equals
         # it under the flags; only the alphabet's variants can, so the rest of a wide range
         # is dropped before compiling (the same verdicts, milliseconds instead of minutes).
         # Under ASCII and IGNORECASE together, `re` compares a range that leaves the BMP
         # with Unicode case rules after all; such classes are compiled whole.
         quirk = flags & re.ASCII and flags & re.IGNORECASE
-        clip = None if quirk and op is sre_c.IN and any(
-            item_op is sre_c.RANGE and item_av[1] > 0xFFFF for item_op, item_av in av
+        clip = None if quirk and isinstance(node, CharClass) and any(
+            isinstance(item, CharRange) and item.high > 0xFFFF for item in node.items
         ) else self.clip
-        source = _class_source(op, av, clip)
+        source = _class_source(node, clip)
         known = self._masks.get((source, flags))
         if known is not None:
             return known
@@ -230,41 +218,23 @@ class _Alphabet:
         return self.chars[low.bit_length() - 1]
 
 
-def _collect_chars(items: Iterable[Any], out: list[str]) -> None:
-    for op, av in items:
-        if op is sre_c.LITERAL or op is sre_c.NOT_LITERAL:
-            char = chr(av)
+def _collect_chars(nodes: Seq, out: list[str]) -> None:
+    for node, _ in syntax.walk(nodes):
+        if isinstance(node, (syntax.Char, syntax.NotChar)):
+            char = chr(node.code)
             out += [char, char.lower(), char.upper(), char.swapcase()]
-        elif op is sre_c.IN:
-            for item_op, item_av in av:
-                if item_op is sre_c.LITERAL:
-                    char = chr(item_av)
+        elif isinstance(node, CharClass):
+            for item in node.items:
+                if isinstance(item, syntax.Char):
+                    char = chr(item.code)
                     out += [char, char.lower(), char.upper()]
-                elif item_op is sre_c.RANGE:
-                    low, high = item_av
+                elif isinstance(item, CharRange):
+                    low, high = item.low, item.high
                     out += [chr(low), chr(high)]
                     if low > 0:
                         out.append(chr(low - 1))
                     if high < 0x10FFFF:
                         out.append(chr(high + 1))
-        for child in _children(op, av):
-            _collect_chars(child, out)
-
-
-def _children(op: Any, av: Any) -> list[Any]:
-    if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-        return [av[2]]
-    if op is sre_c.SUBPATTERN:
-        return [av[3]]
-    if op is sre_c.ATOMIC_GROUP:
-        return [av]
-    if op is sre_c.BRANCH:
-        return list(av[1])
-    if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-        return [av[1]]
-    if op is sre_c.GROUPREF_EXISTS:
-        return [av[1]] + ([av[2]] if av[2] is not None else [])
-    return []
 
 
 # --- the position automaton ----------------------------------------------------------
@@ -318,21 +288,21 @@ class _Automaton:
 
 
 class _Builder:
-    """Walks `re._parser`'s tree into an `_Automaton`, collecting nested sub-regexes."""
+    """Walks a parsed regex into an `_Automaton`, collecting nested sub-regexes."""
 
     def __init__(self, alphabet: _Alphabet) -> None:
         self.alphabet = alphabet
         self.auto = _Automaton()
-        self.nested: list[tuple[Any, int, str]] = []  # (items, flags, why) analysed on their own
+        self.nested: list[tuple[Seq, int, str]] = []  # (nodes, flags, why) analysed on their own
 
     def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
         pos = self.auto.add(mask, label, prefer)
         return _Frag({pos: 1}, {pos: 1}, 0)
 
-    def seq(self, items: Sequence[Any], flags: int) -> _Frag:
+    def seq(self, nodes: Seq, flags: int) -> _Frag:
         frag = _Frag({}, {}, 1)
-        for op, av in items:
-            frag = self.concat(frag, self.node(op, av, flags))
+        for node in nodes:
+            frag = self.concat(frag, self.node(node, flags))
             if len(self.auto.masks) > 4 * _EXPAND_LIMIT:
                 raise AnalysisTooComplex()
         return frag
@@ -353,39 +323,41 @@ class _Builder:
             nullable += frag.nullable
         return _Frag(first, last, min(2, nullable))
 
-    def node(self, op: Any, av: Any, flags: int) -> _Frag:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            mask = self.alphabet.mask(op, av, flags)
-            return self.position(mask, _class_label(op, av), chr(av) if op is sre_c.LITERAL else "")
-        if op is sre_c.SUBPATTERN:
-            _, add, delete, items = av
-            return self.seq(items, (flags | add) & ~delete)
-        if op is sre_c.BRANCH:
-            return self.alt([self.seq(branch, flags) for branch in av[1]])
-        if op is sre_c.GROUPREF_EXISTS:
-            no = self.seq(av[2], flags) if av[2] is not None else _Frag({}, {}, 1)
-            return self.alt([self.seq(av[1], flags), no])
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
-            return self.repeat(av, flags)
-        if op is sre_c.POSSESSIVE_REPEAT or op is sre_c.ATOMIC_GROUP:
-            items = [(sre_c.MAX_REPEAT, av)] if op is sre_c.POSSESSIVE_REPEAT else av
+    def node(self, node: syntax.Node, flags: int) -> _Frag:
+        if isinstance(node, syntax.CHARACTER_NODES):
+            mask = self.alphabet.mask(node, flags)
+            return self.position(mask, _class_label(node), chr(node.code) if isinstance(node, syntax.Char) else "")
+        if isinstance(node, syntax.Group):
+            return self.seq(node.body, syntax.scoped_flags(node, flags))
+        if isinstance(node, syntax.Alternation):
+            return self.alt([self.seq(branch, flags) for branch in node.branches])
+        if isinstance(node, syntax.Conditional):
+            no = self.seq(node.no, flags) if node.no is not None else _Frag({}, {}, 1)
+            return self.alt([self.seq(node.yes, flags), no])
+        if isinstance(node, syntax.Repeat) and node.kind != syntax.POSSESSIVE:
+            return self.repeat(node, flags)
+        if isinstance(node, (syntax.Repeat, syntax.Atomic)):
+            if isinstance(node, syntax.Repeat):
+                items: Seq = (syntax.Repeat(node.low, node.high, node.body),)
+                low = node.low
+            else:
+                items, low = node.body, 1
             self.nested.append((items, flags, "atomic"))
-            low = av[0] if op is sre_c.POSSESSIVE_REPEAT else 1
             # One committed step: whatever it consumes, it cannot give any of it back.
             step = self.position(self.alphabet.all, "(?>...)")
             return _Frag(step.first, step.last, 1 if low == 0 or _nullable(items) else 0)
-        if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            self.nested.append((av[1], flags, "lookaround"))
+        if isinstance(node, syntax.Lookaround):
+            self.nested.append((node.body, flags, "lookaround"))
             return _Frag({}, {}, 1)
-        if op is sre_c.GROUPREF:
-            step = self.position(self.alphabet.all, f"\\{av}")
+        if isinstance(node, syntax.Backref):
+            step = self.position(self.alphabet.all, f"\\{node.group}")
             return _Frag(step.first, step.last, 1)
-        return _Frag({}, {}, 1)  # AT, and anything zero-width
+        return _Frag({}, {}, 1)  # Anchor: zero-width
 
-    def repeat(self, av: Any, flags: int) -> _Frag:
-        low, high, items = av
+    def repeat(self, node: syntax.Repeat, flags: int) -> _Frag:
+        low, high, items = node.low, node.high, node.body
         size = _size(items)
-        unbounded = high is sre_c.MAXREPEAT or high * max(size, 1) > _EXPAND_LIMIT
+        unbounded = high is None or high * max(size, 1) > _EXPAND_LIMIT
         copies = min(low, max(1, _EXPAND_LIMIT // max(size, 1)))
         frag = _Frag({}, {}, 1)
         for _ in range(max(copies - (1 if unbounded and copies else 0), 0)):
@@ -396,6 +368,7 @@ class _Builder:
             self.auto.link(body.last, body.first, group=group)
             loop = _Frag(body.first, body.last, 1 if copies == 0 else body.nullable)
             return self.concat(frag, loop)
+        assert high is not None
         optional: _Frag = _Frag({}, {}, 1)
         for _ in range(high - copies):  # X(X(X)?)? nested, so the parse stays unique
             body = self.seq(items, flags)
@@ -404,43 +377,34 @@ class _Builder:
         return self.concat(frag, optional)
 
 
-def _size(items: Iterable[Any]) -> int:
-    total = 0
-    for op, av in items:
-        total += 1
-        for child in _children(op, av):
-            total += _size(child)
-    return total
+def _size(nodes: Seq) -> int:
+    return syntax.count_nodes(nodes)
 
 
-def _nullable(items: Iterable[Any]) -> bool:
-    for op, av in items:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
+def _nullable(nodes: Seq) -> bool:
+    for node in nodes:
+        if isinstance(node, syntax.CHARACTER_NODES):
             return False
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            if av[0] > 0 and not _nullable(av[2]):
+        if isinstance(node, syntax.Repeat):
+            if node.low > 0 and not _nullable(node.body):
                 return False
-        elif op is sre_c.SUBPATTERN and not _nullable(av[3]):
+        elif isinstance(node, (syntax.Group, syntax.Atomic)) and not _nullable(node.body):
             return False
-        elif op is sre_c.ATOMIC_GROUP and not _nullable(av):
-            return False
-        elif op is sre_c.BRANCH and not any(_nullable(b) for b in av[1]):
+        elif isinstance(node, syntax.Alternation) and not any(_nullable(b) for b in node.branches):
             return False
     return True
 
 
-def _anchored_at_start(items: Sequence[Any]) -> bool:
-    for op, av in items:
-        if op is sre_c.AT:
-            if av in _ANCHORS_AT_START:
+def _anchored_at_start(nodes: Seq) -> bool:
+    for node in nodes:
+        if isinstance(node, syntax.Anchor):
+            if node.kind in _ANCHORS_AT_START:
                 return True
             continue
-        if op is sre_c.SUBPATTERN:
-            return _anchored_at_start(av[3])
-        if op is sre_c.ATOMIC_GROUP:
-            return _anchored_at_start(av)
-        if op is sre_c.BRANCH:
-            return all(_anchored_at_start(b) for b in av[1])
+        if isinstance(node, (syntax.Group, syntax.Atomic)):
+            return _anchored_at_start(node.body)
+        if isinstance(node, syntax.Alternation):
+            return all(_anchored_at_start(b) for b in node.branches)
         return False
     return False
 
@@ -669,18 +633,18 @@ def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     return "".join(labels[:8]) or "."
 
 
-def _alphabet_for(items: Any) -> _Alphabet:
+def _alphabet_for(nodes: Seq) -> _Alphabet:
     chars: list[str] = []
-    _collect_chars(items, chars)
-    lowered = {_sre.unicode_tolower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
-    extra = [chr(c) for low in lowered for c in _EXTRA_CASES.get(low, ())]
+    _collect_chars(nodes, chars)
+    lowered = {syntax.re_lower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
+    extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
     alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1])
     if len(alphabet.chars) > _ALPHABET_LIMIT:
         raise AnalysisTooComplex()
     return alphabet
 
 
-def _analyse_items(items: Any, flags: int, mode: str) -> tuple[list[Candidate], list[tuple[Any, int, str]]]:
+def _analyse_items(items: Seq, flags: int, mode: str) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
     alphabet = _alphabet_for(items)
     builder = _Builder(alphabet)
     frag = builder.seq(items, flags)
@@ -794,9 +758,9 @@ def structural(pattern: str, flags: int = 0, mode: str = "search") -> list[Candi
 
     Raises `re.error` if it does not parse and `AnalysisTooComplex` past the work limit.
     """
-    parsed = sre_parse.parse(pattern, flags & ~re.DEBUG)
-    flags |= parsed.state.flags
-    pending: list[tuple[Any, int, str]] = [(parsed.data, flags, mode)]
+    parsed = syntax.parse(pattern, flags)
+    flags |= parsed.flags
+    pending: list[tuple[Seq, int, str]] = [(parsed.nodes, flags, mode)]
     out: list[Candidate] = []
     seen = 0
     while pending and seen < 32:

@@ -27,12 +27,13 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from entrykit.regex import syntax
 from entrykit.regex import worker as protocol
 from entrykit.regex.compiling import (
     cheap_to_compile,
@@ -40,13 +41,6 @@ from entrykit.regex.compiling import (
     compile_pattern,
     settings_flags,
 )
-
-try:  # Python 3.11+: the parser is private but stable; entrykit needs 3.11.
-    from re import _constants as sre_c
-    from re import _parser as sre_parse
-except ImportError:  # pragma: no cover
-    import sre_constants as sre_c  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
 
 DEFAULT_TIMEOUT_MS = 100
 COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
@@ -89,50 +83,51 @@ class Outcome(NamedTuple):
         return self.status is Status.TIMEOUT
 
 
-def _paths_and_size(items: Iterable[Any]) -> tuple[int, int] | None:
+def _paths_and_size(nodes: syntax.Seq) -> tuple[int, int] | None:
     """(paths, nodes) of a parsed sequence, or None if it repeats anything more than once."""
     paths, size = 1, 0
-    for op, av in items:
+    for node in nodes:
         size += 1
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            low, high, sub = av
-            if high > 1:
+        if isinstance(node, syntax.Repeat):
+            if node.high is None or node.high > 1:
                 return None
-            inner = _paths_and_size(sub)
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
-            paths *= inner[0] + (1 if low == 0 else 0)
+            paths *= inner[0] + (1 if node.low == 0 else 0)
             size += inner[1]
-        elif op is sre_c.BRANCH:
+        elif isinstance(node, syntax.Alternation):
             total = 0
-            for branch in av[1]:
+            for branch in node.branches:
                 inner = _paths_and_size(branch)
                 if inner is None:
                     return None
                 total += inner[0]
                 size += inner[1]
             paths *= max(total, 1)
-        elif op is sre_c.SUBPATTERN or op is sre_c.ATOMIC_GROUP:
-            inner = _paths_and_size(av[-1] if op is sre_c.SUBPATTERN else av)
+        elif isinstance(node, (syntax.Group, syntax.Atomic)):
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
             paths *= inner[0]
             size += inner[1]
-        elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            inner = _paths_and_size(av[1])
+        elif isinstance(node, syntax.Lookaround):
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
             paths *= inner[0] + 1
             size += inner[1]
-        elif op is sre_c.GROUPREF_EXISTS:
-            yes = _paths_and_size(av[1])
-            no = _paths_and_size(av[2]) if av[2] is not None else (1, 0)
+        elif isinstance(node, syntax.Conditional):
+            yes = _paths_and_size(node.yes)
+            no = _paths_and_size(node.no) if node.no is not None else (1, 0)
             if yes is None or no is None:
                 return None
             paths *= yes[0] + no[0]
             size += yes[1] + no[1]
-        elif op is sre_c.IN:
-            size += len(av)
+        elif isinstance(node, syntax.CharClass):
+            size += len(node.items) + node.negated
+        if paths > _FAST_PATH_LIMIT:
+            return None  # too many paths to be worth running here, however short the text
     return paths, size
 
 
@@ -142,10 +137,9 @@ def _bounded_cost(pattern: str, flags: int) -> int | None:
     if any(char in pattern for char in "*+?{"):
         return None  # it may repeat: not worth a parse to find out (None is the safe answer)
     try:
-        parsed = sre_parse.parse(pattern, flags)
-    except Exception:
+        counted = _paths_and_size(syntax.parse(pattern, flags).nodes)
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
-    counted = _paths_and_size(parsed)
     if counted is None:
         return None
     return counted[0] * (counted[1] + 1)
