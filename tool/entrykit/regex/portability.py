@@ -13,22 +13,18 @@ import atexit
 import json
 import os
 import re
-import select
-import struct
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from entrykit.regex import syntax
+from entrykit.regex import framing, syntax
 from entrykit.regex.runner import kill_worker
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
 _JS_WORKER = Path(__file__).resolve().with_name("js_worker.py")
-_JS_HEADER = struct.Struct(">I")
 _INLINE = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s"}
 class EngineMissing(Exception):
     """The package that provides an engine is not installed."""
@@ -51,36 +47,22 @@ class _JsWorker:
             bufsize=0,
             start_new_session=True,
         )
-        if self._read(1, 30.0) != b"R":
+        assert self.proc.stdout is not None
+        self.reader = framing.FrameReader(self.proc.stdout.fileno())
+        if self.reader.frames(1, 30.0) != [framing.READY]:
             self.kill()
             raise EngineMissing("the ECMAScript worker process did not start")
-
-    def _read(self, size: int, timeout: float) -> bytes | None:
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        data = b""
-        while len(data) < size:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
-                return None
-            chunk = os.read(self.proc.stdout.fileno(), size - len(data))
-            if not chunk:
-                return None
-            data += chunk
-        return data
 
     def ask(self, request: list[Any], timeout: float) -> dict[str, Any] | None:
         """The worker's answer, or None if it took longer than `timeout` (it is then killed)."""
         assert self.proc.stdin is not None
-        payload = json.dumps(request).encode("utf-8")
-        self.proc.stdin.write(_JS_HEADER.pack(len(payload)) + payload)
-        header = self._read(_JS_HEADER.size, timeout)
-        body = self._read(_JS_HEADER.unpack(header)[0], timeout) if header is not None else None
-        if body is None:
+        self.proc.stdin.write(framing.frame(json.dumps(request).encode("utf-8")))
+        answer = self.reader.frames(1, timeout)
+        if answer is None:
             self.kill()
             return None
-        answer: dict[str, Any] = json.loads(body)
-        return answer
+        decoded: dict[str, Any] = json.loads(answer[0])
+        return decoded
 
     def kill(self) -> None:
         kill_worker(self.proc)

@@ -20,7 +20,6 @@ import atexit
 import enum
 import os
 import pickle
-import select
 import signal
 import subprocess
 import sys
@@ -33,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from entrykit.regex import syntax
+from entrykit.regex import framing, syntax
 from entrykit.regex import worker as protocol
 from entrykit.regex.compiling import (
     cheap_to_compile,
@@ -55,6 +54,9 @@ class Status(enum.IntEnum):
     MATCH = protocol.MATCH
     TIMEOUT = protocol.TIMEOUT
     ERROR = protocol.ERROR
+
+
+_STATUSES = list(Status)
 
 
 class Job(NamedTuple):
@@ -183,10 +185,8 @@ class _Worker:
             start_new_session=True,  # a Ctrl-C in the terminal is ours to handle, not its
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.fd_out = self.proc.stdout.fileno()
-        self.buffer = bytearray()
-        self.offset = 0
-        if self._read(1, 30.0) != b"R":
+        self.reader = framing.FrameReader(self.proc.stdout.fileno())
+        if self.reader.frames(1, 30.0) != [framing.READY]:
             self.kill()
             raise RuntimeError("the regex worker process did not start")
 
@@ -200,52 +200,20 @@ class _Worker:
                 runs.append((pattern, flags, mode, [text], stop_at))
         payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.proc.stdin is not None
-        self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
-
-    def _fill(self, timeout: float) -> bool:
-        """Wait up to `timeout` for more bytes; False if none came or the worker died."""
-        ready, _, _ = select.select([self.fd_out], [], [], timeout)
-        if not ready:
-            return False
-        chunk = os.read(self.fd_out, 1 << 20)
-        if not chunk:
-            return False
-        if self.offset:
-            del self.buffer[: self.offset]
-            self.offset = 0
-        self.buffer += chunk
-        return True
-
-    def _read(self, size: int, timeout: float) -> bytes | None:
-        deadline = time.monotonic() + timeout
-        while len(self.buffer) - self.offset < size:
-            if not self._fill(max(0.0, deadline - time.monotonic())):
-                return None
-        data = bytes(self.buffer[self.offset : self.offset + size])
-        self.offset += size
-        return data
+        self.proc.stdin.write(framing.frame(payload))
 
     def receive(self, wanted: int, timeout: float) -> list[Outcome] | None:
         """Between 1 and `wanted` outcomes, as soon as any are complete; None if nothing
         complete came within `timeout` seconds (or the worker died)."""
-        unpack = protocol.RESULT.unpack_from
-        size = protocol.RESULT.size
-        statuses = list(Status)
-        while True:
-            out: list[Outcome] = []
-            buffer, offset = self.buffer, self.offset
-            while len(out) < wanted and len(buffer) - offset >= size:
-                status, seconds, where, length = unpack(buffer, offset)
-                if len(buffer) - offset - size < length:
-                    break
-                message = bytes(buffer[offset + size : offset + size + length]).decode("utf-8", "replace")
-                offset += size + length
-                out.append(Outcome(statuses[status], seconds, message, where))
-            self.offset = offset
-            if out:
-                return out
-            if not self._fill(timeout):
-                return None
+        frames = self.reader.frames(wanted, timeout)
+        if frames is None:
+            return None
+        unpack, size, statuses = protocol.RESULT.unpack_from, protocol.RESULT.size, _STATUSES
+        out = []
+        for data in frames:
+            status, seconds, where = unpack(data)
+            out.append(Outcome(statuses[status], seconds, data[size:].decode("utf-8", "replace"), where))
+        return out
 
     def kill(self) -> None:
         kill_worker(self.proc)

@@ -1,10 +1,14 @@
 """The regex worker process: run match jobs under a per-match time budget, one result at a time.
 
-Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`), so it
-imports nothing but the standard library. It reads length-prefixed pickled batches on
-stdin and writes one small frame per job on stdout. `_sre` checks for pending signals
-while it backtracks, so a SIGALRM raised in this process's main thread stops a runaway
-match; the parent kills the whole process only if that ever fails to happen.
+Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`): `-I`
+keeps the current directory (a checkout under review) and the environment out of
+`sys.path`, `-S` skips `site` for a quick start, so the entrykit package is not
+importable here. The worker imports the standard library and `framing.py`, loaded by
+its path from this file's own folder (`_beside`), which adds nothing to `sys.path`.
+It reads pickled batches on stdin and writes one frame per job on stdout (see
+`framing`). `_sre` checks for pending signals while it backtracks, so a SIGALRM raised
+in this process's main thread stops a runaway match; the parent kills the whole
+process only if that ever fails to happen.
 """
 
 from __future__ import annotations
@@ -16,9 +20,27 @@ import signal
 import struct
 import sys
 import time
+from types import ModuleType
 
-HEADER = struct.Struct(">I")
-RESULT = struct.Struct(">BdqI")  # status, seconds, match start (-1), length of the message
+
+def _beside(name: str) -> ModuleType:
+    """The module `name`.py of this file's folder, loaded by path (the package is not importable)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_entrykit_worker_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __package__:  # imported by the parent, for the constants below
+    from entrykit.regex import framing
+else:  # pragma: no cover - runs in the worker process
+    framing = _beside("framing")
+
+RESULT = struct.Struct(">Bdq")  # status, seconds, match start (-1); the message follows in the frame
 NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
 COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
@@ -44,35 +66,15 @@ def _alarm(signum: int, frame: object) -> None:
         raise _Expired()
 
 
-def _read_exact(fd: int, size: int) -> bytes | None:
-    chunks = []
-    while size:
-        chunk = os.read(fd, size)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def main() -> None:
     signal.signal(signal.SIGALRM, _alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     cache: dict[tuple[str, int], re.Pattern[str]] = {}
     failures: dict[tuple[str, int], tuple[str, int]] = {}  # what did not compile (in time) stays so
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
-    _write(fd_out, b"R")
+    framing.write_all(fd_out, framing.frame(framing.READY))
     while True:
-        header = _read_exact(fd_in, HEADER.size)
-        if header is None:
-            return
-        payload = _read_exact(fd_in, HEADER.unpack(header)[0])
+        payload = framing.read_frame(fd_in)
         if payload is None:
             return
         budget, jobs = pickle.loads(payload)
@@ -139,14 +141,14 @@ def main() -> None:
                 # Short messages keep a batch's results well inside one pipe buffer, so the
                 # worker never blocks on writing while the parent writes the next batch.
                 encoded = message[:120].encode("utf-8", "replace")
-                pending.append(RESULT.pack(status, elapsed, where, len(encoded)) + encoded)
+                pending.append(framing.frame(RESULT.pack(status, elapsed, where) + encoded))
                 # Results go out in bulk, but at least every FLUSH_EVERY seconds, so the
                 # parent's watchdog hears from us well within one budget.
                 if elapsed + start - flushed >= FLUSH_EVERY:
-                    _write(fd_out, b"".join(pending))
+                    framing.write_all(fd_out, b"".join(pending))
                     pending, flushed = [], time.perf_counter()
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _write(fd_out, b"".join(pending))
+        framing.write_all(fd_out, b"".join(pending))
 
 
 if __name__ == "__main__":
