@@ -49,7 +49,7 @@ CONSTRUCTS = [
     ("(?>ab)", (Atomic((a, b)),)),
     ("(?=a)(?!b)(?<=c)(?<!a)", (
         Lookaround(False, False, (a,)), Lookaround(False, True, (b,)),
-        Lookaround(True, False, (c,)), Lookaround(True, True, (a,)),
+        Lookaround(True, False, (c,), 1), Lookaround(True, True, (a,), 1),
     )),
     (r"(a)\1", (Group(1, 0, 0, (a,)), Backref(1))),
     ("(?P<x>a)(?P=x)", (Group(1, 0, 0, (a,)), Backref(1))),

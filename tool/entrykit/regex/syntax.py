@@ -41,6 +41,8 @@ from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
 from typing import Any
 
+from entrykit.regex.budget import TooComplex
+
 try:  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, k/K (Kelvin) ...)
     from re._casefix import _EXTRA_CASES  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - every CPython 3.11+ has it
@@ -153,9 +155,12 @@ class Atomic(_Node):
 
 @dataclass(frozen=True, slots=True)
 class Lookaround(_Node):
+    """`width` is the fixed number of characters a lookbehind steps back (0 for a lookahead)."""
+
     behind: bool
     negative: bool
     body: Seq
+    width: int = 0
 
     def children(self) -> tuple[Seq, ...]:
         return (self.body,)
@@ -258,7 +263,8 @@ def _node(op: Any, av: Any) -> Node:
     if op is _c.ATOMIC_GROUP:
         return Atomic(_seq(av))
     if op is _c.ASSERT or op is _c.ASSERT_NOT:
-        return Lookaround(av[0] < 0, op is _c.ASSERT_NOT, _seq(av[1]))
+        behind = av[0] < 0
+        return Lookaround(behind, op is _c.ASSERT_NOT, _seq(av[1]), av[1].getwidth()[0] if behind else 0)
     if op is _c.GROUPREF:
         return Backref(av)
     if op is _c.GROUPREF_EXISTS:
@@ -267,7 +273,45 @@ def _node(op: Any, av: Any) -> Node:
     raise re.error(f"entrykit does not know the regex construct {op}")
 
 
+MAX_DEPTH = 64  # parentheses nested deeper make a regex too complex to analyse
+
+
+def nesting_depth(pattern: str) -> int:
+    """How deep the parentheses of `pattern` nest (escapes and classes skipped), without
+    parsing it: a bound on how deep every walk over its parse tree recurses."""
+    depth = deepest = 0
+    at, size = 0, len(pattern)
+    in_class = False
+    while at < size:
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 1
+            if at < size and pattern[at] == "^":
+                at += 1
+            if at < size and pattern[at] == "]":  # a `]` first in a class is a literal
+                at += 1
+            continue
+        elif char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth = max(0, depth - 1)
+        at += 1
+    return deepest
+
+
 def _parse_now(pattern: str, flags: int) -> Parsed:
+    # re's parser recurses once or twice per level, so how deep it may go depends on how
+    # deep the caller already is; refusing deep patterns first keeps the verdict the same
+    # from every caller (and bounds the analyses that recurse over the tree).
+    if nesting_depth(pattern) > MAX_DEPTH:
+        raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
     tree = _p.parse(pattern, int(flags) & ~int(re.DEBUG))
     return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1)
 
@@ -317,14 +361,15 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
     """`pattern` as `re` parses it under `flags`, parsed once per process (memoised).
 
     Raises what `re.compile` raises for a pattern that does not parse (`re.error`,
-    and `RecursionError` or `OverflowError` for extreme ones), each time it is asked.
+    `OverflowError` for huge repeat counts), each time it is asked, and `TooComplex`
+    for a pattern nested more than `MAX_DEPTH` parentheses deep.
     """
     key = (pattern, flags)
     known = _MEMO.get(key)
     if known is None:
         try:
             known = _parse_now(pattern, flags)
-        except (re.error, RecursionError, OverflowError, ValueError, TypeError) as exc:
+        except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
             known = (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
         _MEMO.put(key, known)
     if isinstance(known, Parsed):
@@ -383,10 +428,64 @@ def find(nodes: Seq, test: Callable[[Node], bool]) -> bool:
 
 # --- characters as re compares them ----------------------------------------------------------
 
+CharNode = Char | NotChar | AnyChar | CharClass
+# The flags as plain numbers: `RegexFlag` arithmetic is an order of magnitude slower.
+IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = (int(f) for f in (re.I, re.M, re.S, re.X, re.A))
+CLASS_FLAGS = IGNORECASE | ASCII | DOTALL  # the flags that change what a character node matches
 
-def re_lower(code: int) -> int:
-    """The lower case `re` compares a character by under IGNORECASE (one code point)."""
-    return int(_sre.unicode_tolower(code))
+
+def char_label(node: CharNode) -> str:
+    """The node as a person would write it (for messages)."""
+    if isinstance(node, Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, NotChar):
+        return f"[^{re.escape(chr(node.code))}]"
+    if isinstance(node, AnyChar):
+        return "."
+    parts = ["^"] if node.negated else []
+    for item in node.items:
+        if isinstance(item, Char):
+            parts.append(re.escape(chr(item.code)))
+        elif isinstance(item, CharRange):
+            parts.append(f"{re.escape(chr(item.low))}-{re.escape(chr(item.high))}")
+        else:
+            parts.append(item.escape)
+    if len(parts) == 1 and parts[0].startswith("\\") and len(parts[0]) == 2:
+        return parts[0]
+    return "[" + "".join(parts) + "]"
+
+
+def char_source(node: CharNode, clip: Callable[[int, int], list[int]] | None = None, wide: int = 64) -> str:
+    """The node as a regex of its own, to compile with the flags in force at it.
+
+    With `clip`, each range at least `wide` code points wide becomes just the code
+    points `clip(low, high)` keeps (compiling a wide range visits every code point)."""
+    if isinstance(node, Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, NotChar):
+        return f"[^\\U{node.code:08x}]"
+    if isinstance(node, AnyChar):
+        return "."
+    parts = []
+    for item in node.items:
+        if isinstance(item, Char):
+            parts.append(f"\\U{item.code:08x}")
+        elif isinstance(item, CharRange):
+            low, high = item.low, item.high
+            if clip is not None and high - low >= wide:
+                parts += [f"\\U{code:08x}" for code in clip(low, high)]
+            else:
+                parts.append(f"\\U{low:08x}-\\U{high:08x}")
+        else:
+            parts.append(item.escape)
+    if not parts:  # every range clipped away: no character kept is in it
+        return "[^\\s\\S]" if not node.negated else "[\\s\\S]"
+    return "[" + ("^" if node.negated else "") + "".join(parts) + "]"
+
+
+
+re_lower: Callable[[int], int] = _sre.unicode_tolower
+"""The lower case `re` compares a character by under IGNORECASE (one code point)."""
 
 
 def extra_cases(lower: int) -> tuple[int, ...]:
