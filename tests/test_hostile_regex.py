@@ -1,5 +1,5 @@
 """A corpus of catastrophic regexes against long signatures and examples lints to completion
-within a bound computed from the time budget, each entry reported by ET205 or ET206."""
+within a bound computed from the time budget, each entry reported by ET205, ET206 or ET210."""
 
 from __future__ import annotations
 
@@ -46,6 +46,6 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(tmp_path:
     codes: dict[str, set[str]] = {name: set() for name in names}
     for item in found:
         codes[Path(item["path"]).stem].add(item["code"])
-    assert {name for name, seen in codes.items() if not seen & {"ET205", "ET206"}} == set()
+    assert {name for name, seen in codes.items() if not seen & {"ET205", "ET206", "ET210"}} == set()
     # generous by design: the figure for the record comes from benchmarks/hostile_regex.py
     assert took < bound_s(len(names)), f"{took:.1f} s for {len(names)} hostile regexes"

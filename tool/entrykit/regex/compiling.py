@@ -42,12 +42,15 @@ NARROW_RANGE = 256
 @lru_cache(maxsize=65536)
 def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     """True if compiling `pattern` in-process is known to be quick: at most
-    `CHEAP_COMPILE_LENGTH` characters and no class range wider than `NARROW_RANGE`.
+    `CHEAP_COMPILE_LENGTH` characters, parentheses at most `syntax.MAX_DEPTH` deep and
+    no class range wider than `NARROW_RANGE`.
 
     Anything else is compiled first by the regex worker, under the time budget
     (`RegexRunner.compile_check`)."""
     if len(pattern) > CHEAP_COMPILE_LENGTH:
         return False
+    if syntax.nesting_depth(pattern) > syntax.MAX_DEPTH:
+        return False  # re's compiler recurses per level: compiled where the stack depth is known
     if "-" not in pattern:  # a class range is always spelled with a dash
         return True
     try:

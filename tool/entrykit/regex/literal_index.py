@@ -26,6 +26,7 @@ from typing import Any, Union
 import ahocorasick
 
 from entrykit.regex import syntax
+from entrykit.regex.budget import Budget
 from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
 
@@ -75,11 +76,12 @@ _EMPTY = _Info(frozenset({""}))
 _ANY = _Info(None, None)
 
 
-def _and(parts: Iterable[Query]) -> Query:
+def _and(parts: Iterable[Query], budget: Budget) -> Query:
     flat: list[Query] = []
     for part in parts:
         if part is None:
             continue
+        budget.spend(1 + len(flat))
         if isinstance(part, tuple) and part[0] == "and":
             flat.extend(part[1])
         elif part not in flat:
@@ -89,11 +91,12 @@ def _and(parts: Iterable[Query]) -> Query:
     return flat[0] if len(flat) == 1 else ("and", tuple(flat))
 
 
-def _or(parts: Iterable[Query]) -> Query:
+def _or(parts: Iterable[Query], budget: Budget) -> Query:
     flat: list[Query] = []
     for part in parts:
         if part is None:
             return None
+        budget.spend(1 + len(flat))
         if isinstance(part, tuple) and part[0] == "or":
             flat.extend(part[1])
         elif part not in flat:
@@ -103,17 +106,17 @@ def _or(parts: Iterable[Query]) -> Query:
     return flat[0] if len(flat) == 1 else ("or", tuple(flat))
 
 
-def _exact_query(strings: frozenset[str]) -> Query:
+def _exact_query(strings: frozenset[str], budget: Budget) -> Query:
     if "" in strings:
         return None
-    return _or(sorted(strings))
+    return _or(sorted(strings), budget)
 
 
-def _query(info: _Info) -> Query:
-    return _exact_query(info.exact) if info.exact is not None else info.query
+def _query(info: _Info, budget: Budget) -> Query:
+    return _exact_query(info.exact, budget) if info.exact is not None else info.query
 
 
-def _seq(nodes: syntax.Seq) -> _Info:
+def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
     exact: frozenset[str] = frozenset({""})
     run: list[str] = []  # literal characters still to be appended to every string of `exact`
     parts: list[Query] = []
@@ -124,28 +127,32 @@ def _seq(nodes: syntax.Seq) -> _Info:
         if type(node) is char:  # the common case, kept cheap: long literal runs
             run.append(chr(table[node.code]))
             continue
-        info = _node(node)
+        info = _node(node, budget)
         if run:
             tail = "".join(run)
+            budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
             exact = frozenset(a + tail for a in exact)
             run = []
         if info.exact is not None and len(exact) * len(info.exact) <= _EXACT_LIMIT:
+            budget.spend(len(exact) * len(info.exact) * (max(map(len, exact)) + max(map(len, info.exact))))
             exact = frozenset(a + b for a in exact for b in info.exact)
             continue
         exact_only = False
-        parts.append(_exact_query(exact))
+        parts.append(_exact_query(exact, budget))
         if info.exact is not None:
             exact = info.exact
         else:
             parts.append(info.query)
             exact = frozenset({""})
+    budget.spend(len(nodes))
     if run:
         tail = "".join(run)
+        budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
         exact = frozenset(a + tail for a in exact)
     if exact_only:
         return _Info(exact)
-    parts.append(_exact_query(exact))
-    return _Info(None, _and(parts))
+    parts.append(_exact_query(exact, budget))
+    return _Info(None, _and(parts, budget))
 
 
 def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
@@ -162,28 +169,28 @@ def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
     return frozenset(chars) if 0 < len(chars) <= 4 else None
 
 
-def _node(node: syntax.Node) -> _Info:
+def _node(node: syntax.Node, budget: Budget) -> _Info:
     if isinstance(node, syntax.Char):
         return _Info(frozenset({chr(_TABLE[node.code])}))
     if isinstance(node, syntax.CharClass):
         chars = _class_chars(node)
         return _Info(chars) if chars is not None else _ANY
     if isinstance(node, (syntax.Group, syntax.Atomic)):
-        return _seq(node.body)
+        return _seq(node.body, budget)
     if isinstance(node, syntax.Alternation):
-        infos = [_seq(branch) for branch in node.branches]
+        infos = [_seq(branch, budget) for branch in node.branches]
         if all(i.exact is not None for i in infos):
             union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
             if len(union) <= _EXACT_LIMIT:
                 return _Info(union)
-        return _Info(None, _or(_query(i) for i in infos))
+        return _Info(None, _or((_query(i, budget) for i in infos), budget))
     if isinstance(node, syntax.Conditional):
-        yes = _seq(node.yes)
-        no = _seq(node.no) if node.no is not None else _EMPTY
-        return _Info(None, _or([_query(yes), _query(no)]))
+        yes = _seq(node.yes, budget)
+        no = _seq(node.no, budget) if node.no is not None else _EMPTY
+        return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
     if isinstance(node, syntax.Repeat):
         low, high = node.low, node.high
-        inner = _seq(node.body)
+        inner = _seq(node.body, budget)
         if low == 0:  # nothing required; an optional exact part keeps literal runs going
             if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
                 return _Info(inner.exact | {""})
@@ -196,23 +203,31 @@ def _node(node: syntax.Node) -> _Info:
         ):
             exact = frozenset({""})
             for _ in range(low):
+                budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
                 exact = frozenset(a + b for a in exact for b in inner.exact)
             return _Info(exact)
-        return _Info(None, _query(inner))
+        return _Info(None, _query(inner, budget))
     if isinstance(node, syntax.Lookaround):
         if node.negative:
             return _EMPTY
         # a positive lookaround's text is part of the searched text too
-        return _Info(None, _query(_seq(node.body)))
+        return _Info(None, _query(_seq(node.body, budget), budget))
     if isinstance(node, syntax.Anchor):
         return _EMPTY
     return _ANY  # AnyChar, NotChar, Backref
 
 
+LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
+
+
 @lru_cache(maxsize=65536)
 def required(pattern: str, flags: int = 0) -> Query:
-    """The query of folded literals every match of `pattern` contains (None: nothing)."""
-    return _query(_seq(syntax.parse(pattern, flags).nodes))
+    """The query of folded literals every match of `pattern` contains (None: nothing).
+
+    Raises `TooComplex` past `LITERAL_BUDGET` steps (and what `re` raises for a
+    regex that does not parse)."""
+    budget = Budget(LITERAL_BUDGET, "the literal analysis")
+    return _query(_seq(syntax.parse(pattern, flags).nodes, budget), budget)
 
 
 def literals_of(query: Query) -> list[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from entrykit.regex import framing, syntax
+from entrykit.regex.budget import TooComplex
 from entrykit.regex.runner import kill_worker
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
@@ -188,7 +189,7 @@ def check_portable(
         return f"regex does not compile in {name}: `{answer}`"
     try:
         differences = _differences(pattern, flags, engine)
-    except (re.error, RecursionError):  # Python's own verdict is ET201's business
+    except (re.error, RecursionError, TooComplex):  # ET201's business, and ET210's
         differences = []
     if differences:
         return f"regex means something else in {name}: {differences[0]}"

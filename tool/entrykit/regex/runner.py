@@ -1,10 +1,12 @@
-"""Run every regex entrykit applies to entry data under a per-match time budget.
+"""Run every regex entrykit applies to entry data under a per-match CPU-time budget.
 
 CPython's `re` holds the GIL and cannot be stopped from another thread, so matches
-run in a persistent worker process (`regex/worker.py`), batched, where a SIGALRM
-interrupts a runaway match (`_sre` checks for signals while it backtracks). If the
-worker ever overruns its budget by a wide margin anyway, it is killed, the job is
-recorded as timed out, a fresh worker is started and the batch goes on.
+run in a persistent worker process (`regex/worker.py`), batched, where a SIGPROF
+interrupts a runaway match (`_sre` checks for signals while it backtracks). The
+budget counts the worker's CPU time, so a loaded machine does not turn a quick match
+into a timeout. If the worker ever overruns its budget by a wide margin anyway, it
+is killed, the job is recorded as timed out, a fresh worker is started and the batch
+goes on.
 
 Matches that are provably cheap run in-process: a regex without any repetition
 backtracks at most once per path through the pattern at each start position, so
@@ -319,7 +321,9 @@ class RegexRunner:
         compiling alone takes longer than the budget."""
         if not cheap_to_compile(pattern, flags):
             outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
-            if outcome.status is not Status.MATCH and outcome.status is not Status.ERROR:
+            if outcome.status is Status.MATCH:
+                return Outcome(Status.MATCH)  # compiled in the worker: no need to here
+            if outcome.status is not Status.ERROR:
                 return outcome
         error = compile_error(pattern, flags)
         return Outcome(Status.ERROR, error=error) if error is not None else Outcome(Status.MATCH)
@@ -343,9 +347,11 @@ class RegexRunner:
 
     def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0) -> list[Outcome]:
         results: list[Outcome | None] = [None] * len(jobs)
-        # The worker stops each match at the budget and reports at least every
-        # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
-        watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
+        # The worker stops each match at the budget (CPU time) and reports at least every
+        # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
+        # ourselves. It is generous: on a loaded machine a match takes longer on the wall
+        # than its CPU time, and only a worker that fails to stop itself should meet it.
+        watchdog = self.budget + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch): a corpus of
         # catastrophic regexes then costs a few budgets per regex, not one per text.
@@ -425,6 +431,7 @@ class RegexSettings:
     mode: str = "search"
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     polynomial_degree: int = 3
+    measure: bool = False  # also time ET205's attacks (opt-in: a clock, never the verdict)
 
     @classmethod
     def of(cls, section: Mapping[str, Any]) -> RegexSettings:
@@ -433,6 +440,7 @@ class RegexSettings:
             mode=str(section.get("mode", "search")),
             timeout_ms=max(1, int(section.get("timeout_ms", DEFAULT_TIMEOUT_MS))),
             polynomial_degree=int(section.get("polynomial_degree", 3)),
+            measure=section.get("measure", False) is True,
         )
 
     def runner(self) -> RegexRunner:
