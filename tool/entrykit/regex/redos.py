@@ -639,7 +639,11 @@ def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     return "".join(labels[:8]) or "."
 
 
-def _alphabet_for(nodes: Seq, budget: Budget) -> _Alphabet:
+def _alphabet_for(nodes: Seq, budget: Budget, known: dict[int, _Alphabet] | None = None) -> _Alphabet:
+    """The alphabet of `nodes`; `known` keeps those of one analysis, so that the model
+    tests characters with the masks the automaton was built from."""
+    if known is not None and id(nodes) in known:
+        return known[id(nodes)]
     chars: list[str] = []
     _collect_chars(nodes, chars)
     budget.spend(len(chars))
@@ -648,13 +652,15 @@ def _alphabet_for(nodes: Seq, budget: Budget) -> _Alphabet:
     alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1], budget)
     if len(alphabet.chars) > _ALPHABET_LIMIT:
         raise TooComplex(f"it spells more than {_ALPHABET_LIMIT:,} distinct characters")
+    if known is not None:
+        known[id(nodes)] = alphabet
     return alphabet
 
 
 def _analyse_items(
-    items: Seq, flags: int, mode: str, budget: Budget
+    items: Seq, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
 ) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
-    alphabet = _alphabet_for(items, budget)
+    alphabet = _alphabet_for(items, budget, alphabets)
     builder = _Builder(alphabet)
     frag = builder.seq(items, flags)
     auto = builder.auto
@@ -777,7 +783,9 @@ def structural(pattern: str, flags: int = 0, mode: str = "search", budget: Budge
 _WHAT = "the backtracking analysis"
 
 
-def _structural(parsed: syntax.Parsed, flags: int, mode: str, budget: Budget) -> list[Candidate]:
+def _structural(
+    parsed: syntax.Parsed, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
+) -> list[Candidate]:
     flags |= parsed.flags
     pending: list[tuple[Seq, int, str]] = [(parsed.nodes, flags, mode)]
     out: list[Candidate] = []
@@ -785,7 +793,7 @@ def _structural(parsed: syntax.Parsed, flags: int, mode: str, budget: Budget) ->
     while pending and seen < _NESTED_LIMIT:
         items, item_flags, item_mode = pending.pop(0)
         seen += 1
-        found, nested = _analyse_items(items, item_flags, item_mode, budget)
+        found, nested = _analyse_items(items, item_flags, item_mode, budget, alphabets)
         out += found
         pending += [(sub, f, "match") for sub, f, _ in nested]
     out.sort(key=lambda c: (c.kind != "exponential", -c.degree))
@@ -850,12 +858,12 @@ def choose_attack(
     return None
 
 
-def _model(parsed: syntax.Parsed, budget: Budget) -> Model:
+def _model(parsed: syntax.Parsed, budget: Budget, alphabets: dict[int, _Alphabet] | None = None) -> Model:
     """The regex compiled for the model, its characters tested on the alphabet every
     attack is spelled in (the alphabets of nested parts are parts of it)."""
     budget.spend(syntax.count_nodes(parsed.nodes))
     try:
-        return Model(parsed, _AlphabetOracle(_alphabet_for(parsed.nodes, budget)))
+        return Model(parsed, _AlphabetOracle(_alphabet_for(parsed.nodes, budget, alphabets)))
     except TooDeep:
         raise TooComplex("it nests atomic groups and lookarounds too deep") from None
 
@@ -909,8 +917,9 @@ def analyse(
     budget = Budget(steps, _WHAT)
     parsed = syntax.parse(pattern, flags)
     model = None
-    for candidate in _structural(parsed, flags, mode, budget):
-        model = model or _model(parsed, budget)
+    alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
+    for candidate in _structural(parsed, flags, mode, budget, alphabets):
+        model = model or _model(parsed, budget, alphabets)
         attack = choose_attack(parsed, mode, candidate, budget, model)
         if attack is None:
             continue  # every attack matches: the backtracking never has to happen
