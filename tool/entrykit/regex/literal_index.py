@@ -26,7 +26,7 @@ from typing import Any, Union
 import ahocorasick
 
 from entrykit.regex import syntax
-from entrykit.regex.budget import Budget
+from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
 
@@ -220,14 +220,25 @@ def _node(node: syntax.Node, budget: Budget) -> _Info:
 LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
 
 
-@lru_cache(maxsize=65536)
 def required(pattern: str, flags: int = 0) -> Query:
     """The query of folded literals every match of `pattern` contains (None: nothing).
 
     Raises `TooComplex` past `LITERAL_BUDGET` steps (and what `re` raises for a
-    regex that does not parse)."""
+    regex that does not parse). Both answers are remembered: ET208, ET209 and ET210
+    ask about the same regex, and a regex past the budget costs the budget once."""
+    found = _required(pattern, flags)
+    if isinstance(found, TooComplex):
+        raise TooComplex(found.reason)
+    return found
+
+
+@lru_cache(maxsize=65536)
+def _required(pattern: str, flags: int) -> Query | TooComplex:
     budget = Budget(LITERAL_BUDGET, "the literal analysis")
-    return _query(_seq(syntax.parse(pattern, flags).nodes, budget), budget)
+    try:
+        return _query(_seq(syntax.parse(pattern, flags).nodes, budget), budget)
+    except TooComplex as exc:
+        return exc
 
 
 def literals_of(query: Query) -> list[str]:

@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import CharOracle, Model, TooDeep, Verdict
@@ -65,6 +65,9 @@ _BASE_ALPHABET = "a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028zZ9,;'\"()[]{}@#=+<>?|\\
 _CLASS_FLAGS = syntax.CLASS_FLAGS
 _ANCHORS_AT_START = {"^", "\\A"}
 CharNode = syntax.CharNode
+
+if TYPE_CHECKING:
+    from entrykit.regex.measure import Measurement
 
 
 AnalysisTooComplex = TooComplex  # the name callers know
@@ -873,7 +876,7 @@ class Result:
     """A finding with the attack the model rejects, and, when asked for, what timing it measured."""
 
     finding: Finding
-    measurement: Any = None  # a `regex.measure.Measurement`, only with `regex.measure` on
+    measurement: Measurement | None = None  # only with `regex.measure` on
 
     def to_data(self) -> tuple[Any, ...]:
         """Plain data (tuples, strings, numbers) that `from_data` turns back into the result."""

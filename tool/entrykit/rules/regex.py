@@ -13,7 +13,7 @@ from entrykit.regex.breadth import generic_probes, too_broad
 from entrykit.regex.compiling import FLAG_NAMES, MODES
 from entrykit.regex.budget import TooComplex
 from entrykit.regex.literal_index import Text, corpus_cross_matches, regex_fact, required
-from entrykit.regex.redos import STEP_BUDGET, Result, analyse
+from entrykit.regex.redos import Result, analyse
 from entrykit.regex.runner import (
     DEFAULT_TIMEOUT_MS,
     Job,
