@@ -6,14 +6,14 @@ import json
 import sys
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
+from entrykit.authoring import merge, merge_apply
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     root_option,
@@ -21,11 +21,6 @@ from entrykit.cli.common import (
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
 from entrykit.regex.compiling import settings_flags
-
-if TYPE_CHECKING:
-    from entrykit.authoring import merge, merge_apply
-else:
-    merge, merge_apply = _deferred("authoring.merge"), _deferred("authoring.merge_apply")
 
 
 def _interactive() -> bool:

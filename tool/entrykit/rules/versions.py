@@ -12,37 +12,14 @@ from packaging.version import Version
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding, Fix, Related, Severity
 from entrykit.entry import Entry
-from entrykit.registry import Context, Option, rule, section
+from entrykit.registry import Context, rule
 from entrykit.similarity.phrases import normalize_phrase
 from entrykit.versions.package_names import (
     Naming,
     canonical_name,
-    check_aliases,
-    check_vocabularies,
     configured_naming,
 )
 from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
-
-section(
-    "versions",
-    {
-        "aliases": Option(
-            {},
-            "More package aliases, `canonical = [aliases]` (added to the built-in table in "
-            "`entrykit/data/versions.toml`; a name given here as canonical is no alias).",
-            type=dict,
-            validate=check_aliases,
-        ),
-        "vocabularies": Option(
-            {},
-            'Version vocabularies of packages not numbered by PEP 440: `package = [names, oldest '
-            'first]` or `package = "date"` (added to the built-in ones, e.g. `ros2`).',
-            type=dict,
-            validate=check_vocabularies,
-        ),
-    },
-    "How version rows name packages and order versions that are not PEP 440 numbers.",
-)
 
 LIFECYCLE = ("introduced", "deprecated", "removed")
 STATUSES = ("active", "deprecated", "removed")
