@@ -28,9 +28,6 @@ _LINTER = """
 import json, os, sys
 from datetime import date
 from pathlib import Path
-import pytest
-from click.testing import CliRunner
-from entrykit.cli import cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 base, stop, done = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
@@ -45,9 +42,13 @@ print(json.dumps(runs))
 """
 
 
+def _finished(done: Path) -> int:
+    return int(done.read_text()) if done.exists() else 0
+
+
 def _wait_for_runs(linter: subprocess.Popen[str], done: Path, count: int) -> None:
     """Until the linter has finished `count` runs (or has stopped: the checks after say why)."""
-    while linter.poll() is None and (int(done.read_text()) if done.exists() else 0) < count:
+    while linter.poll() is None and _finished(done) < count:
         time.sleep(0.05)
 
 
@@ -106,7 +107,7 @@ def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(
             _fmt()
             write_files(old)  # back to the old layout, atomically as fmt writes: the next round has work
         _fmt()
-        _wait_for_runs(linter, progress, int(progress.read_text()) + 2)
+        _wait_for_runs(linter, progress, _finished(progress) + 2)
     finally:
         stop.touch()
         out, err = linter.communicate(timeout=300)
