@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from entrykit.authoring import scaffold
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
@@ -175,6 +176,82 @@ def test_message_already_in_the_corpus_can_stop(project: Path) -> None:
     assert _files(project) == before
 
 
+TYPE_ERROR = "TypeError: unsupported operand type(s) for +: 'int' and 'str'"
+
+
+def test_new_gets_id_category_and_version_rows_right_in_a_terminal(project: Path) -> None:
+    """The id has no `-type-s`, the category comes from the exception class (the corpus has
+    no `type_error`), and version rows that are no rows are refused as they are typed."""
+    session = _session(project)
+    session.expect(r"then an empty line:")
+    session.sendline(TYPE_ERROR)
+    session.sendline("")
+    session.expect(r"Signature \(the line that states the error\) \[.*\]: ")
+    session.sendline("")
+    session.expect(r"Domain \[python\]: ")
+    session.sendline("")
+    session.expect(r"Id \[python/typeerror-unsupported-operand-type\]: ")
+    session.sendline("")
+    session.expect(r"Categories in the corpus: import_error")
+    session.expect(r"Category \[type_error\]: ")
+    session.sendline("")
+    session.expect(r"Regex \[.*\]: ")
+    session.sendline("")
+    session.expect(r"Root cause \(why it happens\): ")
+    session.sendline("`+` does not convert an int to text.")
+    session.expect(r"Dead end 1: ")
+    session.sendline("")
+    session.expect(r"Workaround 1: ")
+    session.sendline("")
+    session.expect(r"Version row 1: ")
+    session.sendline("latest")
+    session.expect(r"`latest` is not a version spec: `latest` moves with every release")
+    session.expect(r"Version row 1: ")
+    session.sendline("It happens on every version of Python.")
+    session.expect(r"reads as a sentence, not as `<package><specifier>`")
+    session.expect(r"Version row 1: ")
+    session.sendline("torch>=2.3,<2.0")
+    session.expect(r"`torch>=2.3,<2.0` matches no version")
+    session.expect(r"Version row 1: ")
+    session.sendline("Python >= 3.8")
+    session.expect(r"  -> python>=3\.8\n")
+    session.expect(r"Version row 2: ")
+    session.sendline("PyTorch 2.0")
+    session.expect(r"  -> torch==2\.0 \(that release only")
+    session.expect(r"Version row 3: ")
+    session.sendline("")
+    for prompt in (r"signature \(zh\)", r"root_cause \(zh\)", r"Evidence count", r"Confidence", r"First seen", r"Last confirmed"):
+        session.expect(prompt + r".*: ")
+        session.sendline("")
+    session.expect(r"Write entries/python/typeerror-unsupported-operand-type\.yaml\? \[Y/n\]: ")
+    session.sendline("y")
+    session.expect(r"wrote entries/python/typeerror-unsupported-operand-type\.yaml")
+    session.wait()
+    data = load(project / "entries" / "python" / "typeerror-unsupported-operand-type.yaml", "x").data  # type: ignore[union-attr]
+    assert data["category"] == "type_error"
+    assert [row["version"] for row in data["versions"]] == ["python>=3.8", "torch==2.0"]
+    result = lint(None, from_table({"root": "entries"}, project), TODAY, cwd=project)
+    assert [d for d in result.diagnostics if d.code.startswith("ET4")] == []
+
+
+def test_example_refuses_a_message_the_entry_already_holds(project: Path) -> None:
+    before = _files(project)
+    session = _session(project)
+    session.expect(r"then an empty line:")
+    session.sendline("fatal: not a git repository (or any of the parent directories): .git")
+    session.sendline("")
+    session.expect(r"Signature .*: ")
+    session.sendline("")
+    session.expect(r"\[s\]top, .*: ")
+    session.sendline("e")
+    session.expect(r"git/not-a-repository already holds this message as its signature; there is nothing to add")
+    session.expect(r"\[s\]top, .*: ")
+    session.sendline("s")
+    session.expect("already in the corpus")
+    assert session.wait() == ExitCode.CLEAN
+    assert _files(project) == before
+
+
 # --- scripted --------------------------------------------------------------
 
 
@@ -233,3 +310,85 @@ def test_no_input_usage_errors(project: Path, monkeypatch: pytest.MonkeyPatch, a
     monkeypatch.chdir(project)
     result = CliRunner().invoke(cli, ["new", "--no-input", *args])
     assert result.exit_code == ExitCode.ERROR and message in result.output, result.output
+
+
+def test_no_input_refuses_a_message_the_entry_holds_as_an_example(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    message = "fatal: not a git repository (or any parent up to mount point /)"
+    code, _ = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x", "--on-match", "example")
+    assert code == ExitCode.CLEAN
+    text = (project / "entries" / "git" / "not-a-repository.yaml").read_text(encoding="utf-8")
+    code, out = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x", "--on-match", "example")
+    assert code == ExitCode.CLEAN and "already holds this message as its example 1" in out, out
+    assert (project / "entries" / "git" / "not-a-repository.yaml").read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(
+    ("row", "problem"),
+    [("latest", "`latest` is not a version spec"), ("works with every version", "reads as a sentence"),
+     ("torch>=2,<1", "matches no version"), (">=2.0", "names no package")],
+)
+def test_no_input_refuses_a_version_row_that_is_no_row(
+    project: Path, monkeypatch: pytest.MonkeyPatch, row: str, problem: str
+) -> None:
+    before = _files(project)
+    code, out = _invoke(project, monkeypatch, "--signature", SIGNATURE, "--root-cause", "x", "--version", row)
+    assert code == ExitCode.ERROR and problem in out and out.count("\n") == 1, out
+    assert _files(project) == before
+
+
+def test_no_input_category_and_id_come_from_the_exception(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = _invoke(project, monkeypatch, "--signature", TYPE_ERROR, "--root-cause", "x", "--version", "PyTorch 2.x")
+    assert code == ExitCode.CLEAN, out
+    data = load(project / "entries" / "python" / "typeerror-unsupported-operand-type.yaml", "x").data  # type: ignore[union-attr]
+    assert data["category"] == "type_error" and data["versions"][0]["version"] == "torch==2.*"
+
+
+def test_the_modeline_is_written_where_the_project_has_no_schema_file_yet(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "schema" / "entry.schema.json").unlink()
+    code, out = _invoke(project, monkeypatch, "--signature", SIGNATURE, "--root-cause", "x")
+    assert code == ExitCode.CLEAN, out
+    written = project / "entries" / "python" / "modulenotfounderror-no-module-named.yaml"
+    assert written.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=../../schema/entry.schema.json\n")
+    assert "`entrykit schema --output schema/entry.schema.json`" in out
+    assert CliRunner().invoke(cli, ["schema", "--output", "schema/entry.schema.json"]).exit_code == ExitCode.CLEAN
+    assert json.loads((project / "schema" / "entry.schema.json").read_text(encoding="utf-8"))["title"] == "entrykit entry"
+
+
+# --- suggestions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        (TYPE_ERROR, "typeerror-unsupported-operand-type"),
+        ("error: pathspec 'nope' did not match any file(s) known to git", "error-pathspec-did-not-match-any"),
+        ("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+         "unicodedecodeerror-codec-cant-decode-byte-position"),
+        ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+         "jsondecodeerror-expecting-value-line-column-char"),
+        ("Error: user's match(es) don't work, e.g. here", "error-users-match-dont-work-here"),
+        ("!!! ??? 123", "error"),
+    ],
+)
+def test_suggested_slugs_carry_no_punctuation_artefacts(message: str, slug: str) -> None:
+    assert scaffold.suggest_slug(message) == slug
+
+
+@pytest.mark.parametrize(
+    ("message", "known", "category"),
+    [
+        (TYPE_ERROR, ["runtime_error"], "type_error"),
+        ("ModuleNotFoundError: No module named 'x'", ["import_error", "module_error"], "import_error"),
+        ("ModuleNotFoundError: No module named 'x'", [], "module_not_found_error"),
+        ("UnicodeDecodeError: 'utf-8' codec can't decode byte", ["value_error"], "value_error"),
+        ("json.decoder.JSONDecodeError: Expecting value", ["value_error"], "json_decode_error"),
+        ("Uncaught TypeError: Cannot read properties of null (reading 'x')", [], "type_error"),
+        ("torch.cuda.OutOfMemoryError: CUDA out of memory.", ["memory_error"], "out_of_memory_error"),
+        ("fatal: not a git repository", ["config_error"], None),
+        ("Error: in prepare, no such table: nope", ["database_error"], None),
+    ],
+)
+def test_category_comes_from_the_exception_class(message: str, known: list[str], category: str | None) -> None:
+    assert scaffold.category_from_exception(message, known) == category

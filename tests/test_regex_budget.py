@@ -12,7 +12,6 @@ from entrykit.regex.literal_index import required
 from entrykit.regex.portability import check_portable
 from entrykit.regex.redos import _Alphabet, _class_source, structural
 from entrykit.regex.runner import Job, RegexRunner, Status
-from entrykit.translation import preserved_tokens as tokens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,35 +121,3 @@ def test_clipped_classes_match_the_alphabet_exactly_as_whole_ones(spec: tuple[in
     whole = re.compile(_class_source(op, av), flags)
     expected = sum(1 << i for i, char in enumerate(alphabet.chars) if whole.fullmatch(char))
     assert alphabet.mask(op, av, flags) == expected
-
-
-# -- preserved tokens of long texts: the same tokens, in linear time -------------------------
-
-
-def _tokens_quadratic(text: str) -> tuple[tokens.Token, ...]:
-    taken: list[tuple[int, int]] = []
-    found: list[tokens.Token] = []
-    for pattern in tokens._PATTERNS:
-        for match in pattern.regex.finditer(text):
-            start, end = match.span()
-            if any(start < t_end and t_start < end for t_start, t_end in taken):
-                continue
-            accepted = pattern.accept(match)
-            if accepted is None:
-                continue
-            taken.append((start, end))
-            found.append(tokens.Token(accepted[0], accepted[1], start, end))
-    return tuple(sorted(found, key=lambda t: t.start))
-
-
-_PIECES = st.sampled_from(
-    ["foo", "Bar", "x.y", "a/b/c", "/usr/lib", "--flag=1", "`code`", "'q'", '"dq"', "[1, 2]", "(3, 4)",
-     "f()", "0x1f", "12.5", "1,000", "https://e.org/x", " ", ", ", ".", "C:\\x", "2nd", "中文", "\n"]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_PIECES, max_size=40))
-def test_token_extraction_keeps_its_results(pieces: list[str]) -> None:
-    text = "".join(pieces)
-    assert tokens._extract.__wrapped__(text) == _tokens_quadratic(text)  # type: ignore[attr-defined]

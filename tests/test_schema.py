@@ -49,3 +49,25 @@ def test_dates_are_enforced() -> None:
     seed = json.loads((FIXTURES / "seed001/json/pytorch/fsdp-param-mismatch.json").read_text("utf-8"))
     seed["first_seen"] = "2024-02-30"
     assert [e.validator for e in validator.iter_errors(seed)] == ["format"]
+
+
+def test_every_property_has_an_example_for_editors_that_the_property_accepts() -> None:
+    """Editors show `description` and `examples` on hover; an example the schema rejects would teach a mistake."""
+    missing, rejected = [], []
+    for where, sub in _properties(load_schema()):
+        examples = sub.get("examples")
+        if not isinstance(examples, list) or not examples:
+            missing.append(where)
+            continue
+        check = Draft202012Validator(sub, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        rejected += [f"{where}: {example!r}" for example in examples if not check.is_valid(example)]
+    assert not missing, missing
+    assert not rejected, rejected
+
+
+def test_an_entry_built_from_the_examples_is_a_valid_entry() -> None:
+    """The first example of every top-level field, put together, is an entry the schema accepts."""
+    schema = load_schema()
+    entry = {name: sub["examples"][0] for name, sub in schema["properties"].items()}
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    assert [error.message for error in validator.iter_errors(entry)] == []

@@ -53,7 +53,7 @@ def kinds(text: str) -> list[tuple[str, str]]:
         ("socket at unix:///var/run/docker.sock", [("url", "unix:///var/run/docker.sock")]),
         ("error[E0382]: borrow of moved value: `v`", [("identifier", "E0382"), ("code", "v")]),
         ("torch.Size([3, 224, 224]) and (3, 4)", [("call", "torch.Size"), ("shape", "[3, 224, 224]"), ("shape", "(3, 4)")]),
-        ("flag 0x1F at 95% on the 2nd try", [("number", "0x1F"), ("number", "95")]),
+        ("flag 0x1F at 95% on the 2nd try", [("hex", "0x1F"), ("number", "95")]),
         ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", [("identifier", "PYTORCH_CUDA_ALLOC_CONF"), ("identifier", "expandable_segments")]),
     ],
 )

@@ -1,5 +1,6 @@
 """Every writing command under fault injection: a failure at any file-system step of `fmt`,
-`lint --fix`, `merge`, `new`, `import` and `translations --mark-current` (ENOSPC/EIO, or an interrupt) leaves every file
+`lint --fix`, `merge`, `new`, `import`, `schema --output`,
+`render --output` and `translations --mark-current` (ENOSPC/EIO, or an interrupt) leaves every file
 byte-identical and no temp file behind, with a one-line diagnostic and exit 2; a hard kill
 between the temp write and the rename leaves the originals too. File modes are kept."""
 
@@ -112,6 +113,14 @@ SCENARIOS = {
             "entries/python/importerror.yaml": B,  # overwritten with --force: kept whole on failure
         }),
         ["import", "--from", "deadends", "canons", "--force"], ExitCode.CLEAN, "; no entry was written",
+    ),
+    "schema": Scenario(
+        lambda base: _put(base, {"entries/git/not-a-repo.yaml": A, "schema/entry.schema.json": "{}\n"}),
+        ["schema", "--output", "schema/entry.schema.json"], ExitCode.CLEAN, "; nothing written",
+    ),
+    "render": Scenario(
+        lambda base: _put(base, {"entries/git/not-a-repo.yaml": A, "pages/not-a-repo.html": "old page\n"}),
+        ["render", "--html", "git/not-a-repo", "--output", "pages/not-a-repo.html"], ExitCode.CLEAN, "; nothing written",
     ),
     "mark-current": Scenario(
         _translated, ["translations", "--mark-current", "entries"], ExitCode.CLEAN, "; no file was changed",

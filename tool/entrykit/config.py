@@ -17,6 +17,7 @@ from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
 from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
+from entrykit.spelling import did_you_mean
 
 DEFAULT_ROOT = "entries"
 _TOP_KEYS = {
@@ -122,6 +123,11 @@ def _norm(key: str) -> str:
     return key.replace("-", "_")
 
 
+def _spelt_like(key: str, names: Sequence[str]) -> list[str]:
+    """Known key names written with the separator `key` uses (`max-file-bytes`, `timeout_ms`)."""
+    return [name.replace("_", "-") if "-" in key else name for name in names]
+
+
 def _codes(values: Any, where: str) -> tuple[str, ...]:
     if isinstance(values, str):
         values = [v for v in values.split(",")]
@@ -148,7 +154,7 @@ def _check_table(
     for key, value in table.items():
         name = _norm(key)
         if name not in options:
-            raise ConfigError(f"unknown key `{where}.{key}`")
+            raise ConfigError(f"unknown key `{where}.{key}`{did_you_mean(key, _spelt_like(key, list(options)))}")
         try:
             values[name] = options[name].check(value, f"`{where}.{key}`")
         except ValueError as exc:
@@ -172,7 +178,8 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
     for key in table:
         name = _norm(key)
         if name not in _TOP_KEYS and name not in sections:
-            raise ConfigError(f"unknown key `tool.entrykit.{key}`")
+            hint = did_you_mean(key, _spelt_like(key, [*_TOP_KEYS, *sections]))
+            raise ConfigError(f"unknown key `tool.entrykit.{key}`{hint}")
     flat = {_norm(k): v for k, v in table.items()}
 
     root_value = flat.get("root", DEFAULT_ROOT)

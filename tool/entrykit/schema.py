@@ -15,6 +15,9 @@ from jsonschema.exceptions import SchemaError
 from entrykit.errors import ConfigError
 
 SCHEMA_FILE = "entry.schema.json"
+# Where a project keeps the schema its editors read, relative to its pyproject.toml;
+# `entrykit schema --output` writes it and the files `new` writes point at it.
+PROJECT_SCHEMA = Path("schema") / SCHEMA_FILE
 
 
 def bundled_schema_text() -> str:
@@ -25,6 +28,18 @@ def bundled_schema_text() -> str:
         # Editable installs map only the package directory, not schema/.
         source_tree = Path(__file__).resolve().parents[2] / "schema" / SCHEMA_FILE
         return source_tree.read_text(encoding="utf-8")
+
+
+def project_schema(base: Path, configured: Path | None) -> Path:
+    """The schema file of a project: the configured `schema`, else `schema/entry.schema.json`
+    below the project's folder (`base`), whether or not it is written yet."""
+    return configured if configured is not None else base / PROJECT_SCHEMA
+
+
+def schema_text(path: Path | None = None) -> str:
+    """The schema in use as JSON text (2-space indent, a final newline): for the bundled
+    schema, the file as shipped."""
+    return json.dumps(load_schema(path), indent=2, ensure_ascii=False) + "\n"
 
 
 @lru_cache(maxsize=8)

@@ -139,6 +139,19 @@ def steps_heading(code: str) -> str:
 # --- the page ----------------------------------------------------------------
 
 
+def not_an_entry(data: Mapping[str, Any]) -> str | None:
+    """Why `data` is no entry to show (a workflow, a package.json), or None.
+
+    An entry being written may still lack fields, but one with neither a `signature`
+    nor an `id` string is some other file; a page of it would be a page of nothing.
+    """
+    if isinstance(data.get("signature"), str) or isinstance(data.get("id"), str):
+        return None
+    keys = ", ".join(f"`{key}`" for key in sorted(str(k) for k in data)[:3])
+    found = f" (its keys: {keys}{', ...' if len(data) > 3 else ''})" if data else ""
+    return f"it has neither a `signature` nor an `id`{found}"
+
+
 def _labelled(label: str, text: str) -> list[str]:
     if needs_block(text):
         return [f"{label}:", "", *code_block(text), ""]
@@ -151,7 +164,19 @@ def _paragraph(text: str, indent: str = "") -> list[str]:
     return [indent + escape(text)]
 
 
-def _list_item(number: int, prefix: str, text: str, more: Sequence[str]) -> list[str]:
+CONDITION_LABEL = "*Condition:*"  # escaped text never starts with `*`, so the label is unambiguous
+
+
+def _labelled_item_text(label: str, text: str, indent: str) -> list[str]:
+    if needs_block(text):
+        return [f"{indent}{label}", "", *code_block(text, indent)]
+    return [f"{indent}{label} {escape(text)}"]
+
+
+def _list_item(
+    number: int, prefix: str, text: str, more: Sequence[str] = (), code: str = "", condition: str = ""
+) -> list[str]:
+    """A numbered item: the text after `prefix`, then paragraphs, a code block, a condition."""
     marker = f"{number}. "
     indent = " " * len(marker)
     lines: list[str]
@@ -161,6 +186,10 @@ def _list_item(number: int, prefix: str, text: str, more: Sequence[str]) -> list
         lines = [f"{marker}{prefix}{escape(text)}"]
     for extra in more:
         lines += ["", *_paragraph(extra, indent)]
+    if code:
+        lines += ["", *code_block(code, indent)]
+    if condition:
+        lines += ["", *_labelled_item_text(CONDITION_LABEL, condition, indent)]
     return lines + [""]
 
 
@@ -246,9 +275,10 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
 
     lines += ["## Workarounds", ""]
     for number, item in enumerate(_dicts(entry.get("workarounds")), 1):
-        how = item.get("how")
-        more = [how] if isinstance(how, str) and how else []
-        lines += _list_item(number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"), more)
+        lines += _list_item(
+            number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"),
+            code=_text(item, "how"), condition=_text(item, "condition"),
+        )
     for code in locales:
         steps = entry.get(f"workarounds_{code}")
         if isinstance(steps, list):
@@ -258,9 +288,11 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
 
     lines += ["## Dead Ends", "", "Common approaches that don't work:", ""]
     for number, item in enumerate(_dicts(entry.get("dead_ends")), 1):
-        why = item.get("why_fails")
-        more = [why] if isinstance(why, str) and why else []
-        lines += _list_item(number, f"**{percent(item.get('fail_rate'))} fail** — ", _text(item, "action"), more)
+        why = _text(item, "why_fails")
+        lines += _list_item(
+            number, f"**{percent(item.get('fail_rate'))} fail** — ", _text(item, "action"),
+            [why] if why else [], condition=_text(item, "condition"),
+        )
     for code in locales:
         steps = entry.get(f"dead_ends_{code}")
         if isinstance(steps, list):
@@ -275,8 +307,8 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
 
 def shown_fields(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> dict[str, Any]:
     """The part of `entry` that `render_entry` shows, as the Markdown importer reads it back
-    (a version row's unshown `removed` dropped, its empty cells as null; empty `how` and
-    `why_fails` not shown)."""
+    (a version row's unshown `removed` dropped, its empty cells as null; empty `how`,
+    `why_fails` and `condition` not shown)."""
     out: dict[str, Any] = {}
     for key in ("domain", "category", "verification_tier", "resolvable"):
         if isinstance(entry.get(key), str) and "\n" not in entry[key] and entry[key]:
@@ -318,8 +350,9 @@ def shown_fields(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
             shown_item: dict[str, Any] = {"action": action if isinstance(action, str) else ""}
             if percent(item.get(rate_key)) != NONE:
                 shown_item[rate_key] = item[rate_key]
-            if isinstance(item.get(more_key), str) and item[more_key]:
-                shown_item[more_key] = item[more_key]
+            for key in (more_key, "condition"):
+                if isinstance(item.get(key), str) and item[key]:
+                    shown_item[key] = item[key]
             items.append(shown_item)
         out[list_key] = items
     for code in locales:

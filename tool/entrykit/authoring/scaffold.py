@@ -6,6 +6,7 @@ and the exit status live in `cli/new.py`.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +31,11 @@ _ERROR_LINE = re.compile(r"(error|exception|fatal|failed|denied|not found|unable
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _STOP = {"a", "an", "the", "of", "to", "in", "on", "for", "is", "are", "was", "be", "by", "at", "or", "and", "it", "this", "that", "with"}
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])['’](?=[A-Za-z])")  # can't, user's: one word
+_PLURAL_MARK = re.compile(r"(?<=[A-Za-z])\((?:s|es)\)", re.IGNORECASE)  # type(s), match(es)
+_HEX = re.compile(r"\b0x[0-9A-Fa-f]+\b")  # 0xff would leave the word `xff`
+# An exception class as messages name it, with its module path: `json.decoder.JSONDecodeError`.
+_EXCEPTION = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*)([A-Z][A-Za-z0-9]*(?:Error|Exception|Warning))\b")
 # Message shapes that name their tool, for a domain guess when no corpus domain is named.
 _DOMAIN_HINTS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(fatal|error|hint): |\bgit\b", re.M), "git"),
@@ -64,13 +70,50 @@ def guess_domain(message: str, domains: Iterable[str]) -> str | None:
 
 
 def suggest_slug(message: str, words: int = 6) -> str:
-    """`ModuleNotFoundError: No module named 'x'` -> `modulenotfounderror-no-module-named`."""
+    """`ModuleNotFoundError: No module named 'x'` -> `modulenotfounderror-no-module-named`.
+
+    Quoted names, numbers, hex values, module paths of exception classes, plural
+    marks (`type(s)`) and apostrophes (`can't`) leave no word behind, nor do single letters.
+    """
     line = pick_signature(message) or message
-    line = _QUOTED.sub(" ", line)
+    line = _EXCEPTION.sub(lambda found: found.group(2), line)
+    line = _PLURAL_MARK.sub("", _APOSTROPHE.sub("", line))
+    line = _HEX.sub(" ", _QUOTED.sub(" ", line))
     tokens = [w.lower() for w in _WORD.findall(line)]
-    kept = [t for t in tokens if t not in _STOP and not t.isdigit()][:words]
+    kept = [t for t in tokens if t not in _STOP and len(t) > 1][:words]
     slug = "-".join(kept)
     return slug if SEGMENT.fullmatch(slug) else "error"
+
+
+def exception_class(message: str) -> str | None:
+    """The exception class the message names first (`TypeError`), without its module."""
+    found = _EXCEPTION.search(pick_signature(message) or message)
+    return found.group(2) if found else None
+
+
+def _snake(name: str) -> str:
+    """`ModuleNotFoundError` -> `module_not_found_error`, `JSONDecodeError` -> `json_decode_error`."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+
+
+def _exception_lineage(name: str) -> list[str]:
+    """The class and, for a Python built-in exception, its bases up to `Exception`."""
+    found = getattr(builtins, name, None)  # a name lookup only: nothing is imported or run
+    if not (isinstance(found, type) and issubclass(found, BaseException)):
+        return [name]
+    stop = {"Exception", "BaseException", "object"}
+    return [cls.__name__ for cls in found.__mro__ if cls.__name__ not in stop]
+
+
+def category_from_exception(message: str, known: Sequence[str]) -> str | None:
+    """The category of the exception the message names: the first of the class and its
+    built-in bases (`ModuleNotFoundError` -> `import_error`) that `known` holds, else
+    the class in snake_case (`TypeError` -> `type_error`); None when it names none."""
+    name = exception_class(message)
+    if name is None:
+        return None
+    lineage = [_snake(cls) for cls in _exception_lineage(name)]
+    return next((category for category in lineage if category in known), lineage[0])
 
 
 def unique_id(domain: str, slug: str, taken: Iterable[str]) -> str:
@@ -219,6 +262,17 @@ def corpus_categories(entries: Sequence[Entry], domain: str | None = None) -> li
             bonus = 1000 if domain and entry.str_field("domain") == domain else 0
             counts[category] += 1 + bonus
     return [name for name, _ in counts.most_common()]
+
+
+def held_message(entry: Entry, message: str) -> str | None:
+    """Where `entry` already holds `message` (`its signature`, `its example 2`), or None."""
+    wanted = message.strip()
+    if (entry.str_field("signature") or "").strip() == wanted:
+        return "its signature"
+    for number, example in enumerate(entry.list_field("examples"), 1):
+        if isinstance(example, str) and example.strip() == wanted:
+            return f"its example {number}"
+    return None
 
 
 def add_example(text: str, fmt: str, message: str) -> str:

@@ -18,6 +18,7 @@ from entrykit.cli.merge import merge_command
 from entrykit.cli.new import new_command
 from entrykit.cli.regex import match_command, regex_command
 from entrykit.cli.render import render_command
+from entrykit.cli.schema import schema_command
 from entrykit.cli.translations import translations
 
 __all__ = ["CommandError", "ExitCode", "_Progress", "cli", "main"]
@@ -32,7 +33,7 @@ def cli() -> None:
 # In the order they were first written; `entrykit --help` lists them by name.
 for _command in (
     lint, rules_command, explain, translations, fmt_command, import_command, render_command, new_command,
-    dupes_command, merge_command, regex_command, match_command,
+    dupes_command, merge_command, regex_command, match_command, schema_command,
 ):
     cli.add_command(_command)
 

@@ -33,6 +33,9 @@ from entrykit.lint.reporters import REPORTERS, summary_line
 from entrykit.loader import decode, display_path, read_entry_bytes
 from entrykit.parsing import parse_json
 from entrykit.paths import entry_path, is_valid_id
+from entrykit.schema import project_schema
+from entrykit.versions.package_names import Naming, configured_naming
+from entrykit.versions.rows import check_row
 from entrykit.writing import atomic_write
 
 if TYPE_CHECKING:
@@ -82,19 +85,23 @@ def _show_matches(found: list[Entry]) -> None:
         click.echo(f"  {entry.id}  ({entry.path})")
 
 
-def _on_match_interactive(found: list[Entry]) -> tuple[str, Entry | None]:
+def _on_match_interactive(found: list[Entry], message: str) -> tuple[str, Entry | None]:
     _show_matches(found)
-    choice = click.prompt(
-        "[s]top, add it as an [e]xample of an existing entry, or [c]ontinue with a new entry",
-        type=click.Choice(["s", "e", "c"]), default="s",
-    )
-    if choice != "e":
-        return {"s": "stop", "c": "continue"}[choice], None
-    if len(found) == 1:
-        return "example", found[0]
-    ids = [str(e.id) for e in found]
-    chosen = click.prompt("Which entry", type=click.Choice(ids), default=ids[0])
-    return "example", found[ids.index(chosen)]
+    while True:
+        choice = click.prompt(
+            "[s]top, add it as an [e]xample of an existing entry, or [c]ontinue with a new entry",
+            type=click.Choice(["s", "e", "c"]), default="s",
+        )
+        if choice != "e":
+            return {"s": "stop", "c": "continue"}[choice], None
+        target = found[0]
+        if len(found) > 1:
+            ids = [str(e.id) for e in found]
+            target = found[ids.index(click.prompt("Which entry", type=click.Choice(ids), default=ids[0]))]
+        held = scaffold.held_message(target, message)
+        if held is None:
+            return "example", target
+        click.echo(f"  {target.id} already holds this message as {held}; there is nothing to add")
 
 
 def _add_as_example(entry: Entry, message: str) -> None:
@@ -113,7 +120,7 @@ def _interactive_answers(
     signature = _ask_required("Signature (the line that states the error)", signature)
     found = scaffold.entries_matching(signature, corpus, regex_settings)
     if found:
-        action, target = _on_match_interactive(found)
+        action, target = _on_match_interactive(found, signature)
         if action == "stop":
             raise _Stopped("nothing written: the error is already in the corpus")
         if action == "example" and target is not None:
@@ -141,8 +148,9 @@ def _interactive_answers(
     categories = scaffold.corpus_categories(corpus, domain)
     if categories:
         click.echo(f"Categories in the corpus: {', '.join(categories)}")
+    default_category = start.get("category") or _default_category(signature, categories) or "runtime_error"
     while True:
-        category = _ask_required("Category", start.get("category") or (categories[0] if categories else "runtime_error"))
+        category = _ask_required("Category", default_category)
         if re.fullmatch(r"[a-z][a-z0-9_]*", category):
             break
         click.echo("  a category is snake_case")
@@ -182,14 +190,22 @@ def _interactive_answers(
         if how:
             item["how"] = how
         workarounds.append(item)
-    versions = [row.get("version", "") for row in start.get("versions", []) if isinstance(row, dict)]
+    naming = configured_naming(config.settings.get("versions", {}))
+    versions = _checked_rows(start.get("versions", []), naming)
     click.echo("Versions it applies to, one `<package><specifier>` row each (empty to finish).")
     while True:
-        row = _ask_optional(f"Version row {len(versions) + 1}")
-        if not row:
+        typed = _ask_optional(f"Version row {len(versions) + 1}")
+        if not typed:
             break
-        versions.append(row)
-        click.echo(f"  -> {scaffold.version_row(row)['version']}")
+        row = check_row(typed, naming)
+        if row.canonical is None:
+            click.echo(f"  {row.problem}; e.g. `python>=3.11`, `torch>=2.0,<2.3`, `CUDA 11.x+`")
+            continue
+        versions.append(row.canonical)
+        if row.guessed:
+            click.echo(f"  -> {row.canonical} (that release only; add `.*` for the whole series)")
+        else:
+            click.echo(f"  -> {row.canonical}")
     translations = {k: v for k, v in start.items() if re.match(r"^(signature|root_cause|workarounds|dead_ends)_", k) and k != "root_cause_type"}
     for locale in config.settings.get("translation", {}).get("required", []):
         click.echo(f"Translations into `{locale}` (empty: leave it for a translator; lint will say it is missing).")
@@ -223,6 +239,11 @@ def _extra_fields(start: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in start.items() if k not in _ANSWERED and not re.match(r"^(signature|root_cause|workarounds|dead_ends)_(?!type$)", k)}
 
 
+def _default_category(signature: str, categories: list[str]) -> str | None:
+    """The category of the exception the message names, else the corpus's most used one."""
+    return scaffold.category_from_exception(signature, categories) or (categories[0] if categories else None)
+
+
 class _Stopped(Exception):
     """The contributor chose not to write a new entry."""
 
@@ -250,6 +271,18 @@ def _json_object(path: Path, config: Config) -> Any:
     return parsed.data
 
 
+def _checked_rows(rows: list[Any], naming: Naming) -> list[str]:
+    """The canonical form of rows given by options or --from; CommandError for one that is no row."""
+    checked = []
+    for given in rows:
+        text = given.get("version") if isinstance(given, dict) else given
+        row = check_row(text if isinstance(text, str) else "", naming)
+        if row.canonical is None:
+            raise CommandError(f"version row: {row.problem}")
+        checked.append(row.canonical)
+    return checked
+
+
 def _split_option(value: str, parts: int, what: str) -> list[str]:
     pieces = [p.strip() for p in value.split("|")]
     if len(pieces) < parts - 1 or len(pieces) > parts:
@@ -273,12 +306,9 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
             raise CommandError("cannot tell the domain from the message; give --id or --domain")
         entry_id = scaffold.unique_id(domain, scaffold.suggest_slug(signature), {str(e.id) for e in corpus if e.id})
     domain = entry_id.split("/")[0]
-    category = start.get("category")
+    category = start.get("category") or _default_category(signature, scaffold.corpus_categories(corpus, domain))
     if not category:
-        categories = scaffold.corpus_categories(corpus, domain)
-        if not categories:
-            raise CommandError("give --category (the corpus has none to default to)")
-        category = categories[0]
+        raise CommandError("give --category (the message names no exception and the corpus has no category)")
     regex = start.get("regex") or scaffold.suggested_regex(signature)
     def day(key: str) -> date | None:
         value = start.get(key)
@@ -286,7 +316,7 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
     return scaffold.Answers(
         signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
         dead_ends=list(start.get("dead_ends", [])), workarounds=list(start.get("workarounds", [])),
-        versions=[r["version"] if isinstance(r, dict) else str(r) for r in start.get("versions", [])],
+        versions=_checked_rows(start.get("versions", []), configured_naming(config.settings.get("versions", {}))),
         translations={k: v for k, v in start.items() if re.match(r"^(signature|root_cause|workarounds|dead_ends)_(?!type$)", k)},
         first_seen=day("first_seen"), last_confirmed=day("last_confirmed"),
         evidence_count=int(start.get("evidence_count", 1)), confidence=start.get("confidence"),
@@ -375,6 +405,9 @@ def new_command(
             found = scaffold.entries_matching(answers.signature, corpus, config.settings.get("regex", {}))
             if found and on_match != "continue":
                 if on_match == "example" and len(found) == 1:
+                    held = scaffold.held_message(found[0], answers.signature)
+                    if held is not None:
+                        raise _Stopped(f"nothing written: {found[0].id} already holds this message as {held}")
                     raise _AddExample(found[0], answers.signature)
                 _show_matches(found)
                 click.echo("nothing written (--on-match continue writes a new entry anyway)", err=True)
@@ -408,6 +441,10 @@ def new_command(
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
     click.echo(f"wrote {display_path(written)}")
+    schema_file = project_schema(config.base, config.schema)
+    if not schema_file.is_file():
+        shown_schema = display_path(schema_file)
+        click.echo(f"editors check it against {shown_schema} once `entrykit schema --output {shown_schema}` writes it")
     result = run_lint([written], config, day)
     out = io.StringIO()
     REPORTERS["text"](result.diagnostics, registry.all_rules(), out)

@@ -1,4 +1,4 @@
-"""`entrykit render`: print an entry as a Markdown page."""
+"""`entrykit render`: an entry as a Markdown page, or as one self-contained HTML page."""
 
 from __future__ import annotations
 
@@ -7,16 +7,23 @@ from typing import TYPE_CHECKING
 
 import click
 
-from entrykit.cli.common import CommandError, _deferred, command_config, config_option
+from entrykit.cli.common import (
+    CommandError,
+    _deferred,
+    command_config,
+    config_option,
+    write_failure,
+)
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
 from entrykit.paths import entry_path
+from entrykit.writing import atomic_write
 
 if TYPE_CHECKING:
-    from entrykit.authoring import render
+    from entrykit.authoring import render, render_html
 else:
-    render = _deferred("authoring.render")
+    render, render_html = _deferred("authoring.render"), _deferred("authoring.render_html")
 
 
 def _find_entry(target: str, config: Config) -> Path:
@@ -40,9 +47,15 @@ def _find_entry(target: str, config: Config) -> Path:
     "--locale", "locales", multiple=True,
     help="Show translations into this locale (repeatable; default: the required locales from config).",
 )
+@click.option("--html", "as_html", is_flag=True, help="One self-contained HTML page (inline style, no script).")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="Write the page to FILE (atomically) instead of printing it.")
 @config_option
-def render_command(target: str, locales: tuple[str, ...], config_path: Path | None) -> None:
-    """Print an entry as a Markdown page, for reviewers (`import --from markdown` reads it back)."""
+def render_command(
+    target: str, locales: tuple[str, ...], as_html: bool, output: Path | None, config_path: Path | None
+) -> None:
+    """Show an entry as the page a reader will see: Markdown (`import --from markdown`
+    reads it back) or, with --html, one HTML page to open in a browser."""
     try:
         config = command_config(config_path, None)
     except EntrykitError as exc:
@@ -51,5 +64,16 @@ def render_command(target: str, locales: tuple[str, ...], config_path: Path | No
     loaded = load(path, display_path(path), config.limits, within=config.root)
     if isinstance(loaded, LoadFailure):
         raise CommandError(f"{loaded.path}:{loaded.line}:{loaded.col}: {loaded.message}")
+    problem = render.not_an_entry(loaded.data)
+    if problem is not None:
+        raise CommandError(f"{loaded.path} is not an entry: {problem}")
     shown = list(locales) or list(config.settings.get("translation", {}).get("required", []))
-    click.echo(render.render_entry(loaded.data, shown), nl=False)
+    page = render_html.render_html(loaded.data, shown) if as_html else render.render_entry(loaded.data, shown)
+    if output is None:
+        click.echo(page, nl=False)
+        return
+    try:
+        atomic_write(output, page)
+    except OSError as exc:
+        raise CommandError(f"{write_failure(exc)}; nothing written") from None
+    click.echo(f"wrote {display_path(output.absolute())}", err=True)

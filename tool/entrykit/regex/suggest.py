@@ -13,54 +13,84 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-# Volatile tokens, most specific first: (name, pattern over the message, regex that replaces it).
-_NAMES: list[tuple[str, re.Pattern[str], str]] = [
-    ("quoted", re.compile(r"'[^'\n]+'"), r"'[^']+'"),
-    ("quoted", re.compile(r'"[^"\n]+"'), r'"[^"]+"'),
-    ("quoted", re.compile(r"`[^`\n]+`"), r"`[^`]+`"),
-    ("path", re.compile(r"(?<![\w/.])(?:[A-Za-z]:\\|~?/)[^\s'\"`:,;()\[\]]+"), r"[^\s'\"]+"),
-    ("path", re.compile(r"\b[\w.\-]+(?:/[\w.\-]+)+\.\w+\b"), r"[^\s'\"]+"),
-]
-_SHAPES: list[tuple[str, re.Pattern[str], str]] = [
-    ("uuid", re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
-     r"[0-9a-fA-F-]{36}"),
-    ("shape", re.compile(r"\[\d+(?:\s*,\s*\d+)*\]"), r"\[\d+(?:,\s*\d+)*\]"),
-    ("shape", re.compile(r"\(\d+(?:\s*,\s*\d+)+\)"), r"\(\d+(?:,\s*\d+)*\)"),
-    ("hex", re.compile(r"\b0x[0-9a-fA-F]+\b"), r"0x[0-9a-fA-F]+"),
-    ("version", re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\w)"), r"\d+(?:\.\d+)*"),
-    ("number", re.compile(r"(?<![\w.])\d+(?![\w.]*\w)"), r"\d+"),
-]
+from entrykit import message_tokens as mt
+
 LEVELS = ("general", "names kept", "literal")
+# The classes of message tokens each level generalises: names (quoted text, paths,
+# refs) and values (numbers, shapes, versions, hex addresses and ids).
+_VALUES = frozenset({mt.HEX, mt.SHAPE, mt.VERSION, mt.NUMBER, mt.POSITION, mt.ADDRESS, mt.QUANTITY})
+_NAMES = frozenset({mt.QUOTED, mt.CODE, mt.PATH, mt.REF})
+GENERALISED: dict[str, frozenset[str]] = {"general": _NAMES | _VALUES, "names kept": _VALUES, "literal": frozenset()}
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
-def _escape(char: str) -> str:
-    return char if char == " " else re.escape(char)
+def _escape_text(text: str) -> str:
+    return "".join(char if char == " " else re.escape(char) for char in text)
 
 
-def _build(signature: str, tokens: Sequence[tuple[str, re.Pattern[str], str]]) -> str:
-    out: list[str] = []
-    pos = 0
-    while pos < len(signature):
-        for _, pattern, replacement in tokens:
-            match = pattern.match(signature, pos)
-            if match:
-                out.append(replacement)
-                pos = match.end()
-                break
-        else:
-            out.append(_escape(signature[pos]))
-            pos += 1
-    return "".join(out)
+def _number(text: str) -> str:
+    if "," in text:
+        return r"\d{1,3}(?:,\d{3})*"
+    return r"\d+(?:\.\d+)*" if "." in text else r"\d+"
+
+
+def _shape(text: str) -> str:
+    item = r"-?\d+" if "-" in text else r"\d+"
+    separator = r" *[x×] *" if re.search(r"\d\s*[x×]", text) else r",\s*"
+    trailing = "," if re.search(r",\s*[\])]$", text) else ""
+    return re.escape(text[0]) + item + f"(?:{separator}{item})*" + trailing + re.escape(text[-1])
+
+
+def _hex(text: str) -> str:
+    if text[:2] in ("0x", "0X"):
+        return re.escape(text[:2]) + "[0-9a-fA-F]+"
+    if _UUID.fullmatch(text):
+        return "[0-9a-fA-F-]{36}"
+    return f"[0-9a-fA-F]{{{min(len(text), 7)},}}"
+
+
+def _generalised(token: mt.Token) -> str | None:
+    """The regex a token becomes, or None where it stays literal."""
+    kind, text = token.kind, token.text
+    if kind in (mt.QUOTED, mt.CODE):
+        if not token.value:
+            return None  # `''`: the empty value is the message
+        return re.escape(token.quote) + f"[^{re.escape(token.closing)}]+" + re.escape(token.closing)
+    if kind in (mt.PATH, mt.REF):
+        # A bare file name or a dotfile (`package.json`, `.git`) names what went wrong.
+        return r"[^\s'\"]+" if kind == mt.REF or "/" in text or "\\" in text else None
+    if kind == mt.HEX:
+        return _hex(text)
+    if kind == mt.SHAPE:
+        return _shape(text)
+    if kind == mt.VERSION:
+        prefix = text[0] if text[0] in "vV" else ""
+        core = re.match(r"\d+(?:\.\d+)*", text[len(prefix) :])
+        assert core is not None
+        return re.escape(prefix) + r"\d+(?:\.\d+)*" + _escape_text(text[len(prefix) + core.end() :])
+    if kind == mt.POSITION:
+        return r"\d+(?::\d+)*"
+    if kind == mt.ADDRESS:
+        return r"\d+(?:\.\d+){3}" + (r":\d+" if ":" in text else "")
+    if kind == mt.QUANTITY:
+        return _number(token.value) + _escape_text(text[len(token.value) :])
+    if kind == mt.NUMBER:
+        return _number(text)
+    return None
 
 
 def suggest_regex(signature: str, level: str = "general") -> str:
     """A regex that matches `signature` and, at the `general` level, the same message
-    with other names, paths, numbers, shapes, hex addresses and ids."""
-    if level == "general":
-        return _build(signature, _NAMES + _SHAPES)
-    if level == "names kept":
-        return _build(signature, _SHAPES)
-    return _build(signature, [])
+    with other quoted names, paths, refs, numbers, shapes, versions, hex addresses and ids
+    (the classes of `entrykit.message_tokens`); `names kept` generalises only values."""
+    kinds = GENERALISED[level]
+
+    def replaced(token: mt.Token) -> bool:
+        return token.kind in kinds and _generalised(token) is not None
+
+    tokens = [t for t in mt.walk(mt.scan(signature), lambda t: not replaced(t)) if replaced(t)]
+    return mt.replace(signature, tokens, lambda t: _generalised(t) or "", _escape_text)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
 from entrykit.registry import Context, rule
 from entrykit.schema import validator
+from entrykit.spelling import did_you_mean
 
 _SHOWN = 60
 
@@ -79,17 +80,18 @@ def _message(error: ValidationError) -> str:
     return f"`{where}`: {_show(error.message)}"
 
 
-def _unexpected_keys(error: ValidationError) -> list[str]:
-    """The keys an additionalProperties failure is about."""
+def _unexpected_keys(error: ValidationError) -> tuple[list[str], list[str]]:
+    """The keys an additionalProperties failure is about, and the keys allowed there."""
     instance = error.instance if isinstance(error.instance, dict) else {}
     schema = error.schema if isinstance(error.schema, dict) else {}
-    known = set(schema.get("properties", {}))
+    known = list(schema.get("properties", {}))
     patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
-    return [
+    unexpected = [
         key
         for key in instance
         if key not in known and not any(p.search(key) for p in patterns)
     ]
+    return unexpected, known
 
 
 def _findings(error: ValidationError) -> Iterator[Finding]:
@@ -103,8 +105,10 @@ def _findings(error: ValidationError) -> Iterator[Finding]:
             return
     here = jp.from_path(error.absolute_path)
     if error.validator == "additionalProperties" and error.validator_value is False:
-        for key in _unexpected_keys(error):
-            yield Finding(jp.child(here, key), f"unknown key `{key}`", at_key=True)
+        unexpected, known = _unexpected_keys(error)
+        for key in unexpected:
+            hint = did_you_mean(key, known) if isinstance(key, str) else ""
+            yield Finding(jp.child(here, key), f"unknown key `{key}`{hint}", at_key=True)
         return
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in (error.instance or {})]

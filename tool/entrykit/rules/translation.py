@@ -36,6 +36,17 @@ def _check_locales(value: Any, where: str) -> None:
             raise ValueError(f"`{where}`: {item!r} {problem}")
 
 
+def _check_glossary(value: Any, where: str) -> None:
+    """Config check for the glossary: locale -> term -> a translation or a list of them."""
+    _check_locales(list(value), where)
+    for locale, terms in value.items():
+        if not isinstance(terms, dict):
+            raise ValueError(f"`{where}.{locale}` must be a table of terms, got {terms!r}")
+        for term, accepted in terms.items():
+            if not (isinstance(accepted, str) or (isinstance(accepted, list) and all(isinstance(a, str) for a in accepted))):
+                raise ValueError(f"`{where}.{locale}.{term}` must be a string or a list of strings, got {accepted!r}")
+
+
 section(
     "translation",
     {
@@ -57,6 +68,13 @@ section(
             "Record in `translated_from` a fingerprint of the source each translation was made "
             "from, and warn (ET307) when the source has changed since.",
             type=bool,
+        ),
+        "glossary": Option(
+            {},
+            "Translations of terms the project accepts in place of the term (ET305), per locale: "
+            '`glossary.zh = { HEAD = "头指针" }` (a string or a list of strings).',
+            type=dict,
+            validate=_check_glossary,
         ),
     },
     "Which locales and fields translations are required for.",
@@ -221,7 +239,7 @@ def translation_list_mismatch(entry: Entry, ctx: Context) -> Iterator[Finding]:
 
 @rule("ET304", "translation-wrong-script")
 def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
-    """Translation has no character of its locale's script outside code and names.
+    """Translation is not written in its locale's script, or in another language of it.
 
     The script comes from the locale (its script subtag, else babel's likely
     subtags: `zh` is Hans, `zh_Hant` Hant, `ja` Jpan (Han, Hiragana, Katakana),
@@ -230,6 +248,14 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
     numbers, paths) are removed first; if nothing of the script is left, the
     text is not in that language. Latin-script locales are skipped, and so are
     sources with nothing to translate and exact copies of the source (ET302).
+
+    A script shared by languages is told apart by letters one language never
+    writes: kana in Chinese (it is Japanese), a Han character outside JIS X 0213
+    in Japanese (simplified Chinese such as `们`, `这`), ten Han characters or
+    more without a kana in Japanese (it is Chinese), and in Russian,
+    Ukrainian, Belarusian, Bulgarian, Serbian and Macedonian a Cyrillic letter
+    outside the language's alphabet (CLDR's exemplar characters: `і ї є ґ` are
+    Ukrainian, `ы э ё` Russian, `ђ ј љ њ ћ џ` Serbian).
 
     ## Why is this bad?
     A `signature_ja` written in English (or in Korean) is no Japanese
@@ -241,9 +267,15 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
     root_cause_ja: The driver is too old for this PyTorch build.
     ```
 
+    ```yaml
+    signature: "fatal: not a git repository"
+    signature_ru: "fatal: не є репозиторієм git"
+    ```
+
     ## Use instead
     ```yaml
     root_cause_ja: CUDA ドライバーが、PyTorch のビルドに使われたランタイムより古い。
+    signature_ru: "fatal: не является репозиторием git"
     ```
     """
     for pair in _pairs(entry, ctx):
@@ -254,6 +286,16 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
                 f"{pair.label} `{_short(pair.text)}` has no {locales.script_name(code)} "
                 f"(`{code}`) characters outside code and names",
             )
+            continue
+        foreign = translated.foreign_letters(pair)
+        language = locales.language_name(pair.key.locale)
+        if foreign:
+            shown = ", ".join(f"`{c}`" for c in foreign[:5])
+            yield Finding(pair.pointer, f"{pair.label} `{_short(pair.text)}` has letters {language} does not write: {shown}")
+        elif han := translated.kana_free_han(pair):
+            yield Finding(
+                pair.pointer, f"{pair.label} `{_short(pair.text)}` has {han} Han characters and no kana, which {language} writes"
+            )
 
 
 @rule(
@@ -262,7 +304,7 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
     severity=Severity.WARNING,
     options={
         "kinds": Option(
-            list(tokens.KINDS),
+            list(tokens.DEFAULT_KINDS),
             "Kinds of preserved tokens that must survive translation.",
             type=list,
             items=str,
@@ -271,19 +313,26 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
     },
 )
 def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
-    """Translation lost a token that must survive translation verbatim.
+    """Translation lost a token of code or data that must survive translation verbatim.
 
-    Tokens are taken from the source: quoted literals (`'model.fc.weight'`),
-    class and exception names (`RuntimeError`), acronyms (`FSDP`), dotted and
-    called identifiers (`torch.distributed.barrier()`), other identifiers
+    Tokens are taken from the source with the grammar of message tokens
+    (`entrykit.message_tokens`): quoted names and values (`'model.fc.weight'`,
+    `` `main' ``), class and exception names (`RuntimeError`), dotted and called
+    identifiers (`torch.distributed.barrier()`), other identifiers
     (`map_location`, `sha256`), numbers and tensor shapes (`[100, 256]`, the `2`
-    of `rank 2`), paths, URLs, CLI flags and backticked code. Full-width
-    punctuation counts as its ASCII form (`（FSDP）` keeps `FSDP`, `［100，256］`
-    keeps `[100, 256]`), spaces may move around punctuation, digit grouping is
-    free (`10,000` or `10000`) and an acronym may lose its plural (`APIs` ->
-    `API`). Quoted phrases and quoted capitalised words (`'Taiwan'`), and
-    English words in capitals (`ERROR`, `WARNING`), are translated, so they are
-    no tokens.
+    of `rank 2`), versions, hex addresses and ids, paths, git refs, URLs, e-mail
+    addresses, variables, CLI flags (their own letters: `--width` of
+    `--width=NUM`) and backticked code. Full-width punctuation counts as its
+    ASCII form (`（FSDP）` keeps `FSDP`, `［100，256］` keeps `[100, 256]`),
+    spaces may move around punctuation, digit grouping is free (`10,000` or
+    `10000`), and a number may lose its unit (`16GB` keeps `16`).
+
+    Words a translator may translate are no tokens by default: words in
+    capitals (`ID`, `EOF`, `CPU`, `ERROR`), a flag's placeholder (`PAGE_WIDTH`
+    of `-W PAGE_WIDTH`), one quoted capitalised word (`'Taiwan'`). A quoted text
+    with spaces in it holds words too: the tokens inside it must survive, not
+    the text as a whole. A term the project translates by its glossary
+    (`translation.glossary`) is kept when an accepted translation stands instead.
 
     ## Why is this bad?
     Readers search their logs and code for these exact strings; a translated
@@ -302,18 +351,81 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
     ```
 
     ## Options
-    - `kinds` (list, default all): which kinds to check, of `url`, `code`,
-      `quoted`, `path`, `flag`, `shape`, `call`, `dotted`, `identifier`, `class`,
-      `acronym`, `number`. A corpus whose translators translate acronyms drops
-      `acronym`.
+    - `kinds` (list): which kinds to check, of the classes of message tokens:
+      `url`, `email`, `code`, `quoted`, `path`, `ref`, `variable`, `flag`,
+      `shape`, `hex`, `address`, `version`, `position`, `quantity`, `number`,
+      `call`, `dotted`, `identifier`, `class`, `acronym`, `metavar`. The
+      default is all but `acronym` and `metavar`; a corpus whose translators
+      keep acronyms adds `acronym`.
+    - `translation.glossary`: per locale, the translations a project accepts
+      for a term (`glossary.zh = { HEAD = "头指针" }`).
     """
     kinds = ctx.options["kinds"]
+    settings = _settings(ctx)
     for pair in _pairs(entry, ctx):
-        lost = translated.lost_tokens(pair, kinds)
+        lost = translated.lost_tokens(pair, kinds, settings)
         if lost:
             shown = ", ".join(f"`{t.text}`" for t in lost[:5])
             more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
             yield Finding(pair.pointer, f"{pair.label} lacks {shown}{more} from the source")
+
+
+@rule(
+    "ET308",
+    "half-translated-text",
+    severity=Severity.WARNING,
+    options={
+        "share": Option(
+            0.6,
+            "Share of the source's ordinary words that, reappearing in the translation, "
+            "make it half-translated.",
+            type=float,
+        )
+    },
+)
+def half_translated_text(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Translation is the source with a few words translated: most of its words are still English.
+
+    For a translation into a non-Latin script: the source's ordinary words
+    (English words outside code, names, numbers, paths, flags and quoted text)
+    are counted, and so are those of them that reappear in the translation. A
+    source of at least three such words of which `share` or more reappear is
+    reported. Exact copies are ET302's, texts without the script's letters
+    ET304's; Latin-script locales are skipped, since their words may be English
+    ones too.
+
+    ## Why is this bad?
+    A translation with one or two words replaced passes every presence and
+    script check, yet its readers get the English message back.
+
+    ## Example
+    ```yaml
+    signature: "fatal: unable to access the repository"
+    signature_zh: "fatal: unable to 访问 the repository"
+    ```
+
+    ## Use instead
+    ```yaml
+    signature_zh: "fatal: 无法访问仓库"
+    ```
+
+    ## Options
+    - `share` (float, default 0.6): the share of ordinary words left in English
+      from which a translation is reported.
+    """
+    share = ctx.options["share"]
+    for pair in _pairs(entry, ctx):
+        found = translated.untranslated_words(pair)
+        if found is None:
+            continue
+        kept, total = found
+        if total >= translated.HALF_MINIMUM_WORDS and len(kept) >= share * total:
+            shown = ", ".join(f"`{w}`" for w in kept[:5])
+            more = f" and {len(kept) - 5} more" if len(kept) > 5 else ""
+            yield Finding(
+                pair.pointer,
+                f"{pair.label} keeps {len(kept)} of the source's {total} words untranslated: {shown}{more}",
+            )
 
 
 @rule("ET306", "invalid-locale")

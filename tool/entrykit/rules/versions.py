@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from packaging.specifiers import SpecifierSet
@@ -21,7 +19,7 @@ from entrykit.versions.package_names import (
     canonical_name,
     check_aliases,
     check_vocabularies,
-    default_naming,
+    configured_naming,
 )
 from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
 
@@ -50,17 +48,9 @@ LIFECYCLE = ("introduced", "deprecated", "removed")
 STATUSES = ("active", "deprecated", "removed")
 
 
-@lru_cache(maxsize=16)
-def _naming_for(key: str) -> Naming:
-    aliases, vocabularies = json.loads(key)
-    return default_naming().extended(aliases, vocabularies)
-
-
 def naming(ctx: Context) -> Naming:
     """The built-in naming extended by the `versions` settings."""
-    settings = ctx.section("versions")
-    key = json.dumps([settings.get("aliases", {}), settings.get("vocabularies", {})], sort_keys=True)
-    return _naming_for(key)
+    return configured_naming(ctx.section("versions"))
 
 
 def _set(row: dict[str, Any], name: str) -> str | None:

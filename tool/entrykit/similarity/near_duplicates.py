@@ -22,7 +22,6 @@ import fnmatch
 import hashlib
 import re
 import struct
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from entrykit import message_tokens
 from entrykit.entry import Entry
 from entrykit.regex.literal_index import corpus_cross_matches
 from entrykit.regex.runner import RegexRunner, shared_runner
@@ -42,26 +42,22 @@ NUM_PERM = 128  # MinHash permutations
 BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
 EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
 
-# Volatile tokens, most specific first (one pass: the first alternative that
-# matches at a position wins); each becomes one placeholder word.
-_VOLATILE = re.compile(
-    "|".join(
-        f"(?P<{name}>{pattern})"
-        for name, pattern in [
-            ("vurl", r"\b[a-z][a-z0-9+.-]*://\S+"),
-            # A quoted *name* has no spaces; a quoted sentence (`msg="..."`) is the message.
-            ("vquoted", r"'[^'\s]*'|\"[^\"\s]*\"|`[^`\s]*`|‘[^’\s]*’|“[^”\s]*”"),
-            ("vshape", r"[\[(]\s*\d+(?:\s*[,x×]\s*\d+)+\s*[\])]"),
-            ("vhex", r"\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"),
-            # A path's leading name starts where a word starts: tried from inside a long
-            # word, `[\w.-]+` would scan the word's rest at every position (quadratic).
-            ("vpath", r"(?:(?<![\w.-])(?:\b[a-z]:)?(?:[\\/~.]*[\w.-]+)?)?(?:[\\/][\w.@-]+){2,}[\\/]?"
-                      r"|\b\w+\.(?:py|js|ts|go|rs|java|c|cc|cpp|h|rb|php|yaml|yml|json|toml|cfg|ini|txt|so|dll|log)\b"),
-            ("vnum", r"\b\d+(?:[.:]\d+)*\b"),
-        ]
-    ),
-    re.IGNORECASE,
-)
+# What each class of message token becomes in a normalised signature: one placeholder
+# word. Classes not named here (flags, names, numbers with units ...) stay words.
+PLACEHOLDERS: Mapping[str, str] = {
+    message_tokens.URL: "vurl",
+    message_tokens.QUOTED: "vquoted",
+    message_tokens.CODE: "vquoted",
+    message_tokens.SHAPE: "vshape",
+    message_tokens.HEX: "vhex",
+    message_tokens.PATH: "vpath",
+    message_tokens.REF: "vpath",
+    message_tokens.NUMBER: "vnum",
+    message_tokens.VERSION: "vnum",
+    message_tokens.POSITION: "vnum",
+    message_tokens.ADDRESS: "vnum",
+}
+_SPACE = re.compile(r"\s")
 _WORD = re.compile(r"\w+")
 _ID_SPLIT = re.compile(r"[/._-]+")
 
@@ -74,10 +70,20 @@ _ENV_WORDS = frozenset(
 _NOT_CODES = frozenset("in on up to of is by or as an if do go me my we us so".split())
 
 
-def normalize_signature(text: str) -> str:
-    """The signature with quoted names, URLs, shapes, hex, paths and numbers as placeholders."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = _VOLATILE.sub(lambda m: f" {m.lastgroup} ", text)
+def normalize_signature(text: str, placeholders: Mapping[str, str] = PLACEHOLDERS) -> str:
+    """The signature's words, casefolded, each message token of a class in `placeholders`
+    (see `entrykit.message_tokens`) replaced by that class's placeholder word.
+
+    A quoted text with a space in it is a sentence (`msg="cannot open cache"`), not a
+    name: its words stay, and the tokens inside it are read.
+    """
+    text = message_tokens.fold(text)
+
+    def sentence(token: message_tokens.Token) -> bool:
+        return token.kind not in placeholders or bool(_SPACE.search(token.value))
+
+    tokens = [t for t in message_tokens.walk(message_tokens.scan(text), sentence) if t.kind in placeholders]
+    text = message_tokens.replace(text, tokens, lambda t: f" {placeholders[t.kind]} ", str.casefold)
     return " ".join(_WORD.findall(text))
 
 

@@ -118,6 +118,13 @@ def script_name(code: str) -> str:
     return _SCRIPT_NAMES.get(code) or str(_english().scripts.get(code, code))
 
 
+def language_name(tag: str) -> str:
+    """English name of the language of a valid tag (`uk_UA` -> `Ukrainian`)."""
+    parts = parse(tag)
+    language = parts.language if parts else tag
+    return str(_english().languages.get(language, language))
+
+
 def same_locale(first: str, second: str) -> bool:
     """True if two valid tags name the same locale once likely subtags are filled in."""
     if first == second:

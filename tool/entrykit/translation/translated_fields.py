@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
+from entrykit import message_tokens as mt
 from entrykit import pointer as jp
 from entrykit.similarity.phrases import normalize_phrase
-from entrykit.translation import locales
+from entrykit.translation import languages, locales
 from entrykit.translation import preserved_tokens as tokens
 from entrykit.translation import writing_systems as scripts
 
@@ -36,14 +36,34 @@ class Settings:
     required: tuple[str, ...] = ("zh",)
     fields: tuple[str, ...] = ("signature", "root_cause", "workarounds")
     track_source: bool = False
+    # locale -> term -> the translations of it a project accepts
+    glossary: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any]) -> Settings:
+        glossary = section.get("glossary") or {}
         return cls(
             required=tuple(section.get("required", cls.required)),
             fields=tuple(section.get("fields", cls.fields)),
             track_source=bool(section.get("track_source", cls.track_source)),
+            glossary=tuple(
+                (locale, tuple((term, (v,) if isinstance(v, str) else tuple(v)) for term, v in terms.items()))
+                for locale, terms in glossary.items()
+            ),
         )
+
+    def accepted(self, locale: str, term: str) -> tuple[str, ...]:
+        """The translations of `term` the glossary accepts in `locale` (or a locale that is
+        the same once likely subtags are filled in, or its language)."""
+        out: list[str] = []
+        for glossary_locale, terms in self.glossary:
+            if glossary_locale == locale or (
+                locales.is_valid(glossary_locale)
+                and locales.is_valid(locale)
+                and (locales.same_locale(glossary_locale, locale) or glossary_locale == locale.split("_")[0])
+            ):
+                out += [t for name, translations in terms if name == term for t in translations]
+        return tuple(out)
 
     @cached_property
     def translatable(self) -> tuple[str, ...]:
@@ -210,15 +230,89 @@ def missing_script(pair: Pair) -> str | None:
     return None if scripts.has_script(tokens.strip(pair.text), code) else code
 
 
-def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None) -> list[tokens.Token]:
+def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
+    """The source's tokens (of `kinds`) the translation lost, where no translation the
+    glossary accepts for it stands instead."""
     if is_empty(pair.text):
         return []
-    return tokens.lost(pair.source, pair.text, kinds)
+    lost = tokens.lost(pair.source, pair.text, kinds)
+    if settings is None or not settings.glossary:
+        return lost
+    folded = tokens.fold(pair.text).casefold()
+    return [
+        t for t in lost
+        if not any(tokens.fold(a).casefold() in folded for a in settings.accepted(pair.key.locale, t.text))
+    ]
+
+
+def _language(pair: Pair) -> tuple[str, str] | None:
+    """(language, script) of a translation to a non-Latin script entrykit can recognise,
+    where the text holds something to translate and is no copy; None elsewhere."""
+    parts = locales.parse(pair.key.locale)
+    code = locales.script(pair.key.locale) if parts is not None else None
+    if parts is None or code is None or scripts.is_latin(code) or not scripts.knows(code):
+        return None
+    if is_empty(pair.text) or not tokens.has_words(pair.source) or is_copy(pair.source, pair.text):
+        return None
+    return parts.language, code
+
+
+def kana_free_han(pair: Pair) -> int:
+    """How many Han characters a Japanese translation has without any kana, when so many
+    that it is Chinese (see `languages.lacks_kana`); else 0."""
+    found = _language(pair)
+    if found is None or missing_script(pair) is not None:
+        return 0
+    return languages.lacks_kana(tokens.strip(pair.text), found[0])
+
+
+def foreign_letters(pair: Pair) -> list[str]:
+    """Letters of the translation (outside its tokens) that its language does not write:
+    kana in Chinese, simplified Chinese in Japanese, `і` in Russian; empty when the
+    check does not apply or finds none."""
+    found = _language(pair)
+    if found is None or not languages.knows(found[0]) or missing_script(pair) is not None:
+        return []
+    return languages.foreign_letters(tokens.strip(pair.text), found[0])
+
+
+_ASCII_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{2,}(?![A-Za-z0-9_])")
+_ASCII_RUN = re.compile(r"[A-Za-z0-9_]+")
+_GLOSS = re.compile(r"(?<=\S)\([A-Za-z][A-Za-z ]*\)")
+# A half-translation is judged on sources with at least this many ordinary words.
+HALF_MINIMUM_WORDS = 3
+
+
+def ordinary_words(text: str) -> list[str]:
+    """The English words of `text` outside every message token (names, flags, paths,
+    quoted text ...), casefolded, each once."""
+    spans = [(t.start, t.end) for t in mt.scan(text)]
+    out: list[str] = []
+    for match in _ASCII_WORD.finditer(text):
+        if any(start <= match.start() < end for start, end in spans):
+            continue
+        word = match.group().casefold()
+        if word not in out:
+            out.append(word)
+    return out
+
+
+def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
+    """The source's ordinary words that reappear in a translation to a non-Latin script,
+    and how many ordinary words the source has; None where the check does not apply
+    (Latin script, a copy, a text without its script's letters: ET302 and ET304)."""
+    if _language(pair) is None or missing_script(pair) is not None:
+        return None
+    words = ordinary_words(pair.source)
+    # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
+    text = _GLOSS.sub(" ", tokens.fold(pair.text))
+    kept = {w.casefold() for w in _ASCII_RUN.findall(text)}
+    return [w for w in words if w in kept], len(words)
 
 
 def fingerprint(source: str) -> str:
     """8 hex digits of the SHA-256 of the source text, its width and spacing normalised."""
-    normal = " ".join(unicodedata.normalize("NFKC", source).split())
+    normal = " ".join(tokens.fold(source).split())
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:8]
 
 

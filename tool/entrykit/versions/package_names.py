@@ -8,6 +8,7 @@ vocabularies live in `entrykit/data/versions.toml`; config extends them.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -204,3 +205,15 @@ def default_naming() -> Naming:
     check_aliases(data.get("aliases", {}), "aliases")
     check_vocabularies(data.get("vocabularies", {}), "vocabularies")
     return Naming().extended(data.get("aliases", {}), data.get("vocabularies", {}))
+
+
+def configured_naming(settings: Mapping[str, Any]) -> Naming:
+    """The built-in naming extended by the `versions` settings (`aliases`, `vocabularies`)."""
+    key = json.dumps([settings.get("aliases", {}), settings.get("vocabularies", {})], sort_keys=True)
+    return _naming_for(key)
+
+
+@lru_cache(maxsize=16)
+def _naming_for(key: str) -> Naming:
+    aliases, vocabularies = json.loads(key)
+    return default_naming().extended(aliases, vocabularies)

@@ -1,19 +1,68 @@
 """Version rows as people type them, turned into `<package><specifier>`.
 
-The scaffolder stores what a contributor types in canonical form through
-`versionspec.normalize` (`CUDA 11.x+` -> `cuda>=11`, `pytorch 2.x` -> `torch==2.*`);
-text it cannot read is only tidied (case, spacing), so ET401 reports it. The
-importer keeps the source's wording (`row_from`), so lint shows the corpus as it is.
+`check_row` reads a row as it is typed (`entrykit new` asks again until it can):
+its canonical form with aliases resolved (`CUDA 11.x+` -> `cuda>=11`, `pytorch 2.x`
+-> `torch==2.*`), or why it is no row. Rows that come in whole (`--from`) are
+stored through `normalize_version_row`: text it cannot read is only tidied (case,
+spacing), so ET401 reports it. The importer keeps the source's wording
+(`row_from`), so lint shows the corpus as it is.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from entrykit.versions.specifiers import normalize
+from entrykit.versions.package_names import Naming, default_naming
+from entrykit.versions.specifiers import normalize, parse
 
 _OPERATOR = re.compile(r"(===|~=|==|!=|<=|>=|<|>)")
 _ANY = {"", "any", "*", ">=any", "all"}
+# Words of a sentence, never of a package name: `It happens on every version of pip.`
+# parses as the package `it-happens-on-every-version-of-pip.`, which no tool knows.
+_PROSE = {"a", "an", "the", "of", "on", "in", "for", "with", "and", "or", "to", "from", "since", "every", "is",
+          "are", "it", "this", "happens", "works", "version", "versions", "newer", "older"}
+_MAX_NAME_WORDS = 3  # `Google Cloud SDK`
+
+
+@dataclass(frozen=True)
+class RowCheck:
+    """A typed row: the canonical row to store, or why it is no row."""
+
+    text: str
+    canonical: str | None
+    problem: str | None = None
+    guessed: bool = False  # the canonical form reads more into the text (`torch 2.0` -> `torch==2.0`)
+
+
+def check_row(text: str, naming: Naming | None = None) -> RowCheck:
+    """Read `text` as one version row, the way ET401 reads it (aliases resolved)."""
+    naming = naming or default_naming()
+    parsed = parse(text, naming)
+    spec = parsed.spec
+    if spec is None:
+        return RowCheck(text, None, f"`{text.strip()}` is not a version spec: {parsed.error}")
+    if not spec.package:
+        if not spec.clauses:
+            return RowCheck(text, None, f"`{text.strip()}` is not `<package><specifier>`")
+        return RowCheck(text, None, f"`{text.strip()}` names no package; write `<package>{spec}`")
+    if _reads_as_prose(text):
+        return RowCheck(text, None, f"`{text.strip()}` reads as a sentence, not as `<package><specifier>`")
+    if parsed.unsatisfiable:
+        return RowCheck(text, None, f"`{text.strip()}` matches no version")
+    return RowCheck(text, str(spec.renamed(naming.resolve(spec.package))), guessed=parsed.guessed)
+
+
+def _reads_as_prose(text: str) -> bool:
+    """Whether the words before the first version or operator read as a sentence."""
+    words: list[str] = []
+    for word in text.split():
+        if re.search(r"[\d<>=!~*]", word):
+            break
+        words.append(word)
+    bare = {word.lower().strip(".,;:!?") for word in words}
+    ends_sentence = len(words) == len(text.split()) and text.rstrip()[-1:] in tuple(".,;:!?")
+    return len(words) > _MAX_NAME_WORDS or bool(_PROSE & bare) or ends_sentence
 
 
 def normalize_version_row(text: str) -> str:

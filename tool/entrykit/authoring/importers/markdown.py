@@ -10,6 +10,7 @@ from typing import Any
 
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.authoring.render import (
+    CONDITION_LABEL,
     NONE,
     SEPARATOR,
     rate_from,
@@ -100,9 +101,18 @@ def _table(cursor: _Lines) -> list[list[str]]:
     return rows
 
 
-def _items(cursor: _Lines) -> list[tuple[str, list[str]]]:
-    """Numbered items at the cursor: (text after the marker, the item's further values)."""
-    items: list[tuple[str, list[str]]] = []
+@dataclass
+class _Item:
+    """A numbered item: the text after its marker, its further values, its condition."""
+
+    head: str
+    values: list[str]
+    condition: str | None = None
+
+
+def _items(cursor: _Lines) -> list[_Item]:
+    """The numbered items at the cursor."""
+    items: list[_Item] = []
     while True:
         cursor.skip_blank()
         match = _ITEM.match(cursor.peek())
@@ -110,15 +120,22 @@ def _items(cursor: _Lines) -> list[tuple[str, list[str]]]:
             return items
         line = cursor.take()
         indent = " " * len(f"{match.group(1)}. ")
-        head = line[match.end() :]
-        values: list[str] = []
+        item = _Item(line[match.end() :], [])
         while True:
             cursor.skip_blank()
             nxt = cursor.peek()
             if cursor.done() or not nxt.startswith(indent):
                 break
-            values.append(_value(cursor, indent))
-        items.append((head, values))
+            if nxt[len(indent) :].startswith(CONDITION_LABEL):
+                label_line = cursor.take()[len(indent) + len(CONDITION_LABEL) :]
+                if label_line:
+                    item.condition = unescape(label_line[1:])
+                else:
+                    cursor.skip_blank()
+                    item.condition = _code_block(cursor, indent)
+                continue
+            item.values.append(_value(cursor, indent))
+        items.append(item)
 
 
 def _split_item(head: str, values: list[str], kind: str) -> tuple[float | None, str, list[str]]:
@@ -136,8 +153,8 @@ def _split_item(head: str, values: list[str], kind: str) -> tuple[float | None, 
 
 def _plain_items(cursor: _Lines) -> list[str]:
     out = []
-    for head, values in _items(cursor):
-        out.append(unescape(head) if head else (values[0] if values else ""))
+    for item in _items(cursor):
+        out.append(unescape(item.head) if item.head else (item.values[0] if item.values else ""))
     return out
 
 
@@ -264,31 +281,28 @@ def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
         else:
             entry["official_doc_url"] = _value(cursor)
     elif name == "Workarounds":
-        entry["workarounds"] = []
-        for head, values in _items(cursor):
-            rate, action, rest = _split_item(head, values, "success")
-            item: dict[str, Any] = {"action": action}
-            if rate is not None:
-                item["success_rate"] = rate
-            if rest:
-                item["how"] = rest[0]
-            entry["workarounds"].append(item)
+        entry["workarounds"] = [_list_entry(item, "success", "success_rate", "how") for item in _items(cursor)]
     elif name == "Dead Ends":
         if cursor.peek() == "Common approaches that don't work:":
             cursor.take()
-        entry["dead_ends"] = []
-        for head, values in _items(cursor):
-            rate, action, rest = _split_item(head, values, "fail")
-            item = {"action": action}
-            if rate is not None:
-                item["fail_rate"] = rate
-            if rest:
-                item["why_fails"] = rest[0]
-            entry["dead_ends"].append(item)
+        entry["dead_ends"] = [_list_entry(item, "fail", "fail_rate", "why_fails") for item in _items(cursor)]
     elif found := _LOCALE_HEADING.match(name):
         entry[f"workarounds_{found.group(2)}"] = _plain_items(cursor)
     else:
         raise cursor.error(f"unknown section `{name}`")
+
+
+def _list_entry(item: _Item, kind: str, rate_key: str, more_key: str) -> dict[str, Any]:
+    """A workaround or dead end from its item: rate, action, `how`/`why_fails`, condition."""
+    rate, action, rest = _split_item(item.head, item.values, kind)
+    out: dict[str, Any] = {"action": action}
+    if rate is not None:
+        out[rate_key] = rate
+    if rest:
+        out[more_key] = rest[0]
+    if item.condition is not None:
+        out["condition"] = item.condition
+    return out
 
 
 def import_pages(

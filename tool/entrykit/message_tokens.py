@@ -1,0 +1,552 @@
+"""The volatile tokens of error messages: one grammar, each token typed by class with its span.
+
+`scan(message)` reads a message left to right. At each place, the first class
+below (in this order) whose pattern matches there and whose check accepts the
+match takes the span; the scan goes on after it. Consumers pick the classes
+they care about: the regex suggester generalises some, near-duplicate
+detection turns some into placeholder words, translations must keep some.
+
+| class | what it is | examples |
+|---|---|---|
+| `url` | a URL with a scheme | `https://pypi.org/simple/`, `unix:///var/run/docker.sock` |
+| `email` | a `user@host` address | `git@github.com`, `root@localhost` |
+| `quoted` | quoted text, in the styles tools print (`'x'`, `"x"`, GNU `` `x' ``, `‘x’`, `“x”`, `„x“`, `«x»`, `「x」`, `『x』`); its content is scanned too | `'model.fc.weight'`, `` `main' `` |
+| `code` | backticked code; its content is scanned too | `` `pip install -U pip` `` |
+| `hex` | a hex address, id or UUID | `0x7ffd5e8c`, `4AEE18F83AFDEB23`, `a1b2c3d` |
+| `path` | a file path: absolute, home, relative with a separator and a sign of a file, a dotfile, a file name with a known extension | `/usr/lib/libc.so.6`, `~/.cache/pip`, `C:\\x.txt`, `src/main.rs`, `.git`, `main.o` |
+| `ref` | a git ref | `refs/heads/main`, `origin/main`, `HEAD~2` |
+| `variable` | an environment variable reference | `$HOME`, `${PATH}`, `%APPDATA%` |
+| `flag` | a command-line option, its own letters only (`--width` of `--width=NUM`) | `-rf`, `--no-cache-dir`, `-Wall` |
+| `shape` | a bracketed list of two or more integers, a one-element tuple, sizes joined by `x` | `[100, 256]`, `(3,)`, `(2 x 3)`, `64x512` |
+| `address` | an IPv4 address, with its port | `127.0.0.1:5432` |
+| `version` | a version: three or more dotted numbers, or `v` and two or more | `1.26.4`, `v1.2.3`, `2.0.0rc1` |
+| `position` | numbers joined by colons: `line:column`, a clock time | `3:10`, `12:34:56` |
+| `quantity` | a number with a unit written against it | `16GB`, `100ms` |
+| `number` | an integer or decimal, digit grouping included | `2`, `0.5`, `10,000` |
+| `call` | a called name (with `()` when called with nothing) | `torch.distributed.barrier()`, `MyModel` |
+| `dotted` | a dotted name: modules, attributes, hosts | `torch.cuda.OutOfMemoryError`, `model.fc` |
+| `identifier` | snake case, dunder, a leading underscore, letters with digits | `map_location`, `__init__`, `_start`, `E0382`, `1f4z` |
+| `class` | a CamelCase name of a class or exception (by its ending, or as a message's prefix) | `RuntimeError`, `NullPointerException`, `SystemExit` |
+| `compound` | another CamelCase word: a product or a concept | `PyTorch`, `StateFile`, `GitHub` |
+| `acronym` | a word in capitals that is no English word shouted | `FSDP`, `ENOENT`, `APIs` |
+| `metavar` | a word in capitals that stands for a flag's value, or in angle brackets | `PAGE_WIDTH` of `-W PAGE_WIDTH`, `WHEN` of `--color[=WHEN]`, `<FILE>` |
+| `program` | the program or function a message starts with, as `name: ` | `grep` of `grep: x: No such file`, `cd` of `bash: cd: ...` |
+
+Everything else is prose. Tokens are ASCII: they are found in English and in CJK
+text alike, where no space separates them from the words around them. The scan
+is linear in the message: every pattern starts only where a run of its own
+characters starts.
+
+Also here: `fold`, the one width normalisation (full-width forms read as ASCII)
+that every comparison of message text starts from.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+URL = "url"
+EMAIL = "email"
+QUOTED = "quoted"
+CODE = "code"
+HEX = "hex"
+PATH = "path"
+REF = "ref"
+VARIABLE = "variable"
+FLAG = "flag"
+SHAPE = "shape"
+ADDRESS = "address"
+VERSION = "version"
+POSITION = "position"
+QUANTITY = "quantity"
+NUMBER = "number"
+CALL = "call"
+DOTTED = "dotted"
+IDENTIFIER = "identifier"
+CLASS = "class"
+COMPOUND = "compound"
+ACRONYM = "acronym"
+METAVAR = "metavar"
+PROGRAM = "program"
+
+KINDS: tuple[str, ...] = (
+    URL, EMAIL, QUOTED, CODE, HEX, PATH, REF, VARIABLE, FLAG, SHAPE, ADDRESS, VERSION, POSITION,
+    QUANTITY, NUMBER, CALL, DOTTED, IDENTIFIER, CLASS, COMPOUND, ACRONYM, METAVAR, PROGRAM,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a message: its class, its span, and what it stands for.
+
+    `text` is `message[start:end]`. `value` is the token without its wrapping:
+    the content between the quotes, an acronym without its plural `s`, a
+    number without its unit; otherwise the text. `quote` and `closing` are the
+    opening and closing quotes of a quoted or backticked token (empty for
+    others), and `inner` the tokens of its content, with spans in the message.
+    """
+
+    kind: str
+    start: int
+    end: int
+    text: str
+    value: str
+    quote: str = ""
+    closing: str = ""
+    inner: tuple[Token, ...] = ()
+
+
+def fold(text: str) -> str:
+    """Full-width forms read as ASCII (`（FSDP）` -> `(FSDP)`), as a reader compares them."""
+    return unicodedata.normalize("NFKC", text)
+
+
+# Words written in capitals that are English, not names.
+SHOUTED_WORDS = frozenset(
+    """
+    ERROR ERRORS WARNING WARNINGS WARN FATAL INFO DEBUG NOTE HINT TIP CRITICAL FAILED FAIL
+    FAILURE SUCCESS OK NOT AND OR NO YES IMPORTANT DEPRECATED DEPRECATION CAUTION DANGER
+    ALL ANY NONE THE TO IN OF ON IS IT DO DONT NEVER ALWAYS MUST
+    """.split()  # noqa: SIM905
+)
+
+# Units written in mixed case, which are no class names.
+UNITS = frozenset("KiB MiB GiB TiB PiB EiB kB kHz MHz GHz mAh".split())  # noqa: SIM905
+
+# File name extensions that make `name.ext` a file rather than a dotted name.
+FILE_EXTENSIONS = frozenset(
+    """
+    py js ts go rs java c cc cpp h rb php yaml yml json toml cfg ini txt so dll log
+    o md html sh lock whl jar exe mjs cjs tsx jsx hpp kt pem
+    """.split()  # noqa: SIM905
+)
+
+_TRAILING = ".,;:!?"
+_BRACKETS = {")": "(", "]": "[", "}": "{"}
+
+
+def _trim(text: str) -> str:
+    """Drop sentence punctuation and unbalanced closing brackets from a token's end."""
+    while text:
+        last = text[-1]
+        if last in _TRAILING or (last in _BRACKETS and text.count(last) > text.count(_BRACKETS[last])):
+            text = text[:-1]
+        else:
+            break
+    return text
+
+
+Accept = Callable[[re.Match[str]], "Token | None"]
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    kind: str
+    regex: re.Pattern[str]
+    accept: Accept
+    needs: str = ""  # characters of which a message must hold one for the pattern to match
+
+
+def _token(kind: str, match: re.Match[str], text: str | None = None, value: str | None = None) -> Token | None:
+    """A token at the match's start spanning `text` (default the match)."""
+    text = match.group(0) if text is None else text
+    if not text:
+        return None
+    start = match.start()
+    return Token(kind, start, start + len(text), text, text if value is None else value)
+
+
+def _plain(kind: str, check: Callable[[str], bool] | None = None, trim: bool = False) -> Accept:
+    def accept(match: re.Match[str]) -> Token | None:
+        text = _trim(match.group(0)) if trim else match.group(0)
+        if check is not None and not check(text):
+            return None
+        return _token(kind, match, text)
+
+    return accept
+
+
+# ---- quoted text ------------------------------------------------------------------------
+
+# Named groups of the quote styles, and the quote each opens with.
+_QUOTE_GROUPS = {"gnu": "`", "code": "`", "single": "'", "double": '"', "lsquo": "‘", "ldquo": "“", "low": "„",
+                 "guillemet": "«", "angle": "‹", "corner": "「", "white_corner": "『"}
+_QUOTES = re.compile(
+    # GNU's `name': a backtick closed by an apostrophe that no letter follows (`it's` is code).
+    r"(?<![\w`])`(?P<gnu>[^`'\n]+)'(?!\w)"
+    r"|(?<!`)`(?P<code>[^`\n]+)`(?!`)"
+    r"|(?<![\w'])'(?P<single>[^'\n]*)'(?![\w'])"
+    r"|(?<![\w\"])\"(?P<double>[^\"\n]*)\"(?![\w\"])"
+    r"|‘(?P<lsquo>[^’\n]*)’|“(?P<ldquo>[^”\n]*)”|„(?P<low>[^“”\n]*)[“”]"
+    r"|«(?P<guillemet>[^»\n]*)»|‹(?P<angle>[^›\n]*)›|「(?P<corner>[^」\n]*)」|『(?P<white_corner>[^』\n]*)』"
+)
+
+
+def _accept_quoted(match: re.Match[str]) -> Token | None:
+    group = match.lastgroup
+    assert group is not None
+    content = match.group(group)
+    start = match.start(group)
+    kind = CODE if group == "code" else QUOTED
+    if kind == CODE and not content.strip():
+        return None
+    text = match.group(0)
+    closing = text[match.end(group) - match.start() :]
+    return Token(kind, match.start(), match.end(), text, content, _QUOTE_GROUPS[group], closing, _shift(scan(content), start))
+
+
+def _shift(tokens: tuple[Token, ...], offset: int) -> tuple[Token, ...]:
+    return tuple(
+        Token(t.kind, t.start + offset, t.end + offset, t.text, t.value, t.quote, t.closing, _shift(t.inner, offset))
+        for t in tokens
+    )
+
+
+# ---- paths and refs -----------------------------------------------------------------------
+
+
+def _absolute_path(text: str) -> bool:
+    return len(text) > 1
+
+
+def _relative_path(text: str) -> bool:
+    """`src/main.py`, `pytorch/fsdp-param-mismatch`, `dist-packages/torch`; not
+    `and/or`, `input/output/error`, `EU/EEA/Swiss`, `24/7`, `HTTP/1.1` or
+    `non-2xx/3xx`: words and numbers."""
+    segments = [s for s in text.split("/") if s]
+    if len(segments) < 2 or all(s.isdigit() for s in segments):
+        return False
+    looks_like_file = bool(re.search(r"\.[A-Za-z][A-Za-z0-9]{0,7}$", segments[-1]))
+    marked = any(re.search(r"[._]", s) and re.search(r"[A-Za-z]", s) for s in segments)
+    hyphenated = (
+        text == text.lower() and any("-" in s for s in segments) and all(s[0].isalpha() for s in segments)
+    )
+    return looks_like_file or marked or hyphenated
+
+
+def _file_name(text: str) -> bool:
+    """`main.py`, `libfoo.so.6`, `Cargo.toml`: a name, then a known extension, then
+    at most version numbers."""
+    parts = text.split(".")
+    for index in range(len(parts) - 1, 0, -1):
+        if parts[index].lower() in FILE_EXTENSIONS:
+            return all(p.isdigit() for p in parts[index + 1 :])
+    return False
+
+
+# ---- numbers ------------------------------------------------------------------------------
+
+_IPV4 = re.compile(r"(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?::\d{1,5})?")
+_VERSION_SUFFIX = re.compile(r"(?:[-.]?(?:rc|alpha|beta|pre|dev|post|a|b)\d*)+(?:\+[A-Za-z0-9.]+)?|\+[A-Za-z0-9.]+")
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+_UNIT = re.compile(r"[A-Za-z]+")
+_NAME_RUN = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _accept_number(match: re.Match[str]) -> Token | None:
+    text = match.group(0)
+    rest = match.string[match.end() :]
+    dots = text.count(".")
+    if _IPV4.fullmatch(text):
+        return _token(ADDRESS, match)
+    if ":" in text:
+        return _token(POSITION, match)
+    if dots >= 2 and "," not in text:
+        suffix = _VERSION_SUFFIX.match(rest)
+        full = text + (suffix.group(0) if suffix else "")
+        if re.match(r"\w", match.string[match.start() + len(full) : match.start() + len(full) + 1], re.ASCII):
+            return None
+        return _token(VERSION, match, full)
+    unit = _UNIT.match(rest)
+    if unit:
+        if _ORDINAL.match(rest):
+            return None  # ordinals are words: 2nd -> 第二
+        after = match.string[match.end() + unit.end() : match.end() + unit.end() + 1]
+        if after.isascii() and (after.isalnum() or after == "_"):
+            # Digits, letters, digits: no English word. A hex value (`1f4a`) or a name (`3des0`).
+            run = _NAME_RUN.match(match.string, match.start())
+            assert run is not None
+            kind = HEX if re.fullmatch(r"[0-9a-f]+|[0-9A-F]+", run.group()) else IDENTIFIER
+            return _token(kind, match, run.group())
+        return _token(QUANTITY, match, text + unit.group(0), text)
+    return _token(NUMBER, match)  # digit grouping (10,000) included
+
+
+def _accept_v_version(match: re.Match[str]) -> Token | None:
+    suffix = _VERSION_SUFFIX.match(match.string, match.end())
+    text = match.group(0) + (suffix.group(0) if suffix else "")
+    following = match.string[match.start() + len(text) : match.start() + len(text) + 1]
+    if following.isascii() and (following.isalnum() or following == "_"):
+        return None
+    return _token(VERSION, match, text)
+
+
+def _transitions(text: str) -> int:
+    return sum(1 for a, b in pairwise(text) if a.isdigit() != b.isdigit())
+
+
+def _hex_id(text: str) -> bool:
+    """A hex id has digits and letters; a short one (under 12) mixes them more than
+    once, so that `ed25519`, `dec2014` or `cafe123` stay words."""
+    if not any(c.isdigit() for c in text) or text.isdigit():
+        return False
+    return len(text) >= 12 or _transitions(text) >= 2
+
+
+# ---- names --------------------------------------------------------------------------------
+
+
+def _accept_call(match: re.Match[str]) -> Token | None:
+    name, empty, args = match.group("name"), match.group("empty"), match.group("args")
+    if args:  # parameter(s): English, not a call
+        return None
+    return _token(CALL, match, name + empty if empty else name)
+
+
+def _dotted(text: str) -> bool:
+    return not all(len(p) <= 1 for p in text.split("."))  # e.g, i.e, a.m
+
+
+# Endings that make a CamelCase name a class or exception name.
+_CLASS_ENDINGS = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Fault|Failure|Throwable)s?$")
+
+
+def word_kind(word: str) -> str | None:
+    """The class of one ASCII word: identifier, class, compound or acronym; None for a plain word."""
+    if word.isalpha():
+        if word[1:].islower() or len(word) == 1:
+            return None  # a word, or a capitalised one
+        if word.isupper():
+            return ACRONYM if word not in SHOUTED_WORDS else None
+        if word in UNITS:
+            return None
+        return CLASS if _CLASS_ENDINGS.search(word) else COMPOUND
+    if not any(c.isalpha() for c in word):
+        return None
+    if "_" in word.rstrip("_") or any(c.isdigit() for c in word):
+        return IDENTIFIER  # snake_case, __dunder__, _private, letters with digits
+    core = word.strip("_")
+    if core.isupper():
+        return ACRONYM if len(core) >= 2 and core not in SHOUTED_WORDS else None
+    return CLASS if any(c.isupper() for c in core[1:]) else None
+
+
+# What comes before a flag's value: the flag and a space, `=` or `[=`.
+_BEFORE_VALUE = re.compile(r"(?:^|[\s\[(,])--?[A-Za-z][\w-]*(?: |=|\[=)$", re.ASCII)
+
+
+def _metavariable(match: re.Match[str]) -> bool:
+    """A word in capitals that names a flag's value (`-W PAGE_WIDTH`, `--color[=WHEN]`) or
+    stands in angle brackets (`<FILE>`): a placeholder a translator may translate."""
+    word, text, start = match.group(0), match.string, match.start()
+    if not (word[0].isalpha() and word.replace("_", "").replace("-", "").isupper()):
+        return False
+    if text[start - 1 : start] == "<" and text[match.end() : match.end() + 1] == ">":
+        return True
+    return _BEFORE_VALUE.search(text[max(0, start - 64) : start]) is not None
+
+
+# Words a message starts with before `: ` that are English labels, not program names.
+_LABELS = frozenset({
+    "error", "errors", "warning", "warnings", "fatal", "note", "hint", "usage", "info", "debug", "notice",
+    "caution", "critical", "e", "w", "n", "i", "reason", "cause", "details", "detail", "example", "line", "bug",
+})
+# The `name: ` prefixes a message starts with: `grep: `, `bash: cd: `, `malloc: `.
+_PREFIXES = re.compile(r"(?:[a-z_][a-z0-9_+-]*: )+", re.ASCII)
+
+
+def _accept_program(match: re.Match[str]) -> Token | None:
+    """A small-letter name the message starts with as `name: ` (after other such names):
+    the program or function that speaks, in the GNU way (`grep: `, `bash: cd: `)."""
+    name = match.group(0)
+    if name in _LABELS or any(word_kind(part) == IDENTIFIER for part in name.split("-")):
+        return None  # an English label; or a name that is an identifier (`_start: `, `python3-pip: `)
+    prefixes = _PREFIXES.match(match.string)
+    return _token(PROGRAM, match) if prefixes is not None and match.end() < prefixes.end() else None
+
+
+def _accept_word(match: re.Match[str]) -> Token | None:
+    word = match.group(0)
+    if _metavariable(match):
+        return _token(METAVAR, match)
+    if re.fullmatch(r"[A-Z]{2,}s", word) and word[:-1] not in SHOUTED_WORDS:
+        return _token(ACRONYM, match, word, word[:-1])  # APIs, GPUs: the acronym's plural
+    kind = word_kind(word)
+    if kind == COMPOUND and match.start() == 0 and match.string[match.end() : match.end() + 1] == ":":
+        kind = CLASS  # `HttpClientTimeout: ...`: an exception named first
+    if kind == IDENTIFIER and re.fullmatch(r"[A-Z0-9_]*[A-Z]s", word):
+        return _token(kind, match, word, word[:-1])  # N_RBRACs: the plural of N_RBRAC
+    return _token(kind, match) if kind else None
+
+
+# ---- the grammar --------------------------------------------------------------------------
+
+_A = re.ASCII
+_URL_CHAR = r"(?:(?![<>\"'`])[\x21-\x7e])"
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_SHAPE_ITEM = r"-?\d+"
+_SHAPE_SEP = r"\s*(?:,|[x×])\s*"
+
+_GRAMMAR: tuple[_Pattern, ...] = (
+    _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":"),
+    _Pattern(URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":"),
+    _Pattern(
+        EMAIL,
+        # The host has a dot, or is localhost: `react-dom@latest` is a package at a tag.
+        re.compile(r"(?<![\w.+%-])[A-Za-z0-9][\w.+%-]*@(?:[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+|localhost\b)", _A),
+        _plain(EMAIL, trim=True),
+        "@",
+    ),
+    _Pattern(QUOTED, _QUOTES, _accept_quoted, "'\"`‘“„«‹「『"),
+    _Pattern(
+        HEX,
+        re.compile(r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])", _A),
+        _plain(HEX),
+        "-",
+    ),
+    _Pattern(
+        PATH,
+        # No letter of any script before it: `名刺/meishi` is two words, like `and/or`.
+        re.compile(r"(?<![\w/.~-])(?a:(?:~[\w.-]*|\.{1,2})?/[\w.@%+=~-]+(?:/[\w.@%+=~-]*)*)"),
+        _plain(PATH, _absolute_path, trim=True),
+        "/",
+    ),
+    _Pattern(PATH, re.compile(r"(?<!\w)[A-Za-z]:\\[\w.@%+~\\-]+", _A), _plain(PATH, trim=True), "\\"),
+    _Pattern(
+        REF,
+        re.compile(
+            r"(?<![\w/.~@-])(?:refs/[\w.-]+(?:/[\w.-]+)+|(?:origin|upstream)/[\w.-]+(?:/[\w.-]+)*)"
+            r"|(?<![\w.])HEAD(?:[~^]\d*)+|(?<![\w.])HEAD@\{\d+\}",
+            _A,
+        ),
+        _plain(REF, trim=True),
+        "/~^@",
+    ),
+    _Pattern(PATH, re.compile(r"(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)+/?", _A), _plain(PATH, _relative_path, trim=True), "/"),
+    # A dotfile starts with a small letter: `.git`, `.bashrc`; not `.NET` or a template's `.Foo`.
+    _Pattern(PATH, re.compile(r"(?<![\w./~-])\.[a-z_][\w.-]*", _A), _plain(PATH, trim=True), "."),
+    _Pattern(PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), "."),
+    _Pattern(
+        VARIABLE,
+        re.compile(rf"(?<![\w$])\$(?:\{{{_NAME}\}}|{_NAME})|(?<![\w%])%{_NAME}%(?!\w)", _A),
+        _plain(VARIABLE),
+        "$%",
+    ),
+    _Pattern(
+        FLAG,
+        re.compile(r"(?<![\w%/.@+~$-])--?[A-Za-z][\w-]*", _A),
+        _plain(FLAG, lambda t: t[-1] != "-"),
+        "-",
+    ),
+    _Pattern(
+        SHAPE,
+        re.compile(
+            # One number in brackets is a number (`index out of range [5]`); a shape has two
+            # or more, or the trailing comma of a one-element tuple.
+            rf"\[\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\]"
+            rf"|\(\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\)"
+            r"|(?<![\w.])(?!0[xX])\d+(?:[x×]\d+)+(?![\w.])",  # 64x512, 1920x1080
+        ),
+        _plain(SHAPE),
+        "[(x×",
+    ),
+    _Pattern(HEX, re.compile(r"(?<![\w.])0[xX][0-9A-Fa-f]+(?![\w])", _A), _plain(HEX), "xX"),
+    _Pattern(
+        HEX,
+        re.compile(r"(?<![\w-])(?:[0-9a-f]{7,}|[0-9A-F]{8,})(?![\w-])", _A),
+        _plain(HEX, _hex_id),
+        "0123456789",
+    ),
+    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "vV"),
+    _Pattern(
+        NUMBER,
+        re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
+        _accept_number,
+        "0123456789",
+    ),
+    _Pattern(
+        CALL,
+        re.compile(
+            rf"(?<![\w.])(?P<name>{_NAME}(?:\.{_NAME})*)(?=\()(?P<empty>\(\s*\))?(?P<args>\((?:s|es)\))?", _A
+        ),
+        _accept_call,
+        "(",
+    ),
+    _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), "."),
+    _Pattern(DOTTED, re.compile(r"(?<![\w\\])[A-Z]\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
+    # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
+    # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
+    _Pattern(
+        IDENTIFIER,
+        re.compile(r"(?<![\w.-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+(?![\w-])", _A),
+        _plain(IDENTIFIER, lambda t: any(word_kind(part) == IDENTIFIER for part in t.split("-"))),
+        "-",
+    ),
+    # Plain and capitalised words are prose: skipped by the pattern itself, for speed.
+    _Pattern(
+        IDENTIFIER,
+        re.compile(rf"(?<![\w.])(?![a-z]+(?!\w))(?![A-Z][a-z]+(?!\w)){_NAME}(?!\w)", _A),
+        _accept_word,
+    ),
+)
+
+
+def scan(message: str) -> tuple[Token, ...]:
+    """The tokens of `message`, in order, without overlaps."""
+    return _scan(message)
+
+
+@lru_cache(maxsize=4096)
+def _scan(message: str) -> tuple[Token, ...]:
+    # Many rules and consumers ask for the tokens of the same strings.
+    found: list[Token] = []
+    nexts = [
+        pattern.regex.search(message) if not pattern.needs or any(c in message for c in pattern.needs) else None
+        for pattern in _GRAMMAR
+    ]
+    while True:
+        best, match = -1, None
+        for index, candidate in enumerate(nexts):
+            if candidate is not None and (match is None or candidate.start() < match.start()):
+                best, match = index, candidate
+        if match is None:
+            break
+        token = _GRAMMAR[best].accept(match)
+        if token is None:
+            nexts[best] = _GRAMMAR[best].regex.search(message, match.start() + 1)
+            continue
+        found.append(token)
+        for index, other in enumerate(nexts):
+            if other is not None and other.start() < token.end:
+                nexts[index] = _GRAMMAR[index].regex.search(message, token.end)
+    return tuple(found)
+
+
+def walk(tokens: Iterable[Token], descend: Callable[[Token], bool]) -> Iterator[Token]:
+    """The tokens, each quoted or backticked token for which `descend` is true replaced
+    by the tokens of its content (themselves walked the same way)."""
+    for token in tokens:
+        if token.quote and descend(token):
+            yield from walk(token.inner, descend)
+        else:
+            yield token
+
+
+def replace(message: str, tokens: Iterable[Token], render: Callable[[Token], str], between: Callable[[str], str] = str) -> str:
+    """`message` with each of `tokens` (in order, not overlapping) replaced by
+    `render(token)` and the text between them by `between(text)`."""
+    pieces: list[str] = []
+    position = 0
+    for token in tokens:
+        if token.start < position:
+            continue
+        pieces.append(between(message[position : token.start]))
+        pieces.append(render(token))
+        position = token.end
+    pieces.append(between(message[position:]))
+    return "".join(pieces)
