@@ -96,7 +96,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     before = session.config.stash.get(_TREE_BEFORE, None)
-    if before is None or os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+    if before is None or os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):  # rewriting golden files is the point
         return
     after = _tree(REPO)
     new, removed = after.keys() - before.keys(), before.keys() - after.keys()
@@ -108,6 +108,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if changed:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
+            reporter.ensure_newline()
             reporter.write_line("the test run changed the repository (tests must write under tmp_path only):", red=True)
             for line in changed[:20]:
                 reporter.write_line(f"  {line}")
