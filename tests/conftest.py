@@ -60,27 +60,34 @@ def deadends_dir() -> Path:
 
 
 def _tree(root: Path) -> dict[str, tuple[int, int]]:
-    """Every path below `root` (but .git, .venv and __pycache__) with its size and mtime."""
+    """Every path below `root` (but .git, .venv and __pycache__): a file with its size and
+    mtime, a folder with (0, 0) (its mtime moves whenever something in it comes and goes)."""
     found: dict[str, tuple[int, int]] = {}
     for folder, dirs, files in os.walk(root):
         top = folder == str(root)
         dirs[:] = [d for d in dirs if d != "__pycache__" and not (top and d in (".git", ".venv"))]
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            stat = os.lstat(path)
-            found[os.path.relpath(path, root)] = (stat.st_size if name in files else 0, stat.st_mtime_ns)
+        base = os.path.relpath(folder, root)
+        found.update({os.path.normpath(os.path.join(base, d)): (0, 0) for d in dirs})
+        for name in files:
+            stat = os.lstat(os.path.join(folder, name))
+            found[os.path.normpath(os.path.join(base, name))] = (stat.st_size, stat.st_mtime_ns)
     return found
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from hypothesis import HealthCheck, settings
+    from hypothesis.configuration import set_hypothesis_home_dir
+
     # Hypothesis keeps its example database and caches in `.hypothesis/` of the working
     # directory; the subprocesses tests start inherit the variable too.
     home = tempfile.mkdtemp(prefix="entrykit-hypothesis-")
     config.stash[_HYPOTHESIS_HOME] = home
     os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = home
-    from hypothesis.configuration import set_hypothesis_home_dir
-
     set_hypothesis_home_dir(home)
+    # Its default deadline (200 ms an example) and slow-generation check are clocks: a busy
+    # machine would fail them. What a property test checks is its property.
+    settings.register_profile("entrykit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("entrykit")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -103,12 +110,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     changed = sorted(  # a new or removed folder once, not every file in it
         [f"new {p}" for p in new if os.path.dirname(p) not in new]
         + [f"removed {p}" for p in removed if os.path.dirname(p) not in removed]
-        + [f"changed {p}" for p in before.keys() & after.keys() if before[p] != after[p] and not os.path.isdir(REPO / p)]
+        + [f"changed {p}" for p in before.keys() & after.keys() if before[p] != after[p]]
     )
     if changed:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.ensure_newline()
+            reporter.write("\n")  # after the progress line (pytest-xdist's too)
             reporter.write_line("the test run changed the repository (tests must write under tmp_path only):", red=True)
             for line in changed[:20]:
                 reporter.write_line(f"  {line}")

@@ -127,7 +127,8 @@ def test_published_hooks_from_a_pinned_commit(tmp_path: Path, pre_commit_home: P
     repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
     config = tmp_path / "pre-commit-config.yaml"  # beside the repository, as try-repo keeps it: not a file to check
     config.write_text(
-        f"repos:\n  - repo: {published}\n    rev: {rev}\n    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n",
+        f"repos:\n  - repo: {published}\n    rev: {rev}\n"
+        "    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n",
         encoding="utf-8",
     )
     _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--config", str(config), "--all-files")
