@@ -176,7 +176,7 @@ def test_regexes_matching_each_others_signature_pair_entries_across_domains() ->
 
 
 def test_progress_bar_only_after_a_second(capsys: pytest.CaptureFixture[str]) -> None:
-    from entrykit.cli import _Progress
+    from entrykit.cli.dupes import _Progress
 
     quiet = _Progress(True)
     quiet("scoring", 1, 10)

@@ -1,4 +1,10 @@
-"""Read `[tool.entrykit]` from pyproject.toml into a frozen, validated `Config`."""
+"""Read `[tool.entrykit]` from pyproject.toml into a frozen, validated `Config`.
+
+Reading checks everything the file says except what only the rules know: the rule
+codes it names (`select`, `ignore`, `per-file-ignores`) and the `[tool.entrykit.rules]`
+tables. A command that runs rules checks those with `Config.with_rules` (the lint
+engine does), so a command that does not (`fmt`, `render`, `import`) never imports them.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from entrykit import registry
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
 from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
+from entrykit.registry import Option, Rule
+from entrykit.settings import SECTIONS
 from entrykit.spelling import did_you_mean
 
 DEFAULT_ROOT = "entries"
@@ -40,9 +47,16 @@ class Config:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_nesting: int = DEFAULT_MAX_NESTING
     max_aliases: int = DEFAULT_MAX_ALIASES
+    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # What only the rules can check, as the file (or the command line) gave it:
+    # (where, codes) of every list of rule codes, and the [tool.entrykit.rules] tables.
+    named_codes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    rule_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Filled from `rule_tables` by `with_rules`, by rule code.
     severities: Mapping[str, Severity] = field(default_factory=dict)
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    rules_checked: bool = False
+    rule_codes: tuple[str, ...] = ()  # every rule's code, once checked
 
     @property
     def limits(self) -> Limits:
@@ -67,10 +81,12 @@ class Config:
                 return True
         return False
 
-    def severity(self, rule: registry.Rule) -> Severity:
-        return self.severities.get(rule.code, rule.severity)
+    def severity(self, rule: Rule, found: Severity | None = None) -> Severity:
+        """The severity of a diagnostic of `rule`: the configured one, else the one the
+        finding gave itself (`found`), else the rule's default."""
+        return self.severities.get(rule.code) or found or rule.severity
 
-    def options_for(self, rule: registry.Rule) -> dict[str, Any]:
+    def options_for(self, rule: Rule) -> dict[str, Any]:
         values = {name: opt.default for name, opt in rule.options.items()}
         values.update(self.rule_options.get(rule.code, {}))
         return values
@@ -79,12 +95,45 @@ class Config:
         self, select: Sequence[str] | None = None, ignore: Sequence[str] | None = None
     ) -> Config:
         """The same config with --select / --ignore from the command line applied."""
-        changed = self
-        if select:
-            changed = replace(changed, select=_codes(select, "--select"))
-        if ignore:
-            changed = replace(changed, ignore=_codes(ignore, "--ignore"))
-        return changed
+        given = (("--select", select), ("--ignore", ignore))
+        named = tuple((where, _written_codes(values, where)) for where, values in given if values)
+        if self.rules_checked:
+            for where, written in named:
+                _check_codes(written, where, self.rule_codes)
+        chosen = dict(named)
+        return replace(
+            self,
+            select=_codes(chosen["--select"]) if "--select" in chosen else self.select,
+            ignore=_codes(chosen["--ignore"]) if "--ignore" in chosen else self.ignore,
+            named_codes=self.named_codes + named,
+        )
+
+    def with_rules(self, rules: Sequence[Rule]) -> Config:
+        """The config checked against the rules: every code it names matches a rule, every
+        `[tool.entrykit.rules.<code or name>]` table names a rule and holds its options.
+        Severities and options are then by rule code. Idempotent."""
+        if self.rules_checked:
+            return self
+        known = [r.code for r in rules]
+        for where, codes in self.named_codes:
+            _check_codes(codes, where, known)
+        severities: dict[str, Severity] = {}
+        options: dict[str, Mapping[str, Any]] = {}
+        for key, table in self.rule_tables.items():
+            found = _rule_named(key, rules)
+            if found is None:
+                raise ConfigError(f"unknown rule `tool.entrykit.rules.{key}`")
+            where = f"tool.entrykit.rules.{key}"
+            if not isinstance(table, Mapping):
+                raise ConfigError(f"`{where}` must be a table")
+            for k, v in table.items():
+                if _norm(k) == "severity":
+                    severities[found.code] = _severity(v, where)
+            rest = {k: v for k, v in table.items() if _norm(k) != "severity"}
+            options[found.code] = _check_table(rest, found.options, where)
+        return replace(
+            self, severities=severities, rule_options=options, rules_checked=True, rule_codes=tuple(known)
+        )
 
     def fingerprint(self) -> str:
         """A stable hash of everything that can change lint results (for caches)."""
@@ -97,8 +146,9 @@ class Config:
             "max_file_bytes": self.max_file_bytes,
             "max_nesting": self.max_nesting,
             "max_aliases": self.max_aliases,
-            "severities": {k: v.value for k, v in sorted(self.severities.items())},
-            "rule_options": self.rule_options,
+            # as written: what `with_rules` makes of them depends on nothing else but the
+            # rules, which are entrykit's code (part of every cache key anyway)
+            "rule_tables": self.rule_tables,
             "settings": self.settings,
         }
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
@@ -128,28 +178,46 @@ def _spelt_like(key: str, names: Sequence[str]) -> list[str]:
     return [name.replace("_", "-") if "-" in key else name for name in names]
 
 
-def _codes(values: Any, where: str) -> tuple[str, ...]:
+def _written_codes(values: Any, where: str) -> tuple[str, ...]:
+    """A list of rule codes or prefixes as written (blanks left out; `with_rules` checks them)."""
     if isinstance(values, str):
         values = [v for v in values.split(",")]
     if not isinstance(values, (list, tuple)):
         raise ConfigError(f"{where} must be a list of rule codes or prefixes")
-    known = [r.code for r in registry.all_rules()]
-    result = []
     for value in values:
         if not isinstance(value, str):
             raise ConfigError(f"{where} must hold strings, got {value!r}")
+    return tuple(v for v in values if v.strip())
+
+
+def _codes(written: Sequence[str]) -> tuple[str, ...]:
+    return tuple(value.strip().upper() for value in written)
+
+
+def _check_codes(written: Sequence[str], where: str, known: Sequence[str]) -> None:
+    for value in written:
         code = value.strip().upper()
-        if not code:
-            continue
         if not any(k.startswith(code) for k in known):
             raise ConfigError(f"{where}: `{value}` matches no rule code")
-        result.append(code)
-    return tuple(result)
 
 
-def _check_table(
-    table: Mapping[str, Any], options: Mapping[str, registry.Option], where: str
-) -> dict[str, Any]:
+def _rule_named(key: str, rules: Sequence[Rule]) -> Rule | None:
+    """The rule `key` names: by code (any case) or by name."""
+    key = key.strip()
+    for candidate in rules:
+        if candidate.code == key.upper() or candidate.name == key:
+            return candidate
+    return None
+
+
+def _severity(value: Any, where: str) -> Severity:
+    try:
+        return Severity(value)
+    except ValueError:
+        raise ConfigError(f"`{where}.severity` must be error, warning or info, got {value!r}") from None
+
+
+def _check_table(table: Mapping[str, Any], options: Mapping[str, Option], where: str) -> dict[str, Any]:
     values = {name: opt.default for name, opt in options.items()}
     for key, value in table.items():
         name = _norm(key)
@@ -170,11 +238,36 @@ def _positive(flat: Mapping[str, Any], name: str, default: int, zero_ok: bool = 
     return value
 
 
+def _per_file_ignores(flat: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    table = flat.get("per_file_ignores", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError("`tool.entrykit.per-file-ignores` must be a table of glob = [codes]")
+    return tuple(
+        (pattern, _written_codes(codes, f"`tool.entrykit.per-file-ignores.{pattern}`"))
+        for pattern, codes in table.items()
+    )
+
+
+def _rule_tables(flat: Mapping[str, Any]) -> dict[str, Any]:
+    table = flat.get("rules", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError("`tool.entrykit.rules` must be a table of rule tables")
+    return dict(table)
+
+
+def _path_value(flat: Mapping[str, Any], name: str) -> str | None:
+    value = flat.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"`tool.entrykit.{name}` must be a path string")
+    return value
+
+
 def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None) -> Config:
-    """Validate a [tool.entrykit] table against the registry and build a Config."""
+    """Validate a [tool.entrykit] table and build a Config (rule codes and rule tables are
+    checked later, against the rules: `Config.with_rules`)."""
     if not isinstance(table, Mapping):
         raise ConfigError("[tool.entrykit] must be a table")
-    sections = registry.all_sections()
+    sections = SECTIONS
     for key in table:
         name = _norm(key)
         if name not in _TOP_KEYS and name not in sections:
@@ -182,46 +275,13 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
             raise ConfigError(f"unknown key `tool.entrykit.{key}`{hint}")
     flat = {_norm(k): v for k, v in table.items()}
 
-    root_value = flat.get("root", DEFAULT_ROOT)
-    if not isinstance(root_value, str):
-        raise ConfigError("`tool.entrykit.root` must be a path string")
-    schema_value = flat.get("schema")
-    if schema_value is not None and not isinstance(schema_value, str):
-        raise ConfigError("`tool.entrykit.schema` must be a path string")
+    root_value = _path_value(flat, "root")
+    schema_value = _path_value(flat, "schema")
     max_bytes = _positive(flat, "max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     max_nesting = _positive(flat, "max_nesting", DEFAULT_MAX_NESTING)
     max_aliases = _positive(flat, "max_aliases", DEFAULT_MAX_ALIASES, zero_ok=True)
-
-    per_file: list[tuple[str, tuple[str, ...]]] = []
-    pfi = flat.get("per_file_ignores", {})
-    if not isinstance(pfi, Mapping):
-        raise ConfigError("`tool.entrykit.per-file-ignores` must be a table of glob = [codes]")
-    for pattern, codes in pfi.items():
-        per_file.append((pattern, _codes(codes, f"`tool.entrykit.per-file-ignores.{pattern}`")))
-
-    severities: dict[str, Severity] = {}
-    rule_options: dict[str, dict[str, Any]] = {}
-    rules_table = flat.get("rules", {})
-    if not isinstance(rules_table, Mapping):
-        raise ConfigError("`tool.entrykit.rules` must be a table of rule tables")
-    for key, rule_table in rules_table.items():
-        try:
-            found = registry.get(key)
-        except KeyError:
-            raise ConfigError(f"unknown rule `tool.entrykit.rules.{key}`") from None
-        if not isinstance(rule_table, Mapping):
-            raise ConfigError(f"`tool.entrykit.rules.{key}` must be a table")
-        where = f"tool.entrykit.rules.{key}"
-        rest = {k: v for k, v in rule_table.items() if _norm(k) != "severity"}
-        for k, v in rule_table.items():
-            if _norm(k) == "severity":
-                try:
-                    severities[found.code] = Severity(v)
-                except ValueError:
-                    raise ConfigError(
-                        f"`{where}.severity` must be error, warning or info, got {v!r}"
-                    ) from None
-        rule_options[found.code] = _check_table(rest, found.options, where)
+    written_per_file = _per_file_ignores(flat)
+    rule_tables = _rule_tables(flat)
 
     for name in sections:
         if name in flat and not isinstance(flat[name], Mapping):
@@ -230,21 +290,25 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
         name: _check_table(flat.get(name, {}), sec.options, f"tool.entrykit.{name}")
         for name, sec in sections.items()
     }
+    select = _written_codes(flat.get("select", ["ET"]), "`tool.entrykit.select`")
+    ignore = _written_codes(flat.get("ignore", []), "`tool.entrykit.ignore`")
+    named = [(f"`tool.entrykit.per-file-ignores.{p}`", codes) for p, codes in written_per_file]
+    named += [("`tool.entrykit.select`", select), ("`tool.entrykit.ignore`", ignore)]
 
     return Config(
         base=base,
-        root=Path(os.path.realpath(base / root_value)),
+        root=Path(os.path.realpath(base / (DEFAULT_ROOT if root_value is None else root_value))),
         source=source,
         schema=Path(os.path.realpath(base / schema_value)) if schema_value else None,
-        select=_codes(flat.get("select", ["ET"]), "`tool.entrykit.select`"),
-        ignore=_codes(flat.get("ignore", []), "`tool.entrykit.ignore`"),
-        per_file_ignores=tuple(per_file),
+        select=_codes(select),
+        ignore=_codes(ignore),
+        per_file_ignores=tuple((pattern, _codes(codes)) for pattern, codes in written_per_file),
         max_file_bytes=max_bytes,
         max_nesting=max_nesting,
         max_aliases=max_aliases,
-        severities=severities,
-        rule_options=rule_options,
         settings=settings,
+        named_codes=tuple(named),
+        rule_tables=rule_tables,
     )
 
 

@@ -8,8 +8,11 @@ from pathlib import Path
 
 from entrykit.errors import UsageError
 
-_SEGMENT = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
-ID_PATTERN = re.compile(rf"{_SEGMENT}/{_SEGMENT}")
+# One part of an id `<domain>/<slug>`: lowercase letters and digits joined by single `-`,
+# `_` or `.`. The schema's `domain` pattern is this one, anchored (a test checks it).
+SEGMENT_PATTERN = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
+SEGMENT = re.compile(SEGMENT_PATTERN)
+ID_PATTERN = re.compile(rf"{SEGMENT_PATTERN}/{SEGMENT_PATTERN}")
 
 
 def is_valid_id(entry_id: object) -> bool:

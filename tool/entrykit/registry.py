@@ -1,8 +1,13 @@
-"""The rule registry: the @rule decorator, rule records, option declarations, rule context."""
+"""The rule registry: the @rule decorator, rule records, option declarations, rule context.
+
+The registry holds what the modules of `entrykit.rules` register when they are
+imported; it imports none of them. Whoever runs or lists rules imports
+`entrykit.rules` (the lint engine, `entrykit rules`), so reading a configuration or
+formatting a file never loads the rule stack.
+"""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Option:
-    """A typed option with a default; `items` is the element type of a list option.
+    """A typed option with a default: `kind` is its type, `items` the element type of a list option.
 
     `validate` checks what types cannot (a table of lists, say): it raises
     ValueError naming `where`.
@@ -27,14 +32,14 @@ class Option:
 
     default: Any
     doc: str
-    type: type = str
+    kind: type = str
     items: type | None = None
     choices: tuple[Any, ...] | None = None
     validate: Callable[[Any, str], None] | None = None
 
     def check(self, value: Any, where: str) -> Any:
         """Return `value` if it fits, else raise ValueError naming `where`."""
-        expected = self.type
+        expected = self.kind
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
@@ -131,7 +136,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Section:
-    """A shared settings table in config, e.g. [tool.entrykit.regex]."""
+    """A shared settings table in config, e.g. [tool.entrykit.regex] (see `entrykit.settings`)."""
 
     name: str
     options: Mapping[str, Option]
@@ -139,8 +144,6 @@ class Section:
 
 
 _RULES: dict[str, Rule] = {}
-_SECTIONS: dict[str, Section] = {}
-_LOADED = False
 
 
 def _register(rule_record: Rule) -> None:
@@ -210,7 +213,7 @@ def fact(
 
 
 def all_facts() -> list[Fact]:
-    _ensure_loaded()
+    _require_rules()
     return [_FACTS[name] for name in sorted(_FACTS)]
 
 
@@ -219,33 +222,19 @@ def builtin(code: str, name: str, severity: Severity, doc: str) -> None:
     _register(Rule(code, name, severity, "builtin", None, {}, inspect.cleandoc(doc)))
 
 
-def section(name: str, options: Mapping[str, Option], doc: str) -> None:
-    """Declare a shared settings table; the config loader validates it."""
-    if name in _SECTIONS:
-        raise ValueError(f"settings section {name!r} declared twice")
-    _SECTIONS[name] = Section(name, dict(options), doc)
-
-
-def _ensure_loaded() -> None:
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        importlib.import_module("entrykit.rules")
+def _require_rules() -> None:
+    if not _RULES:
+        raise RuntimeError("no rule is registered: import entrykit.rules before asking for rules")
 
 
 def all_rules() -> list[Rule]:
-    _ensure_loaded()
+    _require_rules()
     return sorted(_RULES.values(), key=lambda r: r.code)
-
-
-def all_sections() -> dict[str, Section]:
-    _ensure_loaded()
-    return dict(_SECTIONS)
 
 
 def get(code_or_name: str) -> Rule:
     """Look a rule up by code (`ET202`, any case) or name (`regex-misses-signature`)."""
-    _ensure_loaded()
+    _require_rules()
     key = code_or_name.strip()
     if key.upper() in _RULES:
         return _RULES[key.upper()]

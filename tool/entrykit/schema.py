@@ -7,12 +7,12 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+from typing import TYPE_CHECKING, Any
 
 from entrykit.errors import ConfigError
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 SCHEMA_FILE = "entry.schema.json"
 # Where a project keeps the schema its editors read, relative to its pyproject.toml;
@@ -60,6 +60,11 @@ def load_schema(path: Path | None = None) -> dict[str, Any]:
 @lru_cache(maxsize=8)
 def validator(path: Path | None = None) -> Draft202012Validator:
     """A checked, format-enforcing validator, built once per schema."""
+    # jsonschema is imported here, by the one function that needs it: formatting entries
+    # or reading the schema's key order never pays for it.
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
     schema = load_schema(path)
     try:
         Draft202012Validator.check_schema(schema)

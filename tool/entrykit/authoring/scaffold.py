@@ -18,7 +18,7 @@ from ruamel.yaml.comments import CommentedSeq
 
 from entrykit.authoring.formatter import styled
 from entrykit.entry import Entry
-from entrykit.paths import is_valid_id, shown
+from entrykit.paths import SEGMENT, is_valid_id, shown
 from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.lookup import Lookup
 from entrykit.regex.runner import Job, RegexSettings, Status
@@ -26,7 +26,6 @@ from entrykit.regex.suggest import suggest_regex
 from entrykit.roundtrip import load_document
 from entrykit.versions.rows import normalize_version_row
 
-SEGMENT = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")
 _ERROR_LINE = re.compile(r"(error|exception|fatal|failed|denied|not found|unable|cannot|can't|invalid)", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _STOP = {"a", "an", "the", "of", "to", "in", "on", "for", "is", "are", "was", "be", "by", "at", "or", "and", "it", "this", "that", "with"}

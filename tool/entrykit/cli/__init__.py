@@ -1,41 +1,136 @@
-"""The `entrykit` command line: parse options, call the library, print, exit."""
+"""The `entrykit` command line: parse options, call the library, print, exit.
+
+Each command is a module of this package, imported only when that command runs
+(click's lazy-loading group, with a typed loader per command instead of an import
+string): `entrykit fmt` imports the formatter and never the rules, `entrykit lint`
+imports the rules and never the formatter. `entrykit --help` imports them all.
+"""
 
 from __future__ import annotations
 
 import gc
 import os
 import sys
+from collections.abc import Callable
 
 import click
 
 from entrykit.cli.common import CommandError, ExitCode
-from entrykit.cli.docs import explain, rules_command
-from entrykit.cli.dupes import _Progress, dupes_command
-from entrykit.cli.fmt import fmt_command
-from entrykit.cli.importing import import_command
-from entrykit.cli.lint import lint
-from entrykit.cli.merge import merge_command
-from entrykit.cli.new import new_command
-from entrykit.cli.regex import match_command, regex_command
-from entrykit.cli.render import render_command
-from entrykit.cli.schema import schema_command
-from entrykit.cli.translations import translations
 
-__all__ = ["CommandError", "ExitCode", "_Progress", "cli", "main"]
+__all__ = ["CommandError", "ExitCode", "cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _lint() -> click.Command:
+    from entrykit.cli import lint
+
+    return lint.lint
+
+
+def _rules() -> click.Command:
+    from entrykit.cli import docs
+
+    return docs.rules_command
+
+
+def _explain() -> click.Command:
+    from entrykit.cli import docs
+
+    return docs.explain
+
+
+def _translations() -> click.Command:
+    from entrykit.cli import translations
+
+    return translations.translations
+
+
+def _fmt() -> click.Command:
+    from entrykit.cli import fmt
+
+    return fmt.fmt_command
+
+
+def _import() -> click.Command:
+    from entrykit.cli import importing
+
+    return importing.import_command
+
+
+def _render() -> click.Command:
+    from entrykit.cli import render
+
+    return render.render_command
+
+
+def _new() -> click.Command:
+    from entrykit.cli import new
+
+    return new.new_command
+
+
+def _dupes() -> click.Command:
+    from entrykit.cli import dupes
+
+    return dupes.dupes_command
+
+
+def _merge() -> click.Command:
+    from entrykit.cli import merge
+
+    return merge.merge_command
+
+
+def _regex() -> click.Command:
+    from entrykit.cli import regex
+
+    return regex.regex_command
+
+
+def _match() -> click.Command:
+    from entrykit.cli import regex
+
+    return regex.match_command
+
+
+def _schema() -> click.Command:
+    from entrykit.cli import schema
+
+    return schema.schema_command
+
+
+# Command name -> the function that imports its module and returns it.
+COMMANDS: dict[str, Callable[[], click.Command]] = {
+    "lint": _lint,
+    "rules": _rules,
+    "explain": _explain,
+    "translations": _translations,
+    "fmt": _fmt,
+    "import": _import,
+    "render": _render,
+    "new": _new,
+    "dupes": _dupes,
+    "merge": _merge,
+    "regex": _regex,
+    "match": _match,
+    "schema": _schema,
+}
+
+
+class _Commands(click.Group):
+    """A group that imports a command's module when the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        load = COMMANDS.get(cmd_name)
+        return load() if load is not None else super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="entrykit", prog_name="entrykit")
 def cli() -> None:
     """Lint, merge and author the entries of an error knowledge base."""
-
-
-# In the order they were first written; `entrykit --help` lists them by name.
-for _command in (
-    lint, rules_command, explain, translations, fmt_command, import_command, render_command, new_command,
-    dupes_command, merge_command, regex_command, match_command, schema_command,
-):
-    cli.add_command(_command)
 
 
 def _settle_memory() -> None:
@@ -52,6 +147,11 @@ def _settle_memory() -> None:
 
 def main() -> None:
     """Console entry point; the only place that exits the process."""
+    # The group's own options take no values: the first other argument names the command.
+    # Its modules are imported before the collector is told to leave alone what exists.
+    named = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    if named in COMMANDS:
+        COMMANDS[named]()
     _settle_memory()
     try:
         cli.main(prog_name="entrykit")

@@ -1,44 +1,17 @@
-"""What the commands share: exit codes, errors, options, config loading, entry files."""
+"""What the commands share: exit codes, errors, options, config loading, the corpus's entries."""
 
 from __future__ import annotations
 
 import enum
-import importlib.util
 import os
-import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import click
 
 from entrykit.config import Config, load_config
 from entrykit.entry import Entry
 from entrykit.loader import discover, display_path, load
-from entrykit.paths import entry_path
-from entrykit.schema import project_schema
-from entrykit.writing import atomic_write
-
-
-def _deferred(name: str) -> Any:
-    """The module `entrykit.<name>`, executed on first attribute access (the standard
-    library's `LazyLoader`): `entrykit lint` never pays to import the other commands' code."""
-    full = f"entrykit.{name}"
-    if full in sys.modules:
-        return sys.modules[full]
-    spec = importlib.util.find_spec(full)
-    assert spec is not None and spec.loader is not None
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[full] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-if TYPE_CHECKING:
-    from entrykit.authoring import formatter
-else:
-    formatter = _deferred("authoring.formatter")
 
 
 class ExitCode(enum.IntEnum):
@@ -84,31 +57,3 @@ def corpus_entries(config: Config) -> list[Entry]:
 def write_failure(exc: OSError) -> str:
     where = f" {exc.filename}" if exc.filename else ""
     return f"cannot write{where}: {exc.strerror or exc}"
-
-
-def schema_ref(target: Path, config: Config) -> str:
-    """What a new YAML file's `# yaml-language-server: $schema=` line points at: the
-    project's schema file, which `entrykit schema --output` writes if it is not there."""
-    schema = project_schema(config.base, config.schema)
-    return Path(os.path.relpath(os.path.realpath(schema), os.path.realpath(target.parent))).as_posix()
-
-
-def entry_file(
-    root: Path, entry: dict[str, Any], config: Config, fmt: str, *, always_modeline: bool = False
-) -> tuple[Path, str]:
-    """Where a new entry goes below `root` (the path its id names; UsageError for an
-    unsafe id) and its text: YAML with the schema line where the project's schema file
-    exists (imports write many files, often outside a project), or always."""
-    target = entry_path(root, str(entry.get("id", "")), ".json" if fmt == "json" else ".yaml")
-    wanted = always_modeline or project_schema(config.base, config.schema).is_file()
-    return target, formatter.dump_entry(entry, fmt, schema_ref(target, config) if fmt == "yaml" and wanted else None)
-
-
-def write_entry(
-    root: Path, entry: dict[str, Any], config: Config, fmt: str, overwrite: bool
-) -> Path:
-    """Write one new entry (`new`) below `root` at the path its id names, always with the
-    schema line; WriteRefused if it exists."""
-    target, text = entry_file(root, entry, config, fmt, always_modeline=True)
-    atomic_write(target, text, overwrite=overwrite)
-    return target

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from entrykit.authoring import formatter
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     write_failure,
@@ -20,11 +19,6 @@ from entrykit.errors import EntrykitError
 from entrykit.loader import discover, display_path
 from entrykit.schema import load_schema
 from entrykit.writing import write_files
-
-if TYPE_CHECKING:
-    from entrykit.authoring import formatter
-else:
-    formatter = _deferred("authoring.formatter")
 
 
 def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:

@@ -4,27 +4,53 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from entrykit.authoring.importers import Imported, deadends, markdown
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
-    entry_file,
     write_failure,
 )
+from entrykit.cli.entry_files import entry_file
+from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
 from entrykit.writing import WriteRefused, write_files
 
-if TYPE_CHECKING:
-    from entrykit.authoring.importers import deadends, markdown
-else:
-    deadends, markdown = _deferred("authoring.importers.deadends"), _deferred("authoring.importers.markdown")
+
+def _planned(
+    item: Imported, shown: str, root: Path, config: Config, out_format: str, force: bool, texts: dict[Path, str]
+) -> tuple[Path, str] | None:
+    """Where an imported entry goes and its text; None (and why, on stderr) if it may not go there."""
+    try:
+        target, text = entry_file(root, item.entry, config, out_format)
+    except EntrykitError as exc:  # an id that is no safe path: nothing is touched
+        click.echo(f"{shown}: {exc}", err=True)
+        return None
+    if target in texts or (target.exists() and not force):
+        click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
+        return None
+    return target, text
+
+
+def _list_changes(item: Imported, shown: str) -> None:
+    if item.unmapped or item.notes:
+        click.echo(f"{shown} -> {item.entry['id']}")
+        for field_path in item.unmapped:
+            click.echo(f"  not carried over: {field_path}")
+        for note in item.notes:
+            click.echo(f"  changed: {note}")
+
+
+def _list_counts(title: str, counts: Counter[str]) -> None:
+    if counts:
+        click.echo(title)
+        for name, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            click.echo(f"  {count:6d}  {name}")
 
 
 @click.command("import")
@@ -63,25 +89,15 @@ def import_command(
     notes: Counter[str] = Counter()
     for item in imported:
         shown = display_path(item.source.absolute())
-        try:
-            target, text = entry_file(root, item.entry, config, out_format)
-        except EntrykitError as exc:  # an id that is no safe path: nothing is touched
-            click.echo(f"{shown}: {exc}", err=True)
+        planned = _planned(item, shown, root, config, out_format, force, texts)
+        if planned is None:
             refused += 1
         else:
-            if target in texts or (target.exists() and not force):
-                refused += 1
-                click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
-            else:
-                texts[target] = text
+            texts[planned[0]] = planned[1]
         unmapped.update({deadends.generalise(f) for f in item.unmapped})
         notes.update(item.notes)
-        if verbose and (item.unmapped or item.notes):
-            click.echo(f"{shown} -> {item.entry['id']}")
-            for field_path in item.unmapped:
-                click.echo(f"  not carried over: {field_path}")
-            for note in item.notes:
-                click.echo(f"  changed: {note}")
+        if verbose:
+            _list_changes(item, shown)
     try:
         write_files(texts, overwrite=force)  # every entry or none
     except (OSError, WriteRefused) as exc:
@@ -89,13 +105,7 @@ def import_command(
         raise CommandError(f"{reason}; no entry was written") from None
     written = len(texts)
     click.echo(f"imported {written} of {len(imported) + len(problems)} files into {display_path(root)}")
-    if unmapped:
-        click.echo("fields not carried over (number of files):")
-        for name, count in sorted(unmapped.items(), key=lambda kv: (-kv[1], kv[0])):
-            click.echo(f"  {count:6d}  {name}")
-    if notes:
-        click.echo("values changed to fit the schema (number of files):")
-        for name, count in sorted(notes.items(), key=lambda kv: (-kv[1], kv[0])):
-            click.echo(f"  {count:6d}  {name}")
+    _list_counts("fields not carried over (number of files):", unmapped)
+    _list_counts("values changed to fit the schema (number of files):", notes)
     if problems or refused:
         click.get_current_context().exit(int(ExitCode.FINDINGS))

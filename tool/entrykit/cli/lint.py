@@ -14,7 +14,6 @@ from entrykit import registry
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     root_option,
@@ -28,9 +27,7 @@ from entrykit.lint.reporters import REPORTERS, statistics, summary_line
 from entrykit.writing import write_files
 
 if TYPE_CHECKING:
-    from entrykit.lint import fixer
-else:
-    fixer = _deferred("lint.fixer")
+    from entrykit.lint.fixer import FixResult
 
 
 def _split_codes(values: tuple[str, ...]) -> list[str]:
@@ -102,6 +99,9 @@ def lint(
         config = command_config(config_path, root).with_selection(_split_codes(select), _split_codes(ignore))
         day = today.date() if today else date.today()
         if show_diff or apply_fixes:
+            # the round-trip editor (ruamel.yaml) is loaded only by a run that fixes
+            from entrykit.lint import fixer
+
             fixed = fixer.fix(list(paths) or None, config, day)
             for shown, why in sorted(fixed.skipped.items()):
                 click.echo(f"entrykit: {shown} not fixed: {why}", err=True)
@@ -130,7 +130,7 @@ def lint(
     click.get_current_context().exit(int(code))
 
 
-def _report_fixes(fixed: fixer.FixResult, out: TextIO | None) -> None:
+def _report_fixes(fixed: FixResult, out: TextIO | None) -> None:
     """What --fix changed: on stdout before text output, on stderr beside machine formats."""
     lines = [str(applied) for applied in fixed.applied]
     count, files = len(fixed.applied), len(fixed.changed)

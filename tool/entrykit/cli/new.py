@@ -6,28 +6,28 @@ import io
 import re
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from entrykit import registry
+from entrykit.authoring import formatter, scaffold
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     corpus_entries,
     root_option,
-    schema_ref,
-    write_entry,
     write_failure,
 )
+from entrykit.cli.entry_files import schema_ref, write_entry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
 from entrykit.diagnostic import Severity
 from entrykit.entry import Entry
 from entrykit.errors import EntrykitError
+from entrykit.lint.engine import configured
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, summary_line
 from entrykit.loader import decode, display_path, read_entry_bytes
@@ -37,11 +37,6 @@ from entrykit.schema import project_schema
 from entrykit.versions.package_names import Naming, configured_naming
 from entrykit.versions.rows import check_row
 from entrykit.writing import atomic_write
-
-if TYPE_CHECKING:
-    from entrykit.authoring import formatter, scaffold
-else:
-    formatter, scaffold = _deferred("authoring.formatter"), _deferred("authoring.scaffold")
 
 
 def _ask_rate(label: str, default: float | None = None) -> float:
@@ -364,7 +359,7 @@ def new_command(
     EOF at any prompt writes nothing.
     """
     try:
-        config = command_config(config_path, root)
+        config = configured(command_config(config_path, root))  # checked before anything is written
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     day = today.date() if today else date.today()

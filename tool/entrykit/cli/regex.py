@@ -5,27 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from entrykit.cli.common import (
     CommandError,
     ExitCode,
-    _deferred,
     command_config,
     config_option,
     corpus_entries,
     root_option,
 )
 from entrykit.errors import EntrykitError, UsageError
+from entrykit.regex import lookup
+from entrykit.regex import suggest as regex_suggest
 from entrykit.regex.runner import RegexSettings
-
-if TYPE_CHECKING:
-    from entrykit.regex import lookup
-    from entrykit.regex import suggest as regex_suggest
-else:
-    lookup, regex_suggest = _deferred("regex.lookup"), _deferred("regex.suggest")
 
 
 @click.command("regex")

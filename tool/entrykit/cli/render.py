@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from entrykit.cli.common import (
-    CommandError,
-    _deferred,
-    command_config,
-    config_option,
-    write_failure,
-)
+from entrykit.authoring import render, render_html
+from entrykit.cli.common import CommandError, command_config, config_option, write_failure
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
 from entrykit.paths import entry_path
 from entrykit.writing import atomic_write
-
-if TYPE_CHECKING:
-    from entrykit.authoring import render, render_html
-else:
-    render, render_html = _deferred("authoring.render"), _deferred("authoring.render_html")
 
 
 def _find_entry(target: str, config: Config) -> Path:

@@ -20,27 +20,29 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import entrykit.rules  # noqa: F401  (importing the rule families registers every rule)
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Diagnostic, Fix, Location, Severity
+from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity
 from entrykit.entry import Entry
-from entrykit.errors import RuleCrashed, UsageError
+from entrykit.errors import RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.corpus_summary import summary_entry
-from entrykit.lint.pipeline import (
-    Checker,
+from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
+from entrykit.lint.records import (
+    Failure,
     FileRecord,
-    Stored,
-    Task,
-    file_stat,
-    run_tasks,
-    stored_findings,
+    RelatedPlace,
+    Rerun,
+    StoredFinding,
+    plain_findings,
+    read_findings,
 )
-from entrykit.loader import LoadFailure, discover, display_path, file_format, load
+from entrykit.loader import LoadFailure, display_path, file_format, load
 from entrykit.schema import fingerprint as schema_fingerprint
 from entrykit.targets import Plan, plan
 
@@ -73,6 +75,12 @@ class LintResult:
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
+
+
+def configured(config: Config) -> Config:
+    """`config` checked against every rule (ConfigError for a code or rule table that names
+    none): the form every run uses."""
+    return config.with_rules(registry.all_rules())
 
 
 def default_jobs() -> int:
@@ -154,6 +162,13 @@ def load_plan(
     return Loaded(entries, targets, failures, files)
 
 
+class _Pending(NamedTuple):
+    """A file the run must check: its task, and what the cache held of it (completed by the check)."""
+
+    task: Task
+    old: FileRecord | None
+
+
 class _Run:
     """One lint run's per-file phase: records from the cache where current, else checked."""
 
@@ -175,11 +190,15 @@ class _Run:
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._keys: dict[Path, str | None] = {}
+        # Below an absolute root (or working directory), a discovered path, absolute and
+        # normalised, gives its key (or the name diagnostics show) by string slicing: a
+        # pre-commit run over a large corpus does this for every file.
         root = config.root
-        # below an absolute root, a discovered (absolute, normalised) path's key is a slice
         self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
+        self._here = str(cwd).rstrip("/") + "/" if os.sep == "/" and cwd.is_absolute() else None
 
     def _key(self, path: Path) -> str | None:
+        """The file's key in the cache (None without a cache, or outside the corpus root)."""
         if self.store is None:
             return None
         known = self._keys.get(path)
@@ -192,73 +211,79 @@ class _Run:
             self._keys[path] = known
         return known
 
+    def _shown(self, path: Path) -> str:
+        text = str(path)
+        if self._here is not None and text.startswith(self._here):
+            return text[len(self._here) :]
+        return display_path(path, self.cwd)
+
+    def _rerun(self, old: FileRecord | None, want: bool) -> Rerun:
+        """The entry rules a file needs run again, given what the cache holds of it (`old`)."""
+        if not want:
+            return Rerun.NONE
+        if old is None or (old.failure is None and old.results is None):
+            return Rerun.ALL
+        if old.failure is None and self.checker.dated_active and (old.dated is None or old.dated.day != self.day):
+            return Rerun.DATED
+        return Rerun.NONE
+
+    def _current(self, old: FileRecord, path: Path, want: bool) -> bool:
+        """Whether the cached record `old` serves as it is: nothing to run again, and the
+        file's stat unchanged (only its stat tells that a file the run does not report on
+        is unchanged: an edit in place leaves its directory's mtime alone)."""
+        return self._rerun(old, want) is Rerun.NONE and old.stat is not None and old.stat == file_stat(path)
+
+    def _plan(self, path: Path) -> FileRecord | _Pending:
+        """The file's record from the cache when it is current, else the check it needs.
+
+        A file the run does not report on is looked up in the cache's `files` table
+        first (all such a file needs); its stored results only when that will not do."""
+        want = path in self.targets
+        text = self.texts.get(path)  # content that stands in for the file: never from the cache
+        key = self._key(path)
+        shown = self._shown(path)
+        old: FileRecord | None = None
+        if key is not None and text is None and self.store is not None:
+            row = self.store.file_row(key) if not want else None
+            light = FileRecord.from_row(key, shown, path, row) if row is not None else None
+            if light is not None and self._current(light, path, want):
+                return light
+            data = self.store.result(key)
+            old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
+            if old is not None and self._current(old, path, want):
+                return old
+        task = Task(
+            path, shown, key or path.as_posix(), file_format(path), want,
+            rerun=self._rerun(old, want), facts=old is None, cached_digest=old.digest if old else None, text=text,
+        )
+        return _Pending(task, old)
+
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order; summaries only where a file was checked."""
-        store = self.store
         records: list[FileRecord | None] = []
-        cached: dict[int, FileRecord] = {}
+        pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        places: list[int] = []
-        # every file is stat-ed: only its stat tells that a file the run does not report
-        # on is unchanged (an edit in place leaves its directory's mtime alone)
-        here = str(self.cwd).rstrip("/") + "/" if os.sep == "/" and self.cwd.is_absolute() else None
         for path in self.files.corpus:
-            want = path in self.targets
-            override = self.texts.get(path)
-            if not want and override is None and store is not None and self._prefix is not None:
-                # a file only the corpus rules see: its row in the files table will do
-                # (the common case of a pre-commit run, kept to string slicing and one stat)
-                text = str(path)
-                if text.startswith(self._prefix) and len(text) > len(self._prefix):
-                    key = text[len(self._prefix) :]
-                    row = store.file_row(key)
-                    if row is not None and row[1] is not None:
-                        shown = text[len(here) :] if here is not None and text.startswith(here) else display_path(path, self.cwd)
-                        light = FileRecord.from_row(key, shown, path, row)
-                        if light is not None and light.stat is not None and light.stat == file_stat(path):
-                            records.append(light)
-                            continue
-            shown = display_path(path, self.cwd)
-            key = self._key(path)
-            old: FileRecord | None = None
-            if not want and key is not None and override is None and store is not None:
-                row = store.file_row(key)
-                light = FileRecord.from_row(key, shown, path, row) if row is not None else None
-                if light is not None and light.stat is not None and light.stat == file_stat(path):
-                    records.append(light)
-                    continue
-            if key is not None and override is None and store is not None:
-                data = store.result(key)
-                old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
-            run = "all" if want else "none"
-            if old is not None:
-                run = "none"
-                if want and old.failure is None:
-                    if old.results is None:
-                        run = "all"
-                    elif self.checker.dated_active and (old.dated is None or old.dated[0] != self.day):
-                        run = "dated"
-                if run == "none" and old.stat is not None and old.stat == file_stat(path):
-                    records.append(old)
-                    continue
-                cached[len(records)] = old
-            places.append(len(records))
+            planned = self._plan(path)
+            if isinstance(planned, FileRecord):
+                records.append(planned)
+                continue
+            pending.append((len(records), planned.old))
+            tasks.append(planned.task)
             records.append(None)
-            tasks.append(
-                Task(path, shown, key or path.as_posix(), file_format(path), want, run, old is None,
-                     old.digest if old is not None else None, override)
-            )
-        for place, fresh in zip(places, self._run(tasks)):
-            old = cached.get(place)
-            if old is not None and fresh.digest == old.digest:
-                fresh = _merge(old, fresh)
-            self._keep(fresh)
-            records[place] = fresh
+        for (place, old), fresh in zip(pending, self._run(tasks)):
+            records[place] = self._keep(fresh.merged_with(old) if old is not None and fresh.digest == old.digest else fresh)
         done = [r for r in records if r is not None]
-        if store is not None and done and len(self.files.targets) == len(self.files.corpus):
-            if all(self._key(p) is not None for p in self.files.corpus):
-                store.forget(store.known() - {r.key for r in done})
+        self._forget_gone(done)
         return done
+
+    def _forget_gone(self, done: list[FileRecord]) -> None:
+        """After a run over the whole corpus, drop what the cache holds of files that are gone."""
+        store = self.store
+        if store is None or not done or len(self.files.targets) != len(self.files.corpus):
+            return
+        if all(self._key(p) is not None for p in self.files.corpus):
+            store.forget(store.known() - {r.key for r in done})
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
@@ -267,9 +292,10 @@ class _Run:
             fresh.memo = {}  # in the store's memo now (or, without a store, of no further use)
             yield fresh
 
-    def _keep(self, record: FileRecord) -> None:
+    def _keep(self, record: FileRecord) -> FileRecord:
         if self.store is not None and record.text is None and self._key(record.abspath) is not None:
             self.store.put(record.key, record.result_data(), record.index_data())
+        return record
 
     def summaries(self, records: list[FileRecord]) -> None:
         """Give every record its summary and facts: from the cache, else by checking the file."""
@@ -281,29 +307,15 @@ class _Run:
                 continue
             missing.append(number)
         tasks = [
-            Task(records[n].abspath, records[n].shown, records[n].key, records[n].fmt,
-                 records[n].abspath in self.targets, "none", True, records[n].digest, self.texts.get(records[n].abspath))
-            for n in missing
+            Task(
+                old.abspath, old.shown, old.key, old.fmt, old.abspath in self.targets,
+                cached_digest=old.digest, text=self.texts.get(old.abspath),
+            )
+            for old in (records[n] for n in missing)
         ]
         for number, fresh in zip(missing, self._run(tasks)):
             old = records[number]
-            records[number] = _merge(old, fresh) if fresh.digest == old.digest else fresh
-            self._keep(records[number])
-
-
-def _merge(old: FileRecord, fresh: FileRecord) -> FileRecord:
-    """A record of unchanged content: what the check did not redo comes from the old one."""
-    if fresh.failure is None and old.failure is not None:
-        fresh.failure = old.failure
-    if fresh.failure is None and fresh.summary is None and old.summary is not None:
-        fresh.summary, fresh.facts = old.summary, old.facts
-    if fresh.failure is None and not fresh.sdigest:
-        fresh.sdigest = old.sdigest
-    if fresh.failure is None and fresh.results is None:
-        fresh.results, fresh.directives = old.results, old.directives
-        if fresh.dated is None:
-            fresh.dated = old.dated
-    return fresh
+            records[number] = self._keep(fresh.merged_with(old) if fresh.digest == old.digest else fresh)
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
@@ -318,47 +330,86 @@ def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
     return digest.hexdigest()
 
 
+class _Unplaceable(Exception):
+    """A snapshot's finding whose place only its rule knows, in a file that changed."""
+
+
+class _Relocate:
+    """Places of pointers in files whose content changed since a snapshot, looked up again."""
+
+    def __init__(self, by_key: Mapping[str, FileRecord], moved: set[str]) -> None:
+        self.by_key, self.moved = by_key, moved
+        self._files: dict[str, Entry] = {}
+
+    def _locate(self, key: str, pointer: str, at_key: bool) -> tuple[int, int]:
+        if key not in self._files:
+            r = self.by_key[key]
+            self._files[key] = summary_entry(r.shown, r.abspath, r.fmt, {}, {}, r.text or "")
+        return self._files[key].locate(pointer, at_key=at_key)
+
+    def finding(self, key: str, item: StoredFinding, at_key: bool | None) -> StoredFinding:
+        """`item`, a finding on the file `key`, at its places in the files as they are now."""
+        if key in self.moved:
+            if at_key is None:  # a place the rule gave itself: only the rule knows it
+                raise _Unplaceable(item.code)
+            line, col = self._locate(key, item.pointer, bool(at_key))
+            item = item._replace(line=line, col=col)
+        return item._replace(related=tuple(self._related(r) for r in item.related))
+
+    def _related(self, place: RelatedPlace) -> RelatedPlace:
+        if place.key is None or place.key not in self.moved:
+            return place
+        line, col = self._locate(place.key, place.pointer, False)
+        return place._replace(line=line, col=col)
+
+
 def _reuse_corpus(
     snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
-) -> tuple[dict[str, list[Stored]], bool] | None:
+) -> tuple[dict[str, list[StoredFinding]], bool] | None:
     """The findings on `targets` of the last full run's corpus phase (its summaries are
     the current ones), with places looked up again in files whose content changed since;
     and whether any place was. None if the snapshot cannot serve."""
     try:
         digests, places = snapshot["digests"], snapshot["places"]
-        found = {k: stored_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
+        found = {k: read_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
         by_key = {r.key: r for r in records}
         moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
         if not moved:
             return found, False
-        files: dict[str, Entry] = {}
-
-        def locate(key: str, pointer: str, at_key: bool) -> tuple[int, int]:
-            if key not in files:
-                r = by_key[key]
-                files[key] = summary_entry(r.shown, r.abspath, r.fmt, {}, {}, r.text or "")
-            return files[key].locate(pointer, at_key=at_key)
-
+        relocate = _Relocate(by_key, moved)
         for record in targets:
             items = found.get(record.key)
-            if not items:
-                continue
-            fresh = []
-            for item, at_key in zip(items, places[record.key], strict=True):
-                code, line, col, severity, message, pointer, related, fix = item
-                if record.key in moved:
-                    if at_key is None:  # a place the rule gave itself: only the rule knows it
-                        return None
-                    line, col = locate(record.key, pointer, bool(at_key))
-                related = tuple(
-                    (k, *locate(k, p, False), p) if k in moved else (k, r_line, r_col, p)
-                    for k, r_line, r_col, p in related
-                )
-                fresh.append((code, line, col, severity, message, pointer, related, fix))
-            found[record.key] = fresh
-    except (KeyError, TypeError, ValueError, AttributeError, OSError):
+            if items:
+                found[record.key] = [
+                    relocate.finding(record.key, item, at_key)
+                    for item, at_key in zip(items, places[record.key], strict=True)
+                ]
+    except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return found, True
+
+
+def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
+    """The corpus index over the summaries of the records that loaded; focused on `targets`
+    when they are not all of them."""
+    entries = [
+        summary_entry(r.shown, r.abspath, r.fmt, r.summary, r.facts, r.text or "")
+        for r in records
+        if r.failure is None and r.summary is not None
+    ]
+    focus = frozenset(n for n, e in enumerate(entries) if e.path in targets)
+    return Corpus(entries, root if root.is_dir() else None, None if len(focus) == len(entries) else focus)
+
+
+def _run_corpus_rule(rule: registry.Rule, corpus: Corpus, ctx: registry.Context) -> list[Finding]:
+    assert rule.func is not None
+    try:
+        found = list(rule.func(corpus, ctx))
+    except Exception as exc:  # a bug in a rule, not in the data: name both
+        raise RuleCrashed(rule.code, "the corpus", exc) from exc
+    if any(finding.path is None for finding in found):
+        raise RuleCrashed(rule.code, "the corpus", ValueError("finding without a path"))
+    return found
 
 
 def _corpus_findings(
@@ -368,7 +419,7 @@ def _corpus_findings(
     today: date,
     memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
-) -> dict[str, list[Stored]]:
+) -> dict[str, list[StoredFinding]]:
     """Corpus-rule findings on the target files (by record key), places resolved.
 
     `places` gets, for each finding, how its place was found: `at_key`, or None when the
@@ -376,149 +427,160 @@ def _corpus_findings(
     rules = [
         r for r in registry.all_rules() if r.func is not None and r.scope == "corpus" and config.enabled(r.code)
     ]
-    out: dict[str, list[Stored]] = {}
+    out: dict[str, list[StoredFinding]] = {}
     if not rules:
         return out
-    entries: list[Entry] = []
-    for record in records:
-        if record.failure is None and record.summary is not None:
-            entries.append(
-                summary_entry(record.shown, record.abspath, record.fmt, record.summary, record.facts, record.text or "")
-            )
-    focus = frozenset(n for n, e in enumerate(entries) if e.path in targets)
-    corpus = Corpus(entries, config.root if config.root.is_dir() else None, None if len(focus) == len(entries) else focus)
+    corpus = _corpus_of(records, targets, config.root)
     key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
     for rule in rules:
-        assert rule.func is not None
         ctx = registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
-        try:
-            found = list(rule.func(corpus, ctx))
-        except Exception as exc:  # a bug in a rule, not in the data: name both
-            raise RuleCrashed(rule.code, "the corpus", exc) from exc
-        for finding in found:
-            if finding.path is None:
-                raise RuleCrashed(rule.code, "the corpus", ValueError("finding without a path"))
+        for finding in _run_corpus_rule(rule, corpus, ctx):
             if finding.path not in targets:
                 continue
             entry = corpus.by_path[finding.path]
-            line, col = finding.position or entry.locate(finding.pointer, at_key=finding.at_key)
-            related = []
-            for other in finding.related:
-                place = corpus.by_path.get(other.path)
-                if place is not None:
-                    r_line, r_col = place.locate(other.pointer)
-                    related.append((key_of[other.path], r_line, r_col, other.pointer))
-            severity = config.severities.get(rule.code) or finding.severity or rule.severity
-            out.setdefault(key_of[finding.path], []).append(
-                (rule.code, line, col, severity.value, finding.message, finding.pointer, tuple(related), None)
+            place = finding.position or entry.locate(finding.pointer, at_key=finding.at_key)
+            related = tuple(
+                RelatedPlace(key_of[other.path], *corpus.by_path[other.path].locate(other.pointer), other.pointer)
+                for other in finding.related
+                if other.path in corpus.by_path
             )
+            key = key_of[finding.path]
+            severity = config.severity(rule, finding.severity)
+            out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity))
             if places is not None:
-                places.setdefault(key_of[finding.path], []).append(
-                    None if finding.position else finding.at_key
-                )
+                places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
+    return out
+
+
+def _diagnostic(
+    record: FileRecord, found: StoredFinding, shown_of: Mapping[str, str], name_of: Mapping[str, str]
+) -> Diagnostic:
+    return Diagnostic(
+        path=record.shown,
+        line=found.line,
+        col=found.col,
+        code=found.code,
+        name=name_of[found.code],
+        severity=Severity(found.severity),
+        message=found.message,
+        pointer=found.pointer,
+        related=tuple(
+            Location(shown_of.get(r.key, record.shown) if r.key is not None else record.shown, r.line, r.col, r.pointer)
+            for r in found.related
+        ),
+        fix=Fix(*found.fix) if found.fix is not None else None,
+    )
+
+
+def _load_failure(record: FileRecord, failure: Failure, config: Config) -> list[Diagnostic]:
+    """ET001 for a file that did not load, unless it is off there."""
+    rule = registry.get("ET001")
+    if not config.enabled(rule.code) or config.ignored_in_file(record.abspath, rule.code):
+        return []
+    return [
+        Diagnostic(
+            path=record.shown, line=failure.line, col=failure.col, code=rule.code, name=rule.name,
+            severity=config.severity(rule), message=failure.message,
+        )
+    ]
+
+
+def _unused_suppressions(
+    record: FileRecord, directives: suppress.Suppressions, config: Config, known: Sequence[str]
+) -> list[Diagnostic]:
+    """ET002 for each directive of the file that suppressed nothing (and names a rule that is on)."""
+    rule = registry.get("ET002")
+    if not record.directives or not config.enabled(rule.code) or config.ignored_in_file(record.abspath, rule.code):
+        return []
+    out = []
+    for directive in directives.unused():
+        if not any(code.startswith(directive.code) for code in known):
+            message = f"suppression names `{directive.code}`, which is no rule code"
+        elif not any(config.enabled(code) for code in known if code.startswith(directive.code)):
+            continue  # the rule is off: whether it would fire is unknown
+        else:
+            message = f"suppression of `{directive.code}` matches no diagnostic"
+        out.append(
+            Diagnostic(
+                path=record.shown, line=directive.line, col=directive.col, code=rule.code, name=rule.name,
+                severity=config.severity(rule), message=message,
+            )
+        )
     return out
 
 
 def _diagnostics(
     records: Sequence[FileRecord],
     targets: Sequence[FileRecord],
-    corpus_found: Mapping[str, list[Stored]],
+    corpus_found: Mapping[str, list[StoredFinding]],
     config: Config,
 ) -> list[Diagnostic]:
     """Diagnostics on the targets: ET001, entry and corpus findings, suppressions, ET002; sorted."""
     shown_of = {r.key: r.shown for r in records}
-    known = [r.code for r in registry.all_rules()]
+    name_of = {r.code: r.name for r in registry.all_rules()}
+    known = list(name_of)
     out: list[Diagnostic] = []
-    failure_rule = registry.get("ET001")
-    unused_rule = registry.get("ET002")
     for record in targets:
         if record.failure is not None:
-            if config.enabled(failure_rule.code) and not config.ignored_in_file(record.abspath, failure_rule.code):
-                line, col, message = record.failure
-                out.append(
-                    Diagnostic(
-                        path=record.shown, line=line, col=col, code=failure_rule.code, name=failure_rule.name,
-                        severity=config.severities.get(failure_rule.code, failure_rule.severity), message=message,
-                    )
-                )
+            out += _load_failure(record, record.failure, config)
             continue
         directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-        found = [*(record.results or []), *(record.dated[1] if record.dated else []), *corpus_found.get(record.key, [])]
-        for code, line, col, severity, message, pointer, related, fix in found:
-            if config.ignored_in_file(record.abspath, code):
-                continue
-            if directives.suppresses(line, code):
-                continue
-            out.append(
-                Diagnostic(
-                    path=record.shown,
-                    line=line,
-                    col=col,
-                    code=code,
-                    name=registry.get(code).name,
-                    severity=Severity(severity),
-                    message=message,
-                    pointer=pointer,
-                    related=tuple(
-                        Location(shown_of.get(k, record.shown) if k is not None else record.shown, r_line, r_col, r_pointer)
-                        for k, r_line, r_col, r_pointer in related
-                    ),
-                    fix=Fix(*fix) if fix is not None else None,
-                )
-            )
-        if not record.directives or not config.enabled(unused_rule.code):
-            continue
-        if config.ignored_in_file(record.abspath, unused_rule.code):
-            continue
-        for directive in directives.unused():
-            if not any(code.startswith(directive.code) for code in known):
-                message = f"suppression names `{directive.code}`, which is no rule code"
-            elif not any(config.enabled(code) for code in known if code.startswith(directive.code)):
-                continue  # the rule is off: whether it would fire is unknown
-            else:
-                message = f"suppression of `{directive.code}` matches no diagnostic"
-            out.append(
-                Diagnostic(
-                    path=record.shown, line=directive.line, col=directive.col, code=unused_rule.code,
-                    name=unused_rule.name, severity=config.severities.get(unused_rule.code, unused_rule.severity),
-                    message=message,
-                )
-            )
+        for found in [*record.findings(), *corpus_found.get(record.key, [])]:
+            # (a file's ignores first: a directive is used only by what would be reported)
+            if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
+                found.line, found.code
+            ):
+                out.append(_diagnostic(record, found, shown_of, name_of))
+        out += _unused_suppressions(record, directives, config, known)
     return sorted(out, key=Diagnostic.sort_key)
+
+
+def _snapshot_findings(found: Mapping[str, list[StoredFinding]]) -> dict[str, list[tuple[Any, ...]]]:
+    return {key: plain_findings(items) for key, items in found.items()}
 
 
 def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date) -> list[Diagnostic]:
     """Corpus phase (from the cache's last full run when the corpus is unchanged) and collection."""
     config, store = run.config, run.store
-    target_shown = {r.shown for r in targets}
-    corpus_found: dict[str, list[Stored]] | None = None
+    corpus_found: dict[str, list[StoredFinding]] | None = None
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     full = len(targets) == len(records)
-    places: dict[str, list[bool | None]] = {}
     if store is not None:
         snapshot = store.corpus()
         reused = _reuse_corpus(snapshot, records, targets) if snapshot.get("key") == snapshot_key else None
         if reused is not None:
             corpus_found, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
-                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
+                store.set_corpus({**snapshot, "findings": _snapshot_findings(corpus_found), "digests": _digests(records)})
     if corpus_found is None:
-        run.summaries(records)
-        facts_before = {r.key: len(r.facts) for r in records}
-        corpus_found = _corpus_findings(records, target_shown, config, today, run.memo, places)
-        if store is not None:
-            for record in records:  # facts a corpus rule computed late (e.g. band keys) are kept
-                if len(record.facts) != facts_before[record.key] and record.text is None:
-                    store.put(record.key, None, record.index_data())
-            if full:
-                store.set_corpus(
-                    {"key": snapshot_key, "findings": corpus_found, "places": places, "digests": _digests(records)}
-                )
+        corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
     return _diagnostics(records, targets, corpus_found, config)
+
+
+def _corpus_phase(
+    run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date, snapshot_key: str | None
+) -> dict[str, list[StoredFinding]]:
+    """Run the corpus rules (summaries first) and keep what the cache should: facts a corpus
+    rule computed late (e.g. band keys) and, after a full run, the snapshot."""
+    store = run.store
+    run.summaries(records)
+    facts_before = {r.key: len(r.facts) for r in records}
+    places: dict[str, list[bool | None]] = {}
+    found = _corpus_findings(records, {r.shown for r in targets}, run.config, today, run.memo, places)
+    if store is None:
+        return found
+    for record in records:
+        if len(record.facts) != facts_before[record.key] and record.text is None:
+            store.put(record.key, None, record.index_data())
+    if snapshot_key is not None:
+        store.set_corpus(
+            {"key": snapshot_key, "findings": _snapshot_findings(found), "places": places, "digests": _digests(records)}
+        )
+    return found
 
 
 def _digests(records: Sequence[FileRecord]) -> dict[str, str]:
@@ -533,14 +595,15 @@ def check(
     failures: Sequence[LoadFailure] = (),
 ) -> list[Diagnostic]:
     """Run every enabled rule over entries already in memory; diagnostics on `targets`, sorted."""
+    config = configured(config)
     checker = Checker(config, today, {}, len(entries))
     wanted = {id(e) for e in targets}
     records = []
     for entry in entries:
         record = FileRecord(entry.path, entry.path, entry.abspath, entry.fmt, text=entry.text)
-        records.append(checker.check_entry(record, entry, "all" if id(entry) in wanted else "none", True))
+        records.append(checker.check_entry(record, entry, Rerun.ALL if id(entry) in wanted else Rerun.NONE, True))
     failed = [
-        FileRecord(f.path, f.path, f.abspath, file_format(f.abspath), failure=(f.line, f.col, f.message))
+        FileRecord(f.path, f.path, f.abspath, file_format(f.abspath), failure=Failure(f.line, f.col, f.message))
         for f in failures
     ]
     target_records = [r for r, e in zip(records, entries) if id(e) in wanted] + failed
@@ -565,6 +628,7 @@ def lint(
     processes check files when there are many; `keep_entries` keeps the parsed
     target entries in the result (for fixes), which checks every target in this process.
     """
+    config = configured(config)
     today = today or date.today()
     cwd = cwd or Path.cwd()
     texts = texts or {}

@@ -1,12 +1,10 @@
 """Per-file work of a lint run: read, hash, parse, run the entry rules, summarise for corpus rules.
 
-Each file becomes a `FileRecord`: its content digest, its load failure or its
-summary (`summary.summarize`) and facts (`registry.Fact`), and, for files being
-reported on, the findings of the entry rules with their places resolved. A record
-depends only on the file's content, its path, and the run's environment (entrykit
-version, config, schema; and for rules that read today, the day), so it is what the
-cache keeps. Files are checked in a process pool when there are enough of them;
-records come back in the order of the files.
+Each `Task` becomes a `FileRecord` (`lint.records`): its content digest, its load
+failure or its summary (`corpus_summary.summarize`) and facts (`registry.Fact`), and,
+for files being reported on, the findings of the entry rules the task asks for
+(`Rerun`) with their places resolved. Files are checked in a process pool when there
+are enough of them; records come back in the order of the files.
 """
 
 from __future__ import annotations
@@ -16,118 +14,25 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+import entrykit.rules  # noqa: F401  (a spawned worker registers every rule, too)
 from entrykit import registry
 from entrykit.config import Config
-from entrykit.diagnostic import Finding, Severity
+from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
 from entrykit.errors import RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
 from entrykit.lint.corpus_summary import summarize, summary_entry
+from entrykit.lint.records import Dated, Failure, FileRecord, RelatedPlace, Rerun, Stat, StoredFinding
 from entrykit.loader import LoadFailure, load, read_entry_bytes
 
 POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it saves
 RACY_NS = 2_000_000_000  # a file changed this recently may change again within its mtime tick
-
-# A finding as records keep it: (code, line, col, severity, message, pointer,
-# related, fix). `related` holds (key, line, col, pointer) with key None for the
-# file itself; `fix` is None or (pointer, value, description, safe).
-Stored = tuple[Any, ...]
-
-
-@dataclass
-class FileRecord:
-    """Everything a run needs of one file (see the module docstring)."""
-
-    key: str  # path below the corpus root: what the cache files it under
-    shown: str  # how diagnostics name it
-    abspath: Path
-    fmt: str
-    digest: str = ""
-    stat: tuple[int, int, int] | None = None  # (mtime_ns, size, inode) when not racy
-    sdigest: str = ""  # digest of the summary: what corpus rules see of the file
-    failure: tuple[int, int, str] | None = None
-    summary: dict[str, Any] | None = None
-    facts: dict[str, Any] = field(default_factory=dict)
-    results: list[Stored] | None = None  # entry rules that do not read today; None: not run
-    dated: tuple[str, list[Stored]] | None = None  # (day, findings of rules that read today)
-    directives: list[tuple[int, int, int | None, str]] = field(default_factory=list)
-    memo: dict[str, Any] = field(default_factory=dict)  # memo items added while checking it
-    entry: Entry | None = None  # the parsed entry, when the caller keeps entries
-    text: str | None = None  # content that stands in for the file (fixer, merge)
-
-    def result_data(self) -> dict[str, Any]:
-        """What the cache keeps of the file's results."""
-        return {
-            "d": self.digest,
-            "st": self.stat,
-            "sd": self.sdigest,
-            "fmt": self.fmt,
-            "f": self.failure,
-            "r": self.results,
-            "dr": self.dated,
-            "sup": self.directives,
-        }
-
-    def index_data(self) -> dict[str, Any] | None:
-        """What the cache keeps of the file's summary and facts (None for a failure)."""
-        if self.failure is not None or self.summary is None:
-            return None
-        return {"d": self.digest, "s": self.summary, "x": self.facts}
-
-    @classmethod
-    def from_data(
-        cls, key: str, shown: str, abspath: Path, data: dict[str, Any], with_results: bool = True
-    ) -> FileRecord | None:
-        """A record (without its summary) from the cache, or None if the data are not a record's.
-
-        Without `with_results` the findings are left out (a file not reported on)."""
-        try:
-            record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
-            stat = data["st"]
-            record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
-            record.sdigest = str(data.get("sd") or "")
-            failure = data["f"]
-            record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
-            if with_results:
-                record.results = stored_findings(data["r"]) if data["r"] is not None else None
-                dated = data["dr"]
-                record.dated = (str(dated[0]), stored_findings(dated[1])) if dated is not None else None
-            record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
-        return record
-
-    @classmethod
-    def from_row(cls, key: str, shown: str, abspath: Path, row: Any) -> FileRecord | None:
-        """A record without results or summary from the cache's `files` table (`cache.row_of`),
-        or None if the row is not one."""
-        try:
-            digest, stat, sdigest, fmt, failure = row
-            if not isinstance(digest, str) or not isinstance(fmt, str):
-                return None
-            record = cls(key, shown, abspath, fmt, digest)
-            record.stat = (int(stat[0]), int(stat[1]), int(stat[2])) if stat is not None else None
-            record.sdigest = str(sdigest or "")
-            record.failure = (int(failure[0]), int(failure[1]), str(failure[2])) if failure is not None else None
-        except (TypeError, ValueError, IndexError):
-            return None
-        return record
-
-    def add_index(self, data: dict[str, Any] | None) -> bool:
-        """Take the summary and facts from the cache if they are of this content; False if not."""
-        if not isinstance(data, dict) or data.get("d") != self.digest:
-            return False
-        summary, facts = data.get("s"), data.get("x")
-        if not isinstance(summary, dict) or not isinstance(facts, dict):
-            return False
-        self.summary, self.facts = summary, dict(facts)
-        return True
 
 
 def summary_digest(summary: dict[str, Any]) -> str:
@@ -136,17 +41,7 @@ def summary_digest(summary: dict[str, Any]) -> str:
     return content_digest(repr(summary).encode("utf-8", "surrogatepass"))
 
 
-def stored_findings(items: Any) -> list[Stored]:
-    """Findings as records keep them, checked to be of that shape (ValueError, TypeError if not)."""
-    out = []
-    for item in items:
-        code, line, col, severity, message, pointer, related, fix = item
-        Severity(severity)
-        out.append((str(code), int(line), int(col), severity, str(message), str(pointer), tuple(related), fix))
-    return out
-
-
-def file_stat(path: Path) -> tuple[int, int, int] | None:
+def file_stat(path: Path) -> Stat | None:
     """(mtime_ns, size, inode), or None when the file changed too recently to trust it."""
     try:
         st = os.stat(path)
@@ -157,18 +52,20 @@ def file_stat(path: Path) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-class Task(NamedTuple):
-    """One file to check: `run` says which entry rules ("all", "dated", "none")."""
+@dataclass(frozen=True)
+class Task:
+    """One file to check, and what to compute of it if its content is the cached one
+    (`cached_digest`); a file whose content changed is checked in full."""
 
     abspath: Path
     shown: str
     key: str
     fmt: str
     want: bool  # the file is reported on
-    run: str
-    facts: bool  # compute the summary and facts
-    cached_digest: str | None
-    text: str | None
+    rerun: Rerun = Rerun.NONE  # the entry rules to run again on unchanged content
+    facts: bool = True  # compute the summary and facts
+    cached_digest: str | None = None
+    text: str | None = None  # content that stands in for the file
 
 
 class Checker:
@@ -215,12 +112,12 @@ class Checker:
     def fact_names(self) -> set[str]:
         return {f.name for f in self.facts}
 
-    def findings(self, entry: Entry, run: str) -> tuple[list[Stored], list[Stored]]:
-        """(undated, dated) findings of the entry rules `run` asks for, places resolved."""
-        undated: list[Stored] = []
-        dated: list[Stored] = []
+    def findings(self, entry: Entry, rerun: Rerun) -> tuple[list[StoredFinding], list[StoredFinding]]:
+        """(undated, dated) findings of the entry rules `rerun` asks for, places resolved."""
+        undated: list[StoredFinding] = []
+        dated: list[StoredFinding] = []
         for rule, ctx in self.rules:
-            if run == "dated" and not rule.dated:
+            if rerun is Rerun.NONE or (rerun is Rerun.DATED and not rule.dated):
                 continue
             assert rule.func is not None
             try:
@@ -232,19 +129,14 @@ class Checker:
                 out.append(self._store(rule, entry, finding))
         return undated, dated
 
-    def _store(self, rule: registry.Rule, entry: Entry, finding: Finding) -> Stored:
-        line, col = finding.position or entry.locate(finding.pointer, at_key=finding.at_key)
-        related = []
-        for other in finding.related:
-            if other.path == entry.path:  # entry rules can only point into their own file
-                r_line, r_col = entry.locate(other.pointer)
-                related.append((None, r_line, r_col, other.pointer))
-        severity = self.config.severities.get(rule.code) or finding.severity or rule.severity
-        fix = finding.fix
-        stored_fix = (fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None
-        return (
-            rule.code, line, col, severity.value, finding.message, finding.pointer, tuple(related), stored_fix,
+    def _store(self, rule: registry.Rule, entry: Entry, finding: Finding) -> StoredFinding:
+        place = finding.position or entry.locate(finding.pointer, at_key=finding.at_key)
+        related = tuple(
+            RelatedPlace(None, *entry.locate(other.pointer), other.pointer)
+            for other in finding.related
+            if other.path == entry.path  # entry rules can only point into their own file
         )
+        return StoredFinding.of(rule.code, finding, place, related, self.config.severity(rule, finding.severity))
 
     def summarize(self, record: FileRecord, entry: Entry) -> None:
         """Fill the record's summary and facts from a parsed entry."""
@@ -255,14 +147,14 @@ class Checker:
             light.facts[item.name] = item.func(light, self.fact_context)
         record.facts = light.facts
 
-    def check_entry(self, record: FileRecord, entry: Entry, run: str, facts: bool) -> FileRecord:
-        """Fill `record` from a parsed entry: findings of the rules `run` asks for, summary, facts."""
-        if run != "none":
-            undated, dated = self.findings(entry, run)
-            if run == "all":
+    def check_entry(self, record: FileRecord, entry: Entry, rerun: Rerun, facts: bool) -> FileRecord:
+        """Fill `record` from a parsed entry: findings of the rules `rerun` asks for, summary, facts."""
+        if rerun is not Rerun.NONE:
+            undated, dated = self.findings(entry, rerun)
+            if rerun is Rerun.ALL:
                 record.results = undated
-            record.dated = (self.today.isoformat(), dated)
-            if run == "all" and entry.fmt == "yaml" and "entrykit:" in entry.text:
+            record.dated = Dated(self.today.isoformat(), dated)
+            if rerun is Rerun.ALL and entry.fmt == "yaml" and "entrykit:" in entry.text:
                 record.directives = [
                     (d.line, d.col, d.target_line, d.code) for d in suppress.parse(entry.text).directives
                 ]
@@ -288,17 +180,17 @@ class Checker:
             if isinstance(got, bytes):
                 raw = got
                 record.digest = content_digest(raw)
-        run, facts = task.run, task.facts
+        rerun, facts = task.rerun, task.facts
         if not record.digest or record.digest != task.cached_digest:
-            run, facts = ("all" if task.want else "none"), True
-        elif run == "none" and not facts:
+            rerun, facts = (Rerun.ALL if task.want else Rerun.NONE), True
+        elif rerun is Rerun.NONE and not facts:
             return record
         loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw)
         if isinstance(loaded, LoadFailure):
-            record.failure = (loaded.line, loaded.col, loaded.message)
+            record.failure = Failure(loaded.line, loaded.col, loaded.message)
             record.memo = self.memo.take_added()
             return record
-        return self.check_entry(record, loaded, run, facts)
+        return self.check_entry(record, loaded, rerun, facts)
 
 
 _WORKER: dict[str, Checker] = {}

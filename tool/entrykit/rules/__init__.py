@@ -1,11 +1,7 @@
-"""Every rule family; importing this package registers all rules."""
+"""Every rule family. Importing this package registers every rule with `entrykit.registry`
+(the lint engine and `entrykit rules` do; reading a configuration never does)."""
 
-from entrykit.rules import (
-    content,  # noqa: F401
-    identity,
-    load,
-    regex,
-    schema,
-    translation,
-    versions,
-)
+from entrykit.rules import content, identity, load, regex, schema, translation, versions
+
+# In the order of their codes: ET0xx load ... ET6xx content.
+FAMILIES = (load, schema, regex, translation, versions, identity, content)

@@ -11,29 +11,10 @@ from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.paths import ID_PATTERN
 from entrykit.regex.runner import RegexSettings
-from entrykit.registry import Context, Option, fact, rule, section
+from entrykit.registry import Context, fact, rule
 from entrykit.similarity import near_duplicates as dupes
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
-
-section(
-    "dupes",
-    {
-        "threshold": Option(
-            0.6, "Lowest score (0 to 1) at which two entries are reported as near-duplicates.", float
-        ),
-        "candidate": Option(
-            0.5, "Shingle Jaccard the MinHash LSH candidate search is tuned for (lower finds more, slower).", float
-        ),
-        "allow": Option(
-            [],
-            "Id patterns (`*` globs) of intentional families: pairs whose two ids match one pattern are not reported.",
-            list,
-            items=str,
-        ),
-    },
-    "What ET502 and `entrykit dupes` count as near-duplicate entries.",
-)
 
 
 def _claims(entry: Entry) -> list[tuple[str, str]]:

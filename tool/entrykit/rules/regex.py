@@ -10,61 +10,16 @@ from entrykit.corpus import Corpus
 from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.regex.breadth import generic_probes, too_broad
-from entrykit.regex.compiling import FLAG_NAMES, MODES
 from entrykit.regex.literal_index import Text, corpus_cross_matches, regex_fact
 from entrykit.regex.redos import AnalysisTooComplex, Result, analyse
 from entrykit.regex.runner import (
-    DEFAULT_TIMEOUT_MS,
     Job,
     Outcome,
     RegexRunner,
     RegexSettings,
     Status,
 )
-from entrykit.registry import Context, Option, fact, rule, section
-
-ENGINES = ("re2", "ecmascript")
-
-section(
-    "regex",
-    {
-        "flags": Option(
-            [],
-            "Flags every lookup compiles regexes with (`IGNORECASE`, `MULTILINE`, `DOTALL`, "
-            "`VERBOSE`, `ASCII`).",
-            type=list,
-            items=str,
-            choices=tuple(FLAG_NAMES),
-        ),
-        "mode": Option(
-            "search",
-            "How lookups apply a regex: `search` anywhere in the text, `match` at its "
-            "start, `fullmatch` the whole text.",
-            choices=MODES,
-        ),
-        "timeout_ms": Option(
-            DEFAULT_TIMEOUT_MS,
-            "Time budget of one match, in milliseconds; a regex that exceeds it on any text "
-            "entrykit runs it on gets ET206.",
-            type=int,
-        ),
-        "polynomial_degree": Option(
-            3,
-            "ET205 reports polynomial backtracking of this degree or higher as a warning "
-            "(lower degrees from a repeated group as info).",
-            type=int,
-        ),
-        "portable_to": Option(
-            [],
-            "Engines every regex must also compile in and mean the same in (`re2`, "
-            "`ecmascript`); empty turns ET207 off.",
-            type=list,
-            items=str,
-            choices=ENGINES,
-        ),
-    },
-    "How lookups run entry regexes; every regex rule follows these settings.",
-)
+from entrykit.registry import Context, Option, fact, rule
 
 
 def _flags(ctx: Context) -> int:
@@ -447,7 +402,7 @@ def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
             yield Finding("/regex", problem)
 
 
-@rule("ET208", "regex-too-broad", options={"min_literal": Option(3, "Shortest literal text a match must contain.", type=int)})
+@rule("ET208", "regex-too-broad", options={"min_literal": Option(3, "Shortest literal text a match must contain.", kind=int)})
 def regex_too_broad(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Regex is so broad that it matches messages of almost any error.
 
@@ -507,7 +462,7 @@ def _what(text: Text) -> str:
     scope="corpus",
     options={
         "max_pairs": Option(
-            5, "Up to this many other entries, one diagnostic per pair; beyond, one summary.", type=int
+            5, "Up to this many other entries, one diagnostic per pair; beyond, one summary.", kind=int
         )
     },
 )

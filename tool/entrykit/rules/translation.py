@@ -3,82 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
-from entrykit.registry import Context, Option, rule, section
+from entrykit.registry import Context, Option, rule
 from entrykit.translation import locales
 from entrykit.translation import preserved_tokens as tokens
 from entrykit.translation import translated_fields as translated
 from entrykit.translation.translated_fields import Key, Settings
-
-
-def _locale_problem(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    problem = locales.problem(value)
-    if problem is None:
-        return None
-    hint = [f"`{h}`" for h in locales.suggest(value)]
-    if not hint:
-        return problem
-    options = hint[0] if len(hint) == 1 else ", ".join(hint[:-1]) + " or " + hint[-1]
-    return f"{problem}; did you mean {options}?"
-
-
-def _check_locales(value: Any, where: str) -> None:
-    """Config check for a list of locales: ValueError naming `where` and a suggestion."""
-    for item in value:
-        problem = _locale_problem(item)
-        if problem:
-            raise ValueError(f"`{where}`: {item!r} {problem}")
-
-
-def _check_glossary(value: Any, where: str) -> None:
-    """Config check for the glossary: locale -> term -> a translation or a list of them."""
-    _check_locales(list(value), where)
-    for locale, terms in value.items():
-        if not isinstance(terms, dict):
-            raise ValueError(f"`{where}.{locale}` must be a table of terms, got {terms!r}")
-        for term, accepted in terms.items():
-            if not (isinstance(accepted, str) or (isinstance(accepted, list) and all(isinstance(a, str) for a in accepted))):
-                raise ValueError(f"`{where}.{locale}.{term}` must be a string or a list of strings, got {accepted!r}")
-
-
-section(
-    "translation",
-    {
-        "required": Option(
-            ["zh"],
-            "Locales every entry must be translated into (babel form: `zh`, `ja`, `pt_BR`).",
-            type=list,
-            items=str,
-            validate=_check_locales,
-        ),
-        "fields": Option(
-            ["signature", "root_cause", "workarounds"],
-            "Fields that are translated; a list field's translation holds one string per item.",
-            type=list,
-            items=str,
-        ),
-        "track_source": Option(
-            False,
-            "Record in `translated_from` a fingerprint of the source each translation was made "
-            "from, and warn (ET307) when the source has changed since.",
-            type=bool,
-        ),
-        "glossary": Option(
-            {},
-            "Translations of terms the project accepts in place of the term (ET305), per locale: "
-            '`glossary.zh = { HEAD = "头指针" }` (a string or a list of strings).',
-            type=dict,
-            validate=_check_glossary,
-        ),
-    },
-    "Which locales and fields translations are required for.",
-)
 
 
 def _settings(ctx: Context) -> Settings:
@@ -306,7 +239,7 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
         "kinds": Option(
             list(tokens.DEFAULT_KINDS),
             "Kinds of preserved tokens that must survive translation.",
-            type=list,
+            kind=list,
             items=str,
             choices=tokens.KINDS,
         )
@@ -379,7 +312,7 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
             0.6,
             "Share of the source's ordinary words that, reappearing in the translation, "
             "make it half-translated.",
-            type=float,
+            kind=float,
         )
     },
 )
@@ -459,11 +392,11 @@ def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """
     value = entry.data.get("locale")
     if isinstance(value, str) and value:
-        problem = _locale_problem(value)
+        problem = locales.problem_with_hint(value)
         if problem:
             yield Finding("/locale", f"`locale` `{value}` {problem}")
     for key in _keys(entry, ctx):
-        problem = _locale_problem(key.locale)
+        problem = locales.problem_with_hint(key.locale)
         if problem:
             yield Finding(key.pointer, f"locale `{key.locale}` of `{key.key}` {problem}", at_key=True)
 

@@ -207,3 +207,18 @@ def problem(tag: str) -> str | None:
     if parts is not None and _known_parts(parts) and str(parts) != tag:
         return "is not in babel's spelling"
     return "is not a locale babel knows"
+
+
+def problem_with_hint(value: object) -> str | None:
+    """`problem(value)` followed by the tags its writer probably meant (None for a valid
+    locale or a value that is no string)."""
+    if not isinstance(value, str):
+        return None
+    found = problem(value)
+    if found is None:
+        return None
+    hint = [f"`{h}`" for h in suggest(value)]
+    if not hint:
+        return found
+    options = hint[0] if len(hint) == 1 else ", ".join(hint[:-1]) + " or " + hint[-1]
+    return f"{found}; did you mean {options}?"

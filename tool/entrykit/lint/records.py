@@ -1,0 +1,234 @@
+"""What a lint run keeps of one file and of each finding: the records the per-file
+pipeline makes, the cache keeps and the engine turns into diagnostics.
+
+The cache writes records with `marshal`, which takes plain tuples only: each named
+record here has `plain()` (as the cache writes it) and `read()` (from what the cache
+holds, checked: ValueError or TypeError for anything that is not one).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from entrykit.diagnostic import Finding, Severity
+from entrykit.entry import Entry
+
+Stat = tuple[int, int, int]  # (mtime_ns, size, inode) of a file
+
+
+class Rerun(enum.Enum):
+    """Which entry rules a check of one file runs."""
+
+    ALL = "all"  # every entry rule: a file reported on without current results
+    DATED = "dated"  # only the rules that read today: results of another day
+    NONE = "none"  # none: a file only corpus rules see, or results that are current
+
+
+class Failure(NamedTuple):
+    """Why a file did not load (ET001), and where."""
+
+    line: int
+    col: int
+    message: str
+
+    @classmethod
+    def read(cls, item: Any) -> Failure:
+        line, col, message = item
+        return cls(int(line), int(col), str(message))
+
+
+class RelatedPlace(NamedTuple):
+    """A second place a finding points at, resolved: `key` None is the finding's own file."""
+
+    key: str | None
+    line: int
+    col: int
+    pointer: str
+
+    @classmethod
+    def read(cls, item: Any) -> RelatedPlace:
+        key, line, col, pointer = item
+        return cls._make((None if key is None else str(key), int(line), int(col), str(pointer)))
+
+
+class StoredFix(NamedTuple):
+    """A finding's fix as records keep it (see `diagnostic.Fix`)."""
+
+    pointer: str
+    value: Any
+    description: str
+    safe: bool
+
+
+class StoredFinding(NamedTuple):
+    """A finding as records keep it: its place resolved and its severity decided."""
+
+    code: str
+    line: int
+    col: int
+    severity: str
+    message: str
+    pointer: str
+    related: tuple[RelatedPlace, ...]
+    fix: StoredFix | None
+
+    @classmethod
+    def of(
+        cls, code: str, finding: Finding, place: tuple[int, int], related: tuple[RelatedPlace, ...], severity: Severity
+    ) -> StoredFinding:
+        fix = finding.fix
+        kept = StoredFix(fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None
+        return cls(code, place[0], place[1], severity.value, finding.message, finding.pointer, related, kept)
+
+    def plain(self) -> tuple[Any, ...]:
+        return (
+            self.code, self.line, self.col, self.severity, self.message, self.pointer,
+            tuple(tuple(r) for r in self.related), tuple(self.fix) if self.fix is not None else None,
+        )
+
+    @classmethod
+    def read(cls, item: Any) -> StoredFinding:
+        code, line, col, severity, message, pointer, related, fix = item
+        Severity(severity)
+        # (`_make`: a warm run over a large corpus reads every finding of every file)
+        return cls._make((
+            str(code), int(line), int(col), severity, str(message), str(pointer),
+            tuple(map(RelatedPlace.read, related)) if related else (),
+            StoredFix._make(fix) if fix is not None else None,
+        ))
+
+
+def plain_findings(findings: list[StoredFinding]) -> list[tuple[Any, ...]]:
+    return [f.plain() for f in findings]
+
+
+def read_findings(items: Any) -> list[StoredFinding]:
+    """Findings from what the cache holds (ValueError, TypeError if they are not findings)."""
+    return [StoredFinding.read(item) for item in items]
+
+
+class Dated(NamedTuple):
+    """The findings of the rules that read today, and the day they were made on."""
+
+    day: str
+    findings: list[StoredFinding]
+
+
+@dataclass
+class FileRecord:
+    """Everything a run needs of one file.
+
+    A record depends only on the file's content, its path, and the run's environment
+    (entrykit version, config, schema; and for rules that read today, the day), so it
+    is what the cache keeps.
+    """
+
+    key: str  # path below the corpus root: what the cache files it under
+    shown: str  # how diagnostics name it
+    abspath: Path
+    fmt: str
+    digest: str = ""
+    stat: Stat | None = None  # None when the file changed too recently to trust it
+    sdigest: str = ""  # digest of the summary: what corpus rules see of the file
+    failure: Failure | None = None
+    summary: dict[str, Any] | None = None
+    facts: dict[str, Any] = field(default_factory=dict)
+    results: list[StoredFinding] | None = None  # entry rules that do not read today; None: not run
+    dated: Dated | None = None  # findings of the rules that read today
+    directives: list[tuple[int, int, int | None, str]] = field(default_factory=list)
+    memo: dict[str, Any] = field(default_factory=dict)  # memo items added while checking it
+    entry: Entry | None = None  # the parsed entry, when the caller keeps entries
+    text: str | None = None  # content that stands in for the file (fixer, merge)
+
+    def findings(self) -> list[StoredFinding]:
+        """The entry rules' findings: those that do not read today, then those that do."""
+        return [*(self.results or []), *(self.dated.findings if self.dated else [])]
+
+    def result_data(self) -> dict[str, Any]:
+        """What the cache keeps of the file's results."""
+        return {
+            "d": self.digest,
+            "st": self.stat,
+            "sd": self.sdigest,
+            "fmt": self.fmt,
+            "f": tuple(self.failure) if self.failure is not None else None,
+            "r": plain_findings(self.results) if self.results is not None else None,
+            "dr": (self.dated.day, plain_findings(self.dated.findings)) if self.dated is not None else None,
+            "sup": self.directives,
+        }
+
+    def index_data(self) -> dict[str, Any] | None:
+        """What the cache keeps of the file's summary and facts (None for a failure)."""
+        if self.failure is not None or self.summary is None:
+            return None
+        return {"d": self.digest, "s": self.summary, "x": self.facts}
+
+    @classmethod
+    def from_data(
+        cls, key: str, shown: str, abspath: Path, data: dict[str, Any], with_results: bool = True
+    ) -> FileRecord | None:
+        """A record (without its summary) from the cache, or None if the data are not a record's.
+
+        Without `with_results` the findings are left out (a file not reported on)."""
+        try:
+            record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
+            record.stat = _stat(data["st"])
+            record.sdigest = str(data.get("sd") or "")
+            record.failure = Failure.read(data["f"]) if data["f"] is not None else None
+            if with_results:
+                record.results = read_findings(data["r"]) if data["r"] is not None else None
+                dated = data["dr"]
+                record.dated = Dated(str(dated[0]), read_findings(dated[1])) if dated is not None else None
+            record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        return record
+
+    @classmethod
+    def from_row(cls, key: str, shown: str, abspath: Path, row: Any) -> FileRecord | None:
+        """A record without results or summary from the cache's `files` table (`cache.row_of`),
+        or None if the row is not one."""
+        try:
+            digest, stat, sdigest, fmt, failure = row
+            if not isinstance(digest, str) or not isinstance(fmt, str):
+                return None
+            record = cls(key, shown, abspath, fmt, digest)
+            record.stat = _stat(stat)
+            record.sdigest = str(sdigest or "")
+            record.failure = Failure.read(failure) if failure is not None else None
+        except (TypeError, ValueError, IndexError):
+            return None
+        return record
+
+    def add_index(self, data: dict[str, Any] | None) -> bool:
+        """Take the summary and facts from the cache if they are of this content; False if not."""
+        if not isinstance(data, dict) or data.get("d") != self.digest:
+            return False
+        summary, facts = data.get("s"), data.get("x")
+        if not isinstance(summary, dict) or not isinstance(facts, dict):
+            return False
+        self.summary, self.facts = summary, dict(facts)
+        return True
+
+    def merged_with(self, old: FileRecord) -> FileRecord:
+        """This record of unchanged content, with what its check did not redo taken from `old`."""
+        if self.failure is None and old.failure is not None:
+            self.failure = old.failure
+        if self.failure is not None:
+            return self
+        if self.summary is None and old.summary is not None:
+            self.summary, self.facts = old.summary, old.facts
+        if not self.sdigest:
+            self.sdigest = old.sdigest
+        if self.results is None:
+            self.results, self.directives = old.results, old.directives
+            if self.dated is None:
+                self.dated = old.dated
+        return self
+
+
+def _stat(value: Any) -> Stat | None:
+    return (int(value[0]), int(value[1]), int(value[2])) if value is not None else None
