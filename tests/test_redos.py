@@ -213,13 +213,29 @@ def test_severity_comes_from_the_class_of_backtracking(tmp_path: Path) -> None:
 
 
 def test_measuring_is_opt_in_and_runs_the_size_ladder_in_order() -> None:
-    from entrykit.regex.measure import _EXPONENTIAL_STEPS, _POLYNOMIAL_LENGTHS
+    """Timing is an extra: the finding is the one analysis gives. The runs are the size
+    ladder from its start, sent as series that stop at the threshold measuring sets, every
+    run a series made is one of the measurement's, and only the last may hit the budget."""
+    from entrykit.regex.measure import _EXPONENTIAL_STEPS, _POLYNOMIAL_LENGTHS, _PREDICT_FROM
 
+    stops: list[float] = []
+    made: list[object] = []
     with RegexRunner(50) as runner:
+        real_series = runner.run_series
+
+        def recording_series(pattern: str, flags: int, mode: str, texts: list[str], stop_at: float) -> list[object]:
+            stops.append(stop_at)
+            made.extend(outcomes := real_series(pattern, flags, mode, texts, stop_at))
+            return outcomes
+
+        runner.run_series = recording_series  # type: ignore[method-assign]
         [plain] = analyse(r"(x+x+)+y", 0, "search", runner)
+        assert not stops  # nothing timed unless asked for
         [timed] = analyse(r"(x+x+)+y", 0, "search", runner, measure=True)
         [poly] = analyse(r"a.*b.*c", 0, "search", runner, measure=True)
     assert plain.measurement is None and plain.finding == timed.finding
+    assert stops and set(stops) == {_PREDICT_FROM * 0.05}
+    runs = 0
     for result, ladder in (
         (timed, [len(timed.finding.attack.build(n)) for n in _EXPONENTIAL_STEPS]),
         (poly, [len(poly.finding.attack.build(pump_count(poly.finding.attack, n))) for n in _POLYNOMIAL_LENGTHS]),
@@ -227,7 +243,10 @@ def test_measuring_is_opt_in_and_runs_the_size_ladder_in_order() -> None:
         assert isinstance(result.measurement, Measurement)
         lengths = [length for length, _ in result.measurement.runs]
         assert lengths and lengths == ladder[: len(lengths)]
+        assert all(seconds is not None for _, seconds in result.measurement.runs[:-1])
         assert Result.from_data(result.to_data()) == result
+        runs += len(result.measurement.runs)
+    assert len(made) == runs
 
 
 def test_a_measurement_says_what_it_measured() -> None:
