@@ -12,7 +12,7 @@ from entrykit import pointer as jp
 from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
 from entrykit.registry import Context, rule
-from entrykit.schema import validator
+from entrykit.schema import quick_check, validator
 from entrykit.spelling import did_you_mean
 
 _SHOWN = 60
@@ -146,6 +146,9 @@ def schema_violation(entry: Entry, ctx: Context) -> Iterator[Finding]:
     first_seen: "2024-12-01"
     ```
     """
+    quick = quick_check(ctx.schema)
+    if quick is not None and quick(entry.data):
+        return  # valid: jsonschema is asked only for the messages and places of errors
     check = validator(ctx.schema)
     seen: set[tuple[str, str]] = set()
     for error in check.iter_errors(entry.data):
