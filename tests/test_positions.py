@@ -112,3 +112,38 @@ def test_fast_positions_equal_slow_positions_in_rule_cases(tmp_path: Path, name:
         spot = fast[pointer]
         mine = (spot.line, spot.col) if len(where) == 2 else (spot.line, spot.col, spot.key_line, spot.key_col)
         assert mine == where, pointer
+
+
+_ODD_YAML = [
+    "id: a\nlist:\n  - x\n  - {k: v, 'a/b': 1, '~t': 2}\n",
+    "a: 1\r\nb:\r\n  c: [1, 2]\r\n",
+    "s: \"x\u2028y\"\nt:\n  - 1\n",  # a line break only YAML counts
+    "? [1, 2]\n: complex\nk: v\n",
+    "a: &x {b: 1}\nc: *x\n",  # an alias: places come from the index
+    "a: 1\na: {b: 2}\n",  # a duplicate key: places come from the index
+    "id: x\nn: null\ne:\nz: []\n",
+]
+
+
+@pytest.mark.parametrize("text", _ODD_YAML)
+def test_places_along_a_pointer_equal_the_index(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    kept = load(path, "e.yaml", keep_nodes=True)
+    assert not isinstance(kept, LoadFailure)
+    index = build_index(kept.text, "yaml")
+    pointers = set(index.spots) | {p + "/missing" for p in index.spots} | {p + "/7" for p in index.spots}
+    pointers |= {"/list/01", "/list/-1", "/nothing/deeper"}
+    for pointer in sorted(pointers):
+        for at_key in (False, True):
+            assert kept.locate(pointer, at_key) == index.locate(pointer, at_key), (pointer, at_key)
+
+
+def test_places_along_a_pointer_on_real_entries() -> None:
+    for path in sorted((REPO / "entries").rglob("*.yaml")):
+        kept = load(path, path.name, keep_nodes=True)
+        assert not isinstance(kept, LoadFailure) and kept.nodes is not None
+        index = build_index(kept.text, "yaml")
+        for pointer in index.spots:
+            for at_key in (False, True):
+                assert kept.locate(pointer, at_key) == index.locate(pointer, at_key), (path, pointer)

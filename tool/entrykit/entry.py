@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from entrykit.positions import Irregularity, PositionIndex, build_index
+from entrykit.parsing import YamlLines
+from entrykit.positions import Irregularity, PositionIndex, build_index, yaml_place, yaml_positions
 
 
 @dataclass(eq=False)
@@ -30,15 +31,24 @@ class Entry:
     needs_positions: bool = False
     facts: dict[str, Any] = field(default_factory=dict, repr=False)
     _index: PositionIndex | None = field(default=None, repr=False)
+    # YAML nodes the parse composed (`load(keep_nodes=True)`): a place is then looked up
+    # along its pointer, and a file with a few findings never indexes all its values.
+    nodes: Any = field(default=None, repr=False)
+    _lines: Any = field(default=None, repr=False)
 
     @property
     def positions(self) -> PositionIndex:
         if self._index is None:
-            self._index = build_index(self.text or _read_text(self.abspath), self.fmt)
+            text = self.text or _read_text(self.abspath)
+            self._index = yaml_positions(text, self.nodes) if self.nodes is not None else build_index(text, self.fmt)
         return self._index
 
     def locate(self, pointer: str, at_key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the value at `pointer` (or of its key)."""
+        if self._index is None and self.nodes is not None and not self.needs_positions and self.text:
+            if self._lines is None:
+                self._lines = YamlLines(self.text)
+            return yaml_place(self.nodes, self._lines, pointer, at_key)
         return self.positions.locate(pointer, at_key=at_key)
 
     def irregularities(self) -> list[Irregularity]:

@@ -200,12 +200,15 @@ def load(
     text: str | None = None,
     within: Path | None = None,
     raw: bytes | None = None,
+    keep_nodes: bool = False,
 ) -> Entry | LoadFailure:
     """Read and parse one file; `text`, when given, stands in for the file's content, and
     `raw` for its bytes when the caller has read them already (with `read_entry_bytes`).
 
     `max_bytes` is a `Limits` (or, alone, the file-size limit). A symbolic link
     that leads out of `within` (the corpus root the file was found in) is not read.
+    `keep_nodes` keeps a YAML file's composed nodes on the entry for its places (the
+    lint of one file at a time; a caller holding many entries would hold all their nodes).
     """
     limits = max_bytes if isinstance(max_bytes, Limits) else Limits(file_bytes=max_bytes)
 
@@ -238,4 +241,5 @@ def load(
         data=parsed.data,
         text=text,
         needs_positions=parsed.needs_positions,
+        nodes=parsed.nodes if keep_nodes else None,
     )

@@ -39,6 +39,9 @@ class Parsed:
     problem: ParseProblem | None = None
     # The fast parsers cannot say *where* these are; the position index can.
     needs_positions: bool = False
+    # YAML only: the composed nodes, where each value starts (None when a node is reached
+    # through an alias, whose place the position index settles).
+    nodes: Any = None
 
 
 class _ParseFailure(Exception):
@@ -230,8 +233,9 @@ def _yaml_too_deep(text: str, max_nesting: int, fallback: Any = None) -> ParsePr
     return _at(fallback, f"nesting deeper than {max_nesting} levels")
 
 
-def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: int) -> ParseProblem | None:
-    """Nesting deeper than `max_nesting`, recursive or too many aliases, or an alias bomb.
+def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: int) -> tuple[ParseProblem | None, bool]:
+    """Nesting deeper than `max_nesting`, recursive or too many aliases, or an alias bomb;
+    and whether any node is reached twice (an alias).
 
     One iterative walk over the composed nodes; a node reached again is an alias and
     is not walked twice, so an alias bomb costs linear time.
@@ -240,6 +244,7 @@ def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: in
     sizes: dict[int, int] = {}
     on_path: set[int] = set()
     aliases = 0
+    aliased = False
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, leaving = stack.pop()
@@ -251,26 +256,27 @@ def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: in
             sizes[key] = min(MAX_EXPANDED_NODES + 1, 1 + sum(sizes[id(k)] for k in kids))
             continue
         if key in on_path:
-            return _alias_problem(text, max_aliases) or _at(node.start_mark, "a YAML alias refers to a node that contains it")
+            return _alias_problem(text, max_aliases) or _at(node.start_mark, "a YAML alias refers to a node that contains it"), True
         if key in heights:  # a second way to the same node: an alias
+            aliased = True
             if isinstance(node, yaml.CollectionNode):
                 aliases += 1
                 if aliases > max_aliases:
-                    return _alias_problem(text, max_aliases) or _at(node.start_mark, f"more than {max_aliases} aliases of collections")
+                    return _alias_problem(text, max_aliases) or _at(node.start_mark, f"more than {max_aliases} aliases of collections"), True
             if depth - 1 + heights[key] > max_nesting:
-                return _at(node.start_mark, f"nesting deeper than {max_nesting} levels (through an alias)")
+                return _at(node.start_mark, f"nesting deeper than {max_nesting} levels (through an alias)"), True
             continue
         if not isinstance(node, yaml.CollectionNode):
             heights[key], sizes[key] = 0, 1
             continue
         if depth > max_nesting:
-            return _at(node.start_mark, f"nesting deeper than {max_nesting} levels")
+            return _at(node.start_mark, f"nesting deeper than {max_nesting} levels"), aliased
         on_path.add(key)
         stack.append((node, depth, True))
         stack.extend((kid, depth + 1, False) for kid in reversed(_children(node)))
     if sizes[id(root)] > MAX_EXPANDED_NODES:
-        return ParseProblem(1, 1, f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes")
-    return None
+        return ParseProblem(1, 1, f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes"), True
+    return None, aliased
 
 
 _YAML_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
@@ -324,7 +330,7 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
         root = loader.get_single_node()
         if root is None:
             return Parsed(data=None)
-        problem = _shape_problem(text, root, max_nesting, max_aliases)
+        problem, aliased = _shape_problem(text, root, max_nesting, max_aliases)
         if problem is not None:
             return Parsed(problem=problem)
         data = loader.construct_document(root)
@@ -346,6 +352,7 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
     return Parsed(
         data=data,
         needs_positions=loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite,
+        nodes=None if aliased else root,
     )
 
 

@@ -196,19 +196,21 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 
 
-def yaml_positions(text: str) -> PositionIndex:
-    """Compose YAML with libyaml and record every node's start mark."""
+def yaml_positions(text: str, root: yaml.Node | None = None) -> PositionIndex:
+    """Record every node's start mark; the nodes are `root` when the parse kept them,
+    else composed again from `text` with libyaml."""
     from entrykit.parsing import EntryYamlLoader, YamlLines
 
     index = PositionIndex()
     place = YamlLines(text)
-    loader = EntryYamlLoader(text)
-    try:
-        root = loader.get_single_node()
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return index
-    finally:
-        loader.dispose()
+    if root is None:
+        loader = EntryYamlLoader(text)
+        try:
+            root = loader.get_single_node()
+        except (yaml.YAMLError, ValueError, RecursionError):
+            return index
+        finally:
+            loader.dispose()
     if root is None:
         return index
     keys_seen: dict[str, set[str]] = {}
@@ -232,6 +234,27 @@ def yaml_positions(text: str) -> PositionIndex:
             if _nonfinite_yaml_float(node.value):
                 index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, node.value))
     return index
+
+
+def yaml_place(root: yaml.Node, place: Any, pointer: str, at_key: bool = False) -> tuple[int, int]:
+    """What `yaml_positions(text, root).locate(pointer, at_key)` gives, found by following
+    the pointer down the nodes instead of indexing them all (`place` is the text's
+    `YamlLines`). Only for nodes without aliases or duplicate keys, where the two agree."""
+    node, key_node = root, None
+    if pointer:
+        for token in pointer[1:].split("/"):
+            found = None
+            if isinstance(node, yaml.MappingNode):
+                found = next((pair for pair in node.value if jp.escape(_scalar_key(pair[0])) == token), None)
+            elif isinstance(node, yaml.SequenceNode) and token.isdigit() and str(int(token)) == token:
+                if int(token) < len(node.value):
+                    found = (None, node.value[int(token)])
+            if found is None:
+                break  # the nearest ancestor that exists
+            key_node, node = found
+    mark = key_node.start_mark if at_key and key_node is not None else node.start_mark
+    line, col = place(mark.line, mark.column)
+    return int(line), int(col)
 
 
 def _nonfinite_yaml_float(text: str) -> bool:

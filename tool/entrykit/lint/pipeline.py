@@ -185,7 +185,7 @@ class Checker:
             rerun, facts = (Rerun.ALL if task.want else Rerun.NONE), True
         elif rerun is Rerun.NONE and not facts:
             return record
-        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw)
+        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw, keep_nodes=True)
         if isinstance(loaded, LoadFailure):
             record.failure = Failure(loaded.line, loaded.col, loaded.message)
             record.memo = self.memo.take_added()
