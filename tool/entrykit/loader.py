@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -188,6 +189,22 @@ def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) 
     if len(raw) > max_bytes:  # it grew since stat, or stat does not know its size
         return f"file is over the limit of {max_bytes:,} bytes"
     return raw
+
+
+def read_small_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a configuration, a schema):
+    never blocks on a pipe, never reads more than `limit` + 1 bytes. OSError saying why not."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:  # a NUL in the name
+        raise OSError(errno.EINVAL, "its name holds a NUL character", str(path)) from None
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, socket or device)", str(path))
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data
 
 
 _KINDS = {list: "a list", str: "a string", type(None): "nothing", bool: "a boolean", int: "a number", float: "a number"}

@@ -24,7 +24,7 @@ from entrykit import registry
 from entrykit.config import Config
 from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
-from entrykit.errors import RuleCrashed
+from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
 from entrykit.lint.corpus_summary import summarize, summary_entry
@@ -122,6 +122,8 @@ class Checker:
             assert rule.func is not None
             try:
                 found = list(rule.func(entry, ctx))
+            except EntrykitError:  # the configuration (a schema that cannot be read), not the rule
+                raise
             except Exception as exc:  # a bug in a rule, not in the data: name both
                 raise RuleCrashed(rule.code, entry.path, exc) from exc
             out = dated if rule.dated else undated
