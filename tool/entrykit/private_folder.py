@@ -18,6 +18,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Self
 
 ENV_VAR = "ENTRYKIT_CACHE_DIR"
 KEY_FILE = "key"
@@ -114,7 +115,7 @@ class Folder:
             os.close(self.fd)
             self.fd = -1
 
-    def __enter__(self) -> Folder:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -223,7 +224,7 @@ class Folder:
         followed). OSError if it cannot be written."""
         temp = self._temp(name, data)
         try:
-            os.replace(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+            os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)  # (replaces, on POSIX)
         except BaseException:
             self.remove(temp)
             raise
@@ -259,6 +260,27 @@ class Folder:
             os.rmdir(name, dir_fd=self.fd)
         except OSError:
             pass
+
+    def lock(self, name: str) -> int | None:
+        """Hold an exclusive lock on the file `name` (made if need be): its descriptor, to
+        give to `unlock`; None if another process holds it. The kernel lets go of it when
+        the process ends, however it ends."""
+        import fcntl
+
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600, dir_fd=self.fd)
+        except (OSError, ValueError):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return fd
+
+    @staticmethod
+    def unlock(fd: int) -> None:
+        os.close(fd)
 
     def touch(self) -> None:
         """Mark the folder as just used (its mtime), for pruning."""

@@ -1,4 +1,5 @@
-"""Which files a run reports on (its targets) and which files the corpus rules see."""
+"""Which files a run reports on (its targets), which files the corpus rules see, and which
+folders a command that rewrites them must keep its writes inside."""
 
 from __future__ import annotations
 
@@ -46,3 +47,17 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
         corpus = targets + [p for p in discover([root]) if p not in known]
         return Plan(targets, corpus)
     return Plan(targets, targets)
+
+
+def write_scope(paths: Sequence[Path], config: Config) -> list[Path]:
+    """The folders a command rewriting the entries at `paths` (default: the corpus root)
+    must keep its writes inside (`writing.check_inside`): the corpus root for a path
+    inside it as written, else the folder (or file) named itself. A symbolic link to a
+    folder elsewhere, inside one of these, makes a write through it a refusal."""
+    scope = [config.root]
+    root = os.path.abspath(config.root)
+    for given in paths:
+        written = os.path.abspath(given)
+        if not (written == root or written.startswith(root.rstrip(os.sep) + os.sep)):
+            scope.append(Path(written))
+    return scope

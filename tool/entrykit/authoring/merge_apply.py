@@ -82,6 +82,13 @@ def _named(argument: str, entries: Sequence[Entry]) -> Entry:
     return by_id[0]
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _key_order() -> list[str]:
     return list(load_schema().get("properties", {}))
 
@@ -173,6 +180,8 @@ def plan_merge(
     """The new texts of the survivor and of every entry that referred to the other, linted."""
     if survivor is other:
         raise UsageError("an entry cannot be merged into itself")
+    if _same_file(survivor.abspath, other.abspath):  # two names (hard links) of one file
+        raise UsageError(f"`{survivor.path}` and `{other.path}` are the same file; an entry cannot be merged into itself")
     old_ids = [i for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id]
     texts: dict[Path, str] = {}
     replaced: dict[Path, Entry] = {}

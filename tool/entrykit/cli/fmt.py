@@ -18,6 +18,7 @@ from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import discover, display_path
 from entrykit.schema import load_schema
+from entrykit.targets import write_scope
 from entrykit.writing import write_files
 
 
@@ -71,9 +72,11 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
             assert result.formatted is not None
             texts[path] = result.formatted
     try:
-        write_files(texts)  # every file or none
+        write_files(texts, within=write_scope(paths, config))  # every file or none
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     for path in texts:
         click.echo(f"reformatted {display_path(path)}")
     verb = "would be reformatted" if check or show_diff else "reformatted"

@@ -24,6 +24,7 @@ from entrykit.errors import EntrykitError
 from entrykit.lint.engine import default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, statistics, summary_line
+from entrykit.targets import write_scope
 from entrykit.writing import write_files
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def lint(
             if show_diff:
                 click.echo(fixed.diff(), nl=False)
                 click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-            write_files({path: fixed.texts[path] for path in fixed.changed})
+            write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
             _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
         else:

@@ -62,7 +62,9 @@ def render_command(
         click.echo(page, nl=False)
         return
     try:
-        atomic_write(output, page)
+        atomic_write(output, page, within=config.base)  # a link inside the project leads nowhere else
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     click.echo(f"wrote {display_path(output.absolute())}", err=True)

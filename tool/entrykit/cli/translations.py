@@ -15,6 +15,7 @@ from entrykit.cli.common import (
     write_failure,
 )
 from entrykit.errors import EntrykitError
+from entrykit.targets import write_scope
 from entrykit.translation import locales
 from entrykit.translation.coverage import coverage, load_entries
 from entrykit.translation.coverage_formats import FORMATTERS
@@ -86,9 +87,11 @@ def translations(
             if result.marked:
                 lines.append(f"{entry.path}: marked {', '.join(result.marked)} current")
     try:
-        write_files(texts)
+        write_files(texts, within=write_scope(paths, config))
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     changed = len(texts)
     for line in lines:
         click.echo(line)

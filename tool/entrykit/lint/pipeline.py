@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +29,15 @@ from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
 from entrykit.lint.corpus_summary import summarize, summary_entry
-from entrykit.lint.records import Dated, Failure, FileRecord, RelatedPlace, Rerun, Stat, StoredFinding
+from entrykit.lint.records import (
+    Dated,
+    Failure,
+    FileRecord,
+    RelatedPlace,
+    Rerun,
+    Stat,
+    StoredFinding,
+)
 from entrykit.loader import LoadFailure, load, read_entry_bytes
 
 POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it saves
@@ -207,6 +216,18 @@ def few_files(checker: Checker, count: int) -> None:
 
 
 def _init_worker(config: Config, today: date, memo: registry.Known, corpus_size: int) -> None:
+    # The parent decides when the pool stops: a Ctrl-C (sent to the whole process group)
+    # is its to handle, and a SIGTERM from it ends a worker at once. A worker writes
+    # nothing to the caller's output, so it keeps no pipe of the caller's open either.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:  # pragma: no cover - no /dev/null
+        pass
     _WORKER["checker"] = Checker(config, today, memo, corpus_size)
 
 
@@ -231,10 +252,33 @@ def run_tasks(
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
     chunk = max(1, min(32, len(tasks) // (workers * 8)))
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
         initargs=(checker.config, checker.today, memo, corpus_size),
-    ) as pool:
+    )
+    try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
+    except BaseException:  # interrupted, stopped, or a worker failed: the pool stops now
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, with what they are doing (`shutdown` would wait for
+    every file still queued)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (before shutdown forgets them)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.terminate()
+        except (OSError, ValueError):  # pragma: no cover - already gone
+            pass
+    for process in processes:
+        process.join(5)
