@@ -79,7 +79,11 @@ def translations(
     texts: dict[Path, str] = {}
     lines: list[str] = []
     for entry in entries:
-        result = mark_current(entry, settings, only_locales or None)
+        try:
+            result = mark_current(entry, settings, only_locales or None)
+        except ValueError as exc:  # a JSON number no file could hold again, say
+            problems.append(f"{entry.path}: not marked: {exc}")
+            continue
         problems += [f"{entry.path}: `{key}` not marked: it {why}" for key, why in result.skipped]
         if result.changed:
             texts[entry.abspath] = result.text
