@@ -386,3 +386,71 @@ def test_rules_that_do_not_say_dated_never_read_today() -> None:
             list(rule.func(entry, ctx))
             checked += 1
     assert checked > 1000
+
+
+# Every option of every configuration table, each at a value other than its default.
+NON_DEFAULT: dict[str, dict[str, Any]] = {
+    "dupes.threshold": {"dupes": {"threshold": 0.3}},
+    "dupes.candidate": {"dupes": {"candidate": 0.3}},
+    "dupes.allow": {"dupes": {"allow": ["pip/*"]}},
+    "regex.flags": {"regex": {"flags": ["IGNORECASE", "MULTILINE"]}},
+    "regex.mode": {"regex": {"mode": "match"}},
+    "regex.timeout_ms": {"regex": {"timeout_ms": 250}},
+    "regex.polynomial_degree": {"regex": {"polynomial_degree": 2}},
+    "regex.portable_to": {"regex": {"portable_to": ["re2", "ecmascript"]}},
+    "translation.required": {"translation": {"required": ["zh", "ja"]}},
+    "translation.fields": {"translation": {"fields": ["signature"]}},
+    "translation.track_source": {"translation": {"track_source": True}},
+    "translation.glossary": {"translation": {"glossary": {"zh": {"pip": ["包管理器"]}}}},
+    "versions.aliases": {"versions": {"aliases": {"pip": ["pip3"]}}},
+    "versions.vocabularies": {"versions": {"vocabularies": {"android": ["pie", "q", "r"]}}},
+    "ET208.min_literal": {"rules": {"ET208": {"min_literal": 6}}},
+    "ET209.max_pairs": {"rules": {"ET209": {"max_pairs": 1}}},
+    "ET305.kinds": {"rules": {"ET305": {"kinds": ["url", "path"]}}},
+    "ET308.share": {"rules": {"ET308": {"share": 0.2}}},
+    "ET602.min_resolvable_rate": {"rules": {"ET602": {"min_resolvable_rate": 0.9}}},
+    "ET602.max_unresolvable_rate": {"rules": {"ET602": {"max_unresolvable_rate": 0.05}}},
+    "ET603.max_confidence": {"rules": {"ET603": {"max_confidence": [0.3, 0.5, 0.7]}}},
+    "ET607.max_age_days": {"rules": {"ET607": {"max_age_days": 30}}},
+    "severity": {"rules": {"ET607": {"severity": "error"}}},
+    "select": {"select": ["ET1", "ET2", "ET6"]},
+    "ignore": {"ignore": ["ET607", "ET3"]},
+    "per-file-ignores": {"per-file-ignores": {"entries/pip/*": ["ET2"]}},
+    "max-file-bytes": {"max-file-bytes": 1500},
+    "max-nesting": {"max-nesting": 3},
+    "max-aliases": {"max-aliases": 0},
+}
+
+
+def test_the_option_table_names_every_option() -> None:
+    from entrykit import registry
+    from entrykit.settings import SECTIONS
+
+    declared = {f"{name}.{option}" for name, section in SECTIONS.items() for option in section.options}
+    declared |= {f"{rule.code}.{option}" for rule in registry.all_rules() for option in rule.options}
+    assert declared <= set(NON_DEFAULT), sorted(declared - set(NON_DEFAULT))
+
+
+@pytest.mark.parametrize("option", [*NON_DEFAULT, "all at once"])
+def test_every_option_gives_the_same_findings_with_the_cache(tmp_path: Path, option: str, old_files: None) -> None:
+    """Cold and warm cached runs equal a run without the cache, whatever the configuration."""
+    from .conftest import REPO
+
+    tables = list(NON_DEFAULT.values()) if option == "all at once" else [NON_DEFAULT[option]]
+    table: dict[str, Any] = {}
+    for part in tables:
+        for key, value in part.items():
+            if isinstance(value, dict) and isinstance(table.get(key), dict):
+                table[key] = {**table[key], **value}
+            else:
+                table[key] = value
+    for domain in ("pip", "git"):
+        for source in sorted((REPO / "entries" / domain).glob("*.yaml")):
+            write_corpus(tmp_path, {f"{domain}/{source.name}": source.read_text(encoding="utf-8")})
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path, table)
+    expected = _rows(_reference(root, config))
+    assert _rows(_run(root, config)) == expected  # cold: the cache is written
+    assert _rows(_run(root, config)) == expected  # warm: read back
+    one = [root / "pip" / "no-matching-dist.yaml"]
+    assert _rows(_run(root, config, paths=one)) == _rows(_reference(root, config, paths=one))

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import discover
+from entrykit.loader import ENTRY_SUFFIXES, discover
+
+_SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -37,10 +39,14 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
         if not root.is_dir():
             raise UsageError(f"corpus root `{root}` is not a directory; pass paths or set `root`")
         targets = list(discover([root]))
+        if not targets:
+            raise UsageError(f"corpus root `{root}` holds no entry files ({_SUFFIXES}); is `root` right?")
         return Plan(targets, targets)
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"`{given}` does not exist")
+        if given.is_dir() and not given.is_symlink() and next(iter(discover([given])), None) is None:
+            raise UsageError(f"`{given}` holds no entry files ({_SUFFIXES})")
     targets = list(discover(paths))
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
         known = set(targets)

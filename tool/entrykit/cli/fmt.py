@@ -29,7 +29,11 @@ def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
             raise CommandError(f"`{given}` does not exist")
     if not paths and not config.root.is_dir():
         raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
-    return list(discover(list(paths) or [config.root]))
+    files = list(discover(list(paths) or [config.root]))
+    if not files:
+        where = f"corpus root `{config.root}`" if not paths else ", ".join(f"`{p}`" for p in paths)
+        raise CommandError(f"{where} holds no entry files (*.yaml, *.yml, *.json)")
+    return files
 
 
 @click.command("fmt")

@@ -12,6 +12,8 @@ from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
 from entrykit.paths import entry_path
+from entrykit.paths import shown as printable
+from entrykit.translation.locales import problem as locale_problem
 from entrykit.writing import atomic_write
 
 
@@ -45,6 +47,10 @@ def render_command(
 ) -> None:
     """Show an entry as the page a reader will see: Markdown (`import --from markdown`
     reads it back) or, with --html, one HTML page to open in a browser."""
+    for value in locales:
+        problem = locale_problem(value)
+        if problem:
+            raise CommandError(f"--locale `{printable(value)}` {problem}")
     try:
         config = command_config(config_path, None)
     except EntrykitError as exc:

@@ -304,6 +304,7 @@ class _Run:
         task = Task(
             path, shown, key or path.as_posix(), file_format(path), want,
             rerun=self._rerun(old, want), facts=old is None, cached_digest=old.digest if old else None, text=text,
+            foreign=not _key(path, self.config.root),
         )
         return _Pending(task, old)
 

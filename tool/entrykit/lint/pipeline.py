@@ -75,6 +75,7 @@ class Task:
     facts: bool = True  # compute the summary and facts
     cached_digest: str | None = None
     text: str | None = None  # content that stands in for the file
+    foreign: bool = False  # named outside the corpus root: it must look like an entry
 
 
 class Checker:
@@ -196,7 +197,7 @@ class Checker:
             rerun, facts = (Rerun.ALL if task.want else Rerun.NONE), True
         elif rerun is Rerun.NONE and not facts:
             return record
-        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw)
+        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw, entries_only=task.foreign)
         if isinstance(loaded, LoadFailure):
             record.failure = Failure(loaded.line, loaded.col, loaded.message)
             record.memo = self.memo.take_added()
