@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,16 +18,18 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 CORPUS = FIXTURES / "golden"
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
-    monkeypatch.chdir(CORPUS)
+def _run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> tuple[int, str]:
+    # a copy: lint writes its cache into the corpus root, and the tree must stay as it is
+    corpus = shutil.copytree(CORPUS, tmp_path / "golden")
+    monkeypatch.chdir(corpus)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     result = CliRunner().invoke(cli, ["lint", "--today", "2026-11-30", *args], catch_exceptions=False)
     return result.exit_code, result.output.replace(f'"version": "{__version__}"', '"version": "{version}"')
 
 
 @pytest.mark.parametrize("fmt", sorted(REPORTERS))
-def test_output_format_matches_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
-    code, output = _run(monkeypatch, "--format", fmt)
+def test_output_format_matches_golden(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: str) -> None:
+    code, output = _run(monkeypatch, tmp_path, "--format", fmt)
     assert code == 1
     golden = GOLDEN / f"lint.{fmt}"
     if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
@@ -34,8 +37,8 @@ def test_output_format_matches_golden(monkeypatch: pytest.MonkeyPatch, fmt: str)
     assert output == golden.read_text(encoding="utf-8")
 
 
-def test_statistics_matches_golden(monkeypatch: pytest.MonkeyPatch) -> None:
-    code, output = _run(monkeypatch, "--format", "text", "--statistics")
+def test_statistics_matches_golden(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    code, output = _run(monkeypatch, tmp_path, "--format", "text", "--statistics")
     golden = GOLDEN / "lint.statistics"
     if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
         golden.write_text(output, encoding="utf-8")

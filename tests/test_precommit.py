@@ -65,6 +65,8 @@ def _env(home: Path) -> dict[str, str]:
     env.update({"PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                 "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
                 "GIT_COMMITTER_EMAIL": "t@example.org"})
+    # installing the hook environment need not compile every module of every dependency
+    env["PIP_NO_COMPILE"] = "1"
     # the project's own hooks run the entrykit of the active environment
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     return env
@@ -99,10 +101,37 @@ def _check_a_failing_then_passing_run(repo: Path, home: Path, *args: str) -> Non
     assert second.stdout.count("Passed") == 2
 
 
-def test_published_hooks_via_try_repo(tmp_path: Path, pre_commit_home: Path) -> None:
-    """`.pre-commit-hooks.yaml` as another repository would use it (installs entrykit from this tree)."""
+def _published(tmp_path: Path) -> tuple[Path, str]:
+    """This tree as a repository another project's config names: what the hooks install
+    from, committed (as `pre-commit try-repo` would commit uncommitted changes)."""
+    published = tmp_path / "published"
+    published.mkdir()
+    for name in (".pre-commit-hooks.yaml", "pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, published / name)
+    for name in ("tool", "schema"):
+        shutil.copytree(REPO / name, published / name, ignore=shutil.ignore_patterns("__pycache__"))
+    _git(published, "init", "-q")
+    _git(published, "add", "-A")
+    _git(published, "commit", "-q", "-m", "published")
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=published, env=_env(published), check=True, capture_output=True, text=True
+    )
+    return published, rev.stdout.strip()
+
+
+def test_published_hooks_from_a_pinned_commit(tmp_path: Path, pre_commit_home: Path) -> None:
+    """`.pre-commit-hooks.yaml` as another repository uses it (README: `repo`, `rev`, both hook ids):
+    pre-commit installs entrykit from this tree once, and both runs use that environment."""
+    _pre_commit()
+    published, rev = _published(tmp_path)
     repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
-    _check_a_failing_then_passing_run(repo, pre_commit_home, "try-repo", str(REPO), "--all-files")
+    config = tmp_path / "pre-commit-config.yaml"  # beside the repository, as try-repo keeps it: not a file to check
+    config.write_text(
+        f"repos:\n  - repo: {published}\n    rev: {rev}\n"
+        "    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n",
+        encoding="utf-8",
+    )
+    _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--config", str(config), "--all-files")
 
 
 def test_project_config_runs_fmt_and_lint_on_entries(tmp_path: Path, pre_commit_home: Path) -> None:
