@@ -393,6 +393,7 @@ NON_DEFAULT: dict[str, dict[str, Any]] = {
     "dupes.threshold": {"dupes": {"threshold": 0.3}},
     "dupes.candidate": {"dupes": {"candidate": 0.3}},
     "dupes.allow": {"dupes": {"allow": ["pip/*"]}},
+    "merge.rate_gap": {"merge": {"rate_gap": 0.05}},
     "regex.flags": {"regex": {"flags": ["IGNORECASE", "MULTILINE"]}},
     "regex.mode": {"regex": {"mode": "match"}},
     "regex.timeout_ms": {"regex": {"timeout_ms": 250}},

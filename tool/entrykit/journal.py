@@ -68,7 +68,7 @@ class Outcome:
     files: int
     restored: list[str] = field(default_factory=list)
     removed_new: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # changed again since: left as they are, originals beside
+    kept: list[str] = field(default_factory=list)  # could not be put back: left as they are
     cleaned: int = 0
     committed: bool = False
 
@@ -215,19 +215,15 @@ def _roll_back(change: str, record: dict[str, object]) -> Outcome:
                 _remove(path, outcome, counted=False)
                 outcome.removed_new.append(str(path))
             continue
-        if not asides:
-            continue  # never replaced (or already put back)
-        aside = asides[0]
-        try:
-            if current is not None and os.path.samefile(aside, path):
-                _remove(aside, outcome)  # kept aside, never replaced
-            elif current is None or ours:
-                os.replace(aside, path)
-                outcome.restored.append(str(path))
-            else:
+        for number, aside in enumerate(asides):
+            try:
+                if number == 0 and (current is None or ours):  # replaced by the change: put back
+                    os.replace(aside, path)
+                    outcome.restored.append(str(path))
+                else:  # never replaced (a link to the file, or a name made just before)
+                    _remove(aside, outcome)
+            except OSError:
                 outcome.kept.append(str(path))
-        except OSError:
-            outcome.kept.append(str(path))
     return outcome
 
 

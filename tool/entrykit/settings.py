@@ -75,6 +75,8 @@ _DECLARED = (
                 "`merge` reports rates (`confidence`, `fix_success_rate`, an item's rate) on which its inputs "
                 "differ by more than this.",
                 float,
+                minimum=0.0,
+                maximum=1.0,
             ),
         },
         "How `entrykit merge` reconciles near-duplicate entries.",

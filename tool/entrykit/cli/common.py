@@ -67,7 +67,7 @@ def recover_interrupted_writes() -> None:
         elif outcome.cleaned:
             click.echo(f"entrykit: removed {outcome.cleaned} temporary file(s) of an earlier run that was stopped before it changed any file", err=True)
         for path in outcome.kept:
-            click.echo(f"entrykit: warning: {path} was changed again after an interrupted run; left as it is", err=True)
+            click.echo(f"entrykit: warning: {path} could not be put back after an interrupted run; left as it is", err=True)
 
 
 class CommandError(click.ClickException):
