@@ -162,7 +162,9 @@ def _formats(schema: Any) -> set[str]:
     return found
 
 
-@lru_cache(maxsize=8)
+_QUICK: dict[int, tuple[dict[str, Any], Callable[[Any], bool] | None]] = {}
+
+
 def quick_check(path: Path | None = None) -> Callable[[Any], bool] | None:
     """A predicate that is True only for data `validator(path)` finds no error in, about a
     hundred times faster (jsonschema-rs); None when there is none for this schema.
@@ -175,11 +177,18 @@ def quick_check(path: Path | None = None) -> Callable[[Any], bool] | None:
     with regexes of its own is checked by jsonschema alone. Data the fast engine cannot
     take (non-string keys) and any failure of it count as False.
     """
+    schema = load_schema(path)
+    known = _QUICK.get(id(schema))
+    if known is None or known[0] is not schema:  # built once per schema as loaded
+        known = _QUICK[id(schema)] = (schema, _quick_check(path, schema))
+    return known[1]
+
+
+def _quick_check(path: Path | None, schema: dict[str, Any]) -> Callable[[Any], bool] | None:
     try:
         import jsonschema_rs
     except ImportError:  # the optional speed-up is not installed: jsonschema alone
         return None
-    schema = load_schema(path)
     if path is not None and not set(_regexes(schema)) <= set(_regexes(load_schema(None))):
         return None
     checker = validator(path).format_checker
