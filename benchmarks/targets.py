@@ -1,0 +1,340 @@
+"""Every speed and memory target of `entrykit lint`, as ratios measured side by side in one run.
+
+    python benchmarks/targets.py [--sizes 2500,10000,25000,100000] [--shapes template,diverse]
+        [--canons ../shared/corpus/deadends-dev/canons] [--peer ../shared/peer/deadends-dev]
+        [--before ../main] [--rounds 2] [--work /tmp/entrykit-targets]
+
+Corpora come from `generate.py` (seed 1), each written once as YAML and as its JSON
+twin: `template` is the one-template corpus (`--one-template`: every entry one message
+template, every regex matching every signature, ids shared: where pairwise corpus rules
+would grow with the square), `diverse` the mixed corpus (distinct errors, regexes of
+every style, 2% planted near-duplicates, 1% planted defects). For each shape and size
+the script measures, each `entrykit lint` as its own process under `/usr/bin/time -v`:
+
+- the floor: `json.load` of every file of the JSON twin (in this process, best of 3);
+- cold lint: an empty cache folder (`--cache-dir`), all cores;
+- warm lint: the same folder again, nothing changed;
+- wall time, CPU time (the lint and the processes it waited for), peak memory (the
+  largest process), and the number of diagnostics;
+
+then, at the 10k size (or the largest below it), one-file pre-commit lint in that corpus
+against the same in a 10-entry corpus (`scale.precommit`, median of 5); and, with
+`--canons` and `--peer`, the peer's own validator (`python -m generator.validate
+--data-only`, its README's way) against cold `entrykit lint --no-cache` over the same
+canons imported with `entrykit import --from deadends`, alternating, `--rounds` each.
+
+With `--before DIR` (a checkout of another entrykit version), each cold and warm lint
+and the peer comparison also run that version's source (`DIR/tool` first on
+PYTHONPATH) right after this one, so both meet the same load: a before -> after table.
+Absolute times on a shared machine drift; the ratios are what the targets are about.
+
+Targets: cold deadends >= 10x faster than the peer; cold 10k <= 25x the floor; warm 10k
+<= 3x; pre-commit 10k / 10 <= 1.5; peak memory of a cold 100k lint < 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate
+import scale
+
+TODAY = "2026-11-30"
+AFTER: Path | None = None  # the entrykit measured: this checkout's, or --after's
+
+
+@dataclass(frozen=True)
+class Run:
+    """One process: wall and CPU seconds, peak resident MB, diagnostics printed."""
+
+    wall: float
+    cpu: float
+    rss: int
+    found: int
+
+
+def corpus(work: Path, shape: str, count: int, fmt: str) -> Path:
+    """The generated corpus of `shape` and `count` entries in `fmt`, written once."""
+    root = work / f"{shape}-{count}-{fmt}"
+    stamp = work / f"{root.name}.done"
+    if root.is_dir() and stamp.is_file():
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    started = time.perf_counter()
+    if shape == "template":
+        generate.write_corpus(root, count, fmt, 1, one_template=True)
+    else:
+        generate.write_corpus(root, count, fmt, 1, 0.02, "mixed", 0.01)
+    stamp.write_text("1")
+    print(
+        f"  generated {count:,} {shape} {fmt} entries in {time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
+    return root
+
+
+def _env(source: Path | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = (
+            str(source / "tool") + os.pathsep + env.get("PYTHONPATH", "")
+        )
+    return env
+
+
+def timed(
+    command: list[str], cwd: Path, env: dict[str, str], ok: tuple[int, ...] = (0,)
+) -> tuple[Run, str]:
+    """Run `command` under /usr/bin/time -v; its Run and its standard output."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-v", *command],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+    )
+    wall = time.perf_counter() - started
+    if done.returncode not in ok:
+        raise SystemExit(
+            f"{' '.join(command[:4])} ... failed ({done.returncode}):\n{done.stderr[-3000:]}"
+        )
+
+    def field(name: str) -> float:
+        found = re.search(rf"{re.escape(name)}: ([0-9.]+)", done.stderr)
+        return float(found.group(1)) if found else -1.0
+
+    cpu = field("User time (seconds)") + field("System time (seconds)")
+    rss = int(field("Maximum resident set size (kbytes)")) // 1024
+    return Run(wall, cpu, rss, -1), done.stdout
+
+
+def lint(root: Path, source: Path | None, *extra: str) -> Run:
+    command = [
+        sys.executable,
+        "-m",
+        "entrykit",
+        "lint",
+        "--root",
+        str(root),
+        "--today",
+        TODAY,
+        "--format",
+        "json",
+        "--exit-zero",
+        *extra,
+    ]
+    run, out = timed(command, root.parent, _env(source))
+    return Run(run.wall, run.cpu, run.rss, len(json.loads(out)))
+
+
+def _show(label: str, run: Run, floor: float | None = None) -> None:
+    ratio = f"{run.wall / floor:8.1f}x floor" if floor else " " * 14
+    print(
+        f"  {label:<34} {run.wall:8.2f} s wall {run.cpu:8.2f} s CPU {ratio}  peak {run.rss:,} MB  "
+        f"{run.found:,} diagnostics",
+        flush=True,
+    )
+
+
+def size_row(
+    work: Path, shape: str, count: int, before: Path | None
+) -> dict[str, Run | float]:
+    """Floor, cold and warm lint of one corpus (and the same by `before`)."""
+    big = corpus(work, shape, count, "yaml")
+    twin = corpus(work, shape, count, "json")
+    base = scale.floor(twin)
+    print(f"{shape} {count:,}: json.load floor {base:.2f} s", flush=True)
+    row: dict[str, Run | float] = {"floor": base}
+    for name, source in [("after", AFTER), *([("before", before)] if before else [])]:
+        with tempfile.TemporaryDirectory(prefix="entrykit-targets-") as cache:
+            extra = ("--cache-dir", cache) if name == "after" else ()
+            if name == "before":
+                shutil.rmtree(
+                    big / ".entrykit_cache", ignore_errors=True
+                )  # where older versions kept it
+            row[f"cold {name}"] = cold = lint(big, source, *extra)
+            _show(f"cold lint ({name})", cold, base)
+            row[f"warm {name}"] = warm = lint(big, source, *extra)
+            _show(f"warm lint ({name})", warm, base)
+            shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
+    return row
+
+
+def pre_commit(work: Path, shape: str, count: int) -> tuple[float, float]:
+    """Median one-file pre-commit lint in the corpus of `count` and in a 10-entry one."""
+    big = corpus(work, shape, count, "yaml")
+    small = corpus(work, shape, 10, "yaml")
+    scale._clear(big)
+    scale._clear(small)
+    scale.lint(big)  # fill both caches
+    scale.lint(small)
+    return scale.precommit(big), scale.precommit(small)
+
+
+def imported(work: Path, canons: Path) -> Path:
+    """The canons imported with `entrykit import --from deadends` (once)."""
+    project = work / "deadends"
+    stamp = work / "deadends.done"
+    if not stamp.is_file():
+        shutil.rmtree(project, ignore_errors=True)
+        project.mkdir(parents=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "entrykit",
+                "import",
+                "--from",
+                "deadends",
+                "--out",
+                "entries",
+                str(canons),
+            ],
+            cwd=project,
+            check=True,
+            capture_output=True,
+        )
+        stamp.write_text("1")
+    return project / "entries"
+
+
+def peer_scratch(work: Path, canons: Path, peer: Path) -> Path:
+    """The peer's validator in a scratch folder with the canons at data/canons (its README's way)."""
+    scratch = work / "peer"
+    if not (scratch / "data" / "canons").is_dir():
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.copytree(peer / "generator", scratch / "generator")
+        shutil.copytree(canons, scratch / "data" / "canons")
+    return scratch
+
+
+def peer_rows(
+    work: Path, canons: Path, peer: Path, before: Path | None, rounds: int
+) -> dict[str, list[Run]]:
+    entries = imported(work, canons)
+    scratch = peer_scratch(work, canons, peer)
+    runs: dict[str, list[Run]] = {"peer": [], "after": [], "before": []}
+    for _ in range(rounds):
+        # The peer exits 1 when a canon fails its checks: that is a result, not a failure.
+        runs["peer"].append(
+            timed(
+                [sys.executable, "-m", "generator.validate", "--data-only"],
+                scratch,
+                _env(None),
+                ok=(0, 1),
+            )[0]
+        )
+        runs["after"].append(lint(entries, AFTER, "--no-cache"))
+        if before is not None:
+            runs["before"].append(lint(entries, before, "--no-cache"))
+    return runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="2500,10000,25000,100000")
+    parser.add_argument("--shapes", default="template,diverse")
+    parser.add_argument(
+        "--canons",
+        type=Path,
+        default=HERE.parent.parent / "shared/corpus/deadends-dev/canons",
+    )
+    parser.add_argument(
+        "--peer", type=Path, default=HERE.parent.parent / "shared/peer/deadends-dev"
+    )
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of the entrykit to compare with"
+    )
+    parser.add_argument(
+        "--after",
+        type=Path,
+        help="a checkout to measure instead of this one (its tool/ first on PYTHONPATH)",
+    )
+    parser.add_argument(
+        "--before-sizes", default="2500,10000", help="sizes the before version runs at"
+    )
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/entrykit-targets"))
+    parser.add_argument("--skip-precommit", action="store_true")
+    args = parser.parse_args()
+    global AFTER
+    AFTER = args.after
+    args.work.mkdir(parents=True, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    before_sizes = {int(s) for s in args.before_sizes.split(",") if s}
+    print(
+        f"{len(os.sched_getaffinity(0))} cores; load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+    if args.canons.is_dir() and args.peer.is_dir():
+        runs = peer_rows(args.work, args.canons, args.peer, args.before, args.rounds)
+        peer_best = min(r.wall for r in runs["peer"])
+        for name in ("after", "before"):
+            if runs[name]:
+                best = min(runs[name], key=lambda r: r.wall)
+                print(
+                    f"deadends canons: peer {peer_best:.2f} s, entrykit ({name}) cold {best.wall:.2f} s "
+                    f"({best.cpu:.1f} s CPU, {best.found:,} diagnostics): {peer_best / best.wall:.1f}x faster "
+                    f"(target >= 10); CPU {min(r.cpu for r in runs['peer']) / best.cpu:.1f}x",
+                    flush=True,
+                )
+
+    table: dict[tuple[str, int], dict[str, Run | float]] = {}
+    for shape in [s for s in args.shapes.split(",") if s]:
+        for count in sizes:
+            table[(shape, count)] = size_row(
+                args.work, shape, count, args.before if count in before_sizes else None
+            )
+
+    print(
+        "\nshape     entries   floor s   cold s (x floor)   warm s (x floor)   peak MB   diagnostics"
+        + ("   before: cold x / warm x" if args.before else "")
+    )
+    for (shape, count), row in table.items():
+        base = float(row["floor"])  # type: ignore[arg-type]
+        cold, warm = row["cold after"], row["warm after"]
+        assert isinstance(cold, Run) and isinstance(warm, Run)
+        line = (
+            f"{shape:<9} {count:>7,} {base:9.2f} {cold.wall:9.1f} ({cold.wall / base:6.1f}x) "
+            f"{warm.wall:9.1f} ({warm.wall / base:6.1f}x) {max(cold.rss, warm.rss):9,} {cold.found:12,}"
+        )
+        old_cold, old_warm = row.get("cold before"), row.get("warm before")
+        if isinstance(old_cold, Run) and isinstance(old_warm, Run):
+            line += f"   {old_cold.wall / base:6.1f}x / {old_warm.wall / base:6.1f}x"
+        print(line, flush=True)
+    largest = max(sizes)
+    for shape in [s for s in args.shapes.split(",") if s]:
+        cold = table[(shape, largest)]["cold after"]
+        assert isinstance(cold, Run)
+        print(
+            f"peak memory, cold {largest:,} {shape}: {cold.rss:,} MB (target < 1,024 at 100,000)"
+        )
+
+    if not args.skip_precommit:
+        mid = max((s for s in sizes if s <= 10_000), default=min(sizes))
+        shape = args.shapes.split(",")[0]
+        big, small = pre_commit(args.work, shape, mid)
+        print(
+            f"pre-commit, one edited file: {mid:,} {shape} entries {big:.2f} s, 10 entries {small:.2f} s: "
+            f"{big / small:.2f} (target <= 1.5)"
+        )
+
+
+if __name__ == "__main__":
+    main()
