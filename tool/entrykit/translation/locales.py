@@ -100,6 +100,7 @@ def maximize(tag: str) -> str | None:
     return str(parts)
 
 
+@lru_cache(maxsize=512)
 def script(tag: str) -> str | None:
     """The ISO 15924 script `tag` is written in: its own script subtag, else the likely one."""
     full = maximize(tag)

@@ -227,9 +227,19 @@ def lost(source: str, translation: str, kinds: Collection[str] | None = None) ->
 
 def strip(text: str, tokens: Iterable[Token] | None = None) -> str:
     """`text` with its tokens blanked out (each replaced by one space)."""
+    return _stripped(text) if tokens is None else _strip(text, tokens)
+
+
+@lru_cache(maxsize=4096)
+def _stripped(text: str) -> str:
+    # The translation rules ask several times per text (script, copy, letters, kana).
+    return _strip(text, _extract(text))
+
+
+def _strip(text: str, tokens: Iterable[Token]) -> str:
     pieces: list[str] = []
     position = 0
-    for token in sorted(extract(text) if tokens is None else tokens, key=lambda t: t.start):
+    for token in sorted(tokens, key=lambda t: t.start):
         if token.start < position:
             continue
         pieces.append(text[position : token.start])
@@ -242,6 +252,7 @@ def strip(text: str, tokens: Iterable[Token] | None = None) -> str:
 _WORD = re.compile(r"[^\W\d_]{2,}|[^\W\d_A-Za-z]")
 
 
+@lru_cache(maxsize=4096)
 def has_words(text: str) -> bool:
     """True if `text` holds something to translate besides tokens: a word of two
     letters, or any letter outside ASCII (one Han character is a word)."""

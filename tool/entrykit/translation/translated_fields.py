@@ -206,6 +206,7 @@ def is_empty(text: str) -> bool:
     return not text.strip()
 
 
+@lru_cache(maxsize=4096)
 def _copy_key(text: str) -> str:
     # Full-width punctuation carries its own spacing (`checkpoint：torch`), so
     # spaces are dropped altogether, not only collapsed.
