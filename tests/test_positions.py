@@ -121,6 +121,7 @@ _ODD_YAML = [
     "? [1, 2]\n: complex\nk: v\n",
     "a: &x {b: 1}\nc: *x\n",  # an alias: places come from the index
     "a: 1\na: {b: 2}\n",  # a duplicate key: places come from the index
+    "a: {b: 1}\nc: 2\na: {zz: 3}\n",  # /a/zz only in the second of two `a`
     "id: x\nn: null\ne:\nz: []\n",
 ]
 
@@ -147,3 +148,16 @@ def test_places_along_a_pointer_on_real_entries() -> None:
         for pointer in index.spots:
             for at_key in (False, True):
                 assert kept.locate(pointer, at_key) == index.locate(pointer, at_key), (path, pointer)
+
+
+@pytest.mark.parametrize("text", _ODD_YAML)
+def test_places_of_a_summary_equal_the_index(text: str, tmp_path: Path) -> None:
+    """A summary (no text in memory) reads its file once for many places, with the same answers."""
+    from entrykit.lint.corpus_summary import summary_entry
+
+    path = tmp_path / "e.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    index = build_index(path.read_bytes().decode("utf-8"), "yaml")
+    wanted = {(p, k) for p in [*index.spots, "/list/9", "/a/b", "/a/zz", "/nothing"] for k in (False, True)}
+    summary = summary_entry("e.yaml", path, "yaml", {}, {})
+    assert summary.places(wanted) == {(p, k): index.locate(p, k) for p, k in wanted}

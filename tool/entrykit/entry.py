@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from entrykit.parsing import YamlLines
+from entrykit.parsing import YamlLines, compose_yaml
 from entrykit.positions import Irregularity, PositionIndex, build_index, yaml_place, yaml_positions
 
 
@@ -48,8 +49,21 @@ class Entry:
         if self._index is None and self.nodes is not None and not self.needs_positions and self.text:
             if self._lines is None:
                 self._lines = YamlLines(self.text)
-            return yaml_place(self.nodes, self._lines, pointer, at_key)
+            found = yaml_place(self.nodes, self._lines, pointer, at_key)
+            if found is not None:
+                return found
         return self.positions.locate(pointer, at_key=at_key)
+
+    def places(self, wanted: Iterable[tuple[str, bool]]) -> dict[tuple[str, bool], tuple[int, int]]:
+        """`locate` of each (pointer, at_key). A summary's text is read and parsed once for
+        all of them and not kept: a corpus phase over many files would hold them all."""
+        if self.text or self._index is not None:
+            return {(pointer, at_key): self.locate(pointer, at_key) for pointer, at_key in wanted}
+        text = _read_text(self.abspath)
+        whole = Entry(self.path, self.abspath, self.fmt, {}, text, self.needs_positions)
+        if self.fmt == "yaml" and "*" not in text:  # no alias can be written without one
+            whole.nodes = compose_yaml(text)
+        return {(pointer, at_key): whole.locate(pointer, at_key) for pointer, at_key in wanted}
 
     def irregularities(self) -> list[Irregularity]:
         """Duplicate keys, non-string keys, non-finite numbers (only looked for when noticed)."""

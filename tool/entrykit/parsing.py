@@ -368,6 +368,17 @@ def parse_yaml(
     return parsed
 
 
+def compose_yaml(text: str) -> yaml.Node | None:
+    """The composed nodes of YAML text (for places), or None if libyaml cannot compose it."""
+    loader = EntryYamlLoader(text)
+    try:
+        return loader.get_single_node()
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+
+
 def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
     loader = EntryYamlLoader(text)
     try:

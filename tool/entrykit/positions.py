@@ -249,16 +249,20 @@ def yaml_positions(text: str, root: yaml.Node | None = None) -> PositionIndex:
     return index
 
 
-def yaml_place(root: yaml.Node, place: Any, pointer: str, at_key: bool = False) -> tuple[int, int]:
+def yaml_place(root: yaml.Node, place: Any, pointer: str, at_key: bool = False) -> tuple[int, int] | None:
     """What `yaml_positions(text, root).locate(pointer, at_key)` gives, found by following
     the pointer down the nodes instead of indexing them all (`place` is the text's
-    `YamlLines`). Only for nodes without aliases or duplicate keys, where the two agree."""
+    `YamlLines`). Only for nodes without aliases; None where the pointer passes a key
+    written twice (the index settles which place counts)."""
     node, key_node = root, None
     if pointer:
         for token in pointer[1:].split("/"):
             found = None
             if isinstance(node, yaml.MappingNode):
-                found = next((pair for pair in node.value if jp.escape(_scalar_key(pair[0])) == token), None)
+                pairs = [pair for pair in node.value if jp.escape(_scalar_key(pair[0])) == token]
+                if len(pairs) > 1:
+                    return None
+                found = pairs[0] if pairs else None
             elif isinstance(node, yaml.SequenceNode) and token.isdigit() and str(int(token)) == token:
                 if int(token) < len(node.value):
                     found = (None, node.value[int(token)])

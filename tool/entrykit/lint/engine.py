@@ -493,6 +493,8 @@ def _corpus_findings(
     corpus = _corpus_of(records, targets, config.root)
     key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
+    found: list[tuple[registry.Rule, Finding]] = []
+    wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
     for rule in rules:
         ctx = registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
@@ -500,18 +502,26 @@ def _corpus_findings(
         for finding in _run_corpus_rule(rule, corpus, ctx):
             if finding.path not in targets:
                 continue
-            entry = corpus.by_path[finding.path]
-            place = finding.position or entry.locate(finding.pointer, at_key=finding.at_key)
-            related = tuple(
-                RelatedPlace(key_of[other.path], *corpus.by_path[other.path].locate(other.pointer), other.pointer)
-                for other in finding.related
-                if other.path in corpus.by_path
-            )
-            key = key_of[finding.path]
-            severity = config.severity(rule, finding.severity)
-            out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity))
-            if places is not None:
-                places.setdefault(key, []).append(None if finding.position else finding.at_key)
+            found.append((rule, finding))
+            if not finding.position:
+                wanted.setdefault(finding.path, set()).add((finding.pointer, finding.at_key))
+            for other in finding.related:
+                if other.path in corpus.by_path:
+                    wanted.setdefault(other.path, set()).add((other.pointer, False))
+    # Each file's places at once: a summary's text is read and parsed once for all of them.
+    where = {path: corpus.by_path[path].places(pointers) for path, pointers in wanted.items()}
+    for rule, finding in found:
+        place = finding.position or where[finding.path][(finding.pointer, finding.at_key)]
+        related = tuple(
+            RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
+            for other in finding.related
+            if other.path in corpus.by_path
+        )
+        key = key_of[finding.path]
+        severity = config.severity(rule, finding.severity)
+        out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity))
+        if places is not None:
+            places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
     return out
 
