@@ -54,6 +54,7 @@ import scale
 
 TODAY = "2026-11-30"
 AFTER: Path | None = None  # the entrykit measured: this checkout's, or --after's
+LINT_FORMAT = "yaml"  # the files linted (the floor always reads the JSON twin)
 
 
 @dataclass(frozen=True)
@@ -155,8 +156,8 @@ def size_row(
     work: Path, shape: str, count: int, before: Path | None
 ) -> dict[str, Run | float]:
     """Floor, cold and warm lint of one corpus (and the same by `before`)."""
-    big = corpus(work, shape, count, "yaml")
     twin = corpus(work, shape, count, "json")
+    big = corpus(work, shape, count, LINT_FORMAT)
     base = scale.floor(twin)
     print(f"{shape} {count:,}: json.load floor {base:.2f} s", flush=True)
     row: dict[str, Run | float] = {"floor": base}
@@ -271,9 +272,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path("/tmp/entrykit-targets"))
     parser.add_argument("--skip-precommit", action="store_true")
+    parser.add_argument(
+        "--lint-format",
+        choices=["yaml", "json"],
+        default="yaml",
+        help="lint the YAML corpora (default) or their JSON twins (quicker to generate)",
+    )
     args = parser.parse_args()
-    global AFTER
-    AFTER = args.after
+    global AFTER, LINT_FORMAT
+    AFTER, LINT_FORMAT = args.after, args.lint_format
     args.work.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     before_sizes = {int(s) for s in args.before_sizes.split(",") if s}
