@@ -196,8 +196,10 @@ def _quick_check(path: Path | None, schema: dict[str, Any]) -> Callable[[Any], b
         return None
     formats = {name: _conforms(checker, name) for name in _formats(schema)}
     try:
+        # validator() has already refused references outside the schema; the retriever
+        # makes sure the fast engine never fetches one either.
         fast = jsonschema_rs.Draft202012Validator(
-            schema, formats=formats, validate_formats=True, ignore_unknown_formats=True
+            schema, formats=formats, validate_formats=True, ignore_unknown_formats=True, retriever=_no_fetch
         )
     except Exception:  # a schema the fast engine reads otherwise (jsonschema accepted it)
         return None
@@ -209,6 +211,10 @@ def _quick_check(path: Path | None, schema: dict[str, Any]) -> Callable[[Any], b
             return False
 
     return certainly_valid
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"entrykit fetches no schema ({uri})")
 
 
 def _conforms(checker: Any, name: str) -> Callable[[Any], bool]:
