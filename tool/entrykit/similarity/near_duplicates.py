@@ -535,6 +535,7 @@ def signature_matches(
     runner: RegexRunner,
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
+    progress: Progress | None = None,
 ) -> set[tuple[int, int]]:
     """(i, j) for every entry i whose regex matches entry j's signature (i != j).
 
@@ -542,7 +543,7 @@ def signature_matches(
     per corpus), so each regex runs only on candidate signatures and under the budget.
     With `focus`, only the pairs that involve one of those entries.
     """
-    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo, focus)
+    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo, focus, progress)
     return {
         (i, text.owner)
         for i, texts in cross.pairs.items()
