@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import sys
-import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -18,35 +14,12 @@ from entrykit.cli.common import (
     config_option,
     root_option,
 )
+from entrykit.cli.terminal import Progress
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
+from entrykit.output_safety import dumps, escape, escape_lines
 from entrykit.regex.runner import RegexSettings
 from entrykit.similarity import near_duplicates as dupes
-
-
-class _Progress:
-    """A progress bar on stderr, shown only at a terminal and only once a run passes a second."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.start = time.monotonic()
-        self.bar: Any = None
-        self.stage = ""
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or total <= 0 or time.monotonic() - self.start < 1.0:
-            return
-        if self.bar is None or stage != self.stage:
-            self.close()
-            self.stage = stage
-            self.bar = click.progressbar(length=total, label=f"{stage:<10}", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.bar.pos)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
 
 
 @click.command("dupes")
@@ -59,29 +32,29 @@ def dupes_command(
     paths: tuple[Path, ...], output_format: str, threshold: float | None, config_path: Path | None, root: Path | None
 ) -> None:
     """List near-duplicate entries: pairs and clusters, each with a score and reasons."""
+    progress = Progress.on_stderr()
     try:
         config = command_config(config_path, root)
-        loaded = load_plan(list(paths) or None, config)
+        loaded = load_plan(list(paths) or None, config, progress=progress)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
+    finally:
+        progress.close()
     for failure in loaded.failures:
-        click.echo(f"{failure.path}:{failure.line}:{failure.col}: ET001 {failure.message}", err=True)
+        click.echo(f"{escape(failure.path)}:{failure.line}:{failure.col}: ET001 {escape(failure.message)}", err=True)
     settings = dupes.Settings.from_section(config.settings.get("dupes", {}))
     if threshold is not None:
         settings = replace(settings, threshold=threshold)
     regex = RegexSettings.of(config.settings.get("regex", {}))
-    progress = _Progress(sys.stderr.isatty())
-    try:
-        matched = dupes.signature_matches(loaded.entries, regex.flags, regex.mode, regex.runner())
+    with progress:
+        matched = dupes.signature_matches(loaded.entries, regex.flags, regex.mode, regex.runner(), progress=progress)
         pairs = dupes.find_duplicates(loaded.entries, settings, progress, same_id=True, matched=matched)
-    finally:
-        progress.close()
     targets = {e.path for e in loaded.targets}
     pairs = [p for p in pairs if p.a.path in targets or p.b.path in targets]
     groups = dupes.clusters(pairs)
     if output_format == "json":
-        click.echo(json.dumps(dupes.report_json(groups, len(loaded.entries)), indent=2, ensure_ascii=False))
+        click.echo(dumps(dupes.report_json(groups, len(loaded.entries)), indent=2))
     else:
-        click.echo(dupes.report_text(groups, len(loaded.entries)), nl=False)
+        click.echo(escape_lines(dupes.report_text(groups, len(loaded.entries))), nl=False)
     failing = bool(pairs) or bool(loaded.failures)
     click.get_current_context().exit(int(ExitCode.FINDINGS if failing else ExitCode.CLEAN))

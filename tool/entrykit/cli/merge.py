@@ -20,6 +20,7 @@ from entrykit.cli.common import (
 )
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
+from entrykit.output_safety import escape, escape_lines
 from entrykit.regex.compiling import settings_flags
 
 
@@ -30,9 +31,9 @@ def _interactive() -> bool:
 
 def _ask(conflict: merge.Conflict, survivor: str, absorbed: str) -> Any:
     """Ask at the terminal how to settle one conflict: a, b, or an edited value."""
-    click.echo(f"\nConflict at {conflict.pointer}", err=True)
-    click.echo(f"  a ({survivor}): {conflict.into}", err=True)
-    click.echo(f"  b ({absorbed}): {conflict.other}", err=True)
+    click.echo(f"\nConflict at {escape(conflict.pointer)}", err=True)
+    click.echo(f"  a ({escape(survivor)}): {escape(str(conflict.into))}", err=True)
+    click.echo(f"  b ({escape(absorbed)}): {escape(str(conflict.other))}", err=True)
     answer = click.prompt("Keep a, b, or e(dit)?", type=click.Choice(["a", "b", "e"]), default="a", err=True)
     if answer == "a":
         return "into"
@@ -95,14 +96,14 @@ def merge_command(
         )
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
-    report = merge.report_text(result, survivor.data, other.data)
+    report = escape_lines(merge.report_text(result, survivor.data, other.data))
     unresolved = result.report.unresolved
     if dry_run:
-        click.echo(plan.survivor_text, nl=False)
+        click.echo(escape_lines(plan.survivor_text), nl=False)
         click.echo("---")
         click.echo(report, nl=False)
         for d in plan.new_errors:
-            click.echo(f"would add: {d.path}:{d.line}:{d.col}: {d.code} {d.message}")
+            click.echo(f"would add: {escape(d.path)}:{d.line}:{d.col}: {d.code} {escape(d.message)}")
         click.get_current_context().exit(int(ExitCode.FINDINGS if unresolved else ExitCode.CLEAN))
     click.echo(report, nl=False)
     if unresolved:
@@ -111,7 +112,7 @@ def merge_command(
         )
     if plan.new_errors and not force:
         for d in plan.new_errors:
-            click.echo(f"{d.path}:{d.line}:{d.col}: {d.code} [error] {d.message}")
+            click.echo(f"{escape(d.path)}:{d.line}:{d.col}: {d.code} [error] {escape(d.message)}")
         click.echo("Refusing to write: the merged entry has errors the inputs did not have (--force writes anyway).")
         click.get_current_context().exit(int(ExitCode.FINDINGS))
     try:
@@ -120,6 +121,7 @@ def merge_command(
         raise CommandError(f"writing failed, both entries are still on disk: {exc}") from None
     rewritten = len(plan.texts) - 1
     click.echo(
-        f"Merged `{other.id}` into `{survivor.id}` ({survivor.path}); removed {other.path}"
+        f"Merged `{escape(str(other.id))}` into `{escape(str(survivor.id))}` ({escape(survivor.path)}); "
+        f"removed {escape(other.path)}"
         + (f"; rewrote references in {rewritten} file(s)." if rewritten else ".")
     )

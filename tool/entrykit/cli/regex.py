@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from entrykit.cli.common import (
     root_option,
 )
 from entrykit.errors import EntrykitError, UsageError
+from entrykit.output_safety import dumps, escape
 from entrykit.regex import lookup
 from entrykit.regex import suggest as regex_suggest
 from entrykit.regex.runner import RegexSettings
@@ -47,12 +47,12 @@ def regex_command(signature: str, output_format: str, no_corpus: bool, config_pa
             "ok": result.ok,
             "checks": [{"check": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
         }
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(dumps(data, indent=2))
     else:
-        click.echo(result.regex)
+        click.echo(escape(result.regex))
         for check in result.checks:
             mark = "ok  " if check.passed else "FAIL"
-            click.echo(f"  {mark} {check.name}" + (f": {check.detail}" if check.detail else ""), err=True)
+            click.echo(f"  {mark} {check.name}" + (f": {escape(check.detail)}" if check.detail else ""), err=True)
         if others is None:
             click.echo("  --   matches no other entry's signature (ET209): no corpus to check against", err=True)
         if result.level != "general":
@@ -107,17 +107,21 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
             }
             for number, text, found, slow in report
         ]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(dumps(data, indent=2))
     else:
+        indent = "  " if message == "-" else ""
         for number, text, found, slow in report:
             if message == "-":
                 if not found and not slow:
                     continue
-                click.echo(f"line {number}: {text[:120]}")
+                click.echo(f"line {number}: {escape(text[:120])}")
             for m in found:
                 others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
-                click.echo(f"{'  ' if message == '-' else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
+                click.echo(f"{indent}{escape(str(m.id))}  {escape(m.entry.path)}  (literal of {m.longest_literal}{others})")
             for entry in slow:
-                click.echo(f"{'  ' if message == '-' else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
+                click.echo(f"{indent}{escape(entry.id or entry.path)}  {escape(entry.path)}  (timed out)")
     matched = any(found for _, _, found, _ in report)
+    if not matched:
+        checked = "the message" if message != "-" else f"{len(report)} line{'s' * (len(report) != 1)}"
+        click.echo(f"No entry's regex matches {checked} ({len(found_by.entries)} entries checked).", err=True)
     click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))
