@@ -173,21 +173,3 @@ def test_regexes_matching_each_others_signature_pair_entries_across_domains() ->
     assert dupes.signature_matches([a, b], 0, "search", shared_runner()) == {(0, 1), (1, 0)}
     found = dupes.find_duplicates([a, b])  # the regex index finds the pair by itself
     assert "regex-matches-both" in [r.code for r in found[0].reasons]
-
-
-def test_progress_bar_only_after_a_second(capsys: pytest.CaptureFixture[str]) -> None:
-    from entrykit.cli.dupes import _Progress
-
-    quiet = _Progress(True)
-    quiet("scoring", 1, 10)
-    assert quiet.bar is None
-    shown = _Progress(True)
-    shown.start -= 2
-    shown("scoring", 5, 10)
-    shown("scoring", 10, 10)
-    shown.close()
-    assert "scoring" in capsys.readouterr().err
-    off = _Progress(False)
-    off.start -= 2
-    off("scoring", 5, 10)
-    assert off.bar is None
