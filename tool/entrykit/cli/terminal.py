@@ -69,8 +69,8 @@ class Progress:
         if now - self.start < SHOW_AFTER:
             return
         changed = self._last is None or self._last[0] != stage
-        if not self.shown and done >= total:
-            return  # nothing left to watch in this stage
+        if changed and done >= total:
+            return  # a stage done when first told of: nothing to watch (the last bar stays)
         if not changed and done < total and now - self._last_draw < _REDRAW:
             return
         self._last, self._last_draw = (stage, done, total), now
@@ -79,7 +79,7 @@ class Progress:
     def _draw(self, stage: str, done: int, total: int) -> None:
         width = shutil.get_terminal_size((80, 24)).columns
         counts = f" {done}/{total}"
-        label = f"{stage:<14}"
+        label = f"{stage:<15} "
         room = max(10, min(40, width - len(label) - len(counts) - 4))
         filled = room * done // total
         bar = "#" * filled + "-" * (room - filled)
