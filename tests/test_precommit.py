@@ -65,6 +65,8 @@ def _env(home: Path) -> dict[str, str]:
     env.update({"PRE_COMMIT_HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                 "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
                 "GIT_COMMITTER_EMAIL": "t@example.org"})
+    # installing the hook environment need not compile every module of every dependency
+    env["PIP_NO_COMPILE"] = "1"
     # the project's own hooks run the entrykit of the active environment
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     return env
@@ -99,10 +101,62 @@ def _check_a_failing_then_passing_run(repo: Path, home: Path, *args: str) -> Non
     assert second.stdout.count("Passed") == 2
 
 
-def test_published_hooks_via_try_repo(tmp_path: Path, pre_commit_home: Path) -> None:
-    """`.pre-commit-hooks.yaml` as another repository would use it (installs entrykit from this tree)."""
+# Files a repository that holds a corpus has beside it: the hooks must never report or rewrite them.
+WORKFLOW = """\
+name: ci
+on: [push, pull_request]
+jobs:
+  test: {runs-on: ubuntu-latest, steps: [{uses: actions/checkout@v4}, {run: make test}]}
+"""
+PACKAGE = '{"name": "site", "private": true,\n  "scripts": {"build": "vite build"}, "devDependencies": {}}\n'
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This tree as the repository another project's config names, committed: (path, commit SHA).
+    Module-wide, so pre-commit installs its hook environment once."""
+    _pre_commit()
+    folder = tmp_path_factory.mktemp("published")
+    for name in (".pre-commit-hooks.yaml", "pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, folder / name)
+    for name in ("tool", "schema"):
+        shutil.copytree(REPO / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "-m", "published")
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=folder, env=_env(folder), check=True, capture_output=True, text=True
+    )
+    return folder, rev.stdout.strip()
+
+
+def test_published_hooks_pinned_to_a_commit_touch_only_entries(
+    tmp_path: Path, pre_commit_home: Path, published: tuple[Path, str]
+) -> None:
+    """The README's `.pre-commit-config.yaml`, in a repository that also holds a workflow, a
+    package.json and that config: the hooks format and lint the entries, and never name,
+    read into a report or rewrite anything else."""
+    folder, rev = published
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "rev: 0123456789abcdef0123456789abcdef01234567   # a commit" in readme  # what it tells users to pin
+    config = (
+        f"repos:\n  - repo: {folder}\n    rev: {rev}\n"
+        "    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n"
+    )
+    others = {".github/workflows/ci.yml": WORKFLOW, "package.json": PACKAGE, ".pre-commit-config.yaml": config}
     repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
-    _check_a_failing_then_passing_run(repo, pre_commit_home, "try-repo", str(REPO), "--all-files")
+    for name, text in others.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    _git(repo, "add", "-A")
+    _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--all-files")
+    for name, text in others.items():
+        assert (repo / name).read_text(encoding="utf-8") == text, f"{name} was rewritten"
+    staged = _run(repo, pre_commit_home, "run", "--files", *others, "--verbose")
+    assert staged.returncode == 0, staged.stdout
+    for name in others:
+        assert f"{name}:" not in staged.stdout and f"reformatted {name}" not in staged.stdout
+    assert "ET101" not in staged.stdout
 
 
 def test_project_config_runs_fmt_and_lint_on_entries(tmp_path: Path, pre_commit_home: Path) -> None:
