@@ -86,3 +86,10 @@ def test_the_root_seen_through_a_linked_folder(repo: Path, tmp_path: Path) -> No
         assert result.exit_code == 1 and "package.json" not in result.stdout and "x.yaml" in result.stdout
     finally:
         link.unlink()
+
+
+def test_fmt_quiet_names_only_what_would_change(repo: Path) -> None:
+    result = CliRunner().invoke(cli, ["fmt", "--check", "-q"], catch_exceptions=False)
+    assert result.exit_code == 1 and result.stdout == "would reformat entries/pip/x.yaml\n" and result.stderr == ""
+    loud = CliRunner().invoke(cli, ["fmt", "--check"], catch_exceptions=False)
+    assert loud.stderr == "1 file would be reformatted, 0 unchanged.\n"
