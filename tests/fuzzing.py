@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import dump_entry
+from entrykit.authoring.merge_report import report_json, report_text
 from entrykit.config import Config, from_table
 from entrykit.diagnostic import Diagnostic
 from entrykit.entry import Entry
@@ -139,7 +140,8 @@ def target_merge(case: tuple[dict[str, Any], dict[str, Any], str | None]) -> str
         result = merge.merge_entries(into, other, prefer=prefer)
     except EntrykitError:
         return "refused"
-    merge.report_text(result, into, other)
+    report_text(result)
+    json.dumps(report_json(result), ensure_ascii=False)
     merged = result.data
     text = dump_entry(merged, "yaml")
     loaded = load(ROOT / "m/merged.yaml", "m/merged.yaml", LIMITS, text=text)

@@ -1,4 +1,4 @@
-"""Merging two entries: the seed pair end to end, conflicts, refusals, references, and the writes."""
+"""Merging entries: the seed pair end to end, conflicts, the maintainer's workflow, and the files."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from entrykit.authoring import merge
+from entrykit.authoring.formatter import format_text
+from entrykit.authoring.merge_report import report_text
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.diagnostic import Severity
@@ -24,7 +27,7 @@ SEED_000 = REPO / "entries/pytorch/fsdp-parameter-mismatch.yaml"
 SEED_001 = FIXTURES / "seed001/json/pytorch/fsdp-param-mismatch.json"
 
 
-def corpus(tmp_path: Path, files: dict[str, str | Path]) -> Path:
+def corpus(tmp_path: Path, files: dict[str, str | Path], settings: str = "") -> Path:
     root = tmp_path / "entries"
     for name, content in files.items():
         target = root / name
@@ -33,7 +36,7 @@ def corpus(tmp_path: Path, files: dict[str, str | Path]) -> Path:
             shutil.copyfile(content, target)
         else:
             target.write_text(content, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(f'[tool.entrykit]\nroot = "entries"\n{settings}', encoding="utf-8")
     return root
 
 
@@ -43,9 +46,26 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str, input: str 
     return result.exit_code, result.output
 
 
+def diagnostics(tmp_path: Path) -> list[Any]:
+    return lint(None, from_table({"root": "entries"}, tmp_path), TODAY, cwd=tmp_path).diagnostics
+
+
 def errors(tmp_path: Path) -> list[str]:
-    result = lint(None, from_table({"root": "entries"}, tmp_path), TODAY, cwd=tmp_path)
-    return [f"{d.path}:{d.line} {d.code} {d.message}" for d in result.diagnostics if d.severity is Severity.ERROR]
+    return [f"{d.path}:{d.line} {d.code} {d.message}" for d in diagnostics(tmp_path) if d.severity is Severity.ERROR]
+
+
+def entry(entry_id: str, signature: str, regex: str, **fields: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": entry_id, "signature": signature, "regex": regex, "domain": entry_id.split("/")[0],
+        "category": "usage_error", "root_cause": "The cause.", "dead_ends": [], "workarounds": [],
+        "first_seen": "2024-01-01", "last_confirmed": "2025-01-01",
+    }  # fmt: skip
+    data.update(fields)
+    return data
+
+
+def dump(data: dict[str, Any]) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)
 
 
 # -- the two seeds ---------------------------------------------------------------
@@ -59,100 +79,98 @@ def seed_merge(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     cwd = Path.cwd()
     os.chdir(tmp_path)
     try:
-        result = CliRunner().invoke(
-            cli,
-            ["merge", "pytorch/fsdp-param-mismatch", "pytorch/fsdp-parameter-mismatch", "--prefer", "into", "--today", "2026-11-30"],
-            catch_exceptions=False,
-        )
+        args = ["merge", "pytorch/fsdp-param-mismatch", "pytorch/fsdp-parameter-mismatch", "--prefer", "into", "--today", "2026-11-30"]
+        result = CliRunner().invoke(cli, [*args, "--report", "json"], catch_exceptions=False)
     finally:
         os.chdir(cwd)
     survivor = root / "pytorch/fsdp-param-mismatch.json"
     return {
         "code": result.exit_code,
-        "output": result.output,
+        "report": json.loads(result.stdout),
         "data": json.loads(survivor.read_text(encoding="utf-8")),
+        "text": survivor.read_text(encoding="utf-8"),
         "errors": errors(tmp_path),
         "files": sorted(p.relative_to(root).as_posix() for p in root.rglob("*.*")),
     }
 
 
 def test_seed_merge_writes_one_entry_adding_no_errors(seed_merge: dict[str, Any]) -> None:
-    assert seed_merge["code"] == ExitCode.CLEAN, seed_merge["output"]
+    assert seed_merge["code"] == ExitCode.CLEAN, seed_merge["report"]
     assert seed_merge["files"] == ["pytorch/fsdp-param-mismatch.json"]
     # Seed 001 verbatim carries English text as its `workarounds_zh` (ET302, one per
     # item); the merge keeps those items aligned and adds no error of its own.
     assert [e.split(" ", 2)[1] for e in seed_merge["errors"]] == ["ET302", "ET302"]
+    assert seed_merge["report"]["lint"]["new"] == []
     assert seed_merge["data"]["aliases"] == ["pytorch/fsdp-parameter-mismatch"]
+    assert seed_merge["report"]["written"] is True
 
 
-def test_bundled_seed_entries_merge_without_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The corrected seed 001 in entries/ and seed 000's entry merge into an entry with no errors."""
-    root = corpus(
-        tmp_path,
-        {
-            "pytorch/fsdp-param-mismatch.yaml": REPO / "entries/pytorch/fsdp-param-mismatch.yaml",
-            "pytorch/fsdp-parameter-mismatch.yaml": SEED_000,
-        },
-    )
-    code, output = run(tmp_path, monkeypatch, "pytorch/fsdp-param-mismatch", "pytorch/fsdp-parameter-mismatch", "--prefer", "into")
-    assert code == ExitCode.CLEAN, output
-    assert sorted(p.name for p in root.rglob("*.yaml")) == ["fsdp-param-mismatch.yaml"]
-    assert errors(tmp_path) == []
+def test_seed_merge_adds_no_version_finding(seed_merge: dict[str, Any]) -> None:
+    """The FSDP seeds' version rows, appended, gave three new ET404 warnings; reconciled, none."""
+    assert [f for f in seed_merge["report"]["lint"]["new"] if f["code"].startswith("ET4")] == []
+    rows = [r["version"] for r in seed_merge["data"]["versions"]]
+    assert "cuda>=11" in rows and "cuda>=11.7" not in rows  # folded: `cuda>=11` covers it and says all it says
 
 
-def test_seed_merge_regex_matches_both_signatures(seed_merge: dict[str, Any]) -> None:
+def test_seed_merge_regex_matches_every_message(seed_merge: dict[str, Any]) -> None:
     regex = re.compile(seed_merge["data"]["regex"])
     for seed in (json.loads(SEED_001.read_text(encoding="utf-8")), yaml.safe_load(SEED_000.read_text(encoding="utf-8"))):
         assert regex.search(seed["signature"])
         for example in seed.get("examples", []):
             assert regex.search(example)
+    assert seed_merge["report"]["regex"]["coverage_lost"] == []
+
+
+def test_seed_merge_survivor_is_in_fmt_layout(seed_merge: dict[str, Any]) -> None:
+    assert not format_text(seed_merge["text"], "json").changed
 
 
 def _seed_items() -> list[Any]:
-    """Every item of both seeds that must survive: (label, kind, value)."""
+    """Every item of both seeds that must survive or be named: (label, kind, value, pointer)."""
     items = []
-    for label, data in (
-        ("001", json.loads(SEED_001.read_text(encoding="utf-8"))),
-        ("000", yaml.safe_load(SEED_000.read_text(encoding="utf-8"))),
+    for label, side, data in (
+        ("001", "pytorch/fsdp-param-mismatch", json.loads(SEED_001.read_text(encoding="utf-8"))),
+        ("000", "pytorch/fsdp-parameter-mismatch", yaml.safe_load(SEED_000.read_text(encoding="utf-8"))),
     ):
         for field in ("dead_ends", "workarounds"):
             for n, item in enumerate(data[field]):
-                items.append(pytest.param(field, item, id=f"{label}-{field}-{n}"))
-                for url in item.get("sources", []):
-                    items.append(pytest.param("source", url, id=f"{label}-{field}-{n}-source"))
+                items.append(pytest.param(side, field, item, f"/{field}/{n}", id=f"{label}-{field}-{n}"))
+                for s, url in enumerate(item.get("sources", [])):
+                    items.append(pytest.param(side, "source", url, f"/{field}/{n}/sources/{s}", id=f"{label}-{field}-{n}-source-{s}"))
         for n, row in enumerate(data["versions"]):
-            items.append(pytest.param("versions", row, id=f"{label}-version-{n}"))
+            items.append(pytest.param(side, "versions", row, f"/versions/{n}", id=f"{label}-version-{n}"))
         for n, tag in enumerate(data["tags"]):
-            items.append(pytest.param("tags", tag, id=f"{label}-tag-{n}"))
+            items.append(pytest.param(side, "tags", tag, f"/tags/{n}", id=f"{label}-tag-{n}"))
         for n, example in enumerate([data["signature"], *data.get("examples", [])]):
-            items.append(pytest.param("message", example, id=f"{label}-message-{n}"))
+            items.append(pytest.param(side, "message", example, "", id=f"{label}-message-{n}"))
         for n, text in enumerate(data["workarounds_zh"]):
-            items.append(pytest.param("workarounds_zh", text, id=f"{label}-workarounds_zh-{n}"))
+            items.append(pytest.param(side, "workarounds_zh", text, f"/workarounds_zh/{n}", id=f"{label}-workarounds_zh-{n}"))
         for key in ("signature_zh", "root_cause_zh", "root_cause"):
-            items.append(pytest.param(key, data[key], id=f"{label}-{key}"))
+            items.append(pytest.param(side, key, data[key], f"/{key}", id=f"{label}-{key}"))
     return items
 
 
-@pytest.mark.parametrize(("kind", "value"), _seed_items())
-def test_seed_merge_loses_nothing(seed_merge: dict[str, Any], kind: str, value: Any) -> None:
-    data, output = seed_merge["data"], seed_merge["output"]
+@pytest.mark.parametrize(("side", "kind", "value", "pointer"), _seed_items())
+def test_seed_merge_loses_nothing(seed_merge: dict[str, Any], side: str, kind: str, value: Any, pointer: str) -> None:
+    """Every item is in the merged entry, or the report names it in full with the reason."""
+    data, report = seed_merge["data"], seed_merge["report"]
+    named = [d for d in report["dropped"] if d["input"] == side and (d["pointer"] == pointer or pointer.startswith(d["pointer"] + "/"))]
     if kind in ("dead_ends", "workarounds"):
-        assert value["action"] in [i["action"] for i in data[kind]]
+        actions = [i["action"] for i in data[kind]]
+        assert value["action"] in actions or any(d["value"] == value["action"] for d in named)
     elif kind == "source":
-        assert any(value in i.get("sources", []) for f in ("dead_ends", "workarounds") for i in data[f])
+        assert any(value in i.get("sources", []) for f in ("dead_ends", "workarounds") for i in data[f]) or named
     elif kind == "versions":
-        assert value["version"] in [r["version"] for r in data["versions"]]
+        assert value in data["versions"] or any(r["version"] != value["version"] and {**value, "version": r["version"]} == r for r in data["versions"]) or named
     elif kind == "tags":
         assert value in data["tags"]
     elif kind == "message":
         assert value == data["signature"] or value in data["examples"]
     elif kind == "workarounds_zh":
-        assert value in data["workarounds_zh"]
+        assert value in data["workarounds_zh"] or any(d["value"] == value for d in named)
         assert len(data["workarounds_zh"]) == len(data["workarounds"])
-    else:  # a scalar text: kept, or named in the report
-        assert data.get(kind) == value or f"`{kind}` of `pytorch/fsdp-parameter-mismatch`" in output or (
-            kind == "root_cause" and value[:60] in output
-        )
+    else:  # a scalar text: kept, or named in full
+        assert data.get(kind) == value or any(d["value"] == value for d in named)
 
 
 # -- conflicts, dry runs, refusals ---------------------------------------------
@@ -237,20 +255,29 @@ def test_dry_run_prints_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.M
     merged_text, report = out.split("\n---\n")
     merged = yaml.safe_load(merged_text)
     assert merged["root_cause"] == "GIT_DIR points at a folder that is not a repository."
-    assert "root_cause_zh" not in merged  # it translated the root cause that was not chosen
-    assert "`root_cause_zh` of `git/not-a-repo` is not kept" in report
-    assert merged["dead_ends"][0]["fail_rate"] == 0.83  # (0.9 * 2 + 0.7 * 1) / 3
+    assert "root_cause_zh" not in merged  # it translated the root cause that was not chosen...
+    assert "命令在仓库之外运行。" in report  # ...and the report shows it in full
+    assert merged["dead_ends"][0]["fail_rate"] == 0.9  # the most cautious: a dead end fails at least this often
     assert merged["dead_ends"][0]["sources"] == ["https://stackoverflow.com/q/1"]
     assert merged["workarounds_zh"] == ["进入仓库目录", "取消设置 GIT_DIR"]
     assert (merged["first_seen"], merged["last_confirmed"], merged["evidence_count"]) == ("2022-05-01", "2026-01-01", 3)
-    assert merged["confidence"] == 0.7  # (0.8 * 2 + 0.5 * 1) / 3
+    assert merged["confidence"] == 0.5  # the lowest
+    assert "write   entries/git/not-a-repo.yaml" in report and "delete  entries/git/no-repository.yaml" in report
     assert (root / "git/no-repository.yaml").exists()
     assert (root / "git/not-a-repo.yaml").read_text(encoding="utf-8") == A
+
+
+def test_dry_run_lists_every_file_it_would_rewrite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": C})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--dry-run", "--prefer", "into")
+    assert code == ExitCode.CLEAN
+    assert "rewrite entries/git/detached-head.yaml (references to `git/no-repository`)" in out
 
 
 def test_interactive_choices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B})
     monkeypatch.setattr("entrykit.cli.merge._interactive", lambda: True)
+    # Conflicts in order: /root_cause (edit), /dead_ends/0/why_fails (b), /category (b).
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", input="e\nNo repository here.\nb\nb\n")
     assert code == ExitCode.CLEAN, out
     merged = yaml.safe_load((root / "git/not-a-repo.yaml").read_text(encoding="utf-8"))
@@ -260,13 +287,38 @@ def test_interactive_choices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert not (root / "git/no-repository.yaml").exists()
 
 
-def test_references_are_rewritten_and_nothing_dangles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+FAKE_EDITOR = """\
+import sys
+path = sys.argv[-1]
+with open(path, encoding="utf-8") as f:
+    old = f.read()
+with open(path, "w", encoding="utf-8") as f:
+    f.write("Edited in the editor:\\n" + old)
+"""
+
+
+def test_multi_line_values_are_edited_in_the_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a = A.replace("root_cause: The command ran outside a repository.", "root_cause: |-\n  The command ran\n  outside a repository.")
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": a, "git/no-repository.yaml": B})
+    editor = tmp_path / "editor.py"
+    editor.write_text(FAKE_EDITOR, encoding="utf-8")
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {editor}")
+    monkeypatch.setattr("entrykit.cli.merge._interactive", lambda: True)
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", input="e\na\na\n")
+    assert code == ExitCode.CLEAN, out
+    text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
+    assert yaml.safe_load(text)["root_cause"] == "Edited in the editor:\nThe command ran\noutside a repository."
+    assert "root_cause: |-\n  Edited in the editor:\n" in text  # a literal block, as `fmt` writes it
+
+
+def test_references_are_rewritten_and_nothing_else_in_those_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": C})
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
     assert code == ExitCode.CLEAN, out
-    other = yaml.safe_load((root / "git/detached-head.yaml").read_text(encoding="utf-8"))
-    assert other["transition_graph"]["leads_to"] == ["git/not-a-repo"]  # the repeat is gone
-    assert other["transition_graph"]["preceded_by"] == [{"error_id": "git/not-a-repo", "probability": 0.2}]
+    text = (root / "git/detached-head.yaml").read_text(encoding="utf-8")
+    assert text == C.replace("[git/no-repository, git/not-a-repo]", "[git/not-a-repo]").replace(
+        "error_id: git/no-repository", "error_id: git/not-a-repo"
+    )
     assert errors(tmp_path) == []
 
 
@@ -277,7 +329,7 @@ def test_new_errors_refuse_the_write_unless_forced(tmp_path: Path, monkeypatch: 
     root = corpus(tmp_path, {"git/not-a-repo.yaml": a, "git/no-repository.yaml": B})
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
     assert code == ExitCode.FINDINGS
-    assert "Refusing to write" in out and "ET20" in out
+    assert "Refusing to write" in out and "ET204" in out
     assert (root / "git/not-a-repo.yaml").read_text(encoding="utf-8") == a
     assert (root / "git/no-repository.yaml").read_text(encoding="utf-8") == B
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into", "--force")
@@ -285,21 +337,24 @@ def test_new_errors_refuse_the_write_unless_forced(tmp_path: Path, monkeypatch: 
     assert not (root / "git/no-repository.yaml").exists()
 
 
-def test_comments_and_layout_of_the_survivor_survive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_comments_survive_and_the_survivor_is_in_fmt_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a = "# reviewed by the git maintainers\n" + A.replace("domain: git\n", "domain: git  # the tool\n")
-    root = corpus(tmp_path, {"git/not-a-repo.yaml": a, "git/no-repository.yaml": B})
-    code, _ = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
-    assert code == ExitCode.CLEAN
+    b = B.replace("workarounds:\n  - action: Unset GIT_DIR", "workarounds:\n  # tried on git 2.40\n  - action: Unset GIT_DIR")
+    b = b.replace("category: config_error\n", "# the category we used first\ncategory: config_error\n")
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": a, "git/no-repository.yaml": b})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
+    assert code == ExitCode.CLEAN, out
     text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
     assert text.startswith("# reviewed by the git maintainers\nid: git/not-a-repo\n")
     assert "domain: git  # the tool\n" in text
-    keys = list(yaml.safe_load(text))
-    assert keys.index("examples") == keys.index("regex") + 1  # new keys in schema order
-    assert keys[-1] == "aliases"
+    assert "  # tried on git 2.40\n  - action: Unset GIT_DIR\n" in text  # moved with its workaround
+    assert "# the category we used first" not in text  # its value was not chosen...
+    assert "LISTED  `git/no-repository` line" in out and "# the category we used first" in out  # ...so it is listed
+    assert not format_text(text, "yaml").changed
 
 
 @pytest.mark.parametrize("fail_on", ["survivor", "reference"])
-def test_a_failed_write_leaves_both_inputs_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str) -> None:
+def test_a_failed_write_leaves_every_input_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str) -> None:
     root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": C})
     victim = root / ("git/not-a-repo.yaml" if fail_on == "survivor" else "git/detached-head.yaml")
     real_replace = os.replace
@@ -315,6 +370,7 @@ def test_a_failed_write_leaves_both_inputs_intact(tmp_path: Path, monkeypatch: p
     assert "both entries are still on disk" in out
     assert (root / "git/not-a-repo.yaml").read_text(encoding="utf-8") == A
     assert (root / "git/no-repository.yaml").read_text(encoding="utf-8") == B
+    assert (root / "git/detached-head.yaml").read_text(encoding="utf-8") == C
     assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
 
 
@@ -332,7 +388,8 @@ def test_into_names_the_survivor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     [
         (["git/not-a-repo", "git/nowhere"], "no entry has the id `git/nowhere`"),
         (["git/not-a-repo", "git/not-a-repo"], "A and B are the same entry"),
-        (["git/not-a-repo", "git/no-repository", "--into", "git/other"], "--into must name A or B"),
+        (["git/not-a-repo", "git/no-repository", "--into", "git/other"], "--into must name one of the entries"),
+        (["git/not-a-repo"], "name at least two entries"),
     ],
 )
 def test_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
@@ -341,11 +398,305 @@ def test_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: lis
     assert code == ExitCode.ERROR and message in out
 
 
-def test_regex_proposal_is_checked() -> None:
-    a = yaml.safe_load(A)
-    b = yaml.safe_load(B)
+# -- regex coverage --------------------------------------------------------------
+
+
+def test_an_absorbed_regex_that_covers_more_is_added_as_an_alternative() -> None:
+    a = entry("git/a", "fatal: not a git repository (or any of the parent directories): .git", r"\(or any of the parent")
+    b = entry("git/b", "fatal: not a git repository: /srv/app/.git", r"not a git repository: /\S+", examples=["fatal: not a git repository: /x/.git"])
     result = merge.merge_entries(a, b, prefer="into")
-    assert result.report.regex is not None and result.report.regex.ok
-    pattern = re.compile(result.data["regex"])
-    assert pattern.search(a["signature"]) and pattern.search(b["signature"])
-    assert result.data["regex"] == a["regex"]  # it already matched B's signature: kept
+    pattern = result.data["regex"]
+    assert pattern == r"(?:\(or any of the parent)|(?:not a git repository: /\S+)"
+    for text in [a["signature"], b["signature"], *b["examples"]]:
+        assert re.search(pattern, text)
+    assert result.report.regex is not None and result.report.regex.lost == []
+
+
+def test_a_regex_is_never_replaced_by_text_from_a_placeholder_signature() -> None:
+    """Both inputs' regexes miss their placeholder signature ("X GiB"); the merged regex
+    must still find the real message both found, not become `...allocate X GiB`."""
+    regex = r"Tried to allocate \d+\.\d+ [GM]iB"
+    a = entry("pytorch/oom", "CUDA out of memory. Tried to allocate X GiB", regex, examples=["CUDA out of memory. Tried to allocate 2.00 GiB"])
+    b = entry("cuda/oom", "torch.cuda.OutOfMemoryError: Tried to allocate X GiB", regex)
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == regex
+    assert re.search(result.data["regex"], "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    outcome = result.report.regex
+    assert outcome is not None and outcome.lost == []
+    assert any("no input's regex matched" in note for note in result.report.notes)
+
+
+def test_global_inline_flags_are_scoped_in_an_alternation() -> None:
+    a = entry("git/a", "FATAL: not a git repository", "(?i)fatal: not a git")
+    b = entry("git/b", "error: pathspec 'x' did not match", "(?i)pathspec .* did not match")
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == "(?:(?i:fatal: not a git))|(?:(?i:pathspec .* did not match))"
+    assert result.report.regex is not None and all(t.after for t in result.report.regex.texts)
+
+
+# -- items by meaning, contradictions ---------------------------------------------------
+
+
+def test_paraphrased_items_become_one_and_the_other_wording_is_reported() -> None:
+    a = entry("redis/crossslot", "CROSSSLOT Keys in request don't hash to the same slot", "CROSSSLOT",
+              workarounds=[{"action": "Use hash tags to force related keys into the same slot", "success_rate": 0.9}])  # fmt: skip
+    b = entry("redis/cross-slot", "CROSSSLOT Keys in request don't hash to the same slot", "CROSSSLOT",
+              workarounds=[{"action": "Use hash tags to colocate related keys in the same slot", "success_rate": 0.85}])  # fmt: skip
+    result = merge.merge_entries(a, b, prefer="into")
+    assert [w["action"] for w in result.data["workarounds"]] == ["Use hash tags to force related keys into the same slot"]
+    assert result.data["workarounds"][0]["success_rate"] == 0.85
+    assert [d.value for d in result.report.dropped if d.pointer == "/workarounds/0/action"] == [
+        "Use hash tags to colocate related keys in the same slot"
+    ]
+
+
+def test_three_wordings_of_one_workaround_become_one_item() -> None:
+    wordings = ["Use --allow-unrelated-histories flag on merge or pull", "Use --allow-unrelated-histories flag",
+                "Use --allow-unrelated-histories flag: git merge main --allow-unrelated-histories"]  # fmt: skip
+    inputs = [entry(f"git/unrelated-{n}", "fatal: refusing to merge unrelated histories", "unrelated histories",
+                    workarounds=[{"action": w, "success_rate": 0.9}]) for n, w in enumerate(wordings)]  # fmt: skip
+    result = merge.merge_entries(inputs[0], inputs[1:], prefer="into")
+    assert [w["action"] for w in result.data["workarounds"]] == [wordings[0]]
+
+
+def test_an_action_that_fails_in_one_entry_and_works_in_the_other_is_a_conflict() -> None:
+    a = entry("cuda/illegal-memory-access", "CUDA error: an illegal memory access was encountered", "illegal memory access",
+              dead_ends=[{"action": "Set CUDA_LAUNCH_BLOCKING=1 to find the error", "fail_rate": 0.55}])  # fmt: skip
+    b = entry("cuda/device-side-assert", "CUDA error: device-side assert triggered", "device-side assert",
+              workarounds=[{"action": "Set CUDA_LAUNCH_BLOCKING=1 to get the exact line that triggered the assert", "success_rate": 0.93}])  # fmt: skip
+    result = merge.merge_entries(a, b)
+    [conflict] = [c for c in result.report.conflicts if c.kind == "role"]
+    assert [o.source for o in conflict.options] == ["dead_ends", "workarounds", "both"]
+    assert conflict in result.report.unresolved
+    kept = merge.merge_entries(a, b, choices={conflict.pointer: "workarounds"})
+    assert kept.data["dead_ends"] == [] and len(kept.data["workarounds"]) == 1
+    assert [d.pointer for d in kept.report.dropped if d.side == "cuda/illegal-memory-access"] == ["/dead_ends/0"]
+    both = merge.merge_entries(a, b, choices={conflict.pointer: "both"})
+    assert len(both.data["dead_ends"]) == 1 and len(both.data["workarounds"]) == 1
+    preferred = merge.merge_entries(a, b, prefer="into")  # a preference drops no item on a guess
+    assert preferred.report.resolutions[conflict.pointer].choice == "both"
+    assert len(preferred.data["dead_ends"]) == 1 and len(preferred.data["workarounds"]) == 1
+
+
+def test_different_stated_conditions_are_a_conflict_never_joined() -> None:
+    def with_condition(entry_id: str, condition: str | None) -> dict[str, Any]:
+        item: dict[str, Any] = {"action": "Use DeepSpeed ZeRO-3 to shard the parameters", "success_rate": 0.8}
+        if condition is not None:
+            item["condition"] = condition
+        return entry(entry_id, "CUDA out of memory", "out of memory", workarounds=[item])
+
+    stated = merge.merge_entries(with_condition("x/a", "model_params >= 13B"), with_condition("x/b", "model_params >= 7B"))
+    [conflict] = stated.report.conflicts
+    assert (conflict.pointer, conflict.kind) == ("/workarounds/0/condition", "condition")
+    assert stated.data["workarounds"][0]["condition"] == "model_params >= 13B"  # stands in, unresolved
+    assert "; or " not in json.dumps(stated.data)
+    empty = merge.merge_entries(with_condition("x/a", None), with_condition("x/b", "model_params >= 7B"), prefer="into")
+    assert empty.report.conflicts[0].kind == "condition"
+    assert empty.data["workarounds"][0]["condition"] == ""
+    assert [d.value for d in empty.report.dropped] == ["model_params >= 7B"]
+
+
+# -- versions ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "expected"),
+    [
+        (["cuda>=11.0"], ["cuda>=12.0,<13.0"], ["cuda>=11.0"]),
+        (["rustc>=1.60"], ["rust>=1.70,<2.0"], ["rust>=1.60"]),
+        (["pytorch>=2.0", "python>=3.9"], ["torch>=2.0"], ["torch>=2.0", "python>=3.9"]),
+        (["CUDA 11.x+"], ["cuda>=11.7"], ["cuda>=11"]),
+    ],
+)
+def test_version_rows_are_reconciled_through_the_version_algebra(
+    tmp_path: Path, mine: list[str], theirs: list[str], expected: list[str]
+) -> None:
+    a = entry("x/a", "boom", "boom", versions=[{"version": v, "status": "active"} for v in mine])
+    b = entry("x/b", "boom", "boom", versions=[{"version": v, "status": "active"} for v in theirs])
+    result = merge.merge_entries(a, b, prefer="into")
+    assert [r["version"] for r in result.data["versions"]] == expected
+    corpus(tmp_path, {"x/a.yaml": dump(result.data)})
+    assert [d.message for d in diagnostics(tmp_path) if d.code in ("ET401", "ET404", "ET405")] == []
+
+
+def test_contradicting_version_rows_are_a_conflict() -> None:
+    a = entry("x/a", "boom", "boom", versions=[{"version": "torch>=2.0", "status": "active"}])
+    b = entry("x/b", "boom", "boom", versions=[{"version": "torch>=2.1", "deprecated": "2.3", "status": "deprecated"}])
+    result = merge.merge_entries(a, b)
+    [conflict] = [c for c in result.report.conflicts if c.kind == "version"]
+    assert [o.source for o in conflict.options] == ["x/a", "x/b", "both"]
+    settled = merge.merge_entries(a, b, choices={conflict.pointer: "x/a"})
+    assert settled.data["versions"] == [{"version": "torch>=2.0", "status": "active"}]
+    assert [d.value["version"] for d in settled.report.dropped if d.pointer == "/versions/0"] == ["torch>=2.1"]
+
+
+# -- numbers -----------------------------------------------------------------------
+
+
+def _rated(entry_id: str, confidence: float, fix: float, success: float, evidence: int) -> dict[str, Any]:
+    return entry(entry_id, "boom", "boom", confidence=confidence, fix_success_rate=fix, evidence_count=evidence,
+                 workarounds=[{"action": "Restart the worker process", "success_rate": success}])  # fmt: skip
+
+
+def test_one_pass_and_any_order_of_two_way_merges_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b, c = _rated("x/a", 0.95, 0.9, 0.93, 2), _rated("x/b", 0.93, 0.88, 0.91, 5), _rated("x/c", 0.94, 0.92, 0.58, 1)
+    root = corpus(tmp_path, {"x/a.yaml": dump(a), "x/b.yaml": dump(b), "x/c.yaml": dump(c)})
+    code, out = run(tmp_path, monkeypatch, "x/a", "x/b", "x/c", "--prefer", "into")
+    assert code == ExitCode.CLEAN, out
+    one_pass = yaml.safe_load((root / "x/a.yaml").read_text(encoding="utf-8"))
+    for first, second in ((b, c), (c, b)):
+        step = merge.merge_entries(merge.merge_entries(a, first, prefer="into").data, second, prefer="into").data
+        for key in ("confidence", "fix_success_rate", "evidence_count"):
+            assert step[key] == one_pass[key]
+        assert step["workarounds"][0]["success_rate"] == one_pass["workarounds"][0]["success_rate"] == 0.58
+
+
+def test_a_rate_that_is_not_a_finite_number_is_settled_like_any_value() -> None:
+    result = merge.merge_entries({"id": "x/a", "confidence": float("nan")}, {"id": "x/b", "confidence": 0.5})
+    assert [c.pointer for c in result.report.unresolved] == ["/confidence"]
+
+
+def test_rates_further_apart_than_the_gap_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = _rated("x/a", 0.9, 0.8, 0.58, 2), _rated("x/b", 0.9, 0.8, 0.45, 2)
+    assert not [r for r in merge.merge_entries(a, b, prefer="into").report.rates if r.gap]  # 0.13 is within 0.2
+    [flagged] = [r for r in merge.merge_entries(a, b, prefer="into", rate_gap=0.1).report.rates if r.gap]
+    assert (flagged.pointer, flagged.result) == ("/workarounds/0/success_rate", 0.45)
+    corpus(tmp_path, {"x/a.yaml": dump(a), "x/b.yaml": dump(b)}, "[tool.entrykit.merge]\nrate_gap = 0.1\n")
+    code, out = run(tmp_path, monkeypatch, "x/a", "x/b", "--prefer", "into", "--dry-run")
+    assert "! /workarounds/0/success_rate: x/a 0.58, x/b 0.45 -> 0.45 (lowest)" in out
+
+
+# -- translations and what is dropped ------------------------------------------------------
+
+
+def test_translations_follow_their_text_and_the_rest_is_reported_in_full() -> None:
+    a = yaml.safe_load(A)
+    b = yaml.safe_load(B) | {"signature_zh": "致命错误：不是 git 仓库：/home/me/project/.git", "root_cause_zh": "GIT_DIR 指向的文件夹不是仓库。"}
+    result = merge.merge_entries(a, b, choices={"/root_cause": "git/no-repository"})
+    assert result.data["root_cause_zh"] == "GIT_DIR 指向的文件夹不是仓库。"  # it follows the chosen text
+    dropped = {(d.side, d.pointer): d.value for d in result.report.dropped}
+    assert dropped[("git/not-a-repo", "/root_cause_zh")] == "命令在仓库之外运行。"
+    assert dropped[("git/no-repository", "/signature_zh")] == "致命错误：不是 git 仓库：/home/me/project/.git"
+    text = report_text(result)
+    assert "命令在仓库之外运行。" in text and "致命错误：不是 git 仓库：/home/me/project/.git" in text
+
+
+# -- the resolution file and the JSON report ------------------------------------------------
+
+
+def test_write_resolutions_then_resolve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B})
+    choices = tmp_path / "choices.yaml"
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--write-resolutions", str(choices))
+    assert code == ExitCode.FINDINGS  # open choices, nothing merged
+    assert (root / "git/no-repository.yaml").exists()
+    written = yaml.safe_load(choices.read_text(encoding="utf-8"))
+    assert [c["at"] for c in written["choices"]] == ["/root_cause", "/dead_ends/0/why_fails", "/category"]
+    assert all(c["choose"] is None for c in written["choices"])
+    text = choices.read_text(encoding="utf-8")
+    text = text.replace("choose: null", "choose: git/no-repository", 1)  # /root_cause
+    text = text.replace("    choose: null\n", "    value: |-\n      Both were tried.\n      Neither helped.\n", 1)  # why_fails
+    text = text.replace("choose: null", "choose: git/not-a-repo", 1)  # /category
+    choices.write_text(text, encoding="utf-8")
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--resolve", str(choices))
+    assert code == ExitCode.CLEAN, out
+    merged = yaml.safe_load((root / "git/not-a-repo.yaml").read_text(encoding="utf-8"))
+    assert merged["root_cause"] == "GIT_DIR points at a folder that is not a repository."
+    assert merged["dead_ends"][0]["why_fails"] == "Both were tried.\nNeither helped."
+    assert merged["category"] == "usage_error"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("choose: null", "choose: git/elsewhere", 1), "`git/elsewhere` is not one of"),
+        (lambda t: t.replace("at: /category", "at: /subcategory"), "/subcategory is no open choice"),
+        (lambda t: t.replace("config_error", "config_problem"), "the options of /category changed"),
+        (lambda t: t.replace("into: git/not-a-repo", "into: git/other"), "was written for merging"),
+        (lambda t: "choices: [\n", "not a resolution file"),
+    ],
+)
+def test_a_resolution_file_that_does_not_fit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, message: str) -> None:
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B})
+    choices = tmp_path / "choices.yaml"
+    run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--write-resolutions", str(choices))
+    choices.write_text(change(choices.read_text(encoding="utf-8")), encoding="utf-8")
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--resolve", str(choices))
+    assert code == ExitCode.ERROR and message in out, out
+    assert (root / "git/not-a-repo.yaml").read_text(encoding="utf-8") == A
+
+
+def test_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": C})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--dry-run", "--report", "json")
+    assert code == ExitCode.FINDINGS
+    report = json.loads(out)
+    assert report["survivor"] == "git/not-a-repo" and report["absorbed"] == ["git/no-repository"]
+    assert report["unresolved"] == ["/root_cause", "/dead_ends/0/why_fails", "/category"]
+    assert report["files"] == {"write": "entries/git/not-a-repo.yaml", "rewrite": ["entries/git/detached-head.yaml"], "delete": ["entries/git/no-repository.yaml"]}
+    [category] = [d for d in report["differences"] if d["pointer"] == "/category"]
+    assert (category["survivor"], category["value"], category["outcome"]) == ("usage_error", "config_error", "conflict at /category")
+    assert report["regex"]["coverage_lost"] == [] and report["written"] is False
+    assert yaml.safe_load(report["text"])["id"] == "git/not-a-repo"
+
+
+def test_the_report_lists_differences_path_by_path_in_a_stable_order() -> None:
+    a, b = yaml.safe_load(A), yaml.safe_load(B)
+    result = merge.merge_entries(a, b, prefer="into")
+    pointers = [d.pointer for d in result.report.differences]
+    assert pointers == sorted(pointers, key=lambda p: [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in p.split("/")[1:]])
+    assert "/dead_ends/0/why_fails" in pointers and "/transition_graph" not in pointers
+    assert report_text(result) == report_text(merge.merge_entries(dict(reversed(list(a.items()))), b, prefer="into"))
+
+
+# -- the no-new-errors gate compares code and place ------------------------------------
+
+
+def test_a_finding_the_inputs_had_at_the_same_place_does_not_refuse_the_merge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regex that matched another entry's signature before (ET209) may still do so after,
+    whatever the message says now: the merge added nothing."""
+    other = dump(entry("git/other", "fatal: not a git repository: /tmp/x", r"fatal: not a git repository: /tmp/x"))
+    a = dump(entry("git/a", "fatal: not a git repository (or any of the parent directories): .git", "not a git repository"))
+    b = dump(entry("git/b", "fatal: not a git repository: /srv/.git", "fatal: not a git"))
+    corpus(tmp_path, {"git/a.yaml": a, "git/b.yaml": b, "git/other.yaml": other})
+    code, out = run(tmp_path, monkeypatch, "git/a", "git/b", "--prefer", "into", "--dry-run")
+    assert code == ExitCode.CLEAN, out
+    assert "no new finding" in out
+
+
+# -- golden reports ----------------------------------------------------------------------
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_merge_report_matches_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """The dry run of a merge with a rewritten reference, a moved comment and open choices."""
+    monkeypatch.chdir(FIXTURES / "merge")
+    args = ["merge", "git/not-a-repo", "git/no-repository", "--dry-run", "--report", fmt, "--today", "2026-11-30"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == ExitCode.FINDINGS  # open choices
+    golden = GOLDEN / f"merge.{fmt}"
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        golden.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout == golden.read_text(encoding="utf-8")
+
+
+def test_an_inputs_own_repeated_items_fold_the_same_in_any_order_of_merges() -> None:
+    """Repeats within one input are folded before inputs are matched, so one pass and
+    both orders of two-way merges keep the same items with the same rates."""
+    sig = "fatal: not a git repository (or any of the parent directories): .git"
+    a = entry("git/a", sig, "not a git repository")
+    b = entry("git/b", sig, "not a git repository", workarounds=[
+        {"action": "Pin the package versions", "success_rate": 0.0},
+        {"action": "Pin the package versions", "success_rate": 0.9},
+    ])  # fmt: skip
+    c = entry("git/c", sig, "not a git repository", workarounds=[
+        {"action": "Pin the package versions", "success_rate": 0.0},
+        {"action": "Pin the package version", "success_rate": 0.72},
+    ])  # fmt: skip
+    one_pass = merge.merge_entries(a, [b, c], prefer="into").data["workarounds"]
+    assert [(w["action"], w["success_rate"]) for w in one_pass] == [("Pin the package versions", 0.0)]
+    for first, second in ((b, c), (c, b)):
+        step = merge.merge_entries(merge.merge_entries(a, first, prefer="into").data, second, prefer="into").data
+        assert step["workarounds"] == one_pass

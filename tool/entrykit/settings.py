@@ -62,6 +62,18 @@ _DECLARED = (
         "What ET502 and `entrykit dupes` count as near-duplicate entries.",
     ),
     Section(
+        "merge",
+        {
+            "rate_gap": Option(
+                0.2,
+                "`merge` reports rates (`confidence`, `fix_success_rate`, an item's rate) on which its inputs "
+                "differ by more than this.",
+                float,
+            ),
+        },
+        "How `entrykit merge` reconciles near-duplicate entries.",
+    ),
+    Section(
         "regex",
         {
             "flags": Option(

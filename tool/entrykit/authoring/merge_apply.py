@@ -1,8 +1,8 @@
-"""Carry a merge out on files: the survivor's new text, rewritten references, a lint, ordered atomic writes."""
+"""Carry a merge out on files: the survivor in `fmt` layout, references rewritten in place, a lint
+compared by code and place, ordered atomic writes."""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -11,7 +11,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from entrykit.authoring.merge import MergeResult, rewrite_references
+from entrykit import pointer as jp
+from entrykit.authoring.formatter import FormatError, format_text
+from entrykit.authoring.merge import reference_changes
+from entrykit.authoring.merge_comments import CommentOutcome, carry_comments, comments
+from entrykit.authoring.merge_model import MergeResult
+from entrykit.authoring.reference_edits import edit_references
 from entrykit.config import Config
 from entrykit.diagnostic import Diagnostic, Severity
 from entrykit.entry import Entry
@@ -23,28 +28,95 @@ from entrykit.roundtrip import Document, load_document
 from entrykit.schema import load_schema
 from entrykit.writing import write_files
 
+# ET202 (the signature) and ET203 (an example) are one finding once the absorbed signature is an example.
+_SAME_FINDING = {"ET203": "ET202"}
+
+
+@dataclass(frozen=True)
+class Place:
+    """A finding's code and where it is, in the files as they will be after the merge."""
+
+    code: str
+    path: str
+    pointer: str
+
+
+@dataclass
+class LintDelta:
+    """Findings after the merge that no input had at the same place, and those that are gone."""
+
+    new: list[Diagnostic] = field(default_factory=list)
+    gone: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def new_errors(self) -> list[Diagnostic]:
+        return [d for d in self.new if d.severity is Severity.ERROR]
+
 
 @dataclass
 class MergePlan:
     """Everything a merge will write, computed and linted before the first byte is written."""
 
     survivor: Entry
-    other: Entry
+    others: list[Entry]
     result: MergeResult
     texts: dict[Path, str]  # written in this order: references first, the survivor last
-    delete: Path
+    delete: list[Path]
+    rewritten: list[Entry]  # files whose references are rewritten
+    comments: CommentOutcome
     before: list[Diagnostic] = field(default_factory=list)
     after: list[Diagnostic] = field(default_factory=list)
+    delta: LintDelta = field(default_factory=LintDelta)
 
     @property
     def new_errors(self) -> list[Diagnostic]:
-        """Errors of the merged files that no input had (same code and message)."""
-        known = {(d.code, d.message) for d in self.before if d.severity is Severity.ERROR}
-        return [d for d in self.after if d.severity is Severity.ERROR and (d.code, d.message) not in known]
+        """Errors of the merged files that no input had (same code at the same place)."""
+        return self.delta.new_errors
 
     @property
     def survivor_text(self) -> str:
         return self.texts[self.survivor.abspath]
+
+    def sections(self) -> list[tuple[str, list[str]]]:
+        """The report's sections about files: what is written, comments, the lint delta."""
+        files = [f"  write   {self.survivor.path} (the merged entry, in `fmt` layout)"]
+        files += [f"  rewrite {e.path} (references to {', '.join(f'`{o.id}`' for o in self.others)})" for e in self.rewritten]
+        files += [f"  delete  {e.path}" for e in self.others]
+        comment_lines = [
+            f"  kept    `{label}` line {c.line}: {c.text}" + (f" -> above {where}" if where else "")
+            for label, c, where in self.comments.carried if label != self.result.labels[0]
+        ]  # fmt: skip
+        comment_lines += [f"  LISTED  `{label}` line {c.line}: {c.text}  ({why})" for label, c, why in self.comments.lost]
+        lint = [f"  new     {_shown(d)}" for d in self.delta.new] or ["  no new finding"]
+        lint += [f"  gone    {_shown(d)}" for d in self.delta.gone]
+        return [
+            ("Files:", files),
+            ("Comments of the absorbed files:" if comment_lines else "Comments of the absorbed files: none", comment_lines),
+            ("Lint (findings by code and place, before -> after):", lint),
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """The same, for the JSON report."""
+        return {
+            "files": {
+                "write": self.survivor.path,
+                "rewrite": [e.path for e in self.rewritten],
+                "delete": [e.path for e in self.others],
+            },
+            "comments": {
+                "kept": [{"input": label, "line": c.line, "text": c.text, "above": where} for label, c, where in self.comments.carried],
+                "listed": [{"input": label, "line": c.line, "text": c.text, "why": why} for label, c, why in self.comments.lost],
+            },
+            "lint": {"new": [_record(d) for d in self.delta.new], "gone": [_record(d) for d in self.delta.gone]},
+        }
+
+
+def _shown(d: Diagnostic) -> str:
+    return f"{d.path}:{d.line}:{d.col}: {d.code} [{d.severity.value}] {d.message}"
+
+
+def _record(d: Diagnostic) -> dict[str, Any]:
+    return {"path": d.path, "line": d.line, "col": d.col, "code": d.code, "severity": d.severity.value, "message": d.message, "pointer": d.pointer}
 
 
 def find_entry(argument: str, entries: Sequence[Entry]) -> Entry:
@@ -99,7 +171,7 @@ def _plain(value: Any) -> Any:
 
 def _update(container: Any, key: Any, new: Any) -> None:
     """Set container[key] to `new`, touching as little of the old value as possible
-    (so comments and layout of what did not change survive the round trip)."""
+    (so comments of what did not change survive the round trip)."""
     old = container[key]
     if _plain(old) == new:
         return
@@ -124,13 +196,14 @@ def _editable(entry: Entry, why: str = "it is merged") -> Document:
     """The entry's file loaded for editing, or a UsageError naming why it cannot be (nothing written)."""
     try:
         return load_document(entry.text, entry.fmt)
-    except Exception as exc:  # ruamel's errors (duplicate keys, ...) are data problems here
+    except Exception as exc:  # noqa: BLE001 - ruamel's errors (duplicate keys, ...) are data problems here
         reason = " ".join(str(exc).split()).split(" To suppress")[0]
         raise UsageError(f"`{entry.path}` cannot be edited ({reason}) but {why}; fix it first") from None
 
 
 def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:
-    """The entry's file with its fields set to `data`: comments and order kept, new keys in schema order."""
+    """The entry's file with its fields set to `data`, in `fmt` layout; its comments stay
+    with the values they belong to."""
     doc = _editable(entry)
     fields = doc.data
     order = _key_order()
@@ -152,7 +225,14 @@ def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:
             items.insert(position, (key, value))
             fields.clear()
             fields.update(items)
-    return doc.dump()
+    return _formatted(doc.dump(), entry)
+
+
+def _formatted(text: str, entry: Entry) -> str:
+    try:
+        return format_text(text, entry.fmt).text
+    except FormatError as exc:
+        raise UsageError(f"the merged text of `{entry.path}` cannot be laid out: {exc}") from None
 
 
 def _in_memory(entry: Entry, text: str) -> Entry:
@@ -162,42 +242,136 @@ def _in_memory(entry: Entry, text: str) -> Entry:
     return Entry(entry.path, entry.abspath, entry.fmt, parsed.data, text, parsed.needs_positions)
 
 
+class _Targets:
+    """Where a value of an input is in the merged entry (the report's ledger, then equal values)."""
+
+    def __init__(self, result: MergeResult) -> None:
+        self.result = result
+        self.placed = {(p.side, p.source): p.target for p in result.report.ledger}
+        self.inputs = dict(zip(result.labels, result.inputs))
+
+    def __call__(self, label: str, pointer: str) -> str | None:
+        tokens = jp.split(pointer)
+        for cut in range(len(tokens), 0, -1):
+            target = self.placed.get((label, jp.from_path(tokens[:cut])))
+            if target is None:
+                continue
+            deeper = jp.join(*jp.split(target), *tokens[cut:])
+            return deeper if jp.resolve(self.result.data, deeper, None) is not None else target
+        here = jp.resolve(self.result.data, pointer, None)
+        if label == self.result.labels[0]:
+            return pointer if here is not None else None  # the survivor's values stay where they are
+        mine = jp.resolve(self.inputs.get(label, {}), pointer, None)
+        return pointer if mine is not None and here == mine else None
+
+
+def _survivor_text(survivor: Entry, others: Sequence[Entry], result: MergeResult, targets: _Targets) -> tuple[str, CommentOutcome]:
+    text = rewrite_text(survivor, result.data)
+    labels = result.labels
+    inputs = [(labels[0], survivor.text, survivor.fmt)] + [(label, e.text, e.fmt) for label, e in zip(labels[1:], others)]
+    outcome = CommentOutcome([], [])
+    if survivor.fmt == "yaml":
+        text, outcome = carry_comments(text, inputs, targets)
+        text = _formatted(text, survivor)
+    else:
+        for label, other_text, fmt in inputs[1:]:
+            if fmt == "yaml":
+                outcome.lost += [(label, c, "the survivor is JSON, which holds no comments") for c in comments(other_text)]
+    final = {c.text for c in comments(text)} if survivor.fmt == "yaml" else set()
+    carried: list[Any] = []
+    for label, comment, where in outcome.carried:
+        if comment.text in final:
+            carried.append((label, comment, where))
+        else:
+            outcome.lost.append((label, comment, "it did not survive the layout"))
+    outcome.carried = carried
+    if survivor.fmt == "yaml":
+        for comment in comments(survivor.text):
+            if comment.text not in final:
+                outcome.lost.append((labels[0], comment, "the value it belongs to is not in the merged entry"))
+    return text, outcome
+
+
 def plan_merge(
     entries: Sequence[Entry],
     survivor: Entry,
-    other: Entry,
+    others: Entry | Sequence[Entry],
     result: MergeResult,
     config: Config,
     today: date,
 ) -> MergePlan:
-    """The new texts of the survivor and of every entry that referred to the other, linted."""
-    if survivor is other:
+    """The new texts of the survivor and of every entry that referred to the others, linted."""
+    others = [others] if isinstance(others, Entry) else list(others)
+    if any(o is survivor for o in others) or len({id(o) for o in others}) != len(others):
         raise UsageError("an entry cannot be merged into itself")
-    old_ids = [i for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id]
+    old_ids = [
+        i for other in others for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id
+    ]
+    gone = {id(o) for o in others}
     texts: dict[Path, str] = {}
     replaced: dict[Path, Entry] = {}
+    rewritten: list[Entry] = []
     for entry in entries:
-        if entry is survivor or entry is other:
+        if entry is survivor or id(entry) in gone or not survivor.id:
             continue
-        if not survivor.id or not rewrite_references(copy.deepcopy(entry.data), old_ids, survivor.id):
-            continue  # no reference to rewrite: the file is not even parsed for editing
-        doc = _editable(entry, f"it refers to `{other.id}`")
-        if rewrite_references(doc.data, old_ids, survivor.id):
-            texts[entry.abspath] = doc.dump()
-            replaced[entry.abspath] = _in_memory(entry, texts[entry.abspath])
-    texts[survivor.abspath] = rewrite_text(survivor, result.data)
+        if not reference_changes(entry.data, old_ids, survivor.id):
+            continue  # no reference to rewrite: the file is not even parsed again
+        edited = edit_references(entry.text, entry.fmt, old_ids, survivor.id)
+        if edited is None:
+            continue
+        texts[entry.abspath] = edited
+        replaced[entry.abspath] = _in_memory(entry, edited)
+        rewritten.append(entry)
+    targets = _Targets(result)
+    texts[survivor.abspath], outcome = _survivor_text(survivor, others, result, targets)
     new_survivor = _in_memory(survivor, texts[survivor.abspath])
-    touched = [e for e in entries if e.abspath in replaced]
-    before = check(list(entries), [survivor, other, *touched], config, today)
-    after_entries = [
-        new_survivor if e is survivor else replaced.get(e.abspath, e) for e in entries if e is not other
-    ]
+    before = check(list(entries), [survivor, *others, *rewritten], config, today)
+    after_entries = [new_survivor if e is survivor else replaced.get(e.abspath, e) for e in entries if id(e) not in gone]
     after = check(after_entries, [new_survivor, *replaced.values()], config, today)
-    return MergePlan(survivor, other, result, texts, other.abspath, before, after)
+    plan = MergePlan(survivor, others, result, texts, [o.abspath for o in others], rewritten, outcome, before, after)
+    plan.delta = lint_delta(plan, targets)
+    return plan
+
+
+def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
+    """Compare findings by code and place: an input's finding moves with the value it is
+    on (through the report's ledger), so a merge is charged only with what it adds."""
+    labels = {plan.survivor.path: plan.result.labels[0]}
+    labels.update({o.path: label for o, label in zip(plan.others, plan.result.labels[1:])})
+
+    def place(path: str, pointer: str) -> tuple[str, str]:
+        label = labels.get(path)
+        if label is None:
+            return path, pointer
+        return plan.survivor.path, targets(label, pointer) or pointer
+
+    def key(d: Diagnostic) -> Place:
+        where = place(d.path, d.pointer)
+        return Place(_SAME_FINDING.get(d.code, d.code), where[0], where[1])
+
+    def related(d: Diagnostic) -> set[tuple[str, str]]:
+        return {place(r.path, r.pointer) for r in d.related}
+
+    known: dict[Place, set[tuple[str, str]]] = {}
+    for d in plan.before:
+        known.setdefault(key(d), set()).update(related(d))
+    after_keys = {key(d) for d in plan.after}
+    delta = LintDelta()
+    for d in plan.after:
+        k = key(d)
+        if k not in known or not related(d) <= known[k]:
+            delta.new.append(d)
+    seen: set[Place] = set()
+    for d in plan.before:
+        k = key(d)
+        if k not in after_keys and k not in seen:
+            seen.add(k)
+            delta.gone.append(d)
+    return delta
 
 
 def apply_plan(plan: MergePlan) -> None:
-    """Write every new text (references first, the survivor last) and remove the other
-    file, as one change: if any step fails, every file is as it was before."""
+    """Write every new text (references first, the survivor last) and remove the absorbed
+    files, as one change: if any step fails, every file is as it was before."""
     order = [p for p in plan.texts if p != plan.survivor.abspath] + [plan.survivor.abspath]
-    write_files({path: plan.texts[path] for path in order}, delete=[plan.delete])
+    write_files({path: plan.texts[path] for path in order}, delete=plan.delete)

@@ -1,4 +1,4 @@
-"""ET6xx: what an entry says is consistent: dates, rates, repeated text, sources, freshness."""
+"""ET6xx: what an entry says is consistent: dates, rates, repeated or contradicting actions, sources, freshness."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from entrykit import pointer as jp
-from entrykit.diagnostic import Finding, Severity
+from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.registry import Context, Option, rule
+from entrykit.similarity.actions import (
+    SAME_ACTION_IN_ENTRY,
+    action_similarity,
+    alike_pairs,
+)
 from entrykit.similarity.phrases import normalize_phrase
 
 DATE_FIELDS = ("first_seen", "last_confirmed", "last_updated")
@@ -192,51 +197,119 @@ def confidence_unsupported(entry: Entry, ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _actions(entry: Entry, field: str) -> Iterator[tuple[str, str]]:
+def _actions(entry: Entry, field: str) -> Iterator[tuple[str, str, Any]]:
     for index, item in enumerate(entry.list_field(field)):
         if isinstance(item, dict) and isinstance(item.get("action"), str):
-            yield jp.join(field, index, "action"), item["action"]
+            yield jp.join(field, index, "action"), item["action"], item
+
+
+COMPARISON_BUDGET = 5_000  # action pairs compared per entry: a list of any length costs bounded steps
 
 
 @rule("ET604", "repeated-action", severity=Severity.WARNING)
 def repeated_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
-    """The same action appears twice in `dead_ends` or `workarounds`.
+    """The same action appears twice in `dead_ends` or in `workarounds`, in the same or other words.
 
-    Actions are compared after folding case, width and spacing and dropping
-    final punctuation. An action listed both as a dead end and as a workaround
-    is reported too.
+    Actions are compared by what they say (entrykit's action similarity: commands,
+    flags and identifiers whole, other words folded, negation and contrasts read), at the
+    bar used within one entry, so "Use the `--allow-unrelated-histories` flag" and "Use
+    `--allow-unrelated-histories` flag on merge or pull" are one action, while "on all
+    blocks" and "on one block" are not. An action listed both as a dead end and as a
+    workaround is ET608.
 
     ## Why is this bad?
-    A repeated item inflates the list and skews the rates; an action that both
-    fails and works tells the reader nothing without a `condition`.
+    A repeated item inflates the list and skews the rates; readers try the same thing
+    twice, and a merge of two entries cannot tell which wording to keep.
 
     ## Example
     ```yaml
     workarounds:
-      - action: Use torch.distributed.barrier() after model creation
-        success_rate: 0.85
-      - action: use torch.distributed.barrier() after model creation.
-        success_rate: 0.8
+      - action: Use --allow-unrelated-histories flag
+        success_rate: 0.95
+      - action: "Use --allow-unrelated-histories flag: git merge main --allow-unrelated-histories"
+        success_rate: 0.9
     ```
 
     ## Use instead
     ```yaml
     workarounds:
-      - action: Use torch.distributed.barrier() after model creation
-        success_rate: 0.85
+      - action: Use --allow-unrelated-histories flag
+        success_rate: 0.95
+        how: git merge main --allow-unrelated-histories
     ```
     """
-    first_seen: dict[str, str] = {}
     for field in ("dead_ends", "workarounds"):
-        for where, action in _actions(entry, field):
-            key = normalize_phrase(action)
-            if not key:
+        found = list(_actions(entry, field))
+        pairs = alike_pairs([action for _, action, _ in found], SAME_ACTION_IN_ENTRY, COMPARISON_BUDGET)
+        reported: set[int] = set()
+        for pair in pairs:
+            if pair.second in reported:
                 continue
-            if key in first_seen:
-                earlier = first_seen[key]
-                yield Finding(where, f"action repeats `{earlier.lstrip('/')}`: `{action[:60]}`")
-            else:
-                first_seen[key] = where
+            reported.add(pair.second)
+            where, action, _ = found[pair.second]
+            earlier = found[pair.first][0]
+            how = "repeats" if pair.score == 1.0 else "says again, in other words,"
+            yield Finding(where, f"action {how} `{earlier.lstrip('/')}`: `{action[:60]}`")
+
+
+def _condition(item: dict[str, Any]) -> str:
+    value = item.get("condition")
+    return normalize_phrase(value) if isinstance(value, str) else ""
+
+
+@rule("ET608", "action-both-dead-end-and-workaround", severity=Severity.WARNING)
+def action_both_dead_end_and_workaround(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """An action is listed both as a dead end and as a workaround, and no condition tells them apart.
+
+    Actions are compared as ET604 compares them, in the same or other words. A dead end
+    and a workaround that each state a `condition`, and different ones, are not
+    reported: the conditions say when which holds.
+
+    ## Why is this bad?
+    The entry says the same step fails (`fail_rate`) and works (`success_rate`); a
+    reader cannot tell whether to try it. It happens when two entries are merged whose
+    authors judged the step differently.
+
+    ## Example
+    ```yaml
+    dead_ends:
+      - action: Set CUDA_LAUNCH_BLOCKING=1
+        fail_rate: 0.55
+    workarounds:
+      - action: Set CUDA_LAUNCH_BLOCKING=1 to get the exact failing line
+        success_rate: 0.93
+    ```
+
+    ## Use instead
+    ```yaml
+    dead_ends:
+      - action: Set CUDA_LAUNCH_BLOCKING=1
+        fail_rate: 0.55
+        condition: the GPU is in an unknown error state
+    workarounds:
+      - action: Set CUDA_LAUNCH_BLOCKING=1 to get the exact failing line
+        success_rate: 0.93
+        condition: a device-side assert was triggered
+    ```
+    """
+    dead = list(_actions(entry, "dead_ends"))
+    work = list(_actions(entry, "workarounds"))
+    steps = 0
+    for w_where, w_action, w_item in work:
+        for d_where, d_action, d_item in dead:
+            if steps >= COMPARISON_BUDGET:
+                return
+            steps += 1
+            if _condition(w_item) and _condition(d_item) and _condition(w_item) != _condition(d_item):
+                continue
+            same = normalize_phrase(w_action) == normalize_phrase(d_action)
+            if same or action_similarity(w_action, d_action) >= SAME_ACTION_IN_ENTRY:
+                yield Finding(
+                    w_where,
+                    f"action is also the dead end `{d_where.lstrip('/')}` (`{d_action[:60]}`); give each a `condition` or keep one",
+                    related=(Related(entry.path, d_where),),
+                )
+                break
 
 
 @rule("ET605", "how-repeats-action", severity=Severity.WARNING)

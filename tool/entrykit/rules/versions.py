@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import Version
 
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding, Fix, Related, Severity
 from entrykit.entry import Entry
 from entrykit.registry import Context, rule
-from entrykit.similarity.phrases import normalize_phrase
 from entrykit.versions.package_names import (
     Naming,
     canonical_name,
     configured_naming,
 )
-from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
+from entrykit.versions.specifiers import Parsed, VersionSpec, parse_version
+from entrykit.versions.table import (
+    LIFECYCLE,
+    Contradiction,
+    Redundant,
+    Row,
+    compare,
+    lifecycle_text,
+    parsed_rows,
+    usable_rows,
+)
 
-LIFECYCLE = ("introduced", "deprecated", "removed")
 STATUSES = ("active", "deprecated", "removed")
 
 
@@ -35,46 +41,12 @@ def _set(row: dict[str, Any], name: str) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-@dataclass(frozen=True)
-class Row:
-    """One version row whose spec parsed: where it is, its spec, its lifecycle versions."""
-
-    index: int
-    data: dict[str, Any]
-    spec: VersionSpec
-    package: str  # aliases resolved
-    lifecycle: dict[str, str]  # set and valid lifecycle fields, canonical
-
-    @property
-    def pointer(self) -> str:
-        return jp.join("versions", self.index, "version")
-
-    def key(self, name: str) -> Version:
-        return self.spec.scheme.key(self.lifecycle[name])
-
-
 def _parsed_rows(entry: Entry, names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
-    for index, row in enumerate(entry.list_field("versions")):
-        if isinstance(row, dict) and isinstance(row.get("version"), str):
-            yield index, row, parse(row["version"], names)
+    return parsed_rows(entry.list_field("versions"), names)
 
 
 def _rows(entry: Entry, names: Naming) -> list[Row]:
-    """Rows with a usable spec: parsed, naming a package, satisfiable."""
-    rows = []
-    for index, data, parsed in _parsed_rows(entry, names):
-        spec = parsed.spec
-        if spec is None or not spec.package or parsed.unsatisfiable:
-            continue
-        lifecycle = {}
-        for name in LIFECYCLE:
-            value = _set(data, name)
-            if value is not None:
-                canonical, _ = parse_version(value, spec.scheme)
-                if canonical is not None:
-                    lifecycle[name] = canonical
-        rows.append(Row(index, data, spec, names.resolve(spec.package), lifecycle))
-    return rows
+    return usable_rows(entry.list_field("versions"), names)
 
 
 def _no_package_fix(entry: Entry, names: Naming, spec: VersionSpec, where: str) -> Fix | None:
@@ -254,27 +226,6 @@ def status_contradicts_lifecycle(entry: Entry, ctx: Context) -> Iterator[Finding
             yield Finding(where, f"status `{status}` but `{status}` names no version")
 
 
-def _facts(row: Row) -> dict[str, Any]:
-    """What a row says besides its versions: set lifecycle fields, status, behaviour note."""
-    facts: dict[str, Any] = {}
-    for name in LIFECYCLE:
-        if name in row.lifecycle:
-            facts[name] = row.key(name)
-        elif _set(row.data, name):
-            facts[name] = _set(row.data, name)
-    if _set(row.data, "status"):
-        facts["status"] = str(_set(row.data, "status")).lower()
-    note = row.data.get("behavior_change")
-    if isinstance(note, str) and normalize_phrase(note):
-        facts["behavior_change"] = normalize_phrase(note)
-    return facts
-
-
-def _lifecycle_text(row: Row) -> str:
-    parts = [f"{name} {row.data[name]}" for name in (*LIFECYCLE, "status") if _set(row.data, name)]
-    return ", ".join(parts) or "no lifecycle"
-
-
 @rule("ET404", "version-rows-overlap")
 def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Two version rows of the same package overlap redundantly or contradict each other.
@@ -313,22 +264,9 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
     reported: set[int] = set()
     for position, first in enumerate(rows):
         for second in rows[position + 1 :]:
-            if first.package != second.package or type(first.spec.scheme) is not type(second.spec.scheme):
-                continue
-            a, b = first.spec.specifier_set, second.spec.specifier_set
-            if a.is_disjoint(b):
-                continue
-            facts, other = _facts(first), _facts(second)
-            conflict = [
-                k for k in facts.keys() & other.keys() if k != "behavior_change" and facts[k] != other[k]
-            ]
-            if not conflict:
-                if b.is_subset(a) and other.items() <= facts.items():
-                    narrow, wide = second, first
-                elif a.is_subset(b) and facts.items() <= other.items():
-                    narrow, wide = first, second
-                else:
-                    continue
+            relation = compare(first, second)
+            if isinstance(relation, Redundant):
+                narrow, wide = relation.narrow, relation.wide
                 if narrow.index in reported:
                     continue
                 reported.add(narrow.index)
@@ -339,12 +277,11 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
                     severity=Severity.WARNING,
                     related=(Related(entry.path, wide.pointer),),
                 )
-            else:
-                shared = second.spec.describe(first.spec.range & second.spec.range)
+            elif isinstance(relation, Contradiction):
                 yield Finding(
                     second.pointer,
-                    f"`{second.spec}` ({_lifecycle_text(second)}) and `{first.spec}` "
-                    f"(versions/{first.index}, {_lifecycle_text(first)}) disagree on `{shared}`",
+                    f"`{second.spec}` ({lifecycle_text(second)}) and `{first.spec}` "
+                    f"(versions/{first.index}, {lifecycle_text(first)}) disagree on `{relation.shared}`",
                     related=(Related(entry.path, first.pointer),),
                 )
 

@@ -1,0 +1,119 @@
+"""The merged entry's regex: it matches every message any input's regex matched.
+
+Coverage is counted on the messages of all inputs (signatures and examples), each regex
+run as lookups run it (flags, match mode, time budget). The survivor's regex stays when it
+covers what every input's regex covered; otherwise the regexes that cover more are added
+as alternatives, in input order, and the combination is checked on every message. An
+input's regex is never replaced by text derived from a signature. A message no input's
+regex matched stays unmatched (the input already had that finding), and the report says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from entrykit import pointer as jp
+from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
+from entrykit.regex.runner import Job, Status, shared_runner
+
+if TYPE_CHECKING:
+    from entrykit.authoring.merge import Merger
+
+_GLOBAL_FLAGS = re.compile(r"\A\(\?([aiLmsux]+)\)")
+_SCOPABLE = set("imsx")
+
+
+def scoped(pattern: str) -> str:
+    """`pattern` with leading global inline flags (`(?i)...`) turned into a scoped group
+    (`(?i:...)`), so it can stand as one alternative among others."""
+    found = _GLOBAL_FLAGS.match(pattern)
+    if not found or not set(found.group(1)) <= _SCOPABLE:
+        return pattern
+    return f"(?{found.group(1)}:{pattern[found.end():]})"
+
+
+def alternation(patterns: Sequence[str]) -> str:
+    unique = list(dict.fromkeys(patterns))
+    return unique[0] if len(unique) == 1 else "|".join(f"(?:{scoped(p)})" for p in unique)
+
+
+def _messages(merger: Merger) -> list[tuple[str, list[str]]]:
+    """Every input message once, with where it comes from ("<label> <pointer>")."""
+    found: dict[str, list[str]] = {}
+    for _, label, data in merger.sides():
+        texts = [("/signature", data.get("signature"))]
+        texts += [(jp.join("examples", i), m) for i, m in enumerate(data.get("examples") or [])]
+        for where, text in texts:
+            if isinstance(text, str):
+                found.setdefault(text, []).append(f"{label} {where}")
+    return list(found.items())
+
+
+def _matched(pattern: str | None, texts: Sequence[str], merger: Merger) -> set[int] | None:
+    """Indices of `texts` the pattern matches, or None if it does not compile in the budget."""
+    runner = shared_runner()
+    if pattern is None or not runner.compiles(pattern, merger.flags):
+        return None
+    outcomes = runner.run([Job(pattern, merger.flags, merger.mode, text) for text in texts])
+    return {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
+
+
+def merge_regex(merger: Merger) -> None:
+    merger.handled.add("regex")
+    messages = _messages(merger)
+    texts = [text for text, _ in messages]
+    patterns = [data.get("regex") if isinstance(data.get("regex"), str) else None for data in merger.inputs]
+    if all(p is None for p in patterns):
+        return
+    covered = [_matched(p, texts, merger) or set() for p in patterns]
+    wanted = set().union(*covered)
+    chosen: list[int] = []
+    have: set[int] = set()
+    for side, pattern in enumerate(patterns):
+        if pattern is None or (side and not covered[side] - have):
+            continue
+        if side == 0 or covered[side] - have:
+            chosen.append(side)
+            have |= covered[side]
+    if not chosen:
+        chosen = [next(i for i, p in enumerate(patterns) if p is not None)]
+    pattern = alternation([str(patterns[i]) for i in chosen])
+    after = _matched(pattern, texts, merger)
+    if after is None or not wanted <= after:
+        # The combination does not compile (flags that cannot be scoped) or loses a match.
+        options = tuple(Option(merger.labels[i], p, (merger.labels[i],)) for i, p in enumerate(patterns) if p is not None)
+        about = "no combination of the inputs' regexes keeps every match; write one (`value`) that matches them all"
+        picked = merger.decide(Conflict("/regex", "value", options, about))
+        pattern = str(picked.value)
+        after = _matched(pattern, texts, merger) or set()
+        how = "chosen: the inputs' regexes do not combine"
+    elif chosen == [0]:
+        how = "the survivor's: it matches every message any input's regex matched"
+    else:
+        names = ", ".join(merger.labels[i] for i in chosen)
+        how = f"the regexes of {names} as alternatives: each matches messages the others miss"
+    merger.out["regex"] = pattern
+    for side, (label, original) in enumerate(zip(merger.labels, patterns)):
+        if original is None:
+            continue
+        if side in chosen or original == pattern:
+            merger.place(label, "regex", "/regex", original, "/regex", merged=side != chosen[0])
+        else:
+            reason = "the merged regex matches every message it matched" if covered[side] <= after else "another regex was chosen"
+            merger.drop(label, "/regex", original, reason)
+            merger.place(label, "regex", "/regex", original, "/regex", merged=True)
+    counter = [m for m in merger.out.get("counterexamples") or [] if isinstance(m, str)]
+    outcome = RegexOutcome(pattern, how, counterexamples=len(counter))
+    for number, (text, sources) in enumerate(messages):
+        before = tuple(merger.labels[i] for i in range(len(patterns)) if number in covered[i])
+        outcome.texts.append(CoveredText(text, tuple(sources), before, number in after))
+    merger.report.regex = outcome
+    unmatched = [t for t in outcome.texts if not t.before and not t.after]
+    for missed in unmatched:
+        merger.note(f"no input's regex matched `{missed.text}` ({', '.join(missed.sources)}), and the merged one does not either")
+    if counter:
+        hits = _matched(pattern, counter, merger) or set()
+        for index in sorted(hits):
+            merger.note(f"the merged regex matches the counterexample `{counter[index]}`")

@@ -1,0 +1,179 @@
+"""Merge version rows through the version algebra, so a merge never adds an ET401/ET404/ET405 finding.
+
+Every row is read as ET401 reads it and written in canonical form with the package's
+canonical name (`pytorch>=2.0` -> `torch>=2.0`; a spec whose canonical form would be a
+guess, such as `torch 2.0`, stays as written). Rows with the same spec become one row.
+A row of one input that another input's row covers, saying nothing that row does not
+(`cuda>=12.0,<13.0` beside `cuda>=11.0`, `rustc>=1.60` beside `rust>=1.70,<2.0`), is
+folded into it. Rows of different inputs that share versions but set a lifecycle field
+differently are a `version` conflict. Rows of one input are never compared with each
+other: what the input already says is not the merge's to change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from entrykit import pointer as jp
+from entrykit.authoring.merge_model import (
+    KEEP_BOTH,
+    SKIP,
+    Conflict,
+    Option,
+    Placement,
+    value_key,
+)
+from entrykit.versions.specifiers import parse
+from entrykit.versions.table import Contradiction, Redundant, compare, usable_rows
+
+if TYPE_CHECKING:
+    from entrykit.authoring.merge import Merger
+
+
+@dataclass
+class _Row:
+    """A row of the merged table and the input rows it holds."""
+
+    data: Any
+    holders: list[tuple[int, int, Any]]  # (input, index, original row)
+
+    @property
+    def sides(self) -> set[int]:
+        return {side for side, _, _ in self.holders}
+
+
+def canonical_row(row: Any, merger: Merger) -> Any:
+    """The row with its `version` in canonical form, when that form is no guess."""
+    if not isinstance(row, dict) or not isinstance(row.get("version"), str):
+        return row
+    parsed = parse(row["version"], merger.naming)
+    spec = parsed.spec
+    if spec is None or not spec.package or parsed.unsatisfiable or parsed.guessed:
+        return row
+    canonical = str(spec.renamed(merger.naming.resolve(spec.package)))
+    return row if canonical == row["version"] else {**row, "version": canonical}
+
+
+def merge_versions(merger: Merger) -> None:
+    merger.handled.add("versions")
+    if not any("versions" in data for data in merger.inputs):
+        return
+    rows: list[_Row] = []
+    for side, label, data in merger.sides():
+        for index, row in enumerate(data.get("versions") or []):
+            written = canonical_row(row, merger)
+            if written is not row:
+                merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
+            same = next((r for r in rows if _same_spec(r.data, written) and side not in r.sides), None)
+            if same is None:
+                rows.append(_Row(written, [(side, index, row)]))
+            else:
+                same.data = _merge_rows(merger, rows.index(same), same, written, side)
+                same.holders.append((side, index, row))
+    _fold(merger, rows)
+    merger.out["versions"] = [r.data for r in rows]
+    _contradictions(merger, rows)
+    for at, merged in enumerate(rows):
+        for position, (side, index, row) in enumerate(merged.holders):
+            label = merger.labels[side]
+            merger.place(label, "version", jp.join("versions", index), row, jp.join("versions", at), merged=position > 0)
+            if value_key(row) != value_key(merged.data) and isinstance(row, dict):
+                for key, value in row.items():
+                    if key != "version" and value_key(merged.data.get(key, SKIP)) != value_key(value) and value not in (None, ""):
+                        merger.drop(label, jp.join("versions", index, key), value, f"versions/{at} keeps another `{key}`")
+
+
+def _same_spec(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return isinstance(a.get("version"), str) and a.get("version") == b.get("version")
+    return value_key(a) == value_key(b)
+
+
+def _merge_rows(merger: Merger, at: int, kept: _Row, row: Any, side: int) -> Any:
+    if not isinstance(kept.data, dict) or not isinstance(row, dict):
+        return kept.data
+    merged = dict(kept.data)
+    holder = merger.labels[min(kept.sides)]
+    for key, value in row.items():
+        merged[key] = merger.settle(jp.join("versions", at, key), [(holder, merged.get(key, SKIP)), (merger.labels[side], value)])[1]
+    return merged
+
+
+def _fold(merger: Merger, rows: list[_Row]) -> None:
+    """Fold rows another input's row makes redundant, until none is left."""
+    changed = True
+    while changed:
+        changed = False
+        table = usable_rows([r.data for r in rows], merger.naming)
+        for position, first in enumerate(table):
+            for second in table[position + 1 :]:
+                a, b = rows[first.index], rows[second.index]
+                if a.sides & b.sides:
+                    continue
+                relation = compare(first, second)
+                if isinstance(relation, Redundant):
+                    narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
+                    for side, index, row in narrow.holders:
+                        merger.drop(
+                            merger.labels[side], jp.join("versions", index), row,
+                            f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
+                        )  # fmt: skip
+                    rows.remove(narrow)
+                    changed = True
+                    break
+            if changed:
+                break
+
+
+def _contradictions(merger: Merger, rows: list[_Row]) -> None:
+    table = usable_rows([r.data for r in rows], merger.naming)
+    for position, first in enumerate(table):
+        for second in table[position + 1 :]:
+            a, b = rows[first.index], rows[second.index]
+            if a.sides & b.sides:
+                continue
+            relation = compare(first, second)
+            if not isinstance(relation, Contradiction):
+                continue
+            pointer = jp.join("versions", second.index)
+            about = (
+                f"`{first.spec}` and `{second.spec}` disagree on `{relation.shared}`: keep the row of "
+                "one input, or `both` (then make their ranges meet without overlapping)"
+            )
+            options = (
+                Option(merger.labels[min(a.sides)], a.data, tuple(merger.labels[s] for s in sorted(a.sides))),
+                Option(merger.labels[min(b.sides)], b.data, tuple(merger.labels[s] for s in sorted(b.sides))),
+                Option(KEEP_BOTH, None),
+            )
+            merger.decide(Conflict(pointer, "version", options, about))
+            merger.version_conflicts.append((pointer, first.index, second.index))
+
+
+def apply_version_choices(merger: Merger) -> None:
+    """Remove the row a version conflict's choice drops (after every pointer was named)."""
+    removals: set[int] = set()
+    for pointer, first, second in merger.version_conflicts:
+        resolution = merger.report.resolutions.get(pointer)
+        if resolution is None or resolution.choice in (KEEP_BOTH, "edit"):
+            if resolution is not None and resolution.choice == "edit":
+                merger.note(f"{pointer}: a version conflict cannot be edited; both rows are kept")
+            continue
+        rows = merger.out["versions"]
+        keep = first if value_key(rows[first]) == value_key(resolution.value) else second
+        removals.add(second if keep == first else first)
+    for index in sorted(removals, reverse=True):
+        row = merger.out["versions"].pop(index)
+        ledger: list[Placement] = []
+        for place in merger.report.ledger:
+            tokens = jp.split(place.target)
+            if tokens[:1] == ["versions"] and len(tokens) > 1 and tokens[1].isdigit():
+                at = int(tokens[1])
+                if at == index:
+                    merger.drop(place.side, place.source, place.value, f"the merged entry keeps another row than `{row.get('version') if isinstance(row, dict) else row}`")
+                    continue
+                if at > index:
+                    tokens[1] = str(at - 1)
+                    place = Placement(place.side, place.kind, place.source, place.value, jp.from_path(tokens), place.merged)
+            ledger.append(place)
+        merger.report.ledger = ledger
