@@ -24,7 +24,10 @@ from .pty_session import PtySession
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 # The child: entrykit's own entry point with the progress delay at zero.
-CHILD = "import sys, entrykit.cli.terminal as t; t.SHOW_AFTER = 0; from entrykit.cli import main; sys.argv[0] = 'entrykit'; main()"
+CHILD = (
+    "import sys, entrykit.cli.terminal as t; t.SHOW_AFTER = 0; "
+    "from entrykit.cli import main; sys.argv[0] = 'entrykit'; main()"
+)
 
 
 class _Tty(io.StringIO):

@@ -96,7 +96,10 @@ def repository_root(config: Config) -> Path:
 )
 @click.option("--statistics", "show_statistics", is_flag=True, help="Count findings per code.")
 @click.option(
-    "--quiet", "-q", count=True, help="Print only the findings (-q), or nothing but errors (-qq: the exit status tells)."
+    "--quiet",
+    "-q",
+    count=True,
+    help="Print only the findings (-q), or nothing but errors (-qq: the exit status tells).",
 )
 @config_option
 @root_option

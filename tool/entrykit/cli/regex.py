@@ -117,7 +117,8 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
                 click.echo(f"line {number}: {escape(text[:120])}")
             for m in found:
                 others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
-                click.echo(f"{indent}{escape(str(m.id))}  {escape(m.entry.path)}  (literal of {m.longest_literal}{others})")
+                shown = f"{escape(str(m.id))}  {escape(m.entry.path)}"
+                click.echo(f"{indent}{shown}  (literal of {m.longest_literal}{others})")
             for entry in slow:
                 click.echo(f"{indent}{escape(entry.id or entry.path)}  {escape(entry.path)}  (timed out)")
     matched = any(found for _, _, found, _ in report)
