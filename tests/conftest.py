@@ -1,7 +1,10 @@
-"""Shared test helpers: build a scratch corpus from text and lint it in-process."""
+"""Shared test helpers: build a scratch corpus from text and lint it in-process; keep the tree as it was."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
@@ -51,3 +54,73 @@ def deadends_dir() -> Path:
     if not DEADENDS.is_dir():
         pytest.skip("../shared/corpus/deadends-dev is not present")
     return DEADENDS
+
+
+# -- a test run leaves the repository as it found it -----------------------------------------
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    """Every path below `root` (but .git, .venv and __pycache__): a file with its size and
+    mtime, a folder with (0, 0) (its mtime moves whenever something in it comes and goes)."""
+    found: dict[str, tuple[int, int]] = {}
+    for folder, dirs, files in os.walk(root):
+        top = folder == str(root)
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not (top and d in (".git", ".venv"))]
+        base = os.path.relpath(folder, root)
+        found.update({os.path.normpath(os.path.join(base, d)): (0, 0) for d in dirs})
+        for name in files:
+            stat = os.lstat(os.path.join(folder, name))
+            found[os.path.normpath(os.path.join(base, name))] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from hypothesis import HealthCheck, settings
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    # Hypothesis keeps its example database and caches in `.hypothesis/` of the working
+    # directory; the subprocesses tests start inherit the variable too.
+    home = tempfile.mkdtemp(prefix="entrykit-hypothesis-")
+    config.stash[_HYPOTHESIS_HOME] = home
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = home
+    set_hypothesis_home_dir(home)
+    # Its default deadline (200 ms an example) and slow-generation check are clocks: a busy
+    # machine would fail them. What a property test checks is its property.
+    settings.register_profile("entrykit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("entrykit")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    home = config.stash.get(_HYPOTHESIS_HOME, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # pytest-xdist's workers leave it to the controller
+        session.config.stash[_TREE_BEFORE] = _tree(REPO)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_TREE_BEFORE, None)
+    if before is None or os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):  # rewriting golden files is the point
+        return
+    after = _tree(REPO)
+    new, removed = after.keys() - before.keys(), before.keys() - after.keys()
+    changed = sorted(  # a new or removed folder once, not every file in it
+        [f"new {p}" for p in new if os.path.dirname(p) not in new]
+        + [f"removed {p}" for p in removed if os.path.dirname(p) not in removed]
+        + [f"changed {p}" for p in before.keys() & after.keys() if before[p] != after[p]]
+    )
+    if changed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write("\n")  # after the progress line (pytest-xdist's too)
+            reporter.write_line("the test run changed the repository (tests must write under tmp_path only):", red=True)
+            for line in changed[:20]:
+                reporter.write_line(f"  {line}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_HYPOTHESIS_HOME = pytest.StashKey[str]()
+_TREE_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()

@@ -11,6 +11,9 @@ import time
 from datetime import date
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+from entrykit.cli import cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 from entrykit.writing import write_files
@@ -20,20 +23,33 @@ from .conftest import REPO
 LATER = date(2031, 1, 1)  # every entry's `last_confirmed` is stale then: a finding on a line fmt moves
 ROUNDS = 6
 
+# Lints until told to stop; after each run it says how many it has finished (in `done`).
 _LINTER = """
-import json, sys
+import json, os, sys
 from datetime import date
 from pathlib import Path
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
-base, stop = Path(sys.argv[1]), Path(sys.argv[2])
+base, stop, done = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 config = from_table({"root": "entries"}, base)
 runs = []
 while not stop.exists() or len(runs) < 2:
     result = lint(None, config, date(2031, 1, 1), cwd=base, use_cache=True)
     runs.append([[d.path, d.line, d.col, d.code, d.message] for d in result.diagnostics])
+    done.with_suffix(".tmp").write_text(str(len(runs)))
+    os.replace(done.with_suffix(".tmp"), done)
 print(json.dumps(runs))
 """
+
+
+def _finished(done: Path) -> int:
+    return int(done.read_text()) if done.exists() else 0
+
+
+def _wait_for_runs(linter: subprocess.Popen[str], done: Path, count: int) -> None:
+    """Until the linter has finished `count` runs (or has stopped: the checks after say why)."""
+    while linter.poll() is None and _finished(done) < count:
+        time.sleep(0.05)
 
 
 def _unformatted(text: str) -> str:
@@ -55,7 +71,15 @@ def _rows(base: Path, use_cache: bool) -> list[list[object]]:
     return [[d.path, d.line, d.col, d.code, d.message] for d in result.diagnostics]
 
 
-def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(tmp_path: Path) -> None:
+def _fmt() -> None:
+    """`entrykit fmt` in the working directory (in this process: the linter is the other one)."""
+    result = CliRunner().invoke(cli, ["fmt"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+
+
+def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sources = sorted(p for domain in ("git", "pip", "python") for p in (REPO / "entries" / domain).glob("*.yaml"))
     old = {tmp_path / "entries" / p.parent.name / p.name: _unformatted(p.read_text(encoding="utf-8")) for p in sources}
     (tmp_path / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
@@ -63,25 +87,27 @@ def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(tmp_pat
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     before = _by_file(_rows(tmp_path, use_cache=False))
-    fmt = [sys.executable, "-m", "entrykit", "fmt"]
-    assert subprocess.run(fmt, cwd=tmp_path, capture_output=True, timeout=120).returncode == 0
+    monkeypatch.chdir(tmp_path)
+    _fmt()
     after = _by_file(_rows(tmp_path, use_cache=False))
     assert set(before) == set(after) and len(before) == len(old)  # every file has a finding ...
     assert all(before[k] != after[k] for k in before)  # ... that fmt moves: old and new tell apart
 
     write_files(old)
-    stop = tmp_path / "stop"
+    stop, progress = tmp_path / "stop", tmp_path / "done"
     linter = subprocess.Popen(
-        [sys.executable, "-c", _LINTER, str(tmp_path), str(stop)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", _LINTER, str(tmp_path), str(stop), str(progress)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
+        # Counted, not timed: one run over the old layout before the first rewrite, one that
+        # starts after the last (its predecessor may have begun before), whatever the load.
+        _wait_for_runs(linter, progress, 1)
         for _ in range(ROUNDS):
-            done = subprocess.run(fmt, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stderr
-            time.sleep(0.2)
+            _fmt()
             write_files(old)  # back to the old layout, atomically as fmt writes: the next round has work
-        done = subprocess.run(fmt, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
+        _fmt()
+        _wait_for_runs(linter, progress, _finished(progress) + 2)
     finally:
         stop.touch()
         out, err = linter.communicate(timeout=300)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,9 +13,20 @@ import pytest
 from .conftest import REPO
 
 
+def _sources(into: Path) -> Path:
+    """What the build reads, copied: pip builds in the source tree (`build/`, `*.egg-info`)."""
+    into.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, into / name)
+    for name in ("tool", "schema"):
+        shutil.copytree(REPO / name, into / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return into
+
+
 def test_wheel_ships_schema_and_data(tmp_path: Path) -> None:
+    source = _sources(tmp_path / "source")
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=300,
     )
     if proc.returncode != 0:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-import time
 
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.runner import Job, RegexRunner, Status, provably_fast, shared_runner
@@ -22,16 +21,13 @@ def test_timeout_is_reported_and_the_batch_goes_on() -> None:
         Job(r"b+", 0, "match", "abbb"),
     ]
     with RegexRunner(50) as runner:
-        start = time.perf_counter()
         outcomes = runner.run(jobs)
-        elapsed = time.perf_counter() - start
-        assert runner.restarts == 0  # the worker stopped the match itself
+        assert runner.restarts == 0  # the worker stopped the match itself: bounded, not a hang
     assert [o.status for o in outcomes] == [
         Status.MATCH, Status.TIMEOUT, Status.MATCH, Status.NO_MATCH, Status.ERROR, Status.NO_MATCH
     ]
     assert outcomes[0].start == 2
     assert "missing )" in outcomes[4].error
-    assert elapsed < 30  # bounded, not a hang (40 a's would take hours)
 
 
 def test_errors_raised_at_search_time_are_outcomes() -> None:
@@ -58,12 +54,20 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None
     assert runner.restarts >= 1
 
 
-def test_outcomes_are_remembered() -> None:
+def test_outcomes_are_remembered(monkeypatch) -> None:
+    sent: list[Job] = []
+    real_send = regex_runner._Worker.send
+
+    def counting_send(self, budget, jobs, *series):
+        sent.extend(jobs)
+        real_send(self, budget, jobs, *series)
+
+    monkeypatch.setattr(regex_runner._Worker, "send", counting_send)
     with RegexRunner(50) as runner:
         first = runner.run([EVIL])[0]
-        start = time.perf_counter()
+        assert sent == [EVIL]
         again = runner.run([EVIL])[0]
-        assert time.perf_counter() - start < 0.04  # answered from memory, not re-run
+        assert sent == [EVIL]  # answered from memory, not run again
     assert first == again and again.timed_out
 
 

@@ -227,7 +227,7 @@ def test_mark_current_exits_one_when_something_was_left(monkeypatch: pytest.Monk
     assert "`workarounds_zh` not marked: it has 1 item but `workarounds` has 2" in result.output
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
 @given(source=st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60).filter(str.strip))
 @example(source="source 2")  # fingerprint 92278656: all digits, so YAML must quote it
 def test_marked_fingerprints_read_back_as_strings(tmp_path: Path, source: str) -> None:
