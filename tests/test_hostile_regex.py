@@ -1,5 +1,5 @@
 """A corpus of catastrophic regexes against long signatures and examples lints to completion
-within a bound counted in budgets spent, each entry reported by ET205 or ET206."""
+within a bound counted in budgets spent, each entry reported by ET205, ET206 or ET210."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(
     codes: dict[str, set[str]] = {name: set() for name in names}
     for item in found:
         codes[Path(item["path"]).stem].add(item["code"])
-    assert {name for name, seen in codes.items() if not seen & {"ET205", "ET206"}} == set()
+    assert {name for name, seen in codes.items() if not seen & {"ET205", "ET206", "ET210"}} == set()
     # the bound, counted: every regex stops paying the budget after a few overruns
     spent = {name: overruns[regex] for name, (regex, _, _) in hostile_regexes().items()}
     assert max(spent.values()) <= BUDGETS_PER_REGEX, spent

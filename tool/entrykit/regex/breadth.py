@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
+from entrykit.regex.budget import TooComplex
 from entrykit.regex.literal_index import cover, required
 from entrykit.regex.runner import Job, RegexRunner, Status
 
@@ -29,7 +30,9 @@ def too_broad(pattern: str, flags: int, mode: str, runner: RegexRunner, min_lite
             return f"matches the generic message `{probe}`"
     try:
         query = required(pattern, flags)
-    except Exception:
+    except TooComplex:
+        return None  # nothing to say: ET210 reports that the literals could not be worked out
+    except Exception:  # does not parse: ET201's business
         return None
     if cover(query, min_len=min_literal) is None:
         return f"lets a match go without any literal text of {min_literal} or more characters"

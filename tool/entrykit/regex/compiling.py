@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from re import _constants as sre_c
-from re import _parser as sre_parse
 from typing import Any
+
+from entrykit.regex import syntax
 
 FLAG_NAMES: dict[str, re.RegexFlag] = {
     "IGNORECASE": re.IGNORECASE,
@@ -42,40 +42,28 @@ NARROW_RANGE = 256
 @lru_cache(maxsize=65536)
 def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     """True if compiling `pattern` in-process is known to be quick: at most
-    `CHEAP_COMPILE_LENGTH` characters and no class range wider than `NARROW_RANGE`.
+    `CHEAP_COMPILE_LENGTH` characters, parentheses at most `syntax.MAX_DEPTH` deep and
+    no class range wider than `NARROW_RANGE`.
 
     Anything else is compiled first by the regex worker, under the time budget
     (`RegexRunner.compile_check`)."""
     if len(pattern) > CHEAP_COMPILE_LENGTH:
         return False
+    if syntax.nesting_depth(pattern) > syntax.MAX_DEPTH:
+        return False  # re's compiler recurses per level: compiled where the stack depth is known
     if "-" not in pattern:  # a class range is always spelled with a dash
         return True
     try:
-        parsed = sre_parse.parse(pattern, flags)
+        nodes = syntax.parse(pattern, flags).nodes
     except Exception:  # it fails to compile just as quickly
         return True
-    stack: list[Any] = [parsed.data]
-    while stack:
-        for op, av in stack.pop():
-            if op is sre_c.IN:
-                for item_op, item_av in av:
-                    if item_op is sre_c.RANGE and item_av[1] - item_av[0] >= NARROW_RANGE:
-                        return False
-            elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-                stack.append(av[2])
-            elif op is sre_c.SUBPATTERN:
-                stack.append(av[3])
-            elif op is sre_c.ATOMIC_GROUP:
-                stack.append(av)
-            elif op is sre_c.BRANCH:
-                stack.extend(av[1])
-            elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-                stack.append(av[1])
-            elif op is sre_c.GROUPREF_EXISTS:
-                stack.append(av[1])
-                if av[2] is not None:
-                    stack.append(av[2])
-    return True
+    return not syntax.find(nodes, _has_wide_range)
+
+
+def _has_wide_range(node: syntax.Node) -> bool:
+    return isinstance(node, syntax.CharClass) and any(
+        isinstance(item, syntax.CharRange) and item.high - item.low >= NARROW_RANGE for item in node.items
+    )
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

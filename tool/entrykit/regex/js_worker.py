@@ -1,18 +1,30 @@
 """The ECMAScript worker process: compile and run regexes in QuickJS for ET207.
 
-Started by `entrykit.regex.portability` as a plain script. QuickJS's regex engine cannot be
-interrupted from inside the process, so it runs here, where the parent can kill it
-when a regex backtracks past the budget. Requests and answers are length-prefixed JSON.
+Started by `entrykit.regex.portability` as a plain script (`python -I this_file`; with
+`site`, where the quickjs package lives). QuickJS's regex engine cannot be interrupted
+from inside the process, so it runs here, where the parent can kill it when a regex
+backtracks past the budget. Requests and answers are JSON in frames (`framing.py`,
+loaded by its path as `worker.py` explains).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import struct
 import sys
+from types import ModuleType
 
-HEADER = struct.Struct(">I")
+
+def _beside(name: str) -> ModuleType:
+    """The module `name`.py of this file's folder, loaded by path (the package is not importable)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_entrykit_worker_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 CHECK = """
 function entrykitCheck(src, flags, mode, texts) {
@@ -27,36 +39,18 @@ function entrykitCheck(src, flags, mode, texts) {
 """
 
 
-def _read_exact(fd: int, size: int) -> bytes | None:
-    chunks = []
-    while size:
-        chunk = os.read(fd, size)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def main() -> None:
     import quickjs
+
+    framing = _beside("framing")
 
     context = quickjs.Context()
     context.eval(CHECK)
     check = context.get("entrykitCheck")
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
-    _write(fd_out, b"R")
+    framing.write_all(fd_out, framing.frame(framing.READY))
     while True:
-        header = _read_exact(fd_in, HEADER.size)
-        if header is None:
-            return
-        payload = _read_exact(fd_in, HEADER.unpack(header)[0])
+        payload = framing.read_frame(fd_in)
         if payload is None:
             return
         pattern, letters, mode, texts = json.loads(payload)
@@ -64,8 +58,7 @@ def main() -> None:
             answer = check(pattern, letters, mode, context.parse_json(json.dumps(texts)))
         except Exception as exc:  # quickjs.JSException: out of memory, stack overflow, ...
             answer = json.dumps({"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__})
-        data = answer.encode("utf-8")
-        _write(fd_out, HEADER.pack(len(data)) + data)
+        framing.write_all(fd_out, framing.frame(answer.encode("utf-8")))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """Which regexes match which texts, without trying every regex on every text.
 
-From each regex (as `re._parser` parses it) we extract an AND/OR query of literals
+From each regex (as `re` parses it, `regex.syntax`) we extract an AND/OR query of literals
 that any match must contain: per alternation branch, nothing required through
 optional or zero-repeat parts. Literals and texts are case-folded the way `re`'s
 IGNORECASE compares characters (its simple lower-case mapping plus the extra
-equivalences in `re._casefix`: dotless i, long s, the Kelvin sign, ...), so a
+equivalences `re` knows: dotless i, long s, the Kelvin sign, ...), so a
 folded literal occurs in a folded text whenever the regex could match it.
 
 Each regex gets a *cover*: a set of literals (of at least `MIN_LITERAL`
@@ -12,29 +12,25 @@ characters) one of which every match contains, chosen by how rare the literals
 are in the indexed texts. One Aho-Corasick automaton over all literals finds the
 literals of every text in one pass; the real regex then runs (through the
 time-budgeted runner) only on the texts holding one of its cover literals.
-Regexes without a cover fall back to running on every text.
+Regexes without a cover fall back to running on every text. Regexes written
+alike (one template's) run once and share their result (`Row`), so a corpus whose
+every regex matches every text costs runs and memory linear in it.
 """
 
 from __future__ import annotations
 
-import _sre
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from re import _constants as sre_c
-from re import _parser as sre_parse
-from typing import Any, Union
+from typing import Any, Union, overload
 
 import ahocorasick
 
+from entrykit.regex import syntax
+from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
-
-try:
-    from re._casefix import _EXTRA_CASES
-except ImportError:  # pragma: no cover - every CPython 3.11+ has it
-    _EXTRA_CASES = {}
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
@@ -48,8 +44,8 @@ Query = Union[str, tuple[str, tuple["Query", ...]], None]
 
 
 def _fold_ord(code: int) -> int:
-    lower = _sre.unicode_tolower(code)
-    extra = _EXTRA_CASES.get(lower)
+    lower = syntax.re_lower(code)
+    extra = syntax.extra_cases(lower)
     return min((lower, *extra)) if extra else lower
 
 
@@ -82,11 +78,12 @@ _EMPTY = _Info(frozenset({""}))
 _ANY = _Info(None, None)
 
 
-def _and(parts: Iterable[Query]) -> Query:
+def _and(parts: Iterable[Query], budget: Budget) -> Query:
     flat: list[Query] = []
     for part in parts:
         if part is None:
             continue
+        budget.spend(1 + len(flat))
         if isinstance(part, tuple) and part[0] == "and":
             flat.extend(part[1])
         elif part not in flat:
@@ -96,11 +93,12 @@ def _and(parts: Iterable[Query]) -> Query:
     return flat[0] if len(flat) == 1 else ("and", tuple(flat))
 
 
-def _or(parts: Iterable[Query]) -> Query:
+def _or(parts: Iterable[Query], budget: Budget) -> Query:
     flat: list[Query] = []
     for part in parts:
         if part is None:
             return None
+        budget.spend(1 + len(flat))
         if isinstance(part, tuple) and part[0] == "or":
             flat.extend(part[1])
         elif part not in flat:
@@ -110,86 +108,91 @@ def _or(parts: Iterable[Query]) -> Query:
     return flat[0] if len(flat) == 1 else ("or", tuple(flat))
 
 
-def _exact_query(strings: frozenset[str]) -> Query:
+def _exact_query(strings: frozenset[str], budget: Budget) -> Query:
     if "" in strings:
         return None
-    return _or(sorted(strings))
+    return _or(sorted(strings), budget)
 
 
-def _query(info: _Info) -> Query:
-    return _exact_query(info.exact) if info.exact is not None else info.query
+def _query(info: _Info, budget: Budget) -> Query:
+    return _exact_query(info.exact, budget) if info.exact is not None else info.query
 
 
-def _seq(items: Sequence[Any]) -> _Info:
+def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
     exact: frozenset[str] = frozenset({""})
     run: list[str] = []  # literal characters still to be appended to every string of `exact`
     parts: list[Query] = []
     exact_only = True
     table = _TABLE
-    for op, av in items:
-        if op is sre_c.LITERAL:  # the common case, kept cheap: long literal runs
-            run.append(chr(table[av]))
+    char = syntax.Char
+    for node in nodes:
+        if type(node) is char:  # the common case, kept cheap: long literal runs
+            run.append(chr(table[node.code]))
             continue
-        info = _node(op, av)
+        info = _node(node, budget)
         if run:
             tail = "".join(run)
+            budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
             exact = frozenset(a + tail for a in exact)
             run = []
         if info.exact is not None and len(exact) * len(info.exact) <= _EXACT_LIMIT:
+            budget.spend(len(exact) * len(info.exact) * (max(map(len, exact)) + max(map(len, info.exact))))
             exact = frozenset(a + b for a in exact for b in info.exact)
             continue
         exact_only = False
-        parts.append(_exact_query(exact))
+        parts.append(_exact_query(exact, budget))
         if info.exact is not None:
             exact = info.exact
         else:
             parts.append(info.query)
             exact = frozenset({""})
+    budget.spend(len(nodes))
     if run:
         tail = "".join(run)
+        budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
         exact = frozenset(a + tail for a in exact)
     if exact_only:
         return _Info(exact)
-    parts.append(_exact_query(exact))
-    return _Info(None, _and(parts))
+    parts.append(_exact_query(exact, budget))
+    return _Info(None, _and(parts, budget))
 
 
-def _class_chars(av: Sequence[Any]) -> frozenset[str] | None:
+def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
+    if node.negated:
+        return None
     chars: set[str] = set()
-    for op, value in av:
-        if op is sre_c.LITERAL:
-            chars.add(chr(_TABLE[value]))
-        elif op is sre_c.RANGE and value[1] - value[0] < 8:
-            chars.update(chr(_TABLE[c]) for c in range(value[0], value[1] + 1))
-        else:  # NEGATE, CATEGORY, wide ranges
+    for item in node.items:
+        if isinstance(item, syntax.Char):
+            chars.add(chr(_TABLE[item.code]))
+        elif isinstance(item, syntax.CharRange) and item.high - item.low < 8:
+            chars.update(chr(_TABLE[c]) for c in range(item.low, item.high + 1))
+        else:  # categories, wide ranges
             return None
     return frozenset(chars) if 0 < len(chars) <= 4 else None
 
 
-def _node(op: Any, av: Any) -> _Info:
-    if op is sre_c.LITERAL:
-        return _Info(frozenset({chr(_TABLE[av])}))
-    if op is sre_c.IN:
-        chars = _class_chars(av)
+def _node(node: syntax.Node, budget: Budget) -> _Info:
+    if isinstance(node, syntax.Char):
+        return _Info(frozenset({chr(_TABLE[node.code])}))
+    if isinstance(node, syntax.CharClass):
+        chars = _class_chars(node)
         return _Info(chars) if chars is not None else _ANY
-    if op is sre_c.SUBPATTERN:
-        return _seq(av[3])
-    if op is sre_c.ATOMIC_GROUP:
-        return _seq(av)
-    if op is sre_c.BRANCH:
-        infos = [_seq(branch) for branch in av[1]]
+    if isinstance(node, (syntax.Group, syntax.Atomic)):
+        return _seq(node.body, budget)
+    if isinstance(node, syntax.Alternation):
+        infos = [_seq(branch, budget) for branch in node.branches]
         if all(i.exact is not None for i in infos):
             union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
             if len(union) <= _EXACT_LIMIT:
                 return _Info(union)
-        return _Info(None, _or(_query(i) for i in infos))
-    if op is sre_c.GROUPREF_EXISTS:
-        yes = _seq(av[1])
-        no = _seq(av[2]) if av[2] is not None else _EMPTY
-        return _Info(None, _or([_query(yes), _query(no)]))
-    if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-        low, high, sub = av
-        inner = _seq(sub)
+        return _Info(None, _or((_query(i, budget) for i in infos), budget))
+    if isinstance(node, syntax.Conditional):
+        yes = _seq(node.yes, budget)
+        no = _seq(node.no, budget) if node.no is not None else _EMPTY
+        return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
+    if isinstance(node, syntax.Repeat):
+        low, high = node.low, node.high
+        inner = _seq(node.body, budget)
         if low == 0:  # nothing required; an optional exact part keeps literal runs going
             if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
                 return _Info(inner.exact | {""})
@@ -202,21 +205,42 @@ def _node(op: Any, av: Any) -> _Info:
         ):
             exact = frozenset({""})
             for _ in range(low):
+                budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
                 exact = frozenset(a + b for a in exact for b in inner.exact)
             return _Info(exact)
-        return _Info(None, _query(inner))
-    if op is sre_c.ASSERT:
+        return _Info(None, _query(inner, budget))
+    if isinstance(node, syntax.Lookaround):
+        if node.negative:
+            return _EMPTY
         # a positive lookaround's text is part of the searched text too
-        return _Info(None, _query(_seq(av[1])))
-    if op is sre_c.AT or op is sre_c.ASSERT_NOT:
+        return _Info(None, _query(_seq(node.body, budget), budget))
+    if isinstance(node, syntax.Anchor):
         return _EMPTY
-    return _ANY  # ANY, NOT_LITERAL, GROUPREF, CATEGORY
+    return _ANY  # AnyChar, NotChar, Backref
+
+
+LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
+
+
+def required(pattern: str, flags: int = 0) -> Query:
+    """The query of folded literals every match of `pattern` contains (None: nothing).
+
+    Raises `TooComplex` past `LITERAL_BUDGET` steps (and what `re` raises for a
+    regex that does not parse). Both answers are remembered: ET208, ET209 and ET210
+    ask about the same regex, and a regex past the budget costs the budget once."""
+    found = _required(pattern, flags)
+    if isinstance(found, TooComplex):
+        raise TooComplex(found.reason)
+    return found
 
 
 @lru_cache(maxsize=65536)
-def required(pattern: str, flags: int = 0) -> Query:
-    """The query of folded literals every match of `pattern` contains (None: nothing)."""
-    return _query(_seq(sre_parse.parse(pattern, flags).data))
+def _required(pattern: str, flags: int) -> Query | TooComplex:
+    budget = Budget(LITERAL_BUDGET, "the literal analysis")
+    try:
+        return _query(_seq(syntax.parse(pattern, flags).nodes, budget), budget)
+    except TooComplex as exc:
+        return exc
 
 
 def literals_of(query: Query) -> list[str]:
@@ -405,15 +429,121 @@ def _automaton(literals: Iterable[str]) -> Any:
     return automaton
 
 
+class _Matched:
+    """The texts one pattern matches, in text order, shared by every regex written alike."""
+
+    __slots__ = ("texts", "_owners")
+
+    def __init__(self, texts: list[Text]) -> None:
+        self.texts = texts
+        self._owners: dict[int, int] | None = None
+
+    def owners(self) -> dict[int, int]:
+        """Texts matched per owner (counted once)."""
+        if self._owners is None:
+            counts: dict[int, int] = {}
+            for text in self.texts:
+                counts[text.owner] = counts.get(text.owner, 0) + 1
+            self._owners = counts
+        return self._owners
+
+
+class Row(Sequence[Text]):
+    """The texts of other entries one regex matches, in text order.
+
+    A view of what its pattern matches without the regex's own texts: regexes
+    written alike (one template's) share one list, so a corpus whose every regex
+    matches every text keeps its pairs in memory linear in the corpus.
+    """
+
+    __slots__ = ("_matched", "_owner")
+
+    def __init__(self, matched: _Matched, owner: int) -> None:
+        self._matched = matched
+        self._owner = owner
+
+    def __len__(self) -> int:
+        return len(self._matched.texts) - self._matched.owners().get(self._owner, 0)
+
+    def __iter__(self) -> Iterator[Text]:
+        owner = self._owner
+        return (text for text in self._matched.texts if text.owner != owner)
+
+    @overload
+    def __getitem__(self, index: int) -> Text: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Text]: ...
+    def __getitem__(self, index: int | slice) -> Text | list[Text]:
+        return list(self)[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Row({list(self)!r})"
+
+    def owner_count(self) -> int:
+        """How many other entries own a matched text."""
+        owners = self._matched.owners()
+        return len(owners) - (self._owner in owners)
+
+    def matches_owner(self, owner: int) -> bool:
+        """Whether a text of entry `owner` (another entry) is matched."""
+        return owner != self._owner and owner in self._matched.owners()
+
+
 @dataclass(frozen=True)
 class CrossMatches:
     """Every (regex, text) pair that matched, and those that timed out or failed."""
 
-    pairs: dict[int, list[Text]]  # regex number -> texts (of other owners) it matches
+    pairs: dict[int, Row]  # regex number -> texts (of other owners) it matches
     timeouts: dict[int, list[Text]]
     errors: dict[int, list[tuple[Text, str]]]
     tried: int  # regex runs actually made
     fallback: int  # regexes that had to run on every text
+
+
+def _alike(patterns: Sequence[str | None], numbers: Iterable[int] | None = None) -> list[list[int]]:
+    """Regex numbers grouped by pattern, in order: regexes written alike run once."""
+    groups: dict[str, list[int]] = {}
+    for number in range(len(patterns)) if numbers is None else numbers:
+        pattern = patterns[number]
+        if pattern is not None:
+            groups.setdefault(pattern, []).append(number)
+    return list(groups.values())
+
+
+Ran = tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
+Rows = tuple[dict[int, Row], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
+
+
+def _rows(
+    groups: Sequence[list[int]], ran: Ran, asked: Callable[[int], Callable[[Text], bool] | None] = lambda n: None
+) -> Rows:
+    """Per regex number, what its group of regexes written alike (`groups[key]`, run once as
+    `key`) found, without the regex's own texts; `asked(number)`, when not None, keeps only
+    the texts that regex was to be tried on."""
+    matched, timeouts, errors = ran
+    rows: dict[int, Row] = {}
+    slow: dict[int, list[Text]] = {}
+    failed: dict[int, list[tuple[Text, str]]] = {}
+    for key, members in enumerate(groups):
+        shared = _Matched(matched[key]) if key in matched else None
+        for number in members:
+            keep = asked(number)
+            if shared is not None:
+                row = Row(shared if keep is None else _Matched([t for t in shared.texts if keep(t)]), number)
+                if len(row):
+                    rows[number] = row
+            late = [t for t in timeouts.get(key, ()) if t.owner != number and (keep is None or keep(t))]
+            if late:
+                slow[number] = late
+            bad = [(t, e) for t, e in errors.get(key, ()) if t.owner != number and (keep is None or keep(t))]
+            if bad:
+                failed[number] = bad
+    return dict(sorted(rows.items())), dict(sorted(slow.items())), dict(sorted(failed.items()))
 
 
 def cross_matches(
@@ -429,16 +559,21 @@ def cross_matches(
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
     `queries` are the patterns' literal queries when already known (`regex_fact`).
     """
-    index = RegexIndex(patterns, flags, mode, (t.text for t in texts), queries)
-    by_regex: dict[int, list[Text]] = defaultdict(list)
+    # Regexes written alike (one template's) run once; each sees the result without its own texts.
+    alike = _alike(patterns)
+    unique: list[str | None] = [patterns[members[0]] for members in alike]
+    known = [queries[members[0]] for members in alike] if queries is not None else None
+    index = RegexIndex(unique, flags, mode, (t.text for t in texts), known)
+    by_pattern: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals):
-        for number in index.candidates(item.text, literals):
-            if number != item.owner and patterns[number] is not None:
-                by_regex[number].append(item)
-    # regex by regex, so the worker compiles each once and runs it over its texts
-    groups = ((n, by_regex[n]) for n in sorted(by_regex))
-    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
-    return CrossMatches(pairs, timeouts, errors, tried, len(index.fallback))
+        for key in index.candidates(item.text, literals):
+            if alike[key] != [item.owner]:  # a regex alone never runs on its own texts
+                by_pattern[key].append(item)
+    # pattern by pattern, so the worker compiles each once and runs it over its texts
+    groups = ((k, by_pattern[k]) for k in sorted(by_pattern))
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    pairs, slow, failed = _rows(alike, (matched, timeouts, errors))
+    return CrossMatches(pairs, slow, failed, tried, len(index.fallback))
 
 
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
@@ -591,9 +726,19 @@ def focused_cross_matches(
         for number in maybe:
             if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
                 candidates[number].add(position)
-    groups = ((n, [texts[p] for p in sorted(candidates[n])]) for n in sorted(candidates))
-    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
-    return CrossMatches(pairs, timeouts, errors, tried, len(fallback))
+    # regexes written alike run once, on the texts any of them is to be tried on
+    alike = _alike(patterns, sorted(candidates))
+    union = [sorted(set().union(*(candidates[n] for n in members))) for members in alike]
+    unique: list[str | None] = [patterns[members[0]] for members in alike]
+    groups = ((k, [texts[p] for p in union[k]]) for k in range(len(alike)))
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    place = {id(t): p for p, t in enumerate(texts)}
+
+    def asked(number: int) -> Callable[[Text], bool]:
+        return lambda text: place[id(text)] in candidates[number]
+
+    pairs, slow, failed = _rows(alike, (matched, timeouts, errors), asked)
+    return CrossMatches(pairs, slow, failed, tried, len(fallback))
 
 
 def corpus_cross_matches(

@@ -13,23 +13,19 @@ import atexit
 import json
 import os
 import re
-import select
-import struct
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from re import _constants as sre_c
-from re import _parser as sre_parse
 from typing import Any
 
+from entrykit.regex import framing, syntax
+from entrykit.regex.budget import TooComplex
 from entrykit.regex.runner import kill_worker
 
 ENGINE_NAMES = {"re2": "RE2", "ecmascript": "ECMAScript"}
 _JS_WORKER = Path(__file__).resolve().with_name("js_worker.py")
-_JS_HEADER = struct.Struct(">I")
 _INLINE = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s"}
 class EngineMissing(Exception):
     """The package that provides an engine is not installed."""
@@ -52,36 +48,22 @@ class _JsWorker:
             bufsize=0,
             start_new_session=True,
         )
-        if self._read(1, 30.0) != b"R":
+        assert self.proc.stdout is not None
+        self.reader = framing.FrameReader(self.proc.stdout.fileno())
+        if self.reader.frames(1, 30.0) != [framing.READY]:
             self.kill()
             raise EngineMissing("the ECMAScript worker process did not start")
-
-    def _read(self, size: int, timeout: float) -> bytes | None:
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        data = b""
-        while len(data) < size:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
-                return None
-            chunk = os.read(self.proc.stdout.fileno(), size - len(data))
-            if not chunk:
-                return None
-            data += chunk
-        return data
 
     def ask(self, request: list[Any], timeout: float) -> dict[str, Any] | None:
         """The worker's answer, or None if it took longer than `timeout` (it is then killed)."""
         assert self.proc.stdin is not None
-        payload = json.dumps(request).encode("utf-8")
-        self.proc.stdin.write(_JS_HEADER.pack(len(payload)) + payload)
-        header = self._read(_JS_HEADER.size, timeout)
-        body = self._read(_JS_HEADER.unpack(header)[0], timeout) if header is not None else None
-        if body is None:
+        self.proc.stdin.write(framing.frame(json.dumps(request).encode("utf-8")))
+        answer = self.reader.frames(1, timeout)
+        if answer is None:
             self.kill()
             return None
-        answer: dict[str, Any] = json.loads(body)
-        return answer
+        decoded: dict[str, Any] = json.loads(answer[0])
+        return decoded
 
     def kill(self) -> None:
         kill_worker(self.proc)
@@ -105,42 +87,22 @@ def _close_js_workers() -> None:
             worker.kill()
 
 
-def _walk(items: Any, out: set[str], flags: int) -> None:
-    for op, av in items:
-        if op is sre_c.AT:
-            if av is sre_c.AT_END and not flags & re.MULTILINE:
+def _constructs(parsed: syntax.Parsed) -> set[str]:
+    """The constructs of `parsed` whose meaning differs between engines, spelled as in Python."""
+    out: set[str] = set()
+    for node, flags in syntax.walk(parsed.nodes, parsed.flags):
+        if isinstance(node, syntax.Anchor):
+            if node.kind == "$" and not flags & re.MULTILINE:
                 out.add("$")
-            elif av is sre_c.AT_END_STRING:
-                out.add("\\Z")
-            elif av is sre_c.AT_BEGINNING_STRING:
-                out.add("\\A")
-            elif av in (sre_c.AT_BOUNDARY, sre_c.AT_NON_BOUNDARY) and not flags & re.ASCII:
+            elif node.kind in ("\\Z", "\\A"):
+                out.add(node.kind)
+            elif node.kind in ("\\b", "\\B") and not flags & re.ASCII:
                 out.add("\\b")
-        elif op is sre_c.IN and not flags & re.ASCII:
-            for item_op, item_av in av:
-                if item_op is sre_c.CATEGORY:
-                    name = {
-                        sre_c.CATEGORY_DIGIT: "\\d", sre_c.CATEGORY_NOT_DIGIT: "\\d",
-                        sre_c.CATEGORY_WORD: "\\w", sre_c.CATEGORY_NOT_WORD: "\\w",
-                        sre_c.CATEGORY_SPACE: "\\s", sre_c.CATEGORY_NOT_SPACE: "\\s",
-                    }.get(item_av)
-                    if name:
-                        out.add(name)
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            _walk(av[2], out, flags)
-        elif op is sre_c.SUBPATTERN:
-            _walk(av[3], out, (flags | av[1]) & ~av[2])
-        elif op is sre_c.ATOMIC_GROUP:
-            _walk(av, out, flags)
-        elif op is sre_c.BRANCH:
-            for branch in av[1]:
-                _walk(branch, out, flags)
-        elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            _walk(av[1], out, flags)
-        elif op is sre_c.GROUPREF_EXISTS:
-            _walk(av[1], out, flags)
-            if av[2] is not None:
-                _walk(av[2], out, flags)
+        elif isinstance(node, syntax.CharClass) and not flags & re.ASCII:
+            for item in node.items:
+                if isinstance(item, syntax.Category):
+                    out.add(item.escape.lower())
+    return out
 
 
 _DIFFERS = {
@@ -164,9 +126,7 @@ _DIFFERS = {
 
 
 def _differences(pattern: str, flags: int, engine: str) -> list[str]:
-    parsed = sre_parse.parse(pattern, flags)
-    found: set[str] = set()
-    _walk(parsed.data, found, flags | parsed.state.flags)
+    found = _constructs(syntax.parse(pattern, flags))
     table = _DIFFERS[engine]
     return [table[key] for key in ("\\A", "\\Z", "$", "\\d", "\\w", "\\s", "\\b") if key in found and key in table]
 
@@ -229,7 +189,7 @@ def check_portable(
         return f"regex does not compile in {name}: `{answer}`"
     try:
         differences = _differences(pattern, flags, engine)
-    except (re.error, RecursionError):  # Python's own verdict is ET201's business
+    except (re.error, RecursionError, TooComplex):  # ET201's business, and ET210's
         differences = []
     if differences:
         return f"regex means something else in {name}: {differences[0]}"

@@ -1,28 +1,40 @@
-"""Find catastrophic backtracking in a regex as CPython's `re` parses and runs it.
+"""Find catastrophic backtracking in a regex as CPython's `re` parses and runs it, by analysis alone.
 
-The regex is parsed with `re._parser` under the lookup's flags and turned into a
+The regex is read as `re` parses it (`regex.syntax`) under the lookup's flags and turned into a
 position automaton (Glushkov) whose edges keep their multiplicity, so that
 `(a*)*` has two ways from `a` back to `a`, just like the backtracking matcher.
 `search` mode adds a looping start state: `_sre` retries every start position.
 
 - **Exponential**: some state can return to itself along two different paths
   reading the same word (found in the product automaton of one strongly
-  connected component with itself).
+  connected component with itself). A backtracking matcher then tries 2^n ways
+  to split n repetitions of that word.
 - **Polynomial of degree d**: a chain of d looping states where each hands the
-  same word to the next while both keep looping (found in the triple product).
+  same word to the next while both keep looping (found in the triple product):
+  about n^d ways to split the word's repetitions between the loops.
 
-Each finding carries an attack string `prefix + pump * n + suffix`; the suffix is
-chosen by running the regex (through the time-budgeted runner) so that the attack
-does not match. Atomic groups and possessive quantifiers never give back what they
-took, so each counts as one step of the outer automaton; their contents, and
-those of lookarounds, are analysed on their own. Backreferences count as one step
-that may match anything. Bounded repeats are expanded up to `_EXPAND_LIMIT`
-positions and treated as unbounded past it.
+Each finding carries an attack string `prefix + pump * n + suffix`. Ambiguity only
+costs time when the matcher must try every way, that is when the attack is
+rejected: the suffix is chosen by running the whole regex on the attack (with 3
+pumps) in `regex.backtracking`, a step-counting model of CPython's matcher, and
+kept only if the model rejects it (or needs more than `ATTACK_STEPS` steps to
+decide, which a short attack would not unless it is catastrophic already). A
+candidate no suffix makes fail is no finding (`(a+)+` matches at once).
+
+Atomic groups and possessive quantifiers never give back what they took, so each
+counts as one step of the outer automaton; their contents, and those of
+lookarounds, are analysed on their own. Backreferences count as one step that may
+match anything. Bounded repeats are expanded up to `_EXPAND_LIMIT` positions and
+treated as unbounded past it.
+
+Nothing here reads a clock: every part of the analysis spends steps from one
+`Budget` (`STEP_BUDGET`), and a regex that needs more is `TooComplex`, the same on
+any machine. Timing an attack in the regex worker is an opt-in extra
+(`regex.measure`), never the verdict.
 """
 
 from __future__ import annotations
 
-import _sre
 import bisect
 import re
 import sys
@@ -30,34 +42,35 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from re import _constants as sre_c
-from re import _parser as sre_parse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-try:  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, ...)
-    from re._casefix import _EXTRA_CASES
-except ImportError:  # pragma: no cover - every CPython 3.11+ has it
-    _EXTRA_CASES = {}
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import CharOracle, Model, TooDeep, Verdict
+from entrykit.regex.budget import Budget, TooComplex
+from entrykit.regex.syntax import (
+    CharClass,
+    CharRange,
+    Seq,
+)
 
 _EXPAND_LIMIT = 300  # positions a bounded repeat may expand into
+_POSITION_LIMIT = 4 * _EXPAND_LIMIT  # positions of one automaton
 _WIDE_RANGE = 64  # class ranges at least this wide are clipped to the alphabet before compiling
-_WORK_LIMIT = 400_000  # product states visited per regex before giving up
+STEP_BUDGET = 1_000_000  # steps of the whole analysis of one regex: the deadends.dev regexes need at most 26,034
+ATTACK_STEPS = 20_000  # model steps that decide whether a short attack is rejected
+ATTACK_PUMPS = 3
+_NESTED_LIMIT = 32  # atomic groups and lookarounds analysed on their own, per regex
 _ALPHABET_LIMIT = 4096  # distinct characters a regex may spell before it is too complex to analyse
 _BASE_ALPHABET = "a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028zZ9,;'\"()[]{}@#=+<>?|\\"
-_CATEGORY = {
-    sre_c.CATEGORY_DIGIT: r"\d",
-    sre_c.CATEGORY_NOT_DIGIT: r"\D",
-    sre_c.CATEGORY_SPACE: r"\s",
-    sre_c.CATEGORY_NOT_SPACE: r"\S",
-    sre_c.CATEGORY_WORD: r"\w",
-    sre_c.CATEGORY_NOT_WORD: r"\W",
-}
-_CLASS_FLAGS = re.IGNORECASE | re.ASCII | re.DOTALL
-_ANCHORS_AT_START = {sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING}
+_CLASS_FLAGS = syntax.CLASS_FLAGS
+_ANCHORS_AT_START = {"^", "\\A"}
+CharNode = syntax.CharNode
+
+if TYPE_CHECKING:
+    from entrykit.regex.measure import Measurement
 
 
-class AnalysisTooComplex(Exception):
-    """The automaton is too large to analyse within the work limit."""
+AnalysisTooComplex = TooComplex  # the name callers know
 
 
 @dataclass(frozen=True)
@@ -100,56 +113,11 @@ class Finding:
 # --- character classes over a small alphabet of representative characters ---------------
 
 
-def _class_label(op: Any, av: Any) -> str:
-    """The class as a person would write it (for messages)."""
-    if op is sre_c.LITERAL:
-        return re.escape(chr(av))
-    if op is sre_c.NOT_LITERAL:
-        return f"[^{re.escape(chr(av))}]"
-    if op is sre_c.ANY:
-        return "."
-    parts = []
-    for item_op, item_av in av:
-        if item_op is sre_c.NEGATE:
-            parts.insert(0, "^")
-        elif item_op is sre_c.LITERAL:
-            parts.append(re.escape(chr(item_av)))
-        elif item_op is sre_c.RANGE:
-            parts.append(f"{re.escape(chr(item_av[0]))}-{re.escape(chr(item_av[1]))}")
-        elif item_op is sre_c.CATEGORY:
-            parts.append(_CATEGORY.get(item_av, ""))
-    if len(parts) == 1 and parts[0].startswith("\\") and len(parts[0]) == 2:
-        return parts[0]
-    return "[" + "".join(parts) + "]"
+_class_label = syntax.char_label
 
 
-def _class_source(op: Any, av: Any, clip: Callable[[int, int], list[int]] | None = None) -> str:
-    """The class as a regex of its own; with `clip`, each wide range becomes just the
-    code points `clip(low, high)` keeps (compiling a wide range visits every code point)."""
-    if op is sre_c.LITERAL:
-        return re.escape(chr(av))
-    if op is sre_c.NOT_LITERAL:
-        return f"[^\\U{av:08x}]"
-    if op is sre_c.ANY:
-        return "."
-    parts = []
-    negated = False
-    for item_op, item_av in av:
-        if item_op is sre_c.NEGATE:
-            negated = True
-        elif item_op is sre_c.LITERAL:
-            parts.append(f"\\U{item_av:08x}")
-        elif item_op is sre_c.RANGE:
-            low, high = item_av
-            if clip is not None and high - low >= _WIDE_RANGE:
-                parts += [f"\\U{code:08x}" for code in clip(low, high)]
-            else:
-                parts.append(f"\\U{low:08x}-\\U{high:08x}")
-        elif item_op is sre_c.CATEGORY:
-            parts.append(_CATEGORY.get(item_av, ""))
-    if not parts:  # every range clipped away: no character of the alphabet is in it
-        return "[^\\s\\S]" if not negated else "[\\s\\S]"
-    return "[" + ("^" if negated else "") + "".join(parts) + "]"
+def _class_source(node: CharNode, clip: Callable[[int, int], list[int]] | None = None) -> str:
+    return syntax.char_source(node, clip, _WIDE_RANGE)
 
 
 @lru_cache(maxsize=4096)
@@ -162,7 +130,7 @@ def _lower_preimages() -> dict[int, tuple[int, ...]]:
     """Code point -> the other code points whose lower case (as `re` lowers) it is."""
     table: dict[int, list[int]] = {}
     for code in range(sys.maxunicode + 1):
-        low = _sre.unicode_tolower(code)
+        low = syntax.re_lower(code)
         if low != code:
             table.setdefault(low, []).append(code)
     return {low: tuple(codes) for low, codes in table.items()}
@@ -171,7 +139,8 @@ def _lower_preimages() -> dict[int, tuple[int, ...]]:
 class _Alphabet:
     """Representative characters; a class is the bitmask of those it matches."""
 
-    def __init__(self, chars: Iterable[str]) -> None:
+    def __init__(self, chars: Iterable[str], budget: Budget | None = None) -> None:
+        self.budget = budget or Budget(STEP_BUDGET, "the backtracking analysis")
         seen: dict[str, None] = {}
         for char in chars:
             seen.setdefault(char, None)
@@ -180,6 +149,7 @@ class _Alphabet:
         self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
         self._variants: list[int] | None = None
+        self._codes: list[int] | None = None
         self._masks: dict[tuple[str, int], int] = {}
 
     def variants(self) -> list[int]:
@@ -189,8 +159,8 @@ class _Alphabet:
             preimages = _lower_preimages()
             codes: set[int] = set()
             for char in self.chars:
-                low = _sre.unicode_tolower(ord(char))
-                for target in (low, *_EXTRA_CASES.get(low, ())):
+                low = syntax.re_lower(ord(char))
+                for target in (low, *syntax.extra_cases(low)):
                     codes.add(target)
                     codes.update(preimages.get(target, ()))
                 codes.add(ord(char))
@@ -198,24 +168,37 @@ class _Alphabet:
         return self._variants
 
     def clip(self, low: int, high: int) -> list[int]:
-        """The code points in low..high that can decide whether a character of the alphabet matches."""
+        """The code points in low..high that can decide whether a character of the alphabet
+        matches under IGNORECASE."""
         codes = self.variants()
         return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
 
-    def mask(self, op: Any, av: Any, flags: int) -> int:
+    def clip_exact(self, low: int, high: int) -> list[int]:
+        """The code points in low..high that can decide whether a character of the alphabet
+        matches when case matters: the alphabet's own."""
+        if self._codes is None:
+            self._codes = sorted(ord(char) for char in self.chars)
+        codes = self._codes
+        return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
+
+    def mask(self, node: CharNode, flags: int) -> int:
         # A class matches a character exactly when one of the class's code points equals
         # it under the flags; only the alphabet's variants can, so the rest of a wide range
         # is dropped before compiling (the same verdicts, milliseconds instead of minutes).
         # Under ASCII and IGNORECASE together, `re` compares a range that leaves the BMP
         # with Unicode case rules after all; such classes are compiled whole.
-        quirk = flags & re.ASCII and flags & re.IGNORECASE
-        clip = None if quirk and op is sre_c.IN and any(
-            item_op is sre_c.RANGE and item_av[1] > 0xFFFF for item_op, item_av in av
-        ) else self.clip
-        source = _class_source(op, av, clip)
+        ignore_case = flags & syntax.IGNORECASE
+        quirk = flags & syntax.ASCII and ignore_case
+        clip = None if quirk and isinstance(node, CharClass) and any(
+            isinstance(item, CharRange) and item.high > 0xFFFF for item in node.items
+        ) else self.clip if ignore_case else self.clip_exact
+        source = _class_source(node, clip)
         known = self._masks.get((source, flags))
         if known is not None:
             return known
+        self.budget.spend(len(self.chars) + len(source))
+        if clip is None and isinstance(node, CharClass):  # compiled whole: `re` visits every code point
+            self.budget.spend(sum(i.high - i.low for i in node.items if isinstance(i, CharRange)) // 16)
         value = 0
         for found in _class_regex(source, flags).finditer(self.text):  # one character at a time
             value |= 1 << found.start()
@@ -230,41 +213,23 @@ class _Alphabet:
         return self.chars[low.bit_length() - 1]
 
 
-def _collect_chars(items: Iterable[Any], out: list[str]) -> None:
-    for op, av in items:
-        if op is sre_c.LITERAL or op is sre_c.NOT_LITERAL:
-            char = chr(av)
+def _collect_chars(nodes: Seq, out: list[str]) -> None:
+    for node, _ in syntax.walk(nodes):
+        if isinstance(node, (syntax.Char, syntax.NotChar)):
+            char = chr(node.code)
             out += [char, char.lower(), char.upper(), char.swapcase()]
-        elif op is sre_c.IN:
-            for item_op, item_av in av:
-                if item_op is sre_c.LITERAL:
-                    char = chr(item_av)
+        elif isinstance(node, CharClass):
+            for item in node.items:
+                if isinstance(item, syntax.Char):
+                    char = chr(item.code)
                     out += [char, char.lower(), char.upper()]
-                elif item_op is sre_c.RANGE:
-                    low, high = item_av
+                elif isinstance(item, CharRange):
+                    low, high = item.low, item.high
                     out += [chr(low), chr(high)]
                     if low > 0:
                         out.append(chr(low - 1))
                     if high < 0x10FFFF:
                         out.append(chr(high + 1))
-        for child in _children(op, av):
-            _collect_chars(child, out)
-
-
-def _children(op: Any, av: Any) -> list[Any]:
-    if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-        return [av[2]]
-    if op is sre_c.SUBPATTERN:
-        return [av[3]]
-    if op is sre_c.ATOMIC_GROUP:
-        return [av]
-    if op is sre_c.BRANCH:
-        return list(av[1])
-    if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-        return [av[1]]
-    if op is sre_c.GROUPREF_EXISTS:
-        return [av[1]] + ([av[2]] if av[2] is not None else [])
-    return []
 
 
 # --- the position automaton ----------------------------------------------------------
@@ -318,27 +283,34 @@ class _Automaton:
 
 
 class _Builder:
-    """Walks `re._parser`'s tree into an `_Automaton`, collecting nested sub-regexes."""
+    """Walks a parsed regex into an `_Automaton`, collecting nested sub-regexes."""
 
     def __init__(self, alphabet: _Alphabet) -> None:
         self.alphabet = alphabet
+        self.budget = alphabet.budget
         self.auto = _Automaton()
-        self.nested: list[tuple[Any, int, str]] = []  # (items, flags, why) analysed on their own
+        self.nested: list[tuple[Seq, int, str]] = []  # (nodes, flags, why) analysed on their own
 
     def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
+        self.budget.spend()
         pos = self.auto.add(mask, label, prefer)
         return _Frag({pos: 1}, {pos: 1}, 0)
 
-    def seq(self, items: Sequence[Any], flags: int) -> _Frag:
+    def seq(self, nodes: Seq, flags: int) -> _Frag:
         frag = _Frag({}, {}, 1)
-        for op, av in items:
-            frag = self.concat(frag, self.node(op, av, flags))
-            if len(self.auto.masks) > 4 * _EXPAND_LIMIT:
-                raise AnalysisTooComplex()
+        for node in nodes:
+            frag = self.concat(frag, self.node(node, flags))
+            if len(self.auto.masks) > _POSITION_LIMIT:
+                raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
         return frag
 
+    def link(self, last: Ways, first: Ways, group: bool) -> None:
+        self.budget.spend(len(last) * len(first))
+        self.auto.link(last, first, group)
+
     def concat(self, left: _Frag, right: _Frag) -> _Frag:
-        self.auto.link(left.last, right.first, group=False)
+        self.budget.spend(len(left.first) + len(left.last) + len(right.first) + len(right.last))
+        self.link(left.last, right.first, group=False)
         first = _plus(left.first, right.first, left.nullable)
         last = _plus(right.last, left.last, right.nullable)
         return _Frag(first, last, min(2, left.nullable * right.nullable))
@@ -348,44 +320,47 @@ class _Builder:
         last: Ways = {}
         nullable = 0
         for frag in frags:
+            self.budget.spend(len(first) + len(last) + len(frag.first) + len(frag.last))
             first = _plus(first, frag.first)
             last = _plus(last, frag.last)
             nullable += frag.nullable
         return _Frag(first, last, min(2, nullable))
 
-    def node(self, op: Any, av: Any, flags: int) -> _Frag:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
-            mask = self.alphabet.mask(op, av, flags)
-            return self.position(mask, _class_label(op, av), chr(av) if op is sre_c.LITERAL else "")
-        if op is sre_c.SUBPATTERN:
-            _, add, delete, items = av
-            return self.seq(items, (flags | add) & ~delete)
-        if op is sre_c.BRANCH:
-            return self.alt([self.seq(branch, flags) for branch in av[1]])
-        if op is sre_c.GROUPREF_EXISTS:
-            no = self.seq(av[2], flags) if av[2] is not None else _Frag({}, {}, 1)
-            return self.alt([self.seq(av[1], flags), no])
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
-            return self.repeat(av, flags)
-        if op is sre_c.POSSESSIVE_REPEAT or op is sre_c.ATOMIC_GROUP:
-            items = [(sre_c.MAX_REPEAT, av)] if op is sre_c.POSSESSIVE_REPEAT else av
+    def node(self, node: syntax.Node, flags: int) -> _Frag:
+        if isinstance(node, syntax.CHARACTER_NODES):
+            mask = self.alphabet.mask(node, flags)
+            return self.position(mask, _class_label(node), chr(node.code) if isinstance(node, syntax.Char) else "")
+        if isinstance(node, syntax.Group):
+            return self.seq(node.body, syntax.scoped_flags(node, flags))
+        if isinstance(node, syntax.Alternation):
+            return self.alt([self.seq(branch, flags) for branch in node.branches])
+        if isinstance(node, syntax.Conditional):
+            no = self.seq(node.no, flags) if node.no is not None else _Frag({}, {}, 1)
+            return self.alt([self.seq(node.yes, flags), no])
+        if isinstance(node, syntax.Repeat) and node.kind != syntax.POSSESSIVE:
+            return self.repeat(node, flags)
+        if isinstance(node, (syntax.Repeat, syntax.Atomic)):
+            if isinstance(node, syntax.Repeat):
+                items: Seq = (syntax.Repeat(node.low, node.high, node.body),)
+                low = node.low
+            else:
+                items, low = node.body, 1
             self.nested.append((items, flags, "atomic"))
-            low = av[0] if op is sre_c.POSSESSIVE_REPEAT else 1
             # One committed step: whatever it consumes, it cannot give any of it back.
             step = self.position(self.alphabet.all, "(?>...)")
             return _Frag(step.first, step.last, 1 if low == 0 or _nullable(items) else 0)
-        if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            self.nested.append((av[1], flags, "lookaround"))
+        if isinstance(node, syntax.Lookaround):
+            self.nested.append((node.body, flags, "lookaround"))
             return _Frag({}, {}, 1)
-        if op is sre_c.GROUPREF:
-            step = self.position(self.alphabet.all, f"\\{av}")
+        if isinstance(node, syntax.Backref):
+            step = self.position(self.alphabet.all, f"\\{node.group}")
             return _Frag(step.first, step.last, 1)
-        return _Frag({}, {}, 1)  # AT, and anything zero-width
+        return _Frag({}, {}, 1)  # Anchor: zero-width
 
-    def repeat(self, av: Any, flags: int) -> _Frag:
-        low, high, items = av
+    def repeat(self, node: syntax.Repeat, flags: int) -> _Frag:
+        low, high, items = node.low, node.high, node.body
         size = _size(items)
-        unbounded = high is sre_c.MAXREPEAT or high * max(size, 1) > _EXPAND_LIMIT
+        unbounded = high is None or high * max(size, 1) > _EXPAND_LIMIT
         copies = min(low, max(1, _EXPAND_LIMIT // max(size, 1)))
         frag = _Frag({}, {}, 1)
         for _ in range(max(copies - (1 if unbounded and copies else 0), 0)):
@@ -393,9 +368,10 @@ class _Builder:
         if unbounded:
             body = self.seq(items, flags)
             group = len(body.first) + len(body.last) > 2 or _size(items) > 1
-            self.auto.link(body.last, body.first, group=group)
+            self.link(body.last, body.first, group=group)
             loop = _Frag(body.first, body.last, 1 if copies == 0 else body.nullable)
             return self.concat(frag, loop)
+        assert high is not None
         optional: _Frag = _Frag({}, {}, 1)
         for _ in range(high - copies):  # X(X(X)?)? nested, so the parse stays unique
             body = self.seq(items, flags)
@@ -404,43 +380,34 @@ class _Builder:
         return self.concat(frag, optional)
 
 
-def _size(items: Iterable[Any]) -> int:
-    total = 0
-    for op, av in items:
-        total += 1
-        for child in _children(op, av):
-            total += _size(child)
-    return total
+def _size(nodes: Seq) -> int:
+    return syntax.count_nodes(nodes)
 
 
-def _nullable(items: Iterable[Any]) -> bool:
-    for op, av in items:
-        if op in (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.ANY, sre_c.IN):
+def _nullable(nodes: Seq) -> bool:
+    for node in nodes:
+        if isinstance(node, syntax.CHARACTER_NODES):
             return False
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            if av[0] > 0 and not _nullable(av[2]):
+        if isinstance(node, syntax.Repeat):
+            if node.low > 0 and not _nullable(node.body):
                 return False
-        elif op is sre_c.SUBPATTERN and not _nullable(av[3]):
+        elif isinstance(node, (syntax.Group, syntax.Atomic)) and not _nullable(node.body):
             return False
-        elif op is sre_c.ATOMIC_GROUP and not _nullable(av):
-            return False
-        elif op is sre_c.BRANCH and not any(_nullable(b) for b in av[1]):
+        elif isinstance(node, syntax.Alternation) and not any(_nullable(b) for b in node.branches):
             return False
     return True
 
 
-def _anchored_at_start(items: Sequence[Any]) -> bool:
-    for op, av in items:
-        if op is sre_c.AT:
-            if av in _ANCHORS_AT_START:
+def _anchored_at_start(nodes: Seq) -> bool:
+    for node in nodes:
+        if isinstance(node, syntax.Anchor):
+            if node.kind in _ANCHORS_AT_START:
                 return True
             continue
-        if op is sre_c.SUBPATTERN:
-            return _anchored_at_start(av[3])
-        if op is sre_c.ATOMIC_GROUP:
-            return _anchored_at_start(av)
-        if op is sre_c.BRANCH:
-            return all(_anchored_at_start(b) for b in av[1])
+        if isinstance(node, (syntax.Group, syntax.Atomic)):
+            return _anchored_at_start(node.body)
+        if isinstance(node, syntax.Alternation):
+            return all(_anchored_at_start(b) for b in node.branches)
         return False
     return False
 
@@ -502,8 +469,9 @@ class _Analysis:
     def __init__(self, auto: _Automaton, alphabet: _Alphabet) -> None:
         self.auto = auto
         self.alphabet = alphabet
+        self.budget = alphabet.budget
         self.n = len(auto.masks)
-        self.work = 0
+        self.budget.spend(self.n + sum(len(out) for out in auto.follow))
         self._preds: list[list[int]] | None = None
         self.comp_of = [0] * self.n
         self.components = _sccs(self.n, lambda p: auto.follow[p].keys())
@@ -516,11 +484,6 @@ class _Analysis:
             if len(component) > 1 or component[0] in auto.follow[component[0]]
         ]
 
-    def _tick(self) -> None:
-        self.work += 1
-        if self.work > _WORK_LIMIT:
-            raise AnalysisTooComplex()
-
     def prefix_to(self, target: int) -> str | None:
         """A shortest word that leads from the initial states to `target`."""
         auto = self.auto
@@ -532,6 +495,7 @@ class _Analysis:
                 queue.append(pos)
         while queue:
             pos = queue.popleft()
+            self.budget.spend(1 + len(auto.follow[pos]))
             if pos == target:
                 word = []
                 at: int | None = pos
@@ -550,13 +514,15 @@ class _Analysis:
         members = set(self.components[number])
         follow = self.auto.follow
         masks = self.auto.masks
+        spend = self.budget.spend
+        spend(len(members))
         for p in self.components[number]:
             start = (p, p, False)
             parents: dict[tuple[int, int, bool], tuple[tuple[int, int, bool], str] | None] = {start: None}
             queue = deque([start])
             while queue:
                 a, b, diverged = node = queue.popleft()
-                self._tick()
+                spend(1 + len(follow[a]) * len(follow[b]))
                 for a2, ma in follow[a].items():
                     if a2 not in members:
                         continue
@@ -582,6 +548,8 @@ class _Analysis:
         masks = self.auto.masks
         comp_p = set(self.components[self.comp_of[p]])
         comp_q = set(self.components[self.comp_of[q]])
+        spend = self.budget.spend
+        spend(len(comp_p) + len(comp_q))
         start = (p, p, q)
         target = (p, q, q)
         parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], str] | None] = {start: None}
@@ -589,7 +557,7 @@ class _Analysis:
         while queue:
             node = queue.popleft()
             x, y, z = node
-            self._tick()
+            spend(1 + len(follow[x]) * len(follow[y]))
             for x2 in follow[x]:
                 if x2 not in comp_p:
                     continue
@@ -599,6 +567,7 @@ class _Analysis:
                     common_xy = masks[x2] & masks[y2]
                     if not common_xy:
                         continue
+                    spend(len(follow[z]))
                     for z2 in follow[z]:
                         if z2 not in comp_q:
                             continue
@@ -617,6 +586,7 @@ class _Analysis:
     def reach(self, sources: Iterable[int], reverse: bool = False) -> set[int]:
         if reverse:
             if self._preds is None:
+                self.budget.spend(self.n + sum(len(out) for out in self.auto.follow))
                 self._preds = [[] for _ in range(self.n)]
                 for p in range(self.n):
                     for q in self.auto.follow[p]:
@@ -627,7 +597,9 @@ class _Analysis:
         seen = set(sources)
         queue = deque(seen)
         while queue:
-            for nxt in edges[queue.popleft()]:
+            here = edges[queue.popleft()]
+            self.budget.spend(1 + len(here))  # type: ignore[arg-type]
+            for nxt in here:
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
@@ -635,6 +607,7 @@ class _Analysis:
 
     def group_looped(self, number: int) -> bool:
         members = set(self.components[number])
+        self.budget.spend(len(members) + len(self.auto.group_edges))
         return any(p in members and q in members for p, q in self.auto.group_edges)
 
 
@@ -669,19 +642,28 @@ def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     return "".join(labels[:8]) or "."
 
 
-def _alphabet_for(items: Any) -> _Alphabet:
+def _alphabet_for(nodes: Seq, budget: Budget, known: dict[int, _Alphabet] | None = None) -> _Alphabet:
+    """The alphabet of `nodes`; `known` keeps those of one analysis, so that the model
+    tests characters with the masks the automaton was built from."""
+    if known is not None and id(nodes) in known:
+        return known[id(nodes)]
     chars: list[str] = []
-    _collect_chars(items, chars)
-    lowered = {_sre.unicode_tolower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
-    extra = [chr(c) for low in lowered for c in _EXTRA_CASES.get(low, ())]
-    alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1])
+    _collect_chars(nodes, chars)
+    budget.spend(len(chars))
+    lowered = {syntax.re_lower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
+    extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
+    alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1], budget)
     if len(alphabet.chars) > _ALPHABET_LIMIT:
-        raise AnalysisTooComplex()
+        raise TooComplex(f"it spells more than {_ALPHABET_LIMIT:,} distinct characters")
+    if known is not None:
+        known[id(nodes)] = alphabet
     return alphabet
 
 
-def _analyse_items(items: Any, flags: int, mode: str) -> tuple[list[Candidate], list[tuple[Any, int, str]]]:
-    alphabet = _alphabet_for(items)
+def _analyse_items(
+    items: Seq, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
+) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
+    alphabet = _alphabet_for(items, budget, alphabets)
     builder = _Builder(alphabet)
     frag = builder.seq(items, flags)
     auto = builder.auto
@@ -724,10 +706,13 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
     backward = {c: analysis.reach(analysis.components[c], reverse=True) for c in looping}
     # edges[c1] = [(c2, p, q, word)]; components come out of Tarjan in reverse topological order
     edges: dict[int, list[tuple[int, int, int, str]]] = {c: [] for c in looping}
+    spend = analysis.budget.spend
     for c1 in looping:
         for c2 in looping:
+            spend(1 + len(analysis.components[c2]))
             if c1 == c2 or not (set(analysis.components[c2]) & forward[c1]):
                 continue
+            spend(min(len(forward[c1]), len(backward[c2])))
             between = forward[c1] & backward[c2]
             found = None
             for p in analysis.components[c1]:
@@ -780,6 +765,7 @@ def _bridge(analysis: _Analysis, source: int, target: int) -> str | None:
     queue = deque([source])
     while queue:
         pos = queue.popleft()
+        analysis.budget.spend(1 + len(analysis.auto.follow[pos]))
         if pos == target:
             return _unwind(parents, pos)
         for nxt in analysis.auto.follow[pos]:
@@ -789,20 +775,28 @@ def _bridge(analysis: _Analysis, source: int, target: int) -> str | None:
     return None
 
 
-def structural(pattern: str, flags: int = 0, mode: str = "search") -> list[Candidate]:
+def structural(pattern: str, flags: int = 0, mode: str = "search", budget: Budget | None = None) -> list[Candidate]:
     """Exponential and polynomial structures of `pattern`, worst first (no regex is run).
 
-    Raises `re.error` if it does not parse and `AnalysisTooComplex` past the work limit.
+    Raises `re.error` if it does not parse and `TooComplex` past the budget.
     """
-    parsed = sre_parse.parse(pattern, flags & ~re.DEBUG)
-    flags |= parsed.state.flags
-    pending: list[tuple[Any, int, str]] = [(parsed.data, flags, mode)]
+    return _structural(syntax.parse(pattern, flags), flags, mode, budget or Budget(STEP_BUDGET, _WHAT))
+
+
+_WHAT = "the backtracking analysis"
+
+
+def _structural(
+    parsed: syntax.Parsed, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
+) -> list[Candidate]:
+    flags |= parsed.flags
+    pending: list[tuple[Seq, int, str]] = [(parsed.nodes, flags, mode)]
     out: list[Candidate] = []
     seen = 0
-    while pending and seen < 32:
+    while pending and seen < _NESTED_LIMIT:
         items, item_flags, item_mode = pending.pop(0)
         seen += 1
-        found, nested = _analyse_items(items, item_flags, item_mode)
+        found, nested = _analyse_items(items, item_flags, item_mode, budget, alphabets)
         out += found
         pending += [(sub, f, "match") for sub, f, _ in nested]
     out.sort(key=lambda c: (c.kind != "exponential", -c.degree))
@@ -823,78 +817,66 @@ def pump_count(attack: Attack, length: int) -> int:
     return max(1, (length - len(attack.prefix) - len(attack.suffix)) // per)
 
 
-# --- attacks and their confirmation ------------------------------------------------------
+# --- attacks the model rejects ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """Attack lengths tried and seconds taken (None: stopped at the budget), and the verdict.
+class _AlphabetOracle(CharOracle):
+    """Character tests from the alphabet's masks: what `re` says, with wide ranges clipped,
+    and with the steps spent on the analysis's budget."""
 
-    `predicted` is the attack length that should exceed the budget, extrapolated from
-    the last two runs once they show the growth (`growth`: the exponent for
-    polynomial findings, the factor per `step` characters for exponential ones).
+    def __init__(self, alphabet: _Alphabet) -> None:
+        self.alphabet = alphabet
+
+    def test(self, node: CharNode, flags: int) -> Callable[[str], bool]:
+        mask, index = self.alphabet.mask(node, flags), self.alphabet.index
+        whole = super().test
+
+        def test(char: str) -> bool:
+            place = index.get(char)
+            return bool(mask >> place & 1) if place is not None else whole(node, flags)(char)
+
+        return test
+
+
+def choose_attack(
+    parsed: syntax.Parsed, mode: str, candidate: Candidate, budget: Budget, model: Model | None = None
+) -> Attack | None:
+    """The first attack (by suffix) the model of CPython's matcher rejects, if any.
+
+    Each attack runs with `ATTACK_PUMPS` pumps. One the model needs more than
+    `ATTACK_STEPS` steps to decide counts as rejected: a matcher that works that
+    hard on a short attack has to try the ways the analysis found.
     """
-
-    runs: tuple[tuple[int, float | None], ...]
-    kind: str
-    degree: int
-    predicted: int | None = None
-    growth: float = 0.0
-    step: int = 0
-
-    @property
-    def confirmed(self) -> bool:
-        return self.predicted is not None or any(seconds is None for _, seconds in self.runs)
-
-    def describe(self, budget_ms: float) -> str:
-        timed = [(length, s) for length, s in self.runs if s is not None]
-        over = [length for length, s in self.runs if s is None]
-        if self.predicted is not None and len(timed) >= 2:
-            (l1, t1), (l2, t2) = timed[-2], timed[-1]
-            if self.kind == "exponential":
-                how = f"x{self.growth:.0f} for {self.step:,} more characters"
-            else:
-                how = f"growing as n^{self.growth:.1f}"
-            return (
-                f"{l1:,} characters took {_seconds(t1)} and {l2:,} took {_seconds(t2)} ({how}), "
-                f"so about {self.predicted:,} would exceed the {budget_ms:g} ms budget"
-            )
-        parts = []
-        if timed:
-            length, seconds = timed[-1]
-            parts.append(f"{length:,} characters took {_seconds(seconds)}")
-        if over:
-            parts.append(f"{over[0]:,} exceeded the {budget_ms:g} ms budget")
-        else:
-            parts.append(f"which stays under the {budget_ms:g} ms budget and does not confirm it")
-        return " and ".join(parts) if over else ", ".join(parts)
-
-    def to_data(self) -> tuple[Any, ...]:
-        return (self.runs, self.kind, self.degree, self.predicted, self.growth, self.step)
-
-    @classmethod
-    def from_data(cls, data: Any) -> Measurement:
-        runs, kind, degree, predicted, growth, step = data
-        return cls(
-            tuple((int(n), None if t is None else float(t)) for n, t in runs),
-            str(kind), int(degree), None if predicted is None else int(predicted), float(growth), int(step),
-        )
+    if model is None:
+        model = _model(parsed, budget)
+    for attack in candidates_suffix(candidate):
+        text = attack.build(ATTACK_PUMPS)
+        run = model.run(text, mode, min(ATTACK_STEPS, budget.left + 1))
+        budget.spend(run.steps)
+        if run.verdict is Verdict.MATCH and run.start < len(text) - len(attack.suffix):
+            continue  # it matches before the end: the backtracking never has to happen
+        # No match, a match that starts past the pumped part (every earlier start failed
+        # first), or a long search: the matcher tries every way.
+        return attack
+    return None
 
 
-def _seconds(value: float) -> str:
-    if value < 1:
-        return f"{value * 1000:.1f} ms"
-    if value < 120:
-        return f"{value:.0f} s"
-    return f"{value / 60:.0f} min"
+def _model(parsed: syntax.Parsed, budget: Budget, alphabets: dict[int, _Alphabet] | None = None) -> Model:
+    """The regex compiled for the model, its characters tested on the alphabet every
+    attack is spelled in (the alphabets of nested parts are parts of it)."""
+    budget.spend(syntax.count_nodes(parsed.nodes))
+    try:
+        return Model(parsed, _AlphabetOracle(_alphabet_for(parsed.nodes, budget, alphabets)))
+    except TooDeep:
+        raise TooComplex("it nests atomic groups and lookarounds too deep") from None
 
 
 @dataclass(frozen=True)
 class Result:
-    """A finding with its attack (suffix chosen) and what running it measured."""
+    """A finding with the attack the model rejects, and, when asked for, what timing it measured."""
 
     finding: Finding
-    measurement: Measurement | None
+    measurement: Measurement | None = None  # only with `regex.measure` on
 
     def to_data(self) -> tuple[Any, ...]:
         """Plain data (tuples, strings, numbers) that `from_data` turns back into the result."""
@@ -909,121 +891,46 @@ class Result:
         (kind, degree, (prefix, pumps, suffix), where, group_repeat), measured = data
         attack = Attack(str(prefix), tuple(str(p) for p in pumps), str(suffix))
         finding = Finding(str(kind), int(degree), attack, str(where), bool(group_repeat))
-        return cls(finding, Measurement.from_data(measured) if measured is not None else None)
+        if measured is None:
+            return cls(finding)
+        from entrykit.regex.measure import Measurement
 
-
-_EXPONENTIAL_STEPS = (6, 10, 14, 18, 22, 26, 30, 34, 38)
-_POLYNOMIAL_LENGTHS = tuple(64 * 2**k for k in range(11))  # 64 .. 65,536 characters
-_PREDICT_FROM = 0.03  # a step this share of the budget long is measured well enough to extrapolate
-_MIN_EXPONENT = 1.5  # growth below this (about linear) is no backtracking to report
-_MIN_FACTOR = 3.0  # an exponential attack grows at least this much per step
-
-
-def choose_attack(pattern: str, flags: int, mode: str, candidate: Candidate, runner: Any) -> Attack | None:
-    """The first attack (by suffix) that the regex does not match, if any."""
-    from entrykit.regex.runner import Job, Status
-
-    attacks = candidates_suffix(candidate)
-    outcomes = runner.run([Job(pattern, flags, mode, a.build(3)) for a in attacks])
-    for attack, outcome in zip(attacks, outcomes):
-        if outcome.status in (Status.NO_MATCH, Status.TIMEOUT):
-            return attack
-        # A match that starts past the pumped part means every earlier start failed first.
-        if outcome.status is Status.MATCH and outcome.start >= len(attack.build(3)) - len(attack.suffix):
-            return attack
-    return None
-
-
-def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) -> Measurement:
-    """Run the attack at growing sizes until its growth is established or it exceeds the budget.
-
-    Sizes grow (doubling for polynomial findings, four more pumps for exponential
-    ones) until a run takes `_PREDICT_FROM` of the budget. That run and the one
-    before give the growth; if it is superlinear (exponent `_MIN_EXPONENT` or more,
-    or `_MIN_FACTOR` per exponential step) the length that would exceed the budget is
-    extrapolated from them, and the finding is confirmed if that length is within the
-    sizes tried (65,536 characters). The extrapolation is what makes this cheap: the
-    run that exceeds the budget costs the budget, and more than all runs before it.
-    A run that exceeds the budget on its own confirms the finding too.
-    """
-    import math
-
-    runs: list[tuple[int, float | None]] = []
-    budget = runner.budget
-    limit = _POLYNOMIAL_LENGTHS[-1]
-    # Every size up to the first run that takes `_PREDICT_FROM` of the budget is only a
-    # step on the way, so the sizes still to come go to the worker as one series that
-    # stops there (one round trip); the loops below then read the runs in order.
-    if finding.kind == "exponential":
-        texts = [finding.attack.build(n) for n in _EXPONENTIAL_STEPS]
-    else:
-        texts = [finding.attack.build(pump_count(finding.attack, n)) for n in _POLYNOMIAL_LENGTHS]
-    ahead: deque[Any] = deque()
-    sent = 0
-
-    def run(text: str) -> bool:
-        nonlocal sent
-        if not ahead:  # `text` is one of `texts`, asked for in order
-            start = texts.index(text, sent)
-            ahead.extend(runner.run_series(pattern, flags, mode, texts[start:], _PREDICT_FROM * budget))
-            sent = start + len(ahead)
-        outcome = ahead.popleft()
-        runs.append((len(text), None if outcome.timed_out else outcome.seconds))
-        return bool(outcome.timed_out)
-
-    def done(**found: Any) -> Measurement:
-        return Measurement(tuple(runs), finding.kind, finding.degree, **found)
-
-    if finding.kind == "exponential":
-        for previous, n in zip((None, *_EXPONENTIAL_STEPS), _EXPONENTIAL_STEPS):
-            if run(finding.attack.build(n)):
-                break
-            (l2, t2), before = runs[-1], runs[-2] if len(runs) > 1 else None
-            if previous is None or before is None or t2 is None or t2 < _PREDICT_FROM * budget:
-                continue
-            l1, t1 = before
-            if not t1 or t2 / t1 < _MIN_FACTOR:
-                continue
-            factor = t2 / t1
-            steps = math.log(budget / t2) / math.log(factor)
-            predicted = len(finding.attack.build(n + max(1, math.ceil(steps * (n - previous)))))
-            if predicted <= limit:
-                return done(predicted=predicted, growth=factor, step=l2 - l1)
-        return done()
-    length = _POLYNOMIAL_LENGTHS[0]
-    while length <= limit:
-        if run(finding.attack.build(pump_count(finding.attack, length))):
-            break
-        (l2, t2) = runs[-1]
-        if t2 is not None and t2 >= _PREDICT_FROM * budget and len(runs) > 1 and runs[-2][1]:
-            l1, t1 = runs[-2]
-            assert t1 is not None
-            exponent = math.log(t2 / t1) / math.log(l2 / l1) if l2 > l1 else 0.0
-            if exponent >= _MIN_EXPONENT:
-                predicted = int(l2 * (budget / t2) ** (1 / exponent)) + 1
-                if predicted <= limit:
-                    return done(predicted=predicted, growth=exponent)
-            elif l2 * budget / t2 > limit:
-                break  # about linear: no size we would try exceeds the budget
-        length *= 2
-    return done()
+        return cls(finding, Measurement.from_data(measured))
 
 
 def analyse(
-    pattern: str, flags: int, mode: str, runner: Any, confirm_from_degree: int = 3
+    pattern: str,
+    flags: int = 0,
+    mode: str = "search",
+    runner: Any = None,
+    confirm_from_degree: int = 3,
+    *,
+    measure: bool = False,
+    steps: int = STEP_BUDGET,
 ) -> list[Result]:
-    """Findings for `pattern`, worst first, each with an attack the regex does not match.
+    """The worst finding for `pattern` (a list of at most one), with an attack the model
+    of CPython's matcher rejects. Decided by analysis alone, within `steps`.
 
-    Exponential findings and polynomial ones of degree >= `confirm_from_degree` are run
-    at growing sizes under the runner's budget, and the measurement is attached.
+    With `measure` (and the `runner`), exponential findings and polynomial ones of
+    degree >= `confirm_from_degree` are also timed at growing sizes in the regex
+    worker (`regex.measure`): an opt-in report of what this machine takes, never
+    part of the verdict. Raises `re.error` for a regex that does not parse and
+    `TooComplex` (alias `AnalysisTooComplex`) past the budget.
     """
-    results = []
-    for candidate in structural(pattern, flags, mode):
-        attack = choose_attack(pattern, flags, mode, candidate, runner)
+    budget = Budget(steps, _WHAT)
+    parsed = syntax.parse(pattern, flags)
+    model = None
+    alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
+    for candidate in _structural(parsed, flags, mode, budget, alphabets):
+        model = model or _model(parsed, budget, alphabets)
+        attack = choose_attack(parsed, mode, candidate, budget, model)
         if attack is None:
             continue  # every attack matches: the backtracking never has to happen
         finding = Finding(candidate.kind, candidate.degree, attack, candidate.where, candidate.group_repeat)
-        needs = candidate.kind == "exponential" or candidate.degree >= confirm_from_degree
-        results.append(Result(finding, measure(pattern, flags, mode, finding, runner) if needs else None))
-        break  # the worst finding is the one to fix first; one per regex
-    return results
+        measured = None
+        if measure and runner is not None and (candidate.kind == "exponential" or candidate.degree >= confirm_from_degree):
+            from entrykit.regex.measure import measure as time_attack
+
+            measured = time_attack(pattern, flags, mode, finding, runner)
+        return [Result(finding, measured)]  # the worst finding is the one to fix first
+    return []

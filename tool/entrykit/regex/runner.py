@@ -1,10 +1,12 @@
-"""Run every regex entrykit applies to entry data under a per-match time budget.
+"""Run every regex entrykit applies to entry data under a per-match CPU-time budget.
 
 CPython's `re` holds the GIL and cannot be stopped from another thread, so matches
-run in a persistent worker process (`regex/worker.py`), batched, where a SIGALRM
-interrupts a runaway match (`_sre` checks for signals while it backtracks). If the
-worker ever overruns its budget by a wide margin anyway, it is killed, the job is
-recorded as timed out, a fresh worker is started and the batch goes on.
+run in a persistent worker process (`regex/worker.py`), batched, where a SIGPROF
+interrupts a runaway match (`_sre` checks for signals while it backtracks). The
+budget counts the worker's CPU time, so a loaded machine does not turn a quick match
+into a timeout. If the worker ever overruns its budget by a wide margin anyway, it
+is killed, the job is recorded as timed out, a fresh worker is started and the batch
+goes on.
 
 Matches that are provably cheap run in-process: a regex without any repetition
 backtracks at most once per path through the pattern at each start position, so
@@ -20,19 +22,19 @@ import atexit
 import enum
 import os
 import pickle
-import select
 import signal
 import subprocess
 import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from entrykit.regex import framing, syntax
 from entrykit.regex import worker as protocol
 from entrykit.regex.compiling import (
     cheap_to_compile,
@@ -40,13 +42,6 @@ from entrykit.regex.compiling import (
     compile_pattern,
     settings_flags,
 )
-
-try:  # Python 3.11+: the parser is private but stable; entrykit needs 3.11.
-    from re import _constants as sre_c
-    from re import _parser as sre_parse
-except ImportError:  # pragma: no cover
-    import sre_constants as sre_c  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
 
 DEFAULT_TIMEOUT_MS = 100
 COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
@@ -61,6 +56,9 @@ class Status(enum.IntEnum):
     MATCH = protocol.MATCH
     TIMEOUT = protocol.TIMEOUT
     ERROR = protocol.ERROR
+
+
+_STATUSES = list(Status)
 
 
 class Job(NamedTuple):
@@ -89,50 +87,51 @@ class Outcome(NamedTuple):
         return self.status is Status.TIMEOUT
 
 
-def _paths_and_size(items: Iterable[Any]) -> tuple[int, int] | None:
+def _paths_and_size(nodes: syntax.Seq) -> tuple[int, int] | None:
     """(paths, nodes) of a parsed sequence, or None if it repeats anything more than once."""
     paths, size = 1, 0
-    for op, av in items:
+    for node in nodes:
         size += 1
-        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
-            low, high, sub = av
-            if high > 1:
+        if isinstance(node, syntax.Repeat):
+            if node.high is None or node.high > 1:
                 return None
-            inner = _paths_and_size(sub)
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
-            paths *= inner[0] + (1 if low == 0 else 0)
+            paths *= inner[0] + (1 if node.low == 0 else 0)
             size += inner[1]
-        elif op is sre_c.BRANCH:
+        elif isinstance(node, syntax.Alternation):
             total = 0
-            for branch in av[1]:
+            for branch in node.branches:
                 inner = _paths_and_size(branch)
                 if inner is None:
                     return None
                 total += inner[0]
                 size += inner[1]
             paths *= max(total, 1)
-        elif op is sre_c.SUBPATTERN or op is sre_c.ATOMIC_GROUP:
-            inner = _paths_and_size(av[-1] if op is sre_c.SUBPATTERN else av)
+        elif isinstance(node, (syntax.Group, syntax.Atomic)):
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
             paths *= inner[0]
             size += inner[1]
-        elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            inner = _paths_and_size(av[1])
+        elif isinstance(node, syntax.Lookaround):
+            inner = _paths_and_size(node.body)
             if inner is None:
                 return None
             paths *= inner[0] + 1
             size += inner[1]
-        elif op is sre_c.GROUPREF_EXISTS:
-            yes = _paths_and_size(av[1])
-            no = _paths_and_size(av[2]) if av[2] is not None else (1, 0)
+        elif isinstance(node, syntax.Conditional):
+            yes = _paths_and_size(node.yes)
+            no = _paths_and_size(node.no) if node.no is not None else (1, 0)
             if yes is None or no is None:
                 return None
             paths *= yes[0] + no[0]
             size += yes[1] + no[1]
-        elif op is sre_c.IN:
-            size += len(av)
+        elif isinstance(node, syntax.CharClass):
+            size += len(node.items) + node.negated
+        if paths > _FAST_PATH_LIMIT:
+            return None  # too many paths to be worth running here, however short the text
     return paths, size
 
 
@@ -142,10 +141,9 @@ def _bounded_cost(pattern: str, flags: int) -> int | None:
     if any(char in pattern for char in "*+?{"):
         return None  # it may repeat: not worth a parse to find out (None is the safe answer)
     try:
-        parsed = sre_parse.parse(pattern, flags)
-    except Exception:
+        counted = _paths_and_size(syntax.parse(pattern, flags).nodes)
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
-    counted = _paths_and_size(parsed)
     if counted is None:
         return None
     return counted[0] * (counted[1] + 1)
@@ -189,10 +187,8 @@ class _Worker:
             start_new_session=True,  # a Ctrl-C in the terminal is ours to handle, not its
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.fd_out = self.proc.stdout.fileno()
-        self.buffer = bytearray()
-        self.offset = 0
-        if self._read(1, 30.0) != b"R":
+        self.reader = framing.FrameReader(self.proc.stdout.fileno())
+        if self.reader.frames(1, 30.0) != [framing.READY]:
             self.kill()
             raise RuntimeError("the regex worker process did not start")
 
@@ -206,52 +202,20 @@ class _Worker:
                 runs.append((pattern, flags, mode, [text], stop_at))
         payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.proc.stdin is not None
-        self.proc.stdin.write(protocol.HEADER.pack(len(payload)) + payload)
-
-    def _fill(self, timeout: float) -> bool:
-        """Wait up to `timeout` for more bytes; False if none came or the worker died."""
-        ready, _, _ = select.select([self.fd_out], [], [], timeout)
-        if not ready:
-            return False
-        chunk = os.read(self.fd_out, 1 << 20)
-        if not chunk:
-            return False
-        if self.offset:
-            del self.buffer[: self.offset]
-            self.offset = 0
-        self.buffer += chunk
-        return True
-
-    def _read(self, size: int, timeout: float) -> bytes | None:
-        deadline = time.monotonic() + timeout
-        while len(self.buffer) - self.offset < size:
-            if not self._fill(max(0.0, deadline - time.monotonic())):
-                return None
-        data = bytes(self.buffer[self.offset : self.offset + size])
-        self.offset += size
-        return data
+        self.proc.stdin.write(framing.frame(payload))
 
     def receive(self, wanted: int, timeout: float) -> list[Outcome] | None:
         """Between 1 and `wanted` outcomes, as soon as any are complete; None if nothing
         complete came within `timeout` seconds (or the worker died)."""
-        unpack = protocol.RESULT.unpack_from
-        size = protocol.RESULT.size
-        statuses = list(Status)
-        while True:
-            out: list[Outcome] = []
-            buffer, offset = self.buffer, self.offset
-            while len(out) < wanted and len(buffer) - offset >= size:
-                status, seconds, where, length = unpack(buffer, offset)
-                if len(buffer) - offset - size < length:
-                    break
-                message = bytes(buffer[offset + size : offset + size + length]).decode("utf-8", "replace")
-                offset += size + length
-                out.append(Outcome(statuses[status], seconds, message, where))
-            self.offset = offset
-            if out:
-                return out
-            if not self._fill(timeout):
-                return None
+        frames = self.reader.frames(wanted, timeout)
+        if frames is None:
+            return None
+        unpack, size, statuses = protocol.RESULT.unpack_from, protocol.RESULT.size, _STATUSES
+        out = []
+        for data in frames:
+            status, seconds, where = unpack(data)
+            out.append(Outcome(statuses[status], seconds, data[size:].decode("utf-8", "replace"), where))
+        return out
 
     def kill(self) -> None:
         kill_worker(self.proc)
@@ -357,7 +321,9 @@ class RegexRunner:
         compiling alone takes longer than the budget."""
         if not cheap_to_compile(pattern, flags):
             outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
-            if outcome.status is not Status.MATCH and outcome.status is not Status.ERROR:
+            if outcome.status is Status.MATCH:
+                return Outcome(Status.MATCH)  # compiled in the worker: no need to here
+            if outcome.status is not Status.ERROR:
                 return outcome
         error = compile_error(pattern, flags)
         return Outcome(Status.ERROR, error=error) if error is not None else Outcome(Status.MATCH)
@@ -381,9 +347,11 @@ class RegexRunner:
 
     def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0) -> list[Outcome]:
         results: list[Outcome | None] = [None] * len(jobs)
-        # The worker stops each match at the budget and reports at least every
-        # FLUSH_EVERY seconds; past this margin we stop the worker ourselves.
-        watchdog = self.budget + protocol.FLUSH_EVERY + max(1.0, self.budget)
+        # The worker stops each match at the budget (CPU time) and reports at least every
+        # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
+        # ourselves. It is generous: on a loaded machine a match takes longer on the wall
+        # than its CPU time, and only a worker that fails to stop itself should meet it.
+        watchdog = self.budget + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch): a corpus of
         # catastrophic regexes then costs a few budgets per regex, not one per text.
@@ -463,6 +431,7 @@ class RegexSettings:
     mode: str = "search"
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     polynomial_degree: int = 3
+    measure: bool = False  # also time ET205's attacks (opt-in: a clock, never the verdict)
 
     @classmethod
     def of(cls, section: Mapping[str, Any]) -> RegexSettings:
@@ -471,6 +440,7 @@ class RegexSettings:
             mode=str(section.get("mode", "search")),
             timeout_ms=max(1, int(section.get("timeout_ms", DEFAULT_TIMEOUT_MS))),
             polynomial_degree=int(section.get("polynomial_degree", 3)),
+            measure=section.get("measure", False) is True,
         )
 
     def runner(self) -> RegexRunner:

@@ -1,10 +1,20 @@
-"""The regex worker process: run match jobs under a per-match time budget, one result at a time.
+"""The regex worker process: run match jobs under a per-match CPU-time budget, one result at a time.
 
-Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`), so it
-imports nothing but the standard library. It reads length-prefixed pickled batches on
-stdin and writes one small frame per job on stdout. `_sre` checks for pending signals
-while it backtracks, so a SIGALRM raised in this process's main thread stops a runaway
-match; the parent kills the whole process only if that ever fails to happen.
+Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`): `-I`
+keeps the current directory (a checkout under review) and the environment out of
+`sys.path`, `-S` skips `site` for a quick start, so the entrykit package is not
+importable here. The worker imports the standard library and `framing.py`, loaded by
+its path from this file's own folder (`_beside`), which adds nothing to `sys.path`.
+It reads pickled batches on stdin and writes one frame per job on stdout (see
+`framing`). `_sre` checks for pending signals while it backtracks, so a SIGPROF raised
+in this process's main thread stops a runaway match; the parent kills the whole
+process only if that ever fails to happen.
+
+The budget is CPU time of this process (`ITIMER_PROF`; measured with `time.thread_time`,
+which the armed timer does not make coarse, and the worker has one thread), not
+time on the wall clock: other processes loading the machine slow a match down but do
+not use up its budget, so whether a match overruns depends on the match, not on the
+load (ET206 is the same under `yes > /dev/null` as on an idle machine).
 """
 
 from __future__ import annotations
@@ -16,9 +26,27 @@ import signal
 import struct
 import sys
 import time
+from types import ModuleType
 
-HEADER = struct.Struct(">I")
-RESULT = struct.Struct(">BdqI")  # status, seconds, match start (-1), length of the message
+
+def _beside(name: str) -> ModuleType:
+    """The module `name`.py of this file's folder, loaded by path (the package is not importable)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_entrykit_worker_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __package__:  # imported by the parent, for the constants below
+    from entrykit.regex import framing
+else:  # pragma: no cover - runs in the worker process
+    framing = _beside("framing")
+
+RESULT = struct.Struct(">Bdq")  # status, seconds, match start (-1); the message follows in the frame
 NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
 COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
@@ -32,60 +60,40 @@ class _Expired(Exception):
     pass
 
 
-# The timer ticks every budget/TICKS seconds for a whole batch; the handler stops the
-# job that has run past its budget. Cheaper than arming a timer for every job.
+# The timer ticks every budget/TICKS seconds of CPU time for a whole batch; the handler
+# stops the job that has run past its budget. Cheaper than arming a timer for every job.
 TICKS = 8
 _current = {"started": 0.0, "budget": 0.0, "running": False}
 
 
 def _alarm(signum: int, frame: object) -> None:
-    if _current["running"] and time.perf_counter() - _current["started"] >= _current["budget"]:
+    if _current["running"] and time.thread_time() - _current["started"] >= _current["budget"]:
         _current["running"] = False
         raise _Expired()
 
 
-def _read_exact(fd: int, size: int) -> bytes | None:
-    chunks = []
-    while size:
-        chunk = os.read(fd, size)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def main() -> None:
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     cache: dict[tuple[str, int], re.Pattern[str]] = {}
     failures: dict[tuple[str, int], tuple[str, int]] = {}  # what did not compile (in time) stays so
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
-    _write(fd_out, b"R")
+    framing.write_all(fd_out, framing.frame(framing.READY))
     while True:
-        header = _read_exact(fd_in, HEADER.size)
-        if header is None:
-            return
-        payload = _read_exact(fd_in, HEADER.unpack(header)[0])
+        payload = framing.read_frame(fd_in)
         if payload is None:
             return
         budget, jobs = pickle.loads(payload)
         pending: list[bytes] = []
         flushed = time.perf_counter()
         _current["budget"] = budget
-        signal.setitimer(signal.ITIMER_REAL, budget / TICKS, budget / TICKS)
+        signal.setitimer(signal.ITIMER_PROF, budget / TICKS, budget / TICKS)
         # `stop_at` > 0 makes a run a series (texts of growing size): the texts after the
         # first that takes `stop_at` seconds or times out are not run.
         for pattern, flags, mode, texts, stop_at in jobs:
             compiled: re.Pattern[str] | None = None
             failure, failed = "", ERROR
-            start = time.perf_counter()
+            start = time.thread_time()
             try:
                 _current["started"] = start
                 _current["running"] = True
@@ -109,7 +117,7 @@ def main() -> None:
             stopped = False
             for text in texts:
                 status, message, where = NO_MATCH, "", -1
-                start = time.perf_counter()
+                start = time.thread_time()
                 if mode == COMPILE and compiled is not None:
                     status = MATCH
                 elif stopped:
@@ -133,20 +141,20 @@ def main() -> None:
                         overruns += 1
                     except Exception as exc:  # errors CPython raises at search time (SystemError seen)
                         status, message = ERROR, f"{type(exc).__name__}: {exc}"
-                elapsed = time.perf_counter() - start
+                elapsed = time.thread_time() - start
                 if stop_at > 0 and message != SKIPPED and (status == TIMEOUT or elapsed >= stop_at):
                     stopped = True
                 # Short messages keep a batch's results well inside one pipe buffer, so the
                 # worker never blocks on writing while the parent writes the next batch.
                 encoded = message[:120].encode("utf-8", "replace")
-                pending.append(RESULT.pack(status, elapsed, where, len(encoded)) + encoded)
-                # Results go out in bulk, but at least every FLUSH_EVERY seconds, so the
-                # parent's watchdog hears from us well within one budget.
-                if elapsed + start - flushed >= FLUSH_EVERY:
-                    _write(fd_out, b"".join(pending))
+                pending.append(framing.frame(RESULT.pack(status, elapsed, where) + encoded))
+                # Results go out in bulk, but at least every FLUSH_EVERY seconds (on the
+                # wall clock), so the parent's watchdog hears from us well within its wait.
+                if time.perf_counter() - flushed >= FLUSH_EVERY:
+                    framing.write_all(fd_out, b"".join(pending))
                     pending, flushed = [], time.perf_counter()
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _write(fd_out, b"".join(pending))
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        framing.write_all(fd_out, b"".join(pending))
 
 
 if __name__ == "__main__":

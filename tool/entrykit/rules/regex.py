@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
 from entrykit import pointer as jp
 from entrykit.corpus import Corpus
 from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.regex.breadth import generic_probes, too_broad
-from entrykit.regex.literal_index import Text, corpus_cross_matches, regex_fact
-from entrykit.regex.redos import AnalysisTooComplex, Result, analyse
+from entrykit.regex.budget import TooComplex
+from entrykit.regex.literal_index import Row, Text, corpus_cross_matches, regex_fact, required
+from entrykit.regex.redos import Result, analyse
 from entrykit.regex.runner import (
     Job,
     Outcome,
@@ -186,16 +188,31 @@ def regex_matches_counterexample(entry: Entry, ctx: Context) -> Iterator[Finding
 def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Regex can take exponential or high-polynomial time on some input.
 
-    The regex is analysed as CPython's `re` parses it (atomic groups and possessive
-    quantifiers included), under the configured flags and match mode: in `search`
-    mode every start position is tried, which adds one to the degree of an
-    unanchored regex. Each finding names a concrete attack string. Exponential and
-    high-degree findings are confirmed by running the attack at growing sizes under
-    the `regex.timeout_ms` budget, and the message says what was measured.
+    Decided by analysis alone: no regex is run and no clock is read, so the same
+    regex gets the same finding on every machine. The regex is read as CPython's
+    `re` parses it (atomic groups and possessive quantifiers included), under the
+    configured flags and match mode, and turned into an automaton of its positions
+    that counts the ways a backtracking matcher has from one position to the next:
+
+    - **exponential** if some part can match the same text in two different ways
+      and repeat: n repetitions of that text can be split in 2^n ways (`(a+)+$`);
+    - **polynomial of degree d** if d loops in a row can each match the same text:
+      n repetitions can be shared out between them in about n^d ways (`.*x.*y.*z`).
+      In `search` mode the matcher retries every start position, which adds one
+      to the degree of an unanchored regex.
+
+    Ambiguity only costs time when the matcher has to try every way, that is when
+    the text is rejected. So each finding names a concrete attack,
+    `prefix + pump * n + suffix`, whose suffix makes the regex fail: entrykit checks
+    that by running the whole regex on the attack in a step-counting model of
+    CPython's backtracking matcher (the same answer as `re`, counted in steps
+    instead of timed). A regex that no suffix makes fail is no finding (`(a+)+`
+    matches at once). The analysis of one regex is bounded in steps; a regex that
+    needs more gets ET210 instead.
 
     Exponential findings are errors; polynomial ones of degree `regex.polynomial_degree`
-    (3) or more are warnings; quadratic backtracking through a repeated group (`(a|ab)*c`)
-    is info. A finding the measurement does not confirm is one level milder.
+    (3) or more are warnings; quadratic backtracking through a repeated group
+    (`(a|ab)*c`) is info.
 
     ## Why is this bad?
     Lookups run the regex against users' logs, which can hold long lines. `(a+)+$`
@@ -214,15 +231,23 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     Do not nest quantifiers over parts that can match the same text, keep alternation
     branches from overlapping inside a repeat, and prefer literal text to `.*` chains
     (`emergency number taiwan` instead of `emergency.*number.*taiwan`).
+
+    ## Options
+    - `regex.polynomial_degree` (3): the degree from which polynomial findings are warnings.
+    - `regex.measure` (false): also time each attack at growing sizes in the regex
+      worker, add what it took to the message, and make a finding the timing does
+      not confirm one level milder. This reads a clock: the output then differs
+      between runs and machines.
     """
     pattern = _pattern(entry, ctx)
     if pattern is None:
         return
-    settings = ctx.section("regex")
-    warn_degree = RegexSettings.of(settings).polynomial_degree
-    runner = _runner(ctx)
-    results = _backtracking(pattern, ctx, runner, warn_degree)
-    for result in results:
+    settings = RegexSettings.of(ctx.section("regex"))
+    warn_degree = settings.polynomial_degree
+    analysed = _backtracking(pattern, ctx)
+    if isinstance(analysed, str):
+        return  # too complex to analyse: ET210
+    for result in analysed:
         finding = result.finding
         if finding.kind == "polynomial" and finding.degree < warn_degree and not finding.group_repeat:
             continue
@@ -234,14 +259,14 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
             severity = Severity.INFO
         measured = ""
         if result.measurement is not None:
-            measured = f"; measured: {result.measurement.describe(runner.budget * 1000)}"
+            measured = f"; measured: {result.measurement.describe(settings.timeout_ms)}"
             if not result.measurement.confirmed:
                 severity = Severity.WARNING if severity is Severity.ERROR else Severity.INFO
         if finding.kind == "exponential":
-            how = f"exponentially in `{_mode(ctx)}` mode (two ways around the loop over `{finding.where}`)"
+            how = f"exponentially in `{settings.mode}` mode (two ways around the loop over `{finding.where}`)"
         else:
             how = (
-                f"polynomially, degree {finding.degree}, in `{_mode(ctx)}` mode "
+                f"polynomially, degree {finding.degree}, in `{settings.mode}` mode "
                 f"(loops `{finding.where}` split the same text)"
             )
         yield Finding(
@@ -251,20 +276,31 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _backtracking(pattern: str, ctx: Context, runner: RegexRunner, warn_degree: int) -> list[Result]:
-    """`analyse`'s results, kept in the memo: they depend on nothing but these inputs
-    (and the entrykit version, which the cache is kept per)."""
-    flags, mode = _flags(ctx), _mode(ctx)
-    key = f"ET205\0{pattern}\0{flags}\0{mode}\0{runner.budget!r}\0{warn_degree}"
+def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
+    """`analyse`'s results, or why the regex is too complex to analyse; kept in the memo:
+    they depend on nothing but these inputs (and the entrykit version, which the cache
+    is kept per)."""
+    settings = RegexSettings.of(ctx.section("regex"))
+    flags, mode = settings.flags, settings.mode
+    timed = f"\0{settings.timeout_ms}" if settings.measure else ""
+    key = f"ET205\0{pattern}\0{flags}\0{mode}\0{settings.polynomial_degree}{timed}"
     known = ctx.memo.get(key)
+    if isinstance(known, str):
+        return known
     if isinstance(known, (list, tuple)):
         try:
             return [Result.from_data(item) for item in known]
         except (TypeError, ValueError):
             pass  # not what this version stores: analyse again
     try:
-        results = analyse(pattern, flags, mode, runner, confirm_from_degree=warn_degree)
-    except (AnalysisTooComplex, re.error, RecursionError):
+        results = analyse(
+            pattern, flags, mode, settings.runner() if settings.measure else None,
+            confirm_from_degree=settings.polynomial_degree, measure=settings.measure,
+        )
+    except TooComplex as exc:
+        ctx.memo.put(key, exc.reason)
+        return exc.reason
+    except (re.error, RecursionError):
         results = []
     ctx.memo.put(key, tuple(result.to_data() for result in results))
     return results
@@ -277,10 +313,12 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     Every regex entrykit runs (on the entry's own `signature`, `examples` and
     `counterexamples`, on other entries' signatures and examples, and on the generic
     probes) runs in a worker process that stops it after `regex.timeout_ms`
-    milliseconds (100 by default). Linting goes on; the result of that one match is
-    unknown, so ET202-ET204, ET208 and ET209 say nothing about it. A regex that takes
-    longer than the budget just to compile (100 KB of wide character classes, say) is
-    reported too, and no other regex rule runs it.
+    milliseconds (100 by default) of the worker's CPU time: other processes loading
+    the machine do not use up the budget, so a match that takes a fraction of it is
+    never reported, however busy the machine. Linting goes on; the result of that
+    one match is unknown, so ET202-ET204, ET208 and ET209 say nothing about it. A
+    regex that takes longer than the budget just to compile (100 KB of wide
+    character classes, say) is reported too, and no other regex rule runs it.
 
     ## Why is this bad?
     If entrykit needs more than the budget on a short, ordinary message, a lookup
@@ -442,11 +480,16 @@ def _name(entry: Entry) -> str:
     return entry.id or entry.path
 
 
-def _telling(corpus: Corpus, matched: dict[int, set[int]], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
+# A regex matching more entries than this is shown with the most telling among the first of them.
+TELLING_AMONG = 64
+
+
+def _telling(corpus: Corpus, matched: dict[int, Row], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
     """Sort key of the entries a regex also matches: those whose regex matches back first
     (a lookup truly cannot tell them apart), then those of other domains, then by id."""
     other = corpus.entries[owner]
-    mutual = number in matched.get(owner, set())
+    back = matched.get(owner)
+    mutual = back is not None and back.matches_owner(number)
     return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
 
 
@@ -497,12 +540,13 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     - `max_pairs` (default 5): up to this many other entries, one diagnostic per
       pair, each pointing at the other entry; beyond, one diagnostic with the count
       that points at the `max_pairs` most telling ones (entries whose regex matches
-      back first, then entries of other domains).
+      back first, then entries of other domains; for a regex that matches more than
+      64 other entries, the most telling of the first 64 in corpus order).
     """
     runner = _runner(ctx)
     cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
-    matched_owners = {a: {t.owner for t in texts} for a, texts in cross.pairs.items()}
+    among = max(TELLING_AMONG, limit)
     for number, texts in sorted(cross.pairs.items()):
         if not corpus.wanted(number):
             continue  # only the pairs involving the focus are known: other findings would be partial
@@ -511,8 +555,10 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         for text in texts:
             if text.owner not in first or text.pointer == "/signature":
                 first[text.owner] = text
+            if len(first) > among:
+                break  # the rest only counts: the output and the work stay linear in the corpus
         domain = (entry.id or "").split("/", 1)[0]
-        owners = sorted(first, key=lambda owner, a=number, d=domain: _telling(corpus, matched_owners, a, d, owner))
+        owners = sorted(first, key=partial(_telling, corpus, cross.pairs, number, domain))
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
@@ -527,7 +573,55 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         names = ", ".join(f"`{_name(corpus.entries[o])}`" for o in shown)
         yield Finding(
             "/regex",
-            f"regex also matches the signatures or examples of {len(owners)} other entries, such as {names}",
+            f"regex also matches the signatures or examples of {texts.owner_count()} other entries, such as {names}",
             path=entry.path,
             related=tuple(Related(corpus.entries[o].path, first[o].pointer) for o in shown),
         )
+
+
+@rule("ET210", "regex-too-complex")
+def regex_too_complex(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Regex is too complex for entrykit to analyse within its step budget.
+
+    entrykit's analyses of a regex (backtracking for ET205, the literal text every
+    match needs for ET208 and the ET209 index) each run under a budget counted in
+    steps, not seconds, so that a regex from a stranger's pull request cannot make
+    a lint hang, and so that the same regex gets the same verdict on any machine.
+    A regex that needs more than the budget (the backtracking analysis gets
+    1,000,000 steps, the literal analysis 500,000; the 1,739 regexes of deadends.dev
+    need at most 26,034 and 1,213), or whose parentheses nest more than 64 deep,
+    gets this finding instead of an answer.
+
+    ## Why is this bad?
+    entrykit cannot vouch for such a regex: it may backtrack catastrophically
+    (ET205 could not tell), and lookups cannot narrow down which texts it may
+    match. A regex that identifies one error message is never this complex; one
+    that is usually chains dozens of `.*` or ORs together hundreds of messages.
+
+    ## Example
+    ```yaml
+    regex: "ERROR: frobnicate failed.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*"
+    ```
+
+    ## Use instead
+    ```yaml
+    regex: "ERROR: frobnicate failed"
+    ```
+    Keep the regex to the literal text of the message and the few parts that vary;
+    split an entry whose regex ORs many different messages.
+    """
+    pattern = _pattern(entry, ctx)
+    if pattern is None:
+        return
+    reasons = []
+    backtracking = _backtracking(pattern, ctx)
+    if isinstance(backtracking, str):
+        reasons.append(f"catastrophic backtracking ({backtracking})")
+    try:
+        required(pattern, _flags(ctx))
+    except TooComplex as exc:
+        reasons.append(f"the literal text every match needs ({exc.reason})")
+    except Exception:  # does not parse: ET201's business
+        pass
+    if reasons:
+        yield Finding("/regex", f"regex is too complex to analyse for {' or for '.join(reasons)}")

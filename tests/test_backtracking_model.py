@@ -1,0 +1,83 @@
+"""The step-counting model of CPython's matcher: the same matches as `re`, steps that grow as backtracking does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_PIECES = st.sampled_from(
+    ["a", "b", "A", "[ab]", "[^a]", ".", r"\d", r"\w", r"\s", "^", "$", r"\b", r"\B", r"\A", r"\Z", "(", ")", "(?:",
+     "(?P<g>", "(?>", "(?=", "(?!", "(?<=a)", "(?<!b)", "(?<=ab|ba)", "|", "*", "+", "?", "*?", "+?", "??", "*+",
+     "++", "{2}", "{1,3}", "{0,2}?", "{2,}+", r"\1", "(?(1)a|b)", "(?(1)x)", "(?i:", "(?-i:", "x", "\n", " "]
+)
+_TEXTS = st.text(alphabet="abAB1 \nx_\u017fK\u212a", max_size=14)
+_FLAGS = st.sampled_from([0, re.I, re.M, re.S, re.I | re.M, re.A | re.I, re.I | re.S])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=14), st.lists(_TEXTS, min_size=1, max_size=4), _FLAGS)
+def test_the_model_finds_the_match_re_finds(pieces: list[str], texts: list[str], flags: int) -> None:
+    pattern = "".join(pieces)
+    try:
+        compiled = re.compile(pattern, flags)
+    except (re.error, OverflowError, RecursionError):
+        return
+    model = Model(syntax.parse(pattern, flags))
+    for text in texts:
+        for mode in ("search", "match", "fullmatch"):
+            run = model.run(text, mode, 200_000)
+            if run.verdict is Verdict.OVER_BUDGET:
+                continue
+            found = getattr(compiled, mode)(text)
+            assert (found.span() if found else None) == ((run.start, run.end) if run.verdict is Verdict.MATCH else None), (
+                pattern, flags, text, mode,
+            )
+
+
+def test_steps_grow_as_backtracking_does() -> None:
+    """2^n ways for the exponential regex; about n^3 for three loops that split one text."""
+    exponential = Model(syntax.parse(r"(a+)+$"))
+    steps = [exponential.run("a" * n + "!", "search", 10**9).steps for n in (10, 11, 12, 13)]
+    ratios = [later / earlier for earlier, later in zip(steps, steps[1:])]
+    assert all(1.8 < ratio < 2.2 for ratio in ratios), steps
+    cubic = Model(syntax.parse(r"a.*b.*c"))
+    small, large = (cubic.run("ab" * n + "!", "search", 10**9).steps for n in (40, 80))
+    assert 6 < large / small < 10  # twice the text, about 2^3 the steps
+    linear = Model(syntax.parse(r"^[ab]*!$"))
+    small, large = (linear.run("ab" * n + "?", "search", 10**9).steps for n in (40, 80))
+    assert large / small < 2.2
+
+
+def test_a_budget_stops_it_at_the_same_step_every_time() -> None:
+    model = Model(syntax.parse(r"(a+)+$"))
+    runs = {model.run("a" * 40 + "!", "search", 50_000) for _ in range(3)}
+    assert len(runs) == 1
+    (run,) = runs
+    assert run.verdict is Verdict.OVER_BUDGET and 50_000 <= run.steps <= 50_050
+
+
+def test_a_long_text_needs_no_deep_stack() -> None:
+    model = Model(syntax.parse(r"(?:a|b)*c"))
+    run = model.run("ab" * 20_000 + "c", "match", 10**7)
+    assert run.verdict is Verdict.MATCH and run.end == 40_001
+
+
+def _lookaheads(depth: int) -> syntax.Parsed:
+    nodes: syntax.Seq = (syntax.Char(ord("a")),)
+    for _ in range(depth):
+        nodes = (syntax.Lookaround(False, False, nodes),)
+    return syntax.Parsed("", 0, nodes, 0)
+
+
+def test_sub_matches_nested_too_deep_are_refused() -> None:
+    """Each atomic group or lookaround is a sub-match, run by a nested call: their depth is
+    bounded (`syntax.parse` already refuses parentheses nested deeper than this)."""
+    assert syntax.MAX_DEPTH <= MAX_NESTING
+    with pytest.raises(TooDeep):
+        Model(_lookaheads(MAX_NESTING + 1))
+    assert Model(_lookaheads(MAX_NESTING)).run("a").verdict is Verdict.MATCH

@@ -1,0 +1,158 @@
+"""The regex syntax layer: what `re` parses, as records; parsed once; the only reader of `re`'s internals."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from entrykit.regex import syntax
+from entrykit.regex.syntax import (
+    GREEDY,
+    LAZY,
+    POSSESSIVE,
+    Alternation,
+    Anchor,
+    AnyChar,
+    Atomic,
+    Backref,
+    Category,
+    Char,
+    CharClass,
+    CharRange,
+    Conditional,
+    Group,
+    Lookaround,
+    NotChar,
+    Repeat,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+a, b, c = Char(ord("a")), Char(ord("b")), Char(ord("c"))
+
+CONSTRUCTS = [
+    ("ab", (a, b)),
+    (r"\.", (Char(ord(".")),)),
+    ("[^a]", (NotChar(ord("a")),)),
+    (".", (AnyChar(),)),
+    (r"[a-c\d_]", (CharClass(False, (CharRange(97, 99), Category("\\d"), Char(ord("_")))),)),
+    (r"[^\s]", (CharClass(True, (Category("\\s"),)),)),
+    (r"\W", (CharClass(False, (Category("\\W"),)),)),
+    ("(a|A)", (Group(1, 0, 0, (CharClass(False, (Char(97), Char(65))),)),)),  # re merges one-letter branches
+    (r"^\A$\Z\b\B", tuple(Anchor(kind) for kind in ("^", "\\A", "$", "\\Z", "\\b", "\\B"))),
+    ("(?:ab)", (a, b)),  # a plain non-capturing group is no node
+    ("(?P<x>a)(?i:b)", (Group(1, 0, 0, (a,)), Group(None, re.IGNORECASE, 0, (b,)))),
+    ("ab|c", (Alternation(((a, b), (c,))),)),
+    ("a*b+?c{2,5}+", (Repeat(0, None, (a,), GREEDY), Repeat(1, None, (b,), LAZY), Repeat(2, 5, (c,), POSSESSIVE))),
+    ("a{3}", (Repeat(3, 3, (a,)),)),
+    ("(?>ab)", (Atomic((a, b)),)),
+    ("(?=a)(?!b)(?<=c)(?<!a)", (
+        Lookaround(False, False, (a,)), Lookaround(False, True, (b,)),
+        Lookaround(True, False, (c,), 1), Lookaround(True, True, (a,), 1),
+    )),
+    (r"(a)\1", (Group(1, 0, 0, (a,)), Backref(1))),
+    ("(?P<x>a)(?P=x)", (Group(1, 0, 0, (a,)), Backref(1))),
+    ("(a)?(?(1)b|c)(?(1)b)", (
+        Repeat(0, 1, (Group(1, 0, 0, (a,)),)), Conditional(1, (b,), (c,)), Conditional(1, (b,), None),
+    )),
+]
+
+
+@pytest.mark.parametrize(("pattern", "nodes"), CONSTRUCTS, ids=[p for p, _ in CONSTRUCTS])
+def test_each_construct_becomes_its_record(pattern: str, nodes: syntax.Seq) -> None:
+    assert syntax.parse(pattern).nodes == nodes
+
+
+def test_the_flags_in_force_are_the_given_ones_the_inline_ones_and_unicode() -> None:
+    parsed = syntax.parse("(?m)a", re.IGNORECASE)
+    assert parsed.flags == re.IGNORECASE | re.MULTILINE | re.UNICODE
+    assert type(parsed.flags) is int  # a plain number: it goes into cache keys
+    assert syntax.parse("a", re.ASCII).flags == re.ASCII
+    assert syntax.parse("a", re.DEBUG).flags == re.UNICODE  # DEBUG would print the tree
+
+
+def test_walk_visits_in_pattern_order_with_the_flags_of_each_scope() -> None:
+    parsed = syntax.parse("(?i:x(?-i:y)|z)w")
+    seen = [(node, flags & re.IGNORECASE) for node, flags in syntax.walk(parsed.nodes, parsed.flags)
+            if isinstance(node, Char)]
+    assert seen == [(Char(120), re.IGNORECASE), (Char(121), 0), (Char(122), re.IGNORECASE), (Char(119), 0)]
+
+
+def _reference_order(nodes: syntax.Seq) -> list[syntax.Node]:
+    out: list[syntax.Node] = []
+    for node in nodes:
+        out.append(node)
+        for part in node.children():
+            out += _reference_order(part)
+    return out
+
+
+_PIECES = st.sampled_from(
+    ["a", "b", "[ab]", "[^a]", ".", r"\d", "^", "$", r"\b", "(", ")", "(?:", "(?P<g>", "(?>", "(?=", "(?<!",
+     "|", "*", "+", "?", "*?", "++", "{2}", "{1,3}", r"\1", "(?(1)", "(?i:", "x"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=14))
+def test_parse_agrees_with_re_and_walk_with_a_recursive_reading(pieces: list[str]) -> None:
+    pattern = "".join(pieces)
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, OverflowError, RecursionError):
+        with pytest.raises(re.error):
+            syntax.parse(pattern)
+        return
+    parsed = syntax.parse(pattern)
+    assert parsed.groups == compiled.groups
+    assert [node for node, _ in syntax.walk(parsed.nodes)] == _reference_order(parsed.nodes)
+    assert syntax.count_nodes(parsed.nodes) == len(_reference_order(parsed.nodes))
+
+
+def test_a_pattern_is_parsed_once_and_a_bad_one_fails_afresh_each_time() -> None:
+    pattern = "parsed once: (a|b)+c"
+    assert syntax.parse(pattern, 0) is syntax.parse(pattern, 0)
+    assert syntax.parse(pattern, re.IGNORECASE) is not syntax.parse(pattern, 0)
+    errors = []
+    for _ in range(2):
+        with pytest.raises(re.error) as caught:
+            syntax.parse("bad (regex", 0)
+        errors.append(caught.value)
+    assert errors[0] is not errors[1]  # a kept exception would grow a traceback per raise
+    assert errors[0].msg == errors[1].msg == "missing ), unterminated subpattern" and errors[1].pos == 4
+
+
+def test_the_memo_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(syntax, "MEMO_ENTRIES", 50)
+    monkeypatch.setattr(syntax, "MEMO_CHARACTERS", 2_000)
+    syntax.clear_memo()
+    try:
+        for number in range(200):
+            syntax.parse(f"entry {number} (x|y)+")
+            assert syntax.memo_size()[0] <= 50
+        for number in range(20):
+            syntax.parse(f"{number}" + "z" * 300)
+            assert syntax.memo_size()[1] <= 2_000
+        syntax.parse("q" * 300_000)  # longer than any pattern worth keeping
+        assert syntax.memo_size()[1] <= 2_000
+    finally:
+        syntax.clear_memo()
+
+
+def test_case_tables_are_re_s() -> None:
+    assert syntax.re_lower(ord("K")) == ord("k")
+    assert syntax.re_lower(0x212A) == ord("k")  # the Kelvin sign
+    assert 0x131 in syntax.extra_cases(ord("i"))  # dotless i compares equal to i under IGNORECASE
+    assert re.fullmatch("\u0131", "i", re.IGNORECASE)
+
+
+def test_only_the_syntax_module_reads_re_internals() -> None:
+    package = Path(syntax.__file__).resolve().parents[1]
+    readers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if re.search(r"re\._parser|re\._constants|_casefix|\bsre_parse\b|\bsre_constants\b|import _sre|"
+                     r"from re import _", path.read_text(encoding="utf-8"))
+    )
+    assert readers == ["regex/syntax.py"]

@@ -1,0 +1,477 @@
+"""A step-counting model of CPython's backtracking matcher, to run a regex without a clock.
+
+`Model(parsed).run(text, mode, steps)` matches the way `re` does (the same match, at
+the same place, on every construct `re` parses) and counts its steps: one per
+instruction tried, per character a repeat scans or a backreference compares, and per
+backtrack. Past `steps` it stops and says so (`Verdict.OVER_BUDGET`), at the same step
+on any machine and under any load. It keeps its own stack, so no text is too long for
+it, and it never runs `re` on the text.
+
+The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
+
+- a repeat of one character (`a*`, `[^x]+?`, `(?:\\d){2,}`) scans as far as it may and
+  gives back one character at a time (greedy), or takes one more at a time (lazy);
+- any other repeat counts its iterations and, like `_sre`, does not start another
+  iteration where the last one started (zero-width match protection);
+- alternatives are tried in order; groups capture and keep their last value across
+  iterations; a backreference to a group that has not matched fails;
+- atomic groups, possessive repeats and lookarounds run as a sub-match whose
+  backtracking ends with it; a lookbehind steps back by its fixed width;
+- `search` tries every start position in turn, `match` only the first, `fullmatch`
+  also requires the match to end at the end of the text.
+
+What a character node matches is asked of a `CharOracle` (by default `re` itself, on
+one character at a time), so the model agrees with `re` on case folding and Unicode.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from entrykit.regex import syntax
+from entrykit.regex.syntax import CharNode, Seq
+
+MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a sub-match
+
+
+class Verdict(enum.Enum):
+    MATCH = "match"
+    NO_MATCH = "no match"
+    OVER_BUDGET = "over budget"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What running the model gave: the verdict, the match's span, and the steps taken."""
+
+    verdict: Verdict
+    steps: int
+    start: int = -1
+    end: int = -1
+
+
+class CharOracle:
+    """Says whether a character node matches a character, under the flags in force there."""
+
+    def test(self, node: CharNode, flags: int) -> Callable[[str], bool]:
+        pattern = _single(syntax.char_source(node), flags & syntax.CLASS_FLAGS)
+        return lambda char: pattern.fullmatch(char) is not None
+
+
+@lru_cache(maxsize=4096)
+def _single(source: str, flags: int) -> re.Pattern[str]:
+    return re.compile(source, flags)
+
+
+class TooDeep(Exception):
+    """Sub-matches nested deeper than `MAX_NESTING`: the model does not run such a regex."""
+
+
+class _OverBudget(Exception):
+    pass
+
+
+# Instructions are tuples; the first item is the opcode.
+(
+    CHAR, AT, SPLIT, JMP, SAVE, REP_INIT, REP, ONE, SUB, BACKREF, COND, MATCH, SUCCEED,
+) = range(13)
+# Entries of the backtrack stack, by their first item.
+_CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS = range(5)
+_WORD = syntax.CharClass(False, (syntax.Category("\\w"),))
+
+
+class _Test:
+    """A character node's answers, asked once per distinct character."""
+
+    __slots__ = ("ask", "known")
+
+    def __init__(self, ask: Callable[[str], bool]) -> None:
+        self.ask = ask
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, char: str) -> bool:
+        known = self.known.get(char)
+        if known is None:
+            known = self.known[char] = bool(self.ask(char))
+        return known
+
+
+class _Compiler:
+    def __init__(self, oracle: CharOracle) -> None:
+        self.oracle = oracle
+        self.code: list[Any] = []
+        self.registers = 0
+        self.tests: dict[tuple[CharNode, int], _Test] = {}
+
+    def test(self, node: CharNode, flags: int) -> _Test:
+        key = (node, flags & syntax.CLASS_FLAGS)
+        found = self.tests.get(key)
+        if found is None:
+            found = self.tests[key] = _Test(self.oracle.test(node, flags))
+        return found
+
+    def emit(self, *instruction: Any) -> int:
+        self.code.append(list(instruction))
+        return len(self.code) - 1
+
+    def seq(self, nodes: Seq, flags: int, depth: int) -> None:
+        for node in nodes:
+            self.node(node, flags, depth)
+
+    def node(self, node: syntax.Node, flags: int, depth: int) -> None:
+        if isinstance(node, syntax.CHARACTER_NODES):
+            self.emit(CHAR, self.test(node, flags))
+        elif isinstance(node, syntax.Anchor):
+            word = self.test(_WORD, flags) if node.kind in ("\\b", "\\B") else None
+            self.emit(AT, node.kind, bool(flags & syntax.MULTILINE), word)
+        elif isinstance(node, syntax.Group):
+            inner = syntax.scoped_flags(node, flags)
+            if node.index is not None:
+                self.emit(SAVE, 2 * node.index)
+            self.seq(node.body, inner, depth)
+            if node.index is not None:
+                self.emit(SAVE, 2 * node.index + 1)
+        elif isinstance(node, syntax.Alternation):
+            ends = []
+            for number, branch in enumerate(node.branches):
+                split = self.emit(SPLIT, None) if number < len(node.branches) - 1 else None
+                self.seq(branch, flags, depth)
+                if split is not None:
+                    ends.append(self.emit(JMP, None))
+                    self.code[split][1] = len(self.code)
+            for jump in ends:
+                self.code[jump][1] = len(self.code)
+        elif isinstance(node, syntax.Repeat):
+            self.repeat(node, flags, depth)
+        elif isinstance(node, syntax.Atomic):
+            self.sub("atomic", node.body, flags, depth, False, 0)
+        elif isinstance(node, syntax.Lookaround):
+            self.sub("behind" if node.behind else "ahead", node.body, flags, depth, node.negative, node.width)
+        elif isinstance(node, syntax.Backref):
+            self.emit(BACKREF, node.group, bool(flags & syntax.IGNORECASE), bool(flags & syntax.ASCII))
+        elif isinstance(node, syntax.Conditional):
+            test_at = self.emit(COND, node.group, None)
+            self.seq(node.yes, flags, depth)
+            end = self.emit(JMP, None)
+            self.code[test_at][2] = len(self.code)
+            if node.no is not None:
+                self.seq(node.no, flags, depth)
+            self.code[end][1] = len(self.code)
+
+    def repeat(self, node: syntax.Repeat, flags: int, depth: int) -> None:
+        single = _single_character(node.body, flags)
+        if single is not None:  # re's REPEAT_ONE, MIN_REPEAT_ONE, POSSESSIVE_REPEAT_ONE
+            char, inner = single
+            self.emit(ONE, self.test(char, inner), node.low, node.high, node.kind)
+            return
+        if node.kind == syntax.POSSESSIVE:  # `X*+` is `(?>X*)`
+            self.sub("atomic", (syntax.Repeat(node.low, node.high, node.body),), flags, depth, False, 0)
+            return
+        register = self.registers
+        self.registers += 1
+        self.emit(REP_INIT, register)
+        loop = self.emit(REP, register, node.low, node.high, None, node.kind == syntax.GREEDY)
+        self.seq(node.body, flags, depth)
+        self.emit(JMP, loop)
+        self.code[loop][4] = len(self.code)
+
+    def sub(self, kind: str, body: Seq, flags: int, depth: int, negative: bool, width: int) -> None:
+        if depth >= MAX_NESTING:
+            raise TooDeep()
+        here = self.emit(SUB, kind, None, None, negative, width)
+        self.code[here][2] = len(self.code)
+        self.seq(body, flags, depth + 1)
+        self.emit(SUCCEED)
+        self.code[here][3] = len(self.code)
+
+
+def _single_character(body: Seq, flags: int) -> tuple[CharNode, int] | None:
+    """The one character node `body` is, as `re` decides a repeat is REPEAT_ONE."""
+    while len(body) == 1:
+        node = body[0]
+        if isinstance(node, syntax.CHARACTER_NODES):
+            return node, flags
+        if isinstance(node, syntax.Group) and node.index is None:
+            flags, body = syntax.scoped_flags(node, flags), node.body
+            continue
+        return None
+    return None
+
+
+class Model:
+    """A regex compiled for the model; run it on as many texts as needed."""
+
+    def __init__(self, parsed: syntax.Parsed, oracle: CharOracle | None = None) -> None:
+        compiler = _Compiler(oracle or CharOracle())
+        compiler.seq(parsed.nodes, parsed.flags, 0)
+        compiler.emit(MATCH)
+        self.code = [tuple(instruction) for instruction in compiler.code]
+        self.registers = compiler.registers
+        self.slots = 2 * (parsed.groups + 1)
+
+    def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
+        """Match `text` as `re` would in `mode`, within `steps`."""
+        state = _State(self, text, mode == "fullmatch", steps)
+        starts = range(len(text) + 1) if mode == "search" else range(1)
+        try:
+            for start in starts:
+                state.reset()
+                end = state.execute(0, start, True)
+                if end >= 0:
+                    return Run(Verdict.MATCH, state.steps, start, end)
+        except _OverBudget:
+            return Run(Verdict.OVER_BUDGET, state.steps)
+        return Run(Verdict.NO_MATCH, state.steps)
+
+
+class _State:
+    def __init__(self, model: Model, text: str, whole: bool, limit: int) -> None:
+        self.code = model.code
+        self.text = text
+        self.whole = whole
+        self.limit = limit
+        self.steps = 0
+        self.slots = model.slots
+        self.registers = model.registers
+        self.reset()
+
+    def reset(self) -> None:
+        self.caps = [-1] * self.slots
+        self.count = [0] * self.registers
+        self.last = [-1] * self.registers
+
+    def execute(self, pc: int, pos: int, top: bool) -> int:
+        """Run from `pc` at `pos`: the end of the first match, or -1."""
+        code, text, size = self.code, self.text, len(self.text)
+        caps, count, last = self.caps, self.count, self.last
+        stack: list[tuple[Any, ...]] = []
+        steps, limit = self.steps, self.limit
+        while True:
+            steps += 1
+            if steps > limit:
+                self.steps = steps
+                raise _OverBudget()
+            op = code[pc]
+            kind = op[0]
+            ok = True
+            if kind == CHAR:
+                if pos < size and op[1](text[pos]):
+                    pos += 1
+                    pc += 1
+                    continue
+                ok = False
+            elif kind == ONE:
+                test, low, high, how = op[1], op[2], op[3], op[4]
+                if how == syntax.LAZY:
+                    taken = 0
+                    while taken < low and pos + taken < size and test(text[pos + taken]):
+                        taken += 1
+                    steps += taken
+                    if taken < low:
+                        ok = False
+                    else:
+                        pos += taken
+                        stack.append((_TAKE_MORE, pc, pos, taken))
+                        pc += 1
+                        continue
+                else:
+                    most = size - pos if high is None else min(high, size - pos)
+                    taken = 0
+                    while taken < most and test(text[pos + taken]):
+                        taken += 1
+                    steps += taken
+                    if taken < low:
+                        ok = False
+                    else:
+                        if how == syntax.GREEDY and taken > low:
+                            stack.append((_GIVE_BACK, pc + 1, pos, taken - 1, low))
+                        pos += taken
+                        pc += 1
+                        continue
+            elif kind == SPLIT:
+                stack.append((_CHOICE, op[1], pos))
+                pc += 1
+                continue
+            elif kind == JMP:
+                pc = op[1]
+                continue
+            elif kind == SAVE:
+                slot = op[1]
+                stack.append((_UNDO, caps, slot, caps[slot]))
+                caps[slot] = pos
+                pc += 1
+                continue
+            elif kind == REP_INIT:
+                register = op[1]
+                stack.append((_UNDO, count, register, count[register]))
+                stack.append((_UNDO, last, register, last[register]))
+                count[register] = 0
+                last[register] = -1
+                pc += 1
+                continue
+            elif kind == REP:
+                register, low, high, exit_pc, greedy = op[1], op[2], op[3], op[4], op[5]
+                done = count[register]
+                if done < low:
+                    stack.append((_UNDO, count, register, done))
+                    count[register] = done + 1
+                    pc += 1
+                    continue
+                if greedy:
+                    if (high is None or done < high) and pos != last[register]:
+                        stack.append((_CHOICE, exit_pc, pos))
+                        stack.append((_UNDO, last, register, last[register]))
+                        stack.append((_UNDO, count, register, done))
+                        last[register] = pos
+                        count[register] = done + 1
+                        pc += 1
+                    else:
+                        pc = exit_pc
+                    continue
+                stack.append((_MORE_ITERATIONS, pc, pos))
+                pc = exit_pc
+                continue
+            elif kind == AT:
+                ok = _at(op[1], op[2], op[3], text, pos, size)
+                if ok:
+                    pc += 1
+                    continue
+            elif kind == SUB:
+                before = caps[:]
+                self.steps = steps
+                end = self.sub(op, pos)
+                steps = self.steps
+                if end >= 0:
+                    # what the sub-match captured stays, until we backtrack past it
+                    for slot, old in enumerate(before):
+                        if caps[slot] != old:
+                            stack.append((_UNDO, caps, slot, old))
+                    if op[1] == "atomic":
+                        pos = end
+                    pc = op[3]
+                    continue
+                ok = False
+            elif kind == BACKREF:
+                group = op[1]
+                start, stop = caps[2 * group], caps[2 * group + 1]
+                if start < 0 or stop < 0 or stop < start:
+                    ok = False
+                else:
+                    length = stop - start
+                    steps += length
+                    if pos + length <= size and _same(text, start, pos, length, op[2], op[3]):
+                        pos += length
+                        pc += 1
+                        continue
+                    ok = False
+            elif kind == COND:
+                group = op[1]
+                start, stop = caps[2 * group], caps[2 * group + 1]
+                pc = pc + 1 if start >= 0 and stop >= start else op[2]
+                continue
+            elif kind == MATCH:
+                if not (top and self.whole and pos != size):
+                    self.steps = steps
+                    return pos
+                ok = False
+            elif kind == SUCCEED:
+                self.steps = steps
+                return pos
+            # failure: take the most recent choice
+            while True:
+                if not stack:
+                    self.steps = steps
+                    return -1
+                entry = stack.pop()
+                what = entry[0]
+                if what == _UNDO:
+                    entry[1][entry[2]] = entry[3]
+                    continue
+                steps += 1
+                if what == _CHOICE:
+                    pc, pos = entry[1], entry[2]
+                    break
+                if what == _GIVE_BACK:
+                    _, resume, start, taken, low = entry
+                    if taken > low:
+                        stack.append((_GIVE_BACK, resume, start, taken - 1, low))
+                    pc, pos = resume, start + taken
+                    break
+                if what == _TAKE_MORE:
+                    _, at, from_pos, taken = entry
+                    test, high = code[at][1], code[at][3]
+                    if (high is None or taken < high) and from_pos < size and test(text[from_pos]):
+                        stack.append((_TAKE_MORE, at, from_pos + 1, taken + 1))
+                        pc, pos = at + 1, from_pos + 1
+                        break
+                    continue
+                # _MORE_ITERATIONS: a lazy repeat's tail failed, try one more iteration
+                _, at, from_pos = entry
+                register, high = code[at][1], code[at][3]
+                done = count[register]
+                if (high is not None and done >= high) or from_pos == last[register]:
+                    continue
+                stack.append((_UNDO, last, register, last[register]))
+                stack.append((_UNDO, count, register, done))
+                last[register] = from_pos
+                count[register] = done + 1
+                pc, pos = at + 1, from_pos
+                break
+
+    def sub(self, op: tuple[Any, ...], pos: int) -> int:
+        """An atomic group's or lookaround's sub-match at `pos`: where it ends, or -1."""
+        _, kind, start_pc, _, negative, width = op
+        if kind == "behind":
+            if pos < width:
+                return pos if negative else -1
+            pos -= width
+        before = list(self.caps)
+        end = self.execute(start_pc, pos, False)
+        if negative:
+            if end >= 0:
+                self.caps[:] = before  # it matched, so this fails: nothing it captured stays
+                return -1
+            return pos + width if kind == "behind" else pos
+        if end < 0:
+            return -1
+        return end
+
+
+def _at(kind: str, multiline: bool, word: _Test | None, text: str, pos: int, size: int) -> bool:
+    if kind == "^":
+        return pos == 0 or (multiline and text[pos - 1] == "\n")
+    if kind == "$":
+        if multiline:
+            return pos == size or text[pos] == "\n"
+        return pos == size or (pos == size - 1 and text[pos] == "\n")
+    if kind == "\\A":
+        return pos == 0
+    if kind == "\\Z":
+        return pos == size
+    if size == 0:  # re: neither \b nor \B holds in an empty text
+        return False
+    assert word is not None
+    before = pos > 0 and word(text[pos - 1])
+    after = pos < size and word(text[pos])
+    return before != after if kind == "\\b" else before == after
+
+
+def _same(text: str, start: int, pos: int, length: int, ignore_case: bool, ascii_only: bool) -> bool:
+    if not ignore_case:
+        return text[start : start + length] == text[pos : pos + length]
+    for offset in range(length):
+        a, b = text[start + offset], text[pos + offset]
+        if a == b:
+            continue
+        if ascii_only:
+            if a.isascii() and b.isascii() and a.lower() == b.lower():
+                continue
+            return False
+        if syntax.re_lower(ord(a)) != syntax.re_lower(ord(b)):
+            return False
+    return True

@@ -1,0 +1,493 @@
+"""The one reader of Python regex syntax: a (pattern, flags) parsed once into typed nodes.
+
+Every analysis of an entry regex (what compiling costs, the runner's fast path, the
+literals a match needs, backtracking, portability) reads the records of this module.
+They are what CPython's own parser (`re._parser`) makes of the pattern, so the
+analyses see exactly the regex `re` runs: `(k|K)` is one class `[kK]`, `(?:a)` is
+just `a`, inline flags are resolved. The private modules of `re` (its parser,
+constants and case tables) are imported here and nowhere else in entrykit, so a
+CPython release that moves them is one module to fix.
+
+A pattern is a `Seq` (a tuple) of nodes:
+
+| node | regex | fields |
+|---|---|---|
+| `Char` | `a`, `\\.` | `code` |
+| `NotChar` | `[^a]` | `code` |
+| `AnyChar` | `.` | |
+| `CharClass` | `[a-z\\d]`, `\\w` | `negated`, `items` (`Char`, `CharRange`, `Category`) |
+| `Anchor` | `^ $ \\A \\Z \\b \\B` | `kind` (that spelling) |
+| `Group` | `(...)`, `(?P<n>...)`, `(?i:...)` | `index` (None: not capturing), `add_flags`, `del_flags`, `body` |
+| `Alternation` | `a|b` | `branches` |
+| `Repeat` | `* + ? {m,n}` and their lazy/possessive forms | `low`, `high` (None: unbounded), `body`, `kind` |
+| `Atomic` | `(?>...)` | `body` |
+| `Lookaround` | `(?=...) (?!...) (?<=...) (?<!...)` | `behind`, `negative`, `body` |
+| `Backref` | `\\1`, `(?P=n)` | `group` |
+| `Conditional` | `(?(1)yes|no)` | `group`, `yes`, `no` (None: empty) |
+
+`walk(nodes, flags)` visits every node depth first, in pattern order, with the flags
+in force at it; `node.children()` gives a node's own sequences.
+"""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found]  # CPython's matcher: its case table
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser as _p  # type: ignore[attr-defined]
+from typing import Any
+
+from entrykit.regex.budget import TooComplex
+
+try:  # the extra IGNORECASE equivalences (i/ı, s/ſ, µ/μ, k/K (Kelvin) ...)
+    from re._casefix import _EXTRA_CASES  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - every CPython 3.11+ has it
+    _EXTRA_CASES = {}
+
+GREEDY, LAZY, POSSESSIVE = "greedy", "lazy", "possessive"
+
+
+class _Node:
+    __slots__ = ()
+
+    def children(self) -> tuple[Seq, ...]:
+        """The node's own sequences (a repeat's body, an alternation's branches ...)."""
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Char(_Node):
+    """One literal character; also a single character inside a class."""
+
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class NotChar(_Node):
+    """Any character but one (`[^a]`)."""
+
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnyChar(_Node):
+    """`.`: any character (but a newline, without DOTALL)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CharRange:
+    """`a-z` inside a class, both ends included."""
+
+    low: int
+    high: int
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """`\\d \\D \\s \\S \\w \\W`, spelled so."""
+
+    escape: str
+
+
+ClassItem = Char | CharRange | Category
+
+
+@dataclass(frozen=True, slots=True)
+class CharClass(_Node):
+    """A character class, `[...]` or `\\d`-like, as a list of items."""
+
+    negated: bool
+    items: tuple[ClassItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor(_Node):
+    """A zero-width position test: `kind` is one of `^ $ \\A \\Z \\b \\B`."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Group(_Node):
+    """A group `re` keeps: capturing (`index`), or scoping flags (`(?i:...)`)."""
+
+    index: int | None
+    add_flags: int
+    del_flags: int
+    body: Seq
+
+    def children(self) -> tuple[Seq, ...]:
+        return (self.body,)
+
+
+@dataclass(frozen=True, slots=True)
+class Alternation(_Node):
+    branches: tuple[Seq, ...]
+
+    def children(self) -> tuple[Seq, ...]:
+        return self.branches
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(_Node):
+    """`body{low,high}`; `kind` is GREEDY, LAZY (`*?`) or POSSESSIVE (`*+`)."""
+
+    low: int
+    high: int | None
+    body: Seq
+    kind: str = GREEDY
+
+    def children(self) -> tuple[Seq, ...]:
+        return (self.body,)
+
+
+@dataclass(frozen=True, slots=True)
+class Atomic(_Node):
+    body: Seq
+
+    def children(self) -> tuple[Seq, ...]:
+        return (self.body,)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookaround(_Node):
+    """`width` is the fixed number of characters a lookbehind steps back (0 for a lookahead)."""
+
+    behind: bool
+    negative: bool
+    body: Seq
+    width: int = 0
+
+    def children(self) -> tuple[Seq, ...]:
+        return (self.body,)
+
+
+@dataclass(frozen=True, slots=True)
+class Backref(_Node):
+    group: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conditional(_Node):
+    """`(?(group)yes|no)`."""
+
+    group: int
+    yes: Seq
+    no: Seq | None
+
+    def children(self) -> tuple[Seq, ...]:
+        return (self.yes,) if self.no is None else (self.yes, self.no)
+
+
+Node = (
+    Char | NotChar | AnyChar | CharClass | Anchor | Group | Alternation | Repeat | Atomic | Lookaround | Backref
+    | Conditional
+)
+Seq = tuple[Node, ...]
+CHARACTER_NODES = (Char, NotChar, AnyChar, CharClass)  # the nodes that consume exactly one character
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A pattern as `re` reads it under some flags.
+
+    `flags` are the flags in force for the whole pattern: those given, the inline
+    global ones (`(?i)` at the start), and UNICODE, which `re` adds for text patterns.
+    """
+
+    pattern: str
+    flags: int
+    nodes: Seq
+    groups: int
+
+
+# --- from re's parse tree to records ---------------------------------------------------------
+
+_ANCHORS = {
+    _c.AT_BEGINNING: "^",
+    _c.AT_END: "$",
+    _c.AT_BEGINNING_STRING: "\\A",
+    _c.AT_END_STRING: "\\Z",
+    _c.AT_BOUNDARY: "\\b",
+    _c.AT_NON_BOUNDARY: "\\B",
+}
+_CATEGORIES = {
+    _c.CATEGORY_DIGIT: "\\d",
+    _c.CATEGORY_NOT_DIGIT: "\\D",
+    _c.CATEGORY_SPACE: "\\s",
+    _c.CATEGORY_NOT_SPACE: "\\S",
+    _c.CATEGORY_WORD: "\\w",
+    _c.CATEGORY_NOT_WORD: "\\W",
+}
+_REPEAT_KINDS = {_c.MAX_REPEAT: GREEDY, _c.MIN_REPEAT: LAZY, _c.POSSESSIVE_REPEAT: POSSESSIVE}
+
+
+def _seq(items: Any) -> Seq:
+    return tuple(_node(op, av) for op, av in items)
+
+
+def _class_item(op: Any, av: Any) -> ClassItem:
+    if op is _c.LITERAL:
+        return Char(av)
+    if op is _c.RANGE:
+        return CharRange(av[0], av[1])
+    if op is _c.CATEGORY and av in _CATEGORIES:
+        return Category(_CATEGORIES[av])
+    raise re.error(f"entrykit does not know the class item {op}")
+
+
+def _node(op: Any, av: Any) -> Node:
+    if op is _c.LITERAL:
+        return Char(av)
+    if op is _c.IN:
+        negated = bool(av) and av[0][0] is _c.NEGATE
+        return CharClass(negated, tuple(_class_item(*item) for item in av[1 if negated else 0 :]))
+    if op is _c.SUBPATTERN:
+        index, add, delete, body = av
+        return Group(index, add, delete, _seq(body))
+    if op in _REPEAT_KINDS:
+        low, high, body = av
+        return Repeat(low, None if high is _c.MAXREPEAT else high, _seq(body), _REPEAT_KINDS[op])
+    if op is _c.BRANCH:
+        return Alternation(tuple(_seq(branch) for branch in av[1]))
+    if op is _c.AT and av in _ANCHORS:
+        return Anchor(_ANCHORS[av])
+    if op is _c.NOT_LITERAL:
+        return NotChar(av)
+    if op is _c.ANY:
+        return AnyChar()
+    if op is _c.ATOMIC_GROUP:
+        return Atomic(_seq(av))
+    if op is _c.ASSERT or op is _c.ASSERT_NOT:
+        behind = av[0] < 0
+        return Lookaround(behind, op is _c.ASSERT_NOT, _seq(av[1]), av[1].getwidth()[0] if behind else 0)
+    if op is _c.GROUPREF:
+        return Backref(av)
+    if op is _c.GROUPREF_EXISTS:
+        group, yes, no = av
+        return Conditional(group, _seq(yes), None if no is None else _seq(no))
+    raise re.error(f"entrykit does not know the regex construct {op}")
+
+
+MAX_DEPTH = 64  # parentheses nested deeper make a regex too complex to analyse
+
+
+def nesting_depth(pattern: str) -> int:
+    """How deep the parentheses of `pattern` nest (escapes and classes skipped), without
+    parsing it: a bound on how deep every walk over its parse tree recurses."""
+    depth = deepest = 0
+    at, size = 0, len(pattern)
+    in_class = False
+    while at < size:
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 1
+            if at < size and pattern[at] == "^":
+                at += 1
+            if at < size and pattern[at] == "]":  # a `]` first in a class is a literal
+                at += 1
+            continue
+        elif char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth = max(0, depth - 1)
+        at += 1
+    return deepest
+
+
+def _parse_now(pattern: str, flags: int) -> Parsed:
+    # re's parser recurses once or twice per level, so how deep it may go depends on how
+    # deep the caller already is; refusing deep patterns first keeps the verdict the same
+    # from every caller (and bounds the analyses that recurse over the tree).
+    if nesting_depth(pattern) > MAX_DEPTH:
+        raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
+    tree = _p.parse(pattern, int(flags) & ~int(re.DEBUG))
+    return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1)
+
+
+# --- parsed once: a memo bounded in entries and in pattern characters ----------------------------
+
+MEMO_ENTRIES = 8192
+MEMO_CHARACTERS = 4_000_000  # of patterns kept; a parsed pattern takes a few times its length
+_LONGEST_KEPT = 200_000  # longer patterns are parsed each time they are asked for
+
+
+class _Memo:
+    def __init__(self) -> None:
+        self.items: OrderedDict[tuple[str, int], Parsed | tuple[type[BaseException], tuple[Any, ...]]] = OrderedDict()
+        self.characters = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> Parsed | tuple[type[BaseException], tuple[Any, ...]] | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int], value: Parsed | tuple[type[BaseException], tuple[Any, ...]]) -> None:
+        if len(key[0]) > _LONGEST_KEPT:
+            return
+        with self.lock:
+            if key in self.items:
+                return
+            self.items[key] = value
+            self.characters += len(key[0])
+            while len(self.items) > MEMO_ENTRIES or self.characters > MEMO_CHARACTERS:
+                (pattern, _), _ = self.items.popitem(last=False)
+                self.characters -= len(pattern)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.characters = 0
+
+
+_MEMO = _Memo()
+
+
+def parse(pattern: str, flags: int = 0) -> Parsed:
+    """`pattern` as `re` parses it under `flags`, parsed once per process (memoised).
+
+    Raises what `re.compile` raises for a pattern that does not parse (`re.error`,
+    `OverflowError` for huge repeat counts), each time it is asked, and `TooComplex`
+    for a pattern nested more than `MAX_DEPTH` parentheses deep.
+    """
+    key = (pattern, flags)
+    known = _MEMO.get(key)
+    if known is None:
+        try:
+            known = _parse_now(pattern, flags)
+        except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
+            known = (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
+        _MEMO.put(key, known)
+    if isinstance(known, Parsed):
+        return known
+    kind, args = known
+    raise kind(*args)  # a fresh exception each time: a kept one would collect tracebacks
+
+
+def memo_size() -> tuple[int, int]:
+    """(patterns, characters) the parse memo holds."""
+    with _MEMO.lock:
+        return len(_MEMO.items), _MEMO.characters
+
+
+def clear_memo() -> None:
+    _MEMO.clear()
+
+
+# --- walking -----------------------------------------------------------------------------------
+
+
+def scoped_flags(node: Node, flags: int) -> int:
+    """The flags in force inside `node` when `flags` are in force around it."""
+    if isinstance(node, Group):
+        return (flags | node.add_flags) & ~node.del_flags
+    return flags
+
+
+def walk(nodes: Seq, flags: int = 0) -> Iterator[tuple[Node, int]]:
+    """Every node of `nodes` and of their children, depth first in pattern order (a node
+    before its children, children before the next sibling), with the flags in force at it."""
+    stack: list[tuple[Iterator[Node], int]] = [(iter(nodes), flags)]
+    while stack:
+        items, here = stack[-1]
+        node = next(items, None)
+        if node is None:
+            stack.pop()
+            continue
+        yield node, here
+        parts = node.children()
+        if parts:
+            inner = scoped_flags(node, here)
+            for part in reversed(parts):
+                stack.append((iter(part), inner))
+
+
+def count_nodes(nodes: Seq) -> int:
+    """How many nodes `nodes` holds, nested ones included."""
+    return sum(1 for _ in walk(nodes))
+
+
+def find(nodes: Seq, test: Callable[[Node], bool]) -> bool:
+    """True if some node (nested ones included) passes `test`."""
+    return any(test(node) for node, _ in walk(nodes))
+
+
+# --- characters as re compares them ----------------------------------------------------------
+
+CharNode = Char | NotChar | AnyChar | CharClass
+# The flags as plain numbers: `RegexFlag` arithmetic is an order of magnitude slower.
+IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = (int(f) for f in (re.I, re.M, re.S, re.X, re.A))
+CLASS_FLAGS = IGNORECASE | ASCII | DOTALL  # the flags that change what a character node matches
+
+
+def char_label(node: CharNode) -> str:
+    """The node as a person would write it (for messages)."""
+    if isinstance(node, Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, NotChar):
+        return f"[^{re.escape(chr(node.code))}]"
+    if isinstance(node, AnyChar):
+        return "."
+    parts = ["^"] if node.negated else []
+    for item in node.items:
+        if isinstance(item, Char):
+            parts.append(re.escape(chr(item.code)))
+        elif isinstance(item, CharRange):
+            parts.append(f"{re.escape(chr(item.low))}-{re.escape(chr(item.high))}")
+        else:
+            parts.append(item.escape)
+    if len(parts) == 1 and parts[0].startswith("\\") and len(parts[0]) == 2:
+        return parts[0]
+    return "[" + "".join(parts) + "]"
+
+
+def char_source(node: CharNode, clip: Callable[[int, int], list[int]] | None = None, wide: int = 64) -> str:
+    """The node as a regex of its own, to compile with the flags in force at it.
+
+    With `clip`, each range at least `wide` code points wide becomes just the code
+    points `clip(low, high)` keeps (compiling a wide range visits every code point)."""
+    if isinstance(node, Char):
+        return re.escape(chr(node.code))
+    if isinstance(node, NotChar):
+        return f"[^\\U{node.code:08x}]"
+    if isinstance(node, AnyChar):
+        return "."
+    parts = []
+    for item in node.items:
+        if isinstance(item, Char):
+            parts.append(f"\\U{item.code:08x}")
+        elif isinstance(item, CharRange):
+            low, high = item.low, item.high
+            if clip is not None and high - low >= wide:
+                parts += [f"\\U{code:08x}" for code in clip(low, high)]
+            else:
+                parts.append(f"\\U{low:08x}-\\U{high:08x}")
+        else:
+            parts.append(item.escape)
+    if not parts:  # every range clipped away: no character kept is in it
+        return "[^\\s\\S]" if not node.negated else "[\\s\\S]"
+    return "[" + ("^" if node.negated else "") + "".join(parts) + "]"
+
+
+
+re_lower: Callable[[int], int] = _sre.unicode_tolower
+"""The lower case `re` compares a character by under IGNORECASE (one code point)."""
+
+
+def extra_cases(lower: int) -> tuple[int, ...]:
+    """Further lower cases `re` treats as equal to `lower` (`i`: the dotless `ı` ...)."""
+    return tuple(_EXTRA_CASES.get(lower, ()))
