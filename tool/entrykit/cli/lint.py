@@ -29,7 +29,7 @@ from entrykit.lint.engine import LintResult, default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, ReportOptions, statistics, summary_line, summary_style
 from entrykit.output_safety import escape, escape_lines
-from entrykit.targets import inside_corpus
+from entrykit.targets import inside_corpus, write_scope
 from entrykit.writing import write_files
 
 if TYPE_CHECKING:
@@ -133,7 +133,13 @@ def repository_root(config: Config) -> Path:
     type=click.IntRange(min=1),
     help="Processes that check files when there are many (default: all cores).",
 )
-@click.option("--no-cache", is_flag=True, help="Neither read nor write `.entrykit_cache/` in the corpus root.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    envvar="ENTRYKIT_CACHE_DIR",
+    help="Keep the cache here, outside the project (default: $XDG_CACHE_HOME/entrykit or ~/.cache/entrykit).",
+)
 def lint(
     paths: tuple[Path, ...],
     output_format: str,
@@ -155,6 +161,7 @@ def lint(
     add_suppressions: bool,
     jobs: int | None,
     no_cache: bool,
+    cache_dir: Path | None,
 ) -> None:
     """Check entries (default: the corpus root from config, `entries/`).
 
@@ -187,7 +194,7 @@ def lint(
                 if quiet < 2:
                     click.echo(escape_lines(fixed.diff()), nl=False)
                 ctx.exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-            write_files({path: fixed.texts[path] for path in fixed.changed})
+            write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
             if not quiet:
                 _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
@@ -198,10 +205,13 @@ def lint(
                     config,
                     day,
                     use_cache=not no_cache,
+                    cache_dir=cache_dir,
                     jobs=jobs or default_jobs(),
                     progress=progress,
                     with_summaries=baseline_path is not None or write_baseline_path is not None,
                 )
+            for note in result.notes:
+                click.echo(f"entrykit: warning: {escape(note)}", err=True)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
