@@ -98,7 +98,7 @@ def configured(config: Config) -> Config:
         schema_validator(config.schema)
     else:
         # The bundled schema is entrykit's own, checked by its tests: a run that finds
-        # every file in the cache never imports jsonschema.
+        # every file in the cache never checks it against the meta-schema.
         load_schema(config.schema)
     return config
 
