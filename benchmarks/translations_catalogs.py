@@ -26,6 +26,7 @@ from datetime import date
 from pathlib import Path
 
 import catalogs
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 

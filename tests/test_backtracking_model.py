@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from entrykit.regex import syntax
-from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
 
 _PIECES = st.sampled_from(
     ["a", "b", "A", "[ab]", "[^a]", ".", r"\d", r"\w", r"\s", "^", "$", r"\b", r"\B", r"\A", r"\Z", "(", ")", "(?:",

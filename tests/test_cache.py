@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit import schema
 from entrykit.config import Config
 from entrykit.lint import cache, engine, pipeline
@@ -359,6 +360,7 @@ class _Tripwire:
 def test_rules_that_do_not_say_dated_never_read_today() -> None:
     """Cached results of undated rules are reused on any day: they must not depend on it."""
     import yaml as pyyaml
+
     from entrykit import registry
     from entrykit.loader import load
 

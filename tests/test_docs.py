@@ -6,8 +6,9 @@ import os
 import re
 from pathlib import Path
 
-import entrykit.rules  # noqa: F401  (registers every rule)
 import pytest
+
+import entrykit.rules  # noqa: F401  (registers every rule)
 from entrykit import registry
 from entrykit import rule_docs as docs
 from entrykit.settings import SECTIONS as SETTINGS

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import cli
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.runner import RegexRunner

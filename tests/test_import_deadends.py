@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.authoring.importers.deadends import convert, import_canons, plan_ids
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit.config import Config
 from entrykit.lint import engine, pipeline
 from entrykit.lint.engine import lint

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from entrykit.translation import preserved_tokens as T
 from hypothesis import given
 from hypothesis import strategies as st
+
+from entrykit.translation import preserved_tokens as T
 
 
 def kinds(text: str) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from entrykit import registry
 
 from ..conftest import TODAY, lint_corpus

@@ -10,7 +10,6 @@ from typing import Any, Protocol
 from entrykit.translation.coverage import STATUSES, CoverageReport, Task
 
 
-
 class Formatter(Protocol):
     def __call__(self, report: CoverageReport, summary: bool = False) -> str: ...
 
