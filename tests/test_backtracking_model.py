@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -44,7 +45,7 @@ def test_steps_grow_as_backtracking_does() -> None:
     """2^n ways for the exponential regex; about n^3 for three loops that split one text."""
     exponential = Model(syntax.parse(r"(a+)+$"))
     steps = [exponential.run("a" * n + "!", "search", 10**9).steps for n in (10, 11, 12, 13)]
-    ratios = [later / earlier for earlier, later in zip(steps, steps[1:])]
+    ratios = [later / earlier for earlier, later in pairwise(steps)]
     assert all(1.8 < ratio < 2.2 for ratio in ratios), steps
     cubic = Model(syntax.parse(r"a.*b.*c"))
     small, large = (cubic.run("ab" * n + "!", "search", 10**9).steps for n in (40, 80))

@@ -137,7 +137,7 @@ def test_every_text_is_kept_or_named_in_full(pair: tuple[dict[str, Any], dict[st
     kept = {text for _, text in _strings(result.data)}
     placed = {(p.side, p.source) for p in result.report.ledger}
     named = {(d.side, d.pointer): d.value for d in result.report.dropped}
-    for label, data in zip(result.labels, (a, b)):
+    for label, data in zip(result.labels, (a, b), strict=True):
         for pointer, text in _strings(data):
             if text in kept or not text.strip():
                 continue

@@ -25,7 +25,7 @@ def differences(inputs: Sequence[dict[str, Any]], labels: Sequence[str]) -> list
 
     found: list[Difference] = []
     survivor = inputs[0]
-    for label, data in zip(labels[1:], inputs[1:]):
+    for label, data in zip(labels[1:], inputs[1:], strict=True):
         tree = DeepDiff(survivor, data, view="tree", verbose_level=2)
         rows = []
         for levels in tree.values():

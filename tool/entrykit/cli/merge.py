@@ -67,7 +67,7 @@ def _ask(conflict: merge.Conflict) -> Any:
     about = f": {escape(conflict.about)}" if conflict.about else ""
     click.echo(f"\nConflict at {escape(conflict.pointer)} ({conflict.kind}){about}", err=True)
     letters = "abcdfghijklmnopqrstuvwxyz"  # no `e`: it edits
-    for letter, option in zip(letters, conflict.options):
+    for letter, option in zip(letters, conflict.options, strict=False):
         shown = "keep both" if option.value is None else merge_report.full(option.value, "     ")
         click.echo(escape_lines(f"  {letter}) {escape(str(option.source))}: {shown}"), err=True)
     allowed = [*letters[: len(conflict.options)]]

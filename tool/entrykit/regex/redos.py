@@ -527,7 +527,7 @@ class _Analysis:
                 for a2, ma in follow[a].items():
                     if a2 not in members:
                         continue
-                    for b2, mb in follow[b].items():
+                    for b2 in follow[b]:
                         if b2 not in members:
                             continue
                         common = masks[a2] & masks[b2]

@@ -54,7 +54,7 @@ def render_text(report: CoverageReport, summary: bool = False) -> str:
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
-        lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+        lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))).rstrip())
     if not summary:
         lines += ["", *_work_text(report.tasks)]
     elif report.skipped:
