@@ -61,6 +61,15 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert command in readme
 
 
+def test_readme_names_the_static_checks_ci_runs() -> None:
+    readme = README.read_text(encoding="utf-8")
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    checks = [line for line in ci.splitlines() if "ruff" in line or "mypy" in line]
+    assert len(checks) == 2
+    for command in checks:
+        assert command in readme
+
+
 RULES_PAGE = README.parent / docs.RULES_PAGE
 
 
