@@ -36,6 +36,14 @@ TIERS = ("ai_generated", "auto_generated", "human_reviewed", "expert_reviewed")
 _SEGMENT_JUNK = re.compile(r"[^a-z0-9._-]+")
 # Upstream's own id format (its validator checks ids with it): no `_` in domain or slug.
 UPSTREAM_ID = re.compile(r"[a-z0-9-]+/[a-z0-9-]+/[a-z0-9._-]+")
+# How deadends.dev looks an error up (`lookup_all` in its generator/lookup.py): every
+# regex compiled with re.IGNORECASE and applied with `search`. The import writes these
+# into the project's `[regex]` settings, so lint runs regexes the way that corpus does.
+LOOKUP_SETTINGS = {"flags": ["IGNORECASE"], "mode": "search"}
+LOOKUP_REASON = (
+    "deadends.dev looks errors up case-insensitively, anywhere in the text\n"
+    "(re.IGNORECASE, search): lint runs regexes the same way."
+)
 DIGEST_LENGTH = 10  # hex digits of sha256 that set apart an id cleaned into segments
 
 
