@@ -139,7 +139,9 @@ def import_command(
     try:
         # every entry and the configuration, or none; an existing entry was refused above
         # unless --force, so overwriting is allowed when the configuration file is edited
-        write_files(texts, overwrite=force or edit is not None and edit.text is not None and edit.path.exists())
+        config_file = edit.path if edit is not None and edit.text is not None else None
+        within = [root, config_file.parent] if config_file is not None else root
+        write_files(texts, overwrite=force or (config_file is not None and config_file.exists()), within=within)
     except (OSError, WriteRefused) as exc:
         reason = write_failure(exc) if isinstance(exc, OSError) else str(exc)
         raise CommandError(f"{reason}; no entry was written") from None
