@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -282,14 +282,20 @@ def convert(canon: Mapping[str, Any], source: Path) -> Imported:
 
 
 def import_canons(
-    paths: Iterable[Path], limits: Limits | None = None
+    paths: Iterable[Path],
+    limits: Limits | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[list[Imported], list[ImportProblem]]:
     """Read and convert every canon below `paths` (in path order); a second file with an
-    upstream id already read is a problem, not a second entry."""
+    upstream id already read is a problem, not a second entry. `progress` is told how many
+    files have been read."""
     imported: list[Imported] = []
     problems: list[ImportProblem] = []
     first_with: dict[str, Path] = {}
-    for path in discover_canons(paths):
+    found = list(discover_canons(paths))
+    for number, path in enumerate(found, start=1):
+        if progress is not None:
+            progress("reading canons", number, len(found))
         read = read_canon(path, limits)
         if isinstance(read, ImportProblem):
             problems.append(read)
