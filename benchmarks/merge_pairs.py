@@ -33,27 +33,27 @@ TODAY = "2026-11-30"
 
 # (survivor, absorbed..., why they are one error)
 PAIRS: list[tuple[list[str], str]] = [
-    (["pytorch/cuda-out-of-memory", "cuda/torch-cuda-oom-new"],
+    (["pytorch/cuda-out-of-memory_pytorch2-linux", "cuda/torch-cuda-oom-new_torch2-a100"],
      "both `torch.cuda.OutOfMemoryError: CUDA out of memory`: GPU memory exhausted; same fixes (batch size, AMP, checkpointing)"),
     (["git/refusing-to-merge-unrelated_git2.40-linux", "git/refusing-to-merge-unrelated_git2.40-macos", "git/refusing-to-merge-unrelated_git2-linux"],
      "`fatal: refusing to merge unrelated histories` on Linux, macOS and older git; one cause, one fix (--allow-unrelated-histories)"),
-    (["redis/auth-required", "redis/noauth-required"],
+    (["redis/auth-required_redis7-linux", "redis/noauth-required_redis7-linux"],
      "the same signature `NOAUTH Authentication required`, the same cause and fixes"),
-    (["elasticsearch/index-read-only", "database/elasticsearch-index-read-only"],
+    (["elasticsearch/index-read-only_es8-linux", "database/elasticsearch-index-read-only_es8-linux"],
      "the same ClusterBlockException FORBIDDEN/12 read-only / allow delete: disk flood-stage watermark"),
-    (["git/pathspec-did-not-match", "git/error-pathspec-did-not-match", "git/pathspec-no-match"],
+    (["git/pathspec-did-not-match_git2-linux", "git/error-pathspec-did-not-match_git2-linux", "git/pathspec-no-match_git2-linux"],
      "`error: pathspec '...' did not match any file(s) known to git` three times, placeholder names aside"),
-    (["networking/cors-preflight-failed", "api/cors-preflight-failure"],
+    (["networking/cors-preflight-failed_http-linux", "api/cors-preflight-failure_rest-linux"],
      "the same signature `CORS preflight request failed`: the server rejects the OPTIONS preflight"),
-    (["cmake/no-cxx-compiler-found", "cmake/compiler-not-found"],
+    (["cmake/no-cxx-compiler-found_cmake3-linux", "cmake/compiler-not-found_cmake3-linux"],
      "the same signature `No CMAKE_CXX_COMPILER could be found`: no C++ compiler installed or on PATH"),
-    (["flutter/null-check-operator-null-value", "flutter/null-check-operator-null"],
+    (["flutter/null-check-operator-null-value_flutter3-linux", "flutter/null-check-operator-null_flutter3-linux"],
      "the same signature `Null check operator used on a null value`: `!` on a null value"),
-    (["kafka/group-coordinator-unavailable", "kafka/group-coordinator-not-available"],
+    (["kafka/group-coordinator-unavailable_kafka3-linux", "kafka/group-coordinator-not-available_kafka3-linux"],
      "GroupCoordinatorNotAvailableException with and without its package prefix; coordinator broker unavailable"),
-    (["docker/exec-format-error", "docker/docker-exec-format-error"],
+    (["docker/exec-format-error_docker27-linux", "docker/docker-exec-format-error_docker27-linux"],
      "`exec format error`: binary for another CPU architecture (or a script without shebang)"),
-    (["rust/e0015-non-const-fn", "rust/e0015-cannot-call-non-const-fn"],
+    (["rust/e0015-non-const-fn_rust1-linux", "rust/e0015-cannot-call-non-const-fn_rust1-linux"],
      "E0015 `cannot call non-const fn` in a const context, two wordings of the compiler message"),
 ]  # fmt: skip
 
@@ -107,7 +107,7 @@ def merge_group(project: Path, ids: list[str], why: str, prefer: str) -> bool:
     report = json.loads(run.stdout)
     after = matches(project, [m for _, m in messages])
     ok = True
-    for (owner, message), found_before, found_after in zip(messages, before, after):
+    for (owner, message), found_before, found_after in zip(messages, before, after, strict=True):
         lost = [i for i in found_before if i in ids] and survivor not in found_after
         ok = ok and not lost
         mark = "LOST" if lost else "ok  "
