@@ -49,8 +49,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import generate
-import scale
+import generate  # noqa: E402
+import scale  # noqa: E402
 
 TODAY = "2026-11-30"
 AFTER: Path | None = None  # the entrykit measured: this checkout's, or --after's

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 import yaml
-from entrykit.parsing import parse_json, parse_yaml
-from entrykit.schema import load_schema, quick_check, validator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from entrykit.parsing import parse_json, parse_yaml
+from entrykit.schema import load_schema, quick_check, validator
 
 from .conftest import DEADENDS, REPO
 

@@ -510,7 +510,7 @@ def _corpus_findings(
     corpus = _corpus_of(records, targets, config.root)
     key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
-    found: list[tuple[registry.Rule, Finding]] = []
+    found: list[tuple[registry.Rule, Finding, str]] = []
     wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
     for number, rule in enumerate(rules):
         progress("corpus rules", number, len(rules))
@@ -518,24 +518,25 @@ def _corpus_findings(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
         for finding in _run_corpus_rule(rule, corpus, ctx):
-            if finding.path not in targets:
+            path = finding.path
+            if path is None or path not in targets:
                 continue
-            found.append((rule, finding))
+            found.append((rule, finding, path))
             if not finding.position:
-                wanted.setdefault(finding.path, set()).add((finding.pointer, finding.at_key))
+                wanted.setdefault(path, set()).add((finding.pointer, finding.at_key))
             for other in finding.related:
                 if other.path in corpus.by_path:
                     wanted.setdefault(other.path, set()).add((other.pointer, False))
     # Each file's places at once: a summary's text is read and parsed once for all of them.
     where = {path: corpus.by_path[path].places(pointers) for path, pointers in wanted.items()}
-    for rule, finding in found:
-        place = finding.position or where[finding.path][(finding.pointer, finding.at_key)]
+    for rule, finding, path in found:
+        place = finding.position or where[path][(finding.pointer, finding.at_key)]
         related = tuple(
             RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
             for other in finding.related
             if other.path in corpus.by_path
         )
-        key = key_of[finding.path]
+        key = key_of[path]
         severity = config.severity(rule, finding.severity)
         out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity))
         if places is not None:
