@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deadends  # noqa: E402
 from entrykit.loader import discover, load  # noqa: E402
+from entrykit.similarity import dupes_report  # noqa: E402
 from entrykit.similarity import near_duplicates as dupes  # noqa: E402
 from generate import write_corpus  # noqa: E402
 
@@ -62,7 +63,8 @@ def run_command(root: Path) -> tuple[float, dict, float | None]:
 
 def score(report: dict, truth: Path) -> tuple[float, float, Counter]:
     planted = {frozenset((p["a"], p["b"])): p["kind"] for p in json.loads(truth.read_text())["pairs"]}
-    found = {frozenset((p["a"]["id"], p["b"]["id"])) for c in report["clusters"] for p in c["pairs"]}
+    listed = [p for c in report["clusters"] for p in c["pairs"]] + report.get("between", [])
+    found = {frozenset((p["a"]["id"], p["b"]["id"])) for p in listed}
     hits = found & set(planted)
     missed = Counter(planted[k] for k in set(planted) - found)
     return len(hits) / max(1, len(found)), len(hits) / max(1, len(planted)), missed
@@ -78,7 +80,7 @@ def scale(sizes: list[int], duplicates: float) -> None:
             write_corpus(root, size, "json", seed=1, duplicates=duplicates)
             entries = load_all(root)
             start = time.perf_counter()
-            pairs = dupes.find_duplicates(entries)
+            pairs = dupes.find_duplicates(entries).pairs
             detect = time.perf_counter() - start
             seconds, report, peak = run_command(root)
             precision, recall, missed = score(report, root.with_name(root.name + ".duplicates.json"))
@@ -105,14 +107,16 @@ def sample(canons: Path) -> None:
         deadends.write(canons, root)
         entries = load_all(root)
         start = time.perf_counter()
-        pairs = dupes.find_duplicates(entries)
+        found = dupes.find_duplicates(entries)
         detect = time.perf_counter() - start
-        groups = dupes.clusters(pairs)
+        pairs = found.pairs
+        groups = dupes_report.build(found).clusters
     reasons = Counter(r.code for p in pairs for r in p.reasons)
     direct = ("same-id", "same-signature", "regex-matches-both", "same-slug", "regex-matches-other", "similar-signature")
     strongest = Counter(next((c for c in direct if c in {r.code for r in p.reasons}), "support only") for p in pairs)
     print(f"\ndeadends.dev sample: {len(entries)} entries, {len(pairs)} pairs in {len(groups)} clusters, {detect:.2f} s")
-    print("  largest clusters: " + ", ".join(f"{len(c.members)} ({c.members[0].id.rsplit('-', 1)[0]}…)" for c in groups[:5]))
+    print("  largest clusters: " + ", ".join(f"{len(c.members)} ({c.representative.id}…)" for c in groups[:5]))
+    print(f"  template families: {len(found.families)}, largest {max((len(f.members) for f in found.families), default=0)}")
     print(f"  pairs by reason: {dict(reasons.most_common())}")
     print(f"  pairs by strongest reason: {dict(strongest.most_common())}")
     same = [p for p in pairs if p.reasons[0].code == "same-signature" and p.a.id.split("/")[1][:6] != p.b.id.split("/")[1][:6]]

@@ -1,14 +1,14 @@
 """Deterministic generator of realistic entry corpora for benchmarks and scale tests.
 
     python benchmarks/generate.py OUT_DIR --count 1000 [--format yaml|json] [--seed 1]
-        [--duplicates 0.05] [--defects 0.02] [--regex-style template|mixed]
+        [--duplicates 0.05] [--defects 0.02] [--regex-style template|mixed] [--one-template]
 
 Every entry describes a distinct error: its signature is a real-looking message
 built from one of the error templates, a message shape, and identifiers drawn
 from a vocabulary of some 25,000 compound names, so two entries share no more
 wording than two different real errors do. With `--duplicates F`, a fraction F of
 the entries are planted near-duplicates of earlier ones (the same message with
-other names and numbers, a reworded message, the same id in another environment,
+other numbers and paths, a reworded message, the same id in another environment,
 or a message each regex recognises); the planted pairs are written as ground
 truth to `OUT_DIR.duplicates.json` beside the corpus. With `--defects F`, a
 fraction F of the entries get one planted defect each (a duplicate id, a dangling
@@ -16,7 +16,12 @@ reference, a regex that misses its signature or does not compile, dates out of
 order, a schema violation, a domain that disagrees with the id, an unsafe source
 URL), listed with the rule code that must report it in `OUT_DIR.defects.json`.
 Planting draws from streams of its own, so the other entries are the same with or
-without it. The same arguments always write the same files.
+without it. With `--one-template`, every entry is one message template instead
+(`ONE_TEMPLATE`): its quoted name drawn from `ONE_TEMPLATE_NAMES` names, its numbers
+from the entry's own draws, its regex the template's (every regex matches every
+signature), and every `ONE_TEMPLATE_ID_EVERY`th entry filed under the first entry's
+id: the corpus on which every pairwise corpus rule would grow with the square.
+The same arguments always write the same files.
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 # (domain, category, signature template, root cause, package) - {name}, {n}, {m},
-# {path}, {ver} are filled per entry.
+# {path}, {ver} are filled per entry ({n}, {m}, {path}, {ver} volatile, as they
+# differ between two occurrences of one error; {name} a name, which a planted
+# duplicate keeps).
 TEMPLATES: list[tuple[str, str, str, str, str]] = [
     ("python", "import_error", "ModuleNotFoundError: No module named '{name}'",
      "The module is not installed in the interpreter that runs the code.", "python"),
@@ -176,7 +183,7 @@ REASONS = [
 ]
 # A message is a head, a core and a tail: {cls} an error class, {a} {b} {c}
 # compound names, {v} {vp} {vg} a verb's forms, {r} a reason, {dom} the domain;
-# {name} {n} {m} {path} {ver} are volatile, as in TEMPLATES.
+# {name} {n} {m} {path} {ver} as in TEMPLATES.
 HEADS = [
     "{cls}: ", "error: ", "fatal: ", "{dom}: [emerg] ", "panic: ", "ERROR [{c}] ", "E: ",
     "Exception in thread \"{name}\" {cls}: ", "warning: ", "{dom}: error: ", "FAILED: ",
@@ -216,7 +223,9 @@ def _compound(rng: random.Random) -> str:
 
 def _signature(shape: str, words: dict[str, str], rng: random.Random) -> str:
     values = dict(words)
-    values["name"] = "_".join(rng.sample(WORDS, 2))
+    # A thread's or variable's name is a name: a duplicate planted from these words keeps
+    # the first one drawn (the draw is made anyway, so the stream stays the same).
+    values["name"] = words.setdefault("name", "_".join(rng.sample(WORDS, 2)))
     values["n"] = str(rng.randint(2, 9999))
     values["m"] = str(rng.randint(2, 9999))
     values["path"] = f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py"
@@ -395,6 +404,26 @@ def _make(
     }, shape, words
 
 
+# The one-template corpus (`--one-template`): one message, a named slot and numbers.
+ONE_TEMPLATE = "RuntimeError: CUDA out of memory. Tried to allocate {n}.00 MiB for '{name}' on device {m}"
+ONE_TEMPLATE_NAMES = 50
+ONE_TEMPLATE_ID_EVERY = 50
+
+
+def one_template_entry(index: int, rng: random.Random) -> dict[str, Any]:
+    """Entry number `index` of the one-template corpus (see the module's docstring)."""
+    entry = make_entry(index, rng)
+    name = _EVERY[(index * 7919) % ONE_TEMPLATE_NAMES]
+    signature = ONE_TEMPLATE.format(n=rng.randint(2, 9999), m=rng.randint(0, 7), name=name)
+    domain = entry["domain"]
+    entry_id = f"{domain}/cuda-oom-{index}" if index % ONE_TEMPLATE_ID_EVERY or not index else "python/cuda-oom-0"
+    entry.update(
+        id=entry_id, domain=entry_id.split("/")[0], signature=signature, signature_zh=ZH_PREFIX + signature,
+        regex=regex_for(ONE_TEMPLATE),
+    )
+    return entry
+
+
 DUPLICATE_KINDS = ("renamed", "reworded", "environment", "regex")
 
 
@@ -407,7 +436,7 @@ def make_duplicate(
     domain, slug = original["id"].split("/")
     dup = json.loads(json.dumps(original))
     if kind == "renamed":
-        # The same message met with other names and numbers, filed under another id.
+        # The same message met with other numbers and paths, filed under another id.
         dup["signature"] = _signature(shape, words, rng)
         parts = slug.split("-")
         dup["id"] = f"{domain}/{'-'.join(parts[2:] + parts[:2])}-{index}"
@@ -488,6 +517,7 @@ def write_corpus(
     duplicates: float = 0.0,
     regex_style: str = "template",
     defects: float = 0.0,
+    one_template: bool = False,
 ) -> list[Path]:
     """Write `count` entries under `out` as <domain>/<slug>.<fmt>; return the paths.
 
@@ -495,8 +525,11 @@ def write_corpus(
     of earlier entries (at most one per original), listed as ground truth in
     `out.duplicates.json` beside `out`. With `defects` > 0 that fraction of the
     other entries get one planted defect each, listed with the code that reports
-    it in `out.defects.json` (paths relative to `out`).
+    it in `out.defects.json` (paths relative to `out`). With `one_template`, the
+    one-template corpus instead (see the module's docstring; the other options are ignored).
     """
+    if one_template:
+        return _write_one_template(out, count, fmt, seed)
     rng = random.Random(seed)
     plant = random.Random(seed + 1)  # a separate stream: planting leaves the originals as they were
     spoil = random.Random(seed + 2)  # and another for defects
@@ -548,6 +581,25 @@ def write_corpus(
     return paths
 
 
+def _write_one_template(out: Path, count: int, fmt: str, seed: int) -> list[Path]:
+    rng = random.Random(seed)
+    paths = []
+    for index in range(count):
+        entry = one_template_entry(index, rng)
+        # entries that share an id live in files of their own: the id's folder, numbered
+        name = f"{entry['id']}.{fmt}" if entry["id"] != "python/cuda-oom-0" or not index else f"python/cuda-oom-0-{index}.{fmt}"
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "yaml":
+            import yaml
+
+            path.write_text(yaml.safe_dump(entry, allow_unicode=True, sort_keys=False, width=4096), encoding="utf-8")
+        else:
+            path.write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
@@ -557,9 +609,11 @@ def main() -> None:
     parser.add_argument("--duplicates", type=float, default=0.0, help="fraction of planted near-duplicates")
     parser.add_argument("--regex-style", choices=REGEX_STYLES, default="template")
     parser.add_argument("--defects", type=float, default=0.0, help="fraction of entries with a planted defect")
+    parser.add_argument("--one-template", action="store_true", help="every entry one message template (see above)")
     args = parser.parse_args()
     paths = write_corpus(
-        args.out, args.count, args.format, args.seed, args.duplicates, args.regex_style, args.defects
+        args.out, args.count, args.format, args.seed, args.duplicates, args.regex_style, args.defects,
+        args.one_template,
     )
     print(f"wrote {len(paths)} entries under {args.out}")
 

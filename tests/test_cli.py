@@ -169,6 +169,14 @@ def test_rules_and_explain() -> None:
     assert unknown.exit_code == ExitCode.ERROR
 
 
+@pytest.mark.parametrize("command", [["rules"], ["explain", "ET202"]])
+def test_rule_documentation_in_a_fresh_process(command: list[str]) -> None:
+    """`rules` and `explain` register the rules themselves: nothing else in the process has."""
+    done = subprocess.run([sys.executable, "-m", "entrykit", *command], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "ET202" in done.stdout and "regex-misses-signature" in done.stdout
+
+
 def test_rule_crash_names_rule_and_file_without_traceback(tmp_path: Path) -> None:
     """A bug in a rule exits 2 with one line naming the rule and the file."""
     write_corpus(tmp_path, {"pip/ok.yaml": GOOD})

@@ -252,8 +252,8 @@ def test_consumers_read_tokens_alike(message: str, suggested: str, normalized: s
 
 def test_near_duplicate_placeholders_are_a_parameter() -> None:
     message = "No module named 'torch' in /usr/lib/python3"
-    assert normalize_signature(message) == "no module named vquoted in vpath"
-    assert normalize_signature(message, {mt.PATH: "vpath"}) == "no module named torch in vpath"
+    assert normalize_signature(message) == "no module named torch in vpath"
+    assert normalize_signature(message, {mt.QUOTED: "vquoted", mt.PATH: "vpath"}) == "no module named vquoted in vpath"
 
 
 _CHARS = list("abcXYZ_019 .,:;()[]'\"`/\\-=~@%$x×") + ["Error", "0x1f", "origin/", "refs/", "‘", "’", "«", "»", ".py"]

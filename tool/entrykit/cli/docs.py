@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+import entrykit.rules  # noqa: F401  (importing the rule families registers every rule)
 from entrykit import registry
 from entrykit import rule_docs as docs
 from entrykit.cli.common import CommandError

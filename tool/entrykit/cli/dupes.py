@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import replace
@@ -21,6 +20,7 @@ from entrykit.cli.common import (
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
 from entrykit.regex.runner import RegexSettings
+from entrykit.similarity import dupes_report
 from entrykit.similarity import near_duplicates as dupes
 
 
@@ -53,12 +53,28 @@ class _Progress:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--threshold", type=click.FloatRange(0, 1), help="Lowest score reported (default from config, 0.6).")
+@click.option(
+    "--max-pairs",
+    type=click.IntRange(1),
+    default=dupes.PER_ENTRY,
+    show_default=True,
+    help="Closest pairs listed per entry (besides each cluster's pairs with its representative); the rest are counted.",
+)
+@click.option(
+    "--families", is_flag=True, help="List template families (entries of one message that differ in a named value)."
+)
 @config_option
 @root_option
 def dupes_command(
-    paths: tuple[Path, ...], output_format: str, threshold: float | None, config_path: Path | None, root: Path | None
+    paths: tuple[Path, ...],
+    output_format: str,
+    threshold: float | None,
+    max_pairs: int,
+    families: bool,
+    config_path: Path | None,
+    root: Path | None,
 ) -> None:
-    """List near-duplicate entries: pairs and clusters, each with a score and reasons."""
+    """List near-duplicate entries: clusters of pairs, each with a score and reasons."""
     try:
         config = command_config(config_path, root)
         loaded = load_plan(list(paths) or None, config)
@@ -72,16 +88,15 @@ def dupes_command(
     regex = RegexSettings.of(config.settings.get("regex", {}))
     progress = _Progress(sys.stderr.isatty())
     try:
-        matched = dupes.signature_matches(loaded.entries, regex.flags, regex.mode, regex.runner())
-        pairs = dupes.find_duplicates(loaded.entries, settings, progress, same_id=True, matched=matched)
+        matched = dupes.regex_matches(loaded.entries, regex.flags, regex.mode, regex.runner())
+        found = dupes.find_duplicates(
+            loaded.entries, settings, progress, same_id=True, matched=matched, per_entry=max_pairs
+        )
     finally:
         progress.close()
     targets = {e.path for e in loaded.targets}
-    pairs = [p for p in pairs if p.a.path in targets or p.b.path in targets]
-    groups = dupes.clusters(pairs)
-    if output_format == "json":
-        click.echo(json.dumps(dupes.report_json(groups, len(loaded.entries)), indent=2, ensure_ascii=False))
-    else:
-        click.echo(dupes.report_text(groups, len(loaded.entries)), nl=False)
-    failing = bool(pairs) or bool(loaded.failures)
+    wanted = None if len(targets) == len(loaded.entries) else targets
+    report = dupes_report.build(found, wanted)
+    click.echo(dupes_report.render(report, len(loaded.entries), output_format, families, wanted), nl=False)
+    failing = bool(report.clusters or report.between) or bool(loaded.failures)
     click.get_current_context().exit(int(ExitCode.FINDINGS if failing else ExitCode.CLEAN))

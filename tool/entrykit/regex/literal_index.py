@@ -12,16 +12,18 @@ characters) one of which every match contains, chosen by how rare the literals
 are in the indexed texts. One Aho-Corasick automaton over all literals finds the
 literals of every text in one pass; the real regex then runs (through the
 time-budgeted runner) only on the texts holding one of its cover literals.
-Regexes without a cover fall back to running on every text.
+Regexes without a cover fall back to running on every text. Regexes written
+alike (one template's) run once and share their result (`Row`), so a corpus whose
+every regex matches every text costs runs and memory linear in it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any, Union, overload
 
 import ahocorasick
 
@@ -434,15 +436,121 @@ def _automaton(literals: Iterable[str]) -> Any:
     return automaton
 
 
+class _Matched:
+    """The texts one pattern matches, in text order, shared by every regex written alike."""
+
+    __slots__ = ("texts", "_owners")
+
+    def __init__(self, texts: list[Text]) -> None:
+        self.texts = texts
+        self._owners: dict[int, int] | None = None
+
+    def owners(self) -> dict[int, int]:
+        """Texts matched per owner (counted once)."""
+        if self._owners is None:
+            counts: dict[int, int] = {}
+            for text in self.texts:
+                counts[text.owner] = counts.get(text.owner, 0) + 1
+            self._owners = counts
+        return self._owners
+
+
+class Row(Sequence[Text]):
+    """The texts of other entries one regex matches, in text order.
+
+    A view of what its pattern matches without the regex's own texts: regexes
+    written alike (one template's) share one list, so a corpus whose every regex
+    matches every text keeps its pairs in memory linear in the corpus.
+    """
+
+    __slots__ = ("_matched", "_owner")
+
+    def __init__(self, matched: _Matched, owner: int) -> None:
+        self._matched = matched
+        self._owner = owner
+
+    def __len__(self) -> int:
+        return len(self._matched.texts) - self._matched.owners().get(self._owner, 0)
+
+    def __iter__(self) -> Iterator[Text]:
+        owner = self._owner
+        return (text for text in self._matched.texts if text.owner != owner)
+
+    @overload
+    def __getitem__(self, index: int) -> Text: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Text]: ...
+    def __getitem__(self, index: int | slice) -> Text | list[Text]:
+        return list(self)[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Row({list(self)!r})"
+
+    def owner_count(self) -> int:
+        """How many other entries own a matched text."""
+        owners = self._matched.owners()
+        return len(owners) - (self._owner in owners)
+
+    def matches_owner(self, owner: int) -> bool:
+        """Whether a text of entry `owner` (another entry) is matched."""
+        return owner != self._owner and owner in self._matched.owners()
+
+
 @dataclass(frozen=True)
 class CrossMatches:
     """Every (regex, text) pair that matched, and those that timed out or failed."""
 
-    pairs: dict[int, list[Text]]  # regex number -> texts (of other owners) it matches
+    pairs: dict[int, Row]  # regex number -> texts (of other owners) it matches
     timeouts: dict[int, list[Text]]
     errors: dict[int, list[tuple[Text, str]]]
     tried: int  # regex runs actually made
     fallback: int  # regexes that had to run on every text
+
+
+def _alike(patterns: Sequence[str | None], numbers: Iterable[int] | None = None) -> list[list[int]]:
+    """Regex numbers grouped by pattern, in order: regexes written alike run once."""
+    groups: dict[str, list[int]] = {}
+    for number in range(len(patterns)) if numbers is None else numbers:
+        pattern = patterns[number]
+        if pattern is not None:
+            groups.setdefault(pattern, []).append(number)
+    return list(groups.values())
+
+
+Ran = tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
+Rows = tuple[dict[int, Row], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
+
+
+def _rows(
+    groups: Sequence[list[int]], ran: Ran, asked: Callable[[int], Callable[[Text], bool] | None] = lambda n: None
+) -> Rows:
+    """Per regex number, what its group of regexes written alike (`groups[key]`, run once as
+    `key`) found, without the regex's own texts; `asked(number)`, when not None, keeps only
+    the texts that regex was to be tried on."""
+    matched, timeouts, errors = ran
+    rows: dict[int, Row] = {}
+    slow: dict[int, list[Text]] = {}
+    failed: dict[int, list[tuple[Text, str]]] = {}
+    for key, members in enumerate(groups):
+        shared = _Matched(matched[key]) if key in matched else None
+        for number in members:
+            keep = asked(number)
+            if shared is not None:
+                row = Row(shared if keep is None else _Matched([t for t in shared.texts if keep(t)]), number)
+                if len(row):
+                    rows[number] = row
+            late = [t for t in timeouts.get(key, ()) if t.owner != number and (keep is None or keep(t))]
+            if late:
+                slow[number] = late
+            bad = [(t, e) for t, e in errors.get(key, ()) if t.owner != number and (keep is None or keep(t))]
+            if bad:
+                failed[number] = bad
+    return dict(sorted(rows.items())), dict(sorted(slow.items())), dict(sorted(failed.items()))
 
 
 def cross_matches(
@@ -458,16 +566,21 @@ def cross_matches(
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
     `queries` are the patterns' literal queries when already known (`regex_fact`).
     """
-    index = RegexIndex(patterns, flags, mode, (t.text for t in texts), queries)
-    by_regex: dict[int, list[Text]] = defaultdict(list)
+    # Regexes written alike (one template's) run once; each sees the result without its own texts.
+    alike = _alike(patterns)
+    unique: list[str | None] = [patterns[members[0]] for members in alike]
+    known = [queries[members[0]] for members in alike] if queries is not None else None
+    index = RegexIndex(unique, flags, mode, (t.text for t in texts), known)
+    by_pattern: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals):
-        for number in index.candidates(item.text, literals):
-            if number != item.owner and patterns[number] is not None:
-                by_regex[number].append(item)
-    # regex by regex, so the worker compiles each once and runs it over its texts
-    groups = ((n, by_regex[n]) for n in sorted(by_regex))
-    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
-    return CrossMatches(pairs, timeouts, errors, tried, len(index.fallback))
+        for key in index.candidates(item.text, literals):
+            if alike[key] != [item.owner]:  # a regex alone never runs on its own texts
+                by_pattern[key].append(item)
+    # pattern by pattern, so the worker compiles each once and runs it over its texts
+    groups = ((k, by_pattern[k]) for k in sorted(by_pattern))
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    pairs, slow, failed = _rows(alike, (matched, timeouts, errors))
+    return CrossMatches(pairs, slow, failed, tried, len(index.fallback))
 
 
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
@@ -620,9 +733,19 @@ def focused_cross_matches(
         for number in maybe:
             if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
                 candidates[number].add(position)
-    groups = ((n, [texts[p] for p in sorted(candidates[n])]) for n in sorted(candidates))
-    pairs, timeouts, errors, tried = _run_groups(groups, patterns, flags, mode, runner)
-    return CrossMatches(pairs, timeouts, errors, tried, len(fallback))
+    # regexes written alike run once, on the texts any of them is to be tried on
+    alike = _alike(patterns, sorted(candidates))
+    union = [sorted(set().union(*(candidates[n] for n in members))) for members in alike]
+    unique: list[str | None] = [patterns[members[0]] for members in alike]
+    groups = ((k, [texts[p] for p in union[k]]) for k in range(len(alike)))
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    place = {id(t): p for p, t in enumerate(texts)}
+
+    def asked(number: int) -> Callable[[Text], bool]:
+        return lambda text: place[id(text)] in candidates[number]
+
+    pairs, slow, failed = _rows(alike, (matched, timeouts, errors), asked)
+    return CrossMatches(pairs, slow, failed, tried, len(fallback))
 
 
 def corpus_cross_matches(

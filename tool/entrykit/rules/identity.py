@@ -11,7 +11,7 @@ from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.paths import ID_PATTERN
 from entrykit.regex.runner import RegexSettings
-from entrykit.registry import Context, fact, rule
+from entrykit.registry import Context, Option, fact, rule
 from entrykit.similarity import near_duplicates as dupes
 
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
@@ -24,6 +24,10 @@ def _claims(entry: Entry) -> list[tuple[str, str]]:
         if isinstance(alias, str):
             claims.append((jp.join("aliases", index), alias))
     return claims
+
+
+# Other holders of one id an ET501 finding names; the rest are counted.
+SHOWN_HOLDERS = 3
 
 
 @rule("ET501", "duplicate-id", scope="corpus")
@@ -50,6 +54,9 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
 
     ## Use instead
     Merge the two entries (`entrykit merge`), or remove the stale alias.
+
+    An id claimed by more than four entries names the first three others (by path)
+    and counts the rest.
     """
     owners: dict[str, list[tuple[Entry, str]]] = {}
     for entry in corpus:
@@ -59,23 +66,29 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     for claimed, holders in owners.items():
         if len(holders) < 2:
             continue
+        # The first few other holders by path, the rest counted: one id claimed by many
+        # entries gives findings linear in them, not in their pairs.
+        places: dict[str, list[str]] = {}
+        for holder, where in sorted(holders, key=lambda item: (item[0].path, item[1])):
+            places.setdefault(holder.path, []).append(where)
+        paths = list(places)
         for entry, where in holders:
             if wanted is not None and id(entry) not in wanted:
                 continue
-            others = [(e, w) for e, w in holders if e is not entry]
-            if not others:
+            if len(paths) == 1:
                 if where != "/id" and claimed == entry.id:
                     yield Finding(
                         where, f"alias `{claimed}` repeats the entry's own id", path=entry.path
                     )
                 continue
-            related = tuple(Related(e.path, w) for e, w in others)
-            names = ", ".join(sorted({e.path for e, _ in others}))
+            shown = [p for p in paths[: SHOWN_HOLDERS + 1] if p != entry.path][:SHOWN_HOLDERS]
+            more = len(paths) - 1 - len(shown)
+            names = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
             yield Finding(
                 where,
                 f"id `{claimed}` is also claimed by {names}",
                 path=entry.path,
-                related=related,
+                related=tuple(Related(p, w) for p in shown for w in places[p]),
             )
 
 
@@ -83,20 +96,40 @@ def duplicate_settings(ctx: Context) -> dupes.Settings:
     return dupes.Settings.from_section(ctx.section("dupes"))
 
 
-@rule("ET502", "near-duplicate-entries", severity=Severity.WARNING, scope="corpus")
+@rule(
+    "ET502",
+    "near-duplicate-entries",
+    severity=Severity.WARNING,
+    scope="corpus",
+    options={
+        "max_pairs": Option(
+            dupes.PER_ENTRY,
+            "Closest near-duplicates reported per entry; the others are counted in one more diagnostic.",
+            int,
+        )
+    },
+)
 def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     """Two entries look like the same error written twice.
 
-    Pairs are found without comparing every pair (MinHash LSH over the
-    normalised signature and id, entries of one `<domain>/<slug>` in several
-    environments, regexes of small domains tried on each other's signatures)
-    and scored from their reasons: the same signature once quoted names,
-    numbers, shapes, paths and hex are normalised; each regex matching the other's
-    signature; similar ids; overlapping workarounds; the same domain. The
-    settings in `[tool.entrykit.dupes]` set the score `threshold` and an `allow`
-    list of id patterns for intentional families. Pairs already linked by
-    `aliases` or `frequently_confused_with` are not reported, nor two entries
-    with one id (that is ET501). `entrykit dupes` lists the same pairs, grouped.
+    Pairs are found without comparing every pair (entries with one normalised
+    signature, MinHash LSH over the normalised signature and id, entries of one
+    `<domain>/<slug>` in several environments, regexes that match each other's
+    signatures) and scored from their reasons: the same signature once volatile
+    tokens (numbers, paths, URLs, shapes, hex, addresses) are normalised; each
+    regex matching the other's signature; similar ids; overlapping workarounds; the
+    same domain. Names stay: `'NoneType'` and `'coroutine'`, `module 'tensorflow'`
+    and `module 'numpy'` tell errors apart, and entries of one template that differ
+    in such a named value (a country, a type, a product) are a template family,
+    which `entrykit dupes --families` lists, not near-duplicates. Similar ids,
+    workarounds and domain only lift a pair whose signatures or regexes already
+    say something. The settings in `[tool.entrykit.dupes]` set the score
+    `threshold` and an `allow` list of id patterns for intentional families.
+    Pairs linked by `aliases` or `frequently_confused_with` are not reported,
+    except that two entries with one normalised signature always are; nor two
+    entries with one id (that is ET501). Each entry gets its `max_pairs` closest
+    near-duplicates and, if it has more, one diagnostic that counts them;
+    `entrykit dupes` lists them all, grouped.
 
     ## Why is this bad?
     Two entries for one error split what is known about it: a user finds one,
@@ -105,40 +138,53 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
 
     ## Example
     ```yaml
-    # entries/pytorch/fsdp-param-mismatch.yaml
-    id: pytorch/fsdp-param-mismatch
-    signature: "RuntimeError: FSDP parameter mismatch across ranks. Expected parameter 'model.fc.weight' to have shape [100, 256] but got [100, 128] on rank 2."
+    # entries/pytorch/cuda-oom.yaml
+    id: pytorch/cuda-oom
+    signature: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)"
     ---
-    # entries/pytorch/fsdp-parameter-mismatch.yaml
-    id: pytorch/fsdp-parameter-mismatch
-    signature: "RuntimeError: FSDP parameter mismatch across ranks: expected parameter 'layer.0.weight' but got parameter 'module.layer.0.weight'"
+    # entries/pytorch/cuda-oom-training.yaml
+    id: pytorch/cuda-oom-training
+    signature: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 1; 23.65 GiB total capacity)"
     ```
 
     ## Use instead
-    Merge them (`entrykit merge pytorch/fsdp-param-mismatch pytorch/fsdp-parameter-mismatch`),
+    Merge them (`entrykit merge pytorch/cuda-oom pytorch/cuda-oom-training`),
     or, if they are different errors, say so:
     ```yaml
-    id: pytorch/fsdp-param-mismatch
+    id: pytorch/cuda-oom
     transition_graph:
       frequently_confused_with:
-        - error_id: pytorch/fsdp-parameter-mismatch
-          distinction: shapes differ, not names
+        - error_id: pytorch/cuda-oom-training
+          distinction: only during training, from activations kept for backward
     ```
+
+    ## Options
+    - `max_pairs` (default 3): the closest near-duplicates reported per entry (highest
+      score first, then by id); beyond, one diagnostic counts the others.
     """
     settings = duplicate_settings(ctx)
     regex = RegexSettings.of(ctx.section("regex"))
-    matched = dupes.signature_matches(
-        corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus
-    )
-    pairs = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus)
-    for pair in pairs:
-        why = ", ".join(r.text for r in pair.reasons)
-        for this, other in ((pair.a, pair.b), (pair.b, pair.a)):
+    matched = dupes.regex_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus)
+    limit = max(1, int(ctx.options.get("max_pairs", dupes.PER_ENTRY)))
+    found = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit)
+    for number, pairs in sorted(found.closest.items()):
+        this = corpus.entries[number]
+        for pair in pairs:
+            other = pair.b if pair.a is this else pair.a
+            why = ", ".join(r.text for r in pair.reasons)
             yield Finding(
                 "/signature",
                 f"entry looks like a near-duplicate of `{other.id or other.path}` (score {pair.score:.2f}: {why})",
                 path=this.path,
                 related=(Related(other.path, "/signature"),),
+            )
+        more = found.more(number)
+        if more > 0:
+            yield Finding(
+                "/signature",
+                f"entry looks like a near-duplicate of {more} more "
+                f"entr{'y' if more == 1 else 'ies'}; `entrykit dupes` lists them",
+                path=this.path,
             )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
 from entrykit import pointer as jp
 from entrykit.corpus import Corpus
@@ -11,7 +12,7 @@ from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.regex.breadth import generic_probes, too_broad
 from entrykit.regex.budget import TooComplex
-from entrykit.regex.literal_index import Text, corpus_cross_matches, regex_fact, required
+from entrykit.regex.literal_index import Row, Text, corpus_cross_matches, regex_fact, required
 from entrykit.regex.redos import Result, analyse
 from entrykit.regex.runner import (
     Job,
@@ -510,11 +511,16 @@ def _name(entry: Entry) -> str:
     return entry.id or entry.path
 
 
-def _telling(corpus: Corpus, matched: dict[int, set[int]], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
+# A regex matching more entries than this is shown with the most telling among the first of them.
+TELLING_AMONG = 64
+
+
+def _telling(corpus: Corpus, matched: dict[int, Row], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
     """Sort key of the entries a regex also matches: those whose regex matches back first
     (a lookup truly cannot tell them apart), then those of other domains, then by id."""
     other = corpus.entries[owner]
-    mutual = number in matched.get(owner, set())
+    back = matched.get(owner)
+    mutual = back is not None and back.matches_owner(number)
     return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
 
 
@@ -565,12 +571,13 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     - `max_pairs` (default 5): up to this many other entries, one diagnostic per
       pair, each pointing at the other entry; beyond, one diagnostic with the count
       that points at the `max_pairs` most telling ones (entries whose regex matches
-      back first, then entries of other domains).
+      back first, then entries of other domains; for a regex that matches more than
+      64 other entries, the most telling of the first 64 in corpus order).
     """
     runner = _runner(ctx)
     cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
-    matched_owners = {a: {t.owner for t in texts} for a, texts in cross.pairs.items()}
+    among = max(TELLING_AMONG, limit)
     for number, texts in sorted(cross.pairs.items()):
         if not corpus.wanted(number):
             continue  # only the pairs involving the focus are known: other findings would be partial
@@ -579,8 +586,10 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         for text in texts:
             if text.owner not in first or text.pointer == "/signature":
                 first[text.owner] = text
+            if len(first) > among:
+                break  # the rest only counts: the output and the work stay linear in the corpus
         domain = (entry.id or "").split("/", 1)[0]
-        owners = sorted(first, key=lambda owner, a=number, d=domain: _telling(corpus, matched_owners, a, d, owner))
+        owners = sorted(first, key=partial(_telling, corpus, cross.pairs, number, domain))
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
@@ -595,7 +604,7 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         names = ", ".join(f"`{_name(corpus.entries[o])}`" for o in shown)
         yield Finding(
             "/regex",
-            f"regex also matches the signatures or examples of {len(owners)} other entries, such as {names}",
+            f"regex also matches the signatures or examples of {texts.owner_count()} other entries, such as {names}",
             path=entry.path,
             related=tuple(Related(corpus.entries[o].path, first[o].pointer) for o in shown),
         )

@@ -1,28 +1,37 @@
 """Near-duplicate entries: candidate pairs without all-pairs work, each scored with its reasons.
 
-Candidates come from three cheap sources, never from comparing every pair:
+Candidates come from cheap sources, never from comparing every pair:
 
-1. MinHash LSH (datasketch's MinHash and band layout, computed here; 128
+1. entries with one normalised signature (and, for `entrykit dupes`, one id):
+   every pair of such a set scores 1.0, so the set is counted and walked in id
+   order (`_Cliques`), never listed pair by pair;
+2. MinHash LSH (datasketch's MinHash and band layout, computed here; 128
    permutations, bands tuned for a Jaccard of `candidate`) over 1-2-gram
    shingles of the normalised signature plus id tokens (a corpus of at most
    `EXACT_LIMIT` entries compares every pair instead);
-2. ids that are the same `<domain>/<slug>` once a trailing environment
+3. ids that are the same `<domain>/<slug>` once a trailing environment
    (`-nginx1.24-linux`, `-py311`, `-jp`) is removed;
-3. pairs where one entry's regex matches the other's signature, whatever the
-   wording, read from the corpus regex index (`signature_matches`), which finds
-   them without trying every regex on every signature and runs each regex under
-   the time budget.
+4. pairs where one entry's regex matches the other's signature, whatever the
+   wording, read from the corpus regex index (`regex_matches`); a regex that
+   matches the texts of more than `REGEX_REACH` other entries is a broad lookup
+   (ET209's finding), not evidence of one error written twice.
 
-Each candidate is then scored from independent signals (see `score_pair`).
+Each candidate is then scored from independent signals (see `score_pair`). Pairs
+whose signatures are one template with another named value in a slot are no
+duplicates but a template family (`entrykit.similarity.families`). Each entry
+keeps its `per_entry` closest pairs; the others are counted (`Duplicates`).
 """
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import hashlib
+import heapq
+import itertools
 import re
 import struct
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,8 +41,9 @@ from rapidfuzz import fuzz
 
 from entrykit import message_tokens
 from entrykit.entry import Entry
-from entrykit.regex.literal_index import corpus_cross_matches
-from entrykit.regex.runner import RegexRunner, shared_runner
+from entrykit.regex.literal_index import MIN_LITERAL, corpus_cross_matches, fold, literals_of, regex_fact, satisfied
+from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
+from entrykit.similarity import families as family_search
 from entrykit.similarity.phrases import phrase_similarity
 
 Progress = Callable[[str, int, int], None]
@@ -41,13 +51,16 @@ Progress = Callable[[str, int, int], None]
 NUM_PERM = 128  # MinHash permutations
 BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
 EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
+PER_ENTRY = 3  # pairs shown per entry by default; the rest are counted
+REGEX_REACH = 8  # a regex matching texts of more other entries than this is broad, not evidence
+PROFILE_VERSION = 2  # of the per-file `dupes` fact: a new normalisation invalidates cached ones
 
 # What each class of message token becomes in a normalised signature: one placeholder
-# word. Classes not named here (flags, names, numbers with units ...) stay words.
+# word. These are the volatile tokens: what differs between two occurrences of one
+# error (numbers, paths, addresses, shapes ...). Names (quoted values, classes,
+# modules, identifiers) stay words: they tell one error from another.
 PLACEHOLDERS: Mapping[str, str] = {
     message_tokens.URL: "vurl",
-    message_tokens.QUOTED: "vquoted",
-    message_tokens.CODE: "vquoted",
     message_tokens.SHAPE: "vshape",
     message_tokens.HEX: "vhex",
     message_tokens.PATH: "vpath",
@@ -56,7 +69,12 @@ PLACEHOLDERS: Mapping[str, str] = {
     message_tokens.VERSION: "vnum",
     message_tokens.POSITION: "vnum",
     message_tokens.ADDRESS: "vnum",
+    message_tokens.QUANTITY: "vnum",
 }
+_UNIT_WORDS = frozenset(
+    "b kb mb gb tb pb kib mib gib tib pib bytes khz mhz ghz ms us ns sec secs seconds minutes".split()
+)
+_NUMBERS = frozenset(PLACEHOLDERS[k] for k in (message_tokens.NUMBER, message_tokens.QUANTITY))
 _SPACE = re.compile(r"\s")
 _WORD = re.compile(r"\w+")
 _ID_SPLIT = re.compile(r"[/._-]+")
@@ -84,7 +102,9 @@ def normalize_signature(text: str, placeholders: Mapping[str, str] = PLACEHOLDER
 
     tokens = [t for t in message_tokens.walk(message_tokens.scan(text), sentence) if t.kind in placeholders]
     text = message_tokens.replace(text, tokens, lambda t: f" {placeholders[t.kind]} ", str.casefold)
-    return " ".join(_WORD.findall(text))
+    words = _WORD.findall(text)
+    # `20.00 MiB` and `1.50 GiB` are one quantity each: a unit after a number goes with it
+    return " ".join(w for n, w in enumerate(words) if not (n and w in _UNIT_WORDS and words[n - 1] in _NUMBERS))
 
 
 def signature_shingles(text: str, normalized: str | None = None) -> frozenset[str]:
@@ -170,14 +190,6 @@ class Pair:
     b: Entry
     score: float
     reasons: tuple[Reason, ...]
-
-
-@dataclass
-class Cluster:
-    """Entries joined by near-duplicate pairs (a connected component)."""
-
-    members: list[Entry]
-    pairs: list[Pair] = field(default_factory=list)
 
 
 @lru_cache(maxsize=8)
@@ -400,6 +412,8 @@ def _slug(entry: Entry) -> str:
     return (entry.id or "").split("/")[-1]
 
 
+
+
 @dataclass
 class _Signals:
     """What is known about one candidate pair before scoring."""
@@ -414,10 +428,15 @@ class _Signals:
 # written by accident; their pairs would grow quadratically.
 VARIANT_GROUP_LIMIT = 64
 
-# How much each supporting signal adds (noisy-OR), see `score_pair`.
+# How much each signal adds (noisy-OR), see `score_pair`.
 SUPPORT_IDS = 0.5
 SUPPORT_WORKAROUNDS = 0.5
 SUPPORT_DOMAIN = 0.1
+REGEX_BOTH = 0.5  # each regex matches the other's signature (within one domain; half across)
+REGEX_ONE = 0.2  # one regex matches the other's signature
+# The evidence a pair needs before similar ids and a shared domain count: they lift a
+# pair, never make one.
+MIN_BASE = 0.5
 
 
 @dataclass(frozen=True)
@@ -426,46 +445,51 @@ class Prepared:
 
     normalized: str
     shingles: frozenset[str]
+    words: tuple[str, ...] = ()
+    names: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, entry: Entry) -> Prepared:
-        known = entry.facts.get("dupes")
-        if isinstance(known, (list, tuple)) and len(known) == 3:
-            return cls(known[0], signature_shingles("", known[0]))
-        normalized = normalize_signature(entry.str_field("signature") or "")
-        return cls(normalized, signature_shingles("", normalized))
+        normalized, _, _, names = profile(entry)
+        return cls(normalized, signature_shingles("", normalized), tuple(normalized.split()), frozenset(names))
 
 
-def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None]:
+def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None, tuple[str, ...]]:
     """What near-duplicate search reads of one entry (a per-file fact, cached with the file):
-    the normalised signature (its shingles are cheap to derive), the id's shingles and the
-    id without environment."""
+    the normalised signature (its shingles are cheap to derive), the id's shingles, the id
+    without environment, and the signature's name words (`families.name_words`)."""
     known = entry.facts.get("dupes")
-    if isinstance(known, (list, tuple)) and len(known) == 3:
-        return known[0], tuple(known[1]), known[2]
-    normalized = normalize_signature(entry.str_field("signature") or "")
+    if isinstance(known, (list, tuple)) and len(known) == 5 and known[0] == PROFILE_VERSION:
+        return known[1], tuple(known[2]), known[3], tuple(known[4])
+    signature = entry.str_field("signature") or ""
+    normalized = normalize_signature(signature)
     ids = tuple(f"id:{t}" for t in id_tokens(entry.id)) if entry.id else ()
-    value = (normalized, ids, variant_key(entry.id) if entry.id else None)
-    entry.facts["dupes"] = value
-    return value
+    names = tuple(sorted(family_search.name_words(signature, PLACEHOLDERS)))
+    variant = variant_key(entry.id) if entry.id else None
+    entry.facts["dupes"] = (PROFILE_VERSION, normalized, ids, variant, names)
+    return normalized, ids, variant, names
 
 
 def entry_band_blob(entry: Entry, threshold: float) -> bytes:
     """The entry's band keys as 8-byte little-endian words (how the cache keeps them)."""
     entry_band_keys(entry, threshold)
-    return bytes(entry.facts["bands"][2])
+    return bytes(entry.facts["bands"][3])
 
 
 def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
     """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
     known = entry.facts.get("bands")
-    if isinstance(known, (list, tuple)) and len(known) == 3 and known[0] == threshold and known[1] == NUM_PERM:
-        blob = known[2]
-        if isinstance(blob, bytes) and len(blob) % 8 == 0:
-            return struct.unpack(f"<{len(blob) // 8}Q", blob)
+    if (
+        isinstance(known, (list, tuple))
+        and len(known) == 4
+        and tuple(known[:3]) == (PROFILE_VERSION, threshold, NUM_PERM)
+        and isinstance(known[3], bytes)
+        and len(known[3]) % 8 == 0
+    ):
+        return struct.unpack(f"<{len(known[3]) // 8}Q", known[3])
     keys = band_keys(entry_shingles(entry), threshold)
     # one bytes object, not 25 big integers: summaries load much faster from the cache
-    entry.facts["bands"] = (threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
+    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
     return keys
 
 
@@ -476,56 +500,139 @@ def score_pair(
     prepared: tuple[Prepared, Prepared] | None = None,
     threshold: float = 0.0,
 ) -> Pair:
-    """Score = 1 - (1 - base) * prod(1 - weight * support).
+    """Score = 1 - (1 - evidence) * (1 - 0.5 ids) * (1 - 0.1 domain), or the evidence alone below `MIN_BASE`.
 
-    base is the strongest direct signal: 1.0 for the same normalised signature,
-    0.9 when each regex matches the other's signature, 0.8 for the same
-    `<domain>/<slug>` in another environment, 0.4 when one regex matches the
-    other's signature, else the Jaccard similarity of the signature shingles.
-    Supports: id similarity (Indel ratio of the slugs, weight 0.5), overlapping
-    workarounds (weight 0.5), same domain (weight 0.1). Workarounds are only
-    compared when they could lift the pair to `threshold`.
+    The evidence is what the two entries say about the error, combined as a noisy-OR:
+    the Jaccard similarity of the signature shingles (1.0 for one normalised
+    signature), `REGEX_BOTH` when each regex matches the other's signature or
+    `REGEX_ONE` when one does (half of each across domains, where lookups often share
+    a keyword), and 0.5 x the overlap of the workarounds; at least 0.8 for one
+    `<domain>/<slug>` in two environments, 1.0 for one id (where asked). Id
+    similarity (Indel ratio of the slugs) and the shared domain count only within
+    one domain, and only once the evidence reaches `MIN_BASE`: they lift a pair,
+    never make one. Workarounds are compared only when they could matter.
     """
     signals = signals or _Signals()
     left, right = prepared or (Prepared.of(a), Prepared.of(b))
+    domain_a, domain_b = a.str_field("domain"), b.str_field("domain")
+    one_domain = bool(domain_a) and domain_a == domain_b
     reasons: list[Reason] = []
-    base = 0.0
     if left.normalized and left.normalized == right.normalized:
         reasons.append(Reason("same-signature", "same signature after normalising volatile tokens", 1.0))
-        base = 1.0
+        evidence = 1.0
     else:
-        jaccard = _jaccard(left.shingles, right.shingles)
-        if jaccard >= 0.2:
-            reasons.append(Reason("similar-signature", f"similar signatures (Jaccard {jaccard:.2f})", jaccard))
-        base = jaccard
+        evidence = _jaccard(left.shingles, right.shingles)
+        if evidence >= 0.2:
+            reasons.append(Reason("similar-signature", f"similar signatures (Jaccard {evidence:.2f})", evidence))
+    regex = 0.0
     if signals.a_matches_b and signals.b_matches_a:
-        reasons.append(Reason("regex-matches-both", "each regex matches the other's signature", 0.9))
-        base = max(base, 0.9)
+        regex = REGEX_BOTH if one_domain else REGEX_BOTH / 2
+        reasons.append(Reason("regex-matches-both", "each regex matches the other's signature", regex))
     elif signals.a_matches_b or signals.b_matches_a:
         who, whom = (a, b) if signals.a_matches_b else (b, a)
-        reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", 0.4))
-        base = max(base, 0.4)
+        regex = REGEX_ONE if one_domain else REGEX_ONE / 2
+        reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", regex))
+    evidence = 1.0 - (1.0 - evidence) * (1.0 - regex)
     if signals.same_id:
         reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
-        base = 1.0
+        evidence = 1.0
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
-        base = max(base, 0.8)
-    keep = 1.0 - base
-    id_similarity = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if a.id and b.id else 0.0
-    if id_similarity >= 0.5:
-        reasons.append(Reason("similar-id", f"similar ids ({id_similarity:.2f})", id_similarity))
-        keep *= 1.0 - SUPPORT_IDS * id_similarity
-    domain_a, domain_b = a.str_field("domain"), b.str_field("domain")
-    if domain_a and domain_a == domain_b:
-        reasons.append(Reason("same-domain", f"same domain `{domain_a}`", 1.0))
-        keep *= 1.0 - SUPPORT_DOMAIN
-    if 1.0 - keep * (1.0 - SUPPORT_WORKAROUNDS) >= threshold:
+        evidence = max(evidence, 0.8)
+    ids = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0
+    ids = ids if ids >= 0.5 else 0.0
+    best = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS) * (1.0 - SUPPORT_IDS * ids)
+    if evidence < 1.0 and best >= min(threshold, MIN_BASE):
         overlap = workaround_overlap(a, b)
         if overlap > 0:
             reasons.append(Reason("shared-workarounds", f"overlapping workarounds ({overlap:.0%})", overlap))
-            keep *= 1.0 - SUPPORT_WORKAROUNDS * overlap
+            evidence = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS * overlap)
+    if evidence < MIN_BASE:
+        return Pair(a, b, round(evidence, 4), tuple(reasons))
+    keep = 1.0 - evidence
+    if one_domain:  # across domains alike slugs name a topic (`…-quota-exceeded`), not one error
+        if ids:
+            reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
+            keep *= 1.0 - SUPPORT_IDS * ids
+        reasons.append(Reason("same-domain", f"same domain `{domain_a}`", 1.0))
+        keep *= 1.0 - SUPPORT_DOMAIN
     return Pair(a, b, round(1.0 - keep, 4), tuple(reasons))
+
+
+def _reach(
+    entries: Sequence[Entry],
+    number: int,
+    texts: Sequence[Any],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    memo: dict[Any, Any],
+) -> int:
+    """How many other entries own a text entry `number`'s regex matches, counted up to
+    `REGEX_REACH + 1`: the texts are scanned in order with the regex's literal query,
+    the regex run on those that hold it, and the scan stops once enough owners are known.
+    Kept in `memo` per pattern (regexes written alike share it)."""
+    pattern = entries[number].str_field("regex")
+    key = ("dupes-reach", pattern, flags, mode, runner.budget)
+    owners = memo.get(key)
+    if owners is None:
+        _, query, _ = regex_fact(entries[number], flags, runner)
+        needed = REGEX_REACH + 2  # one of them may be the asking entry itself
+        lits = [lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL]
+        found: list[int] = []
+        batch: list[Any] = []
+
+        def run() -> None:
+            outcomes = runner.run([Job(pattern or "", flags, mode, t.text) for t in batch], remember=False)
+            for text, outcome in zip(batch, outcomes):
+                if outcome.status is Status.MATCH and text.owner not in found and len(found) < needed:
+                    found.append(text.owner)
+            batch.clear()
+
+        for text in texts:
+            if len(found) >= needed:
+                break
+            if text.owner in found:
+                continue
+            folded = fold(text.text)
+            if satisfied(query, {lit for lit in lits if lit in folded}, folded):
+                batch.append(text)
+                if len(batch) >= 32:
+                    run()
+        if batch and len(found) < needed:
+            run()
+        owners = memo[key] = tuple(found)
+    return sum(1 for owner in owners if owner != number)
+
+
+def regex_matches(
+    entries: Sequence[Entry],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    memo: dict[Any, Any] | None = None,
+    focus: Iterable[int] | None = None,
+) -> set[tuple[int, int]]:
+    """(i, j) for every entry i whose regex matches entry j's signature (i != j), unless
+    i's regex matches texts of more than `REGEX_REACH` other entries (a broad lookup).
+
+    Read from the corpus regex index (the one ET209 uses; with `memo`, computed once
+    per corpus), so each regex runs only on candidate signatures and under the budget.
+    With `focus`, only the pairs that involve one of those entries, each exactly as a
+    run over all entries finds it.
+    """
+    wanted = frozenset(focus) if focus is not None else None
+    memo = memo if memo is not None else {}
+    cross, texts = corpus_cross_matches(entries, flags, mode, runner, memo, wanted)
+    out: set[tuple[int, int]] = set()
+    for i, row in cross.pairs.items():
+        # a focused run knows the whole row of a focus regex only; others are counted apart
+        known = wanted is None or i in wanted
+        reach = row.owner_count() if known else _reach(entries, i, texts, flags, mode, runner, memo)
+        if reach > REGEX_REACH:
+            continue
+        out.update((i, text.owner) for text in row if text.pointer == "/signature")
+    return out
 
 
 def signature_matches(
@@ -536,19 +643,8 @@ def signature_matches(
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
 ) -> set[tuple[int, int]]:
-    """(i, j) for every entry i whose regex matches entry j's signature (i != j).
-
-    Read from the corpus regex index (the one ET209 uses; with `memo`, computed once
-    per corpus), so each regex runs only on candidate signatures and under the budget.
-    With `focus`, only the pairs that involve one of those entries.
-    """
-    cross, _ = corpus_cross_matches(entries, flags, mode, runner, memo, focus)
-    return {
-        (i, text.owner)
-        for i, texts in cross.pairs.items()
-        for text in texts
-        if text.pointer == "/signature" and text.owner != i
-    }
+    """The pairs of `regex_matches` (the name earlier versions used)."""
+    return regex_matches(entries, flags, mode, runner, memo, focus)
 
 
 def _variant_pairs(
@@ -575,15 +671,156 @@ def _variant_pairs(
     return out
 
 
+def _locale_variants(a: Entry, b: Entry, stem: str) -> bool:
+    """Whether two ids are one slug for two countries or languages (`…_br`, `…_kr`): a
+    family of local variants, not one entry written twice."""
+    suffixes = [(e.id or "")[len(stem) :].strip("-_.") for e in (a, b)]
+    return all(len(x) == 2 and x.isalpha() and x not in _NOT_CODES for x in suffixes) and suffixes[0] != suffixes[1]
+
+
 def entry_shingles(entry: Entry, prepared: Prepared | None = None) -> frozenset[str]:
     """What candidate generation compares: signature shingles plus id tokens."""
     if prepared is None:
-        normalized, ids, _ = profile(entry)
+        normalized, ids, _, _ = profile(entry)
         return signature_shingles("", normalized).union(ids)
     shingles = set(prepared.shingles)
     if entry.id:
         shingles.update(f"id:{t}" for t in id_tokens(entry.id))
     return frozenset(shingles)
+
+
+class _Cliques:
+    """Sets of entries whose every pair scores 1.0 without being scored: one normalised
+    signature and, when `same_id`, one id. Their pairs grow with the square of a set,
+    so they are counted and walked in (id, path) order, never listed.
+
+    Two entries with one id are ET501's finding: without `same_id` they are left out
+    of each other's pairs. So are entries one of which lists the other's id as an
+    alias (ET501's too). A `frequently_confused_with` link does not hide a pair here:
+    two entries with one signature cannot be told apart by it, linked or not.
+    """
+
+    def __init__(self, entries: Sequence[Entry], normalized: Sequence[str], same_id: bool) -> None:
+        self.entries = entries
+        self.normalized = normalized
+        self.same_id = same_id
+        self.key = lambda k: (entries[k].id or "", entries[k].path)
+        by_signature: dict[str, list[int]] = defaultdict(list)
+        by_id: dict[str, list[int]] = defaultdict(list)
+        claimed: dict[str, list[int]] = defaultdict(list)
+        for k, entry in enumerate(entries):
+            if normalized[k]:
+                by_signature[normalized[k]].append(k)
+            if entry.id:
+                by_id[entry.id].append(k)
+            for alias in entry.list_field("aliases"):
+                if isinstance(alias, str):
+                    claimed[alias].append(k)
+        self.signatures = {s: sorted(m, key=self.key) for s, m in by_signature.items() if len(m) > 1}
+        self.signature_ids = {s: [entries[k].id or "" for k in m] for s, m in self.signatures.items()}
+        self.ids = {s: sorted(m, key=self.key) for s, m in by_id.items() if len(m) > 1} if same_id else {}
+        self.both = Counter(
+            (normalized[k], entries[k].id) for m in self.signatures.values() for k in m if entries[k].id
+        )
+        self._by_id = by_id
+        self._claimed = claimed
+
+    def joined(self, i: int, j: int) -> bool:
+        """Whether the pair belongs to a clique (one signature, or one id when asked)."""
+        if self.normalized[i] and self.normalized[i] == self.normalized[j]:
+            return True
+        return self.same_id and bool(self.entries[i].id) and self.entries[i].id == self.entries[j].id
+
+    def related(self, i: int) -> set[int]:
+        """Entries with another id that one of the two lists as an alias."""
+        entry = self.entries[i]
+        out: set[int] = set()
+        for alias in entry.list_field("aliases"):
+            if isinstance(alias, str):
+                out.update(self._by_id.get(alias, ()))
+        if entry.id:
+            out.update(self._claimed.get(entry.id, ()))
+        return {k for k in out if k != i and self.entries[k].id != entry.id}
+
+    def _signature_members(self, i: int) -> Iterator[int]:
+        group = self.signatures.get(self.normalized[i])
+        if not group:
+            return iter(())
+        own = self.entries[i].id
+        if own and not self.same_id:  # one id: ET501's, skipped as one run (the group is in id order)
+            ids = self.signature_ids[self.normalized[i]]
+            low, high = bisect.bisect_left(ids, own), bisect.bisect_right(ids, own)
+            return (group[p] for p in itertools.chain(range(low), range(high, len(group))))
+        return iter(group)
+
+    def members(self, i: int) -> Iterator[int]:
+        """The other entries of i's cliques, in (id, path) order."""
+        related = self.related(i)
+        streams = [self._signature_members(i)]
+        own = self.entries[i].id
+        if self.same_id and own and own in self.ids:
+            streams.append(iter(self.ids[own]))
+        last = None
+        for k in _merge(streams, self.key):
+            if k != i and k != last and k not in related:
+                yield k
+            last = k
+
+    def count(self, i: int) -> int:
+        """How many pairs entry i has in its cliques."""
+        normalized, own = self.normalized[i], self.entries[i].id
+        in_signature = len(self.signatures.get(normalized, ())) or 1
+        both = self.both.get((normalized, own), 1) if own and normalized in self.signatures else 1
+        related = sum(1 for k in self.related(i) if self.joined(i, k))
+        if not self.same_id:
+            same = both if own else 1
+            return in_signature - same - related
+        in_id = len(self.ids.get(own or "", ())) or 1
+        return in_signature + in_id - both - 1 - related
+
+
+def _merge(streams: list[Iterator[int]], key: Callable[[int], tuple[str, str]]) -> Iterator[int]:
+    return streams[0] if len(streams) == 1 else heapq.merge(*streams, key=key)
+
+
+@dataclass
+class Duplicates:
+    """What near-duplicate search found, per entry: its closest pairs (at most
+    `per_entry`, closest first: highest score, then the other entry's id and path) and
+    how many pairs it has in all; the template families; what clusters are built from."""
+
+    entries: Sequence[Entry]
+    closest: dict[int, list[Pair]]
+    counts: dict[int, int]
+    neighbours: dict[int, list[tuple[int, Pair]]] = field(repr=False)
+    cliques: _Cliques = field(repr=False)
+    families: list[family_search.Family]
+    prepared: list[Prepared] = field(repr=False)
+    per_entry: int = PER_ENTRY
+
+    @property
+    def pairs(self) -> list[Pair]:
+        """Every pair shown for some entry, once, best first."""
+        seen: dict[tuple[str, str], Pair] = {}
+        for pairs in self.closest.values():
+            for pair in pairs:
+                seen.setdefault((pair.a.path, pair.b.path), pair)
+        return sorted(seen.values(), key=pair_order)
+
+    def more(self, number: int) -> int:
+        """How many pairs of entry `number` are not among its closest."""
+        return self.counts.get(number, 0) - len(self.closest.get(number, ()))
+
+    def clique_pair(self, i: int, j: int) -> Pair:
+        """The pair of two entries of one clique, with its reasons."""
+        a, b = sorted((i, j), key=self.cliques.key)
+        left, right = self.entries[a], self.entries[b]
+        signals = _Signals(same_id=self.cliques.same_id and bool(left.id) and left.id == right.id)
+        return score_pair(left, right, signals, (self.prepared[a], self.prepared[b]))
+
+
+def pair_order(pair: Pair) -> tuple[float, str, str, str, str]:
+    return (-pair.score, pair.a.id or "", pair.b.id or "", pair.a.path, pair.b.path)
 
 
 def find_duplicates(
@@ -593,28 +830,33 @@ def find_duplicates(
     same_id: bool = False,
     matched: Iterable[tuple[int, int]] | None = None,
     focus: Iterable[int] | None = None,
-) -> list[Pair]:
-    """Near-duplicate pairs scoring at least `settings.threshold`, best first.
+    per_entry: int = PER_ENTRY,
+) -> Duplicates:
+    """Near-duplicate pairs scoring at least `settings.threshold`: each entry's closest
+    `per_entry` and how many it has, and the template families.
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
     `matched` holds (i, j) where entry i's regex matches entry j's signature; those
-    pairs join the candidates. Callers with regex settings pass `signature_matches`
+    pairs join the candidates. Callers with regex settings pass `regex_matches`
     for them; by default it is computed without flags in `search` mode. With
-    `focus` (entry numbers), only the pairs that involve one of those entries,
-    each exactly as a run over all pairs finds it.
+    `focus` (entry numbers), only the pairs of those entries, each entry's exactly
+    as a run over all entries finds them (families are then left out).
     """
     wanted = set(focus) if focus is not None else None
     if matched is None:
-        matched = signature_matches(entries, 0, "search", shared_runner(), focus=wanted)
+        matched = regex_matches(entries, 0, "search", shared_runner(), focus=wanted)
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
+    prepared: list[Prepared] = []
     combined: list[frozenset[str]] = []
     for n, entry in enumerate(entries):
+        prepared.append(Prepared.of(entry))
         combined.append(entry_shingles(entry))
         if n % 1000 == 999:
             report("shingling", n + 1, total)
     report("shingling", total, total)
+    cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
     candidates: dict[tuple[int, int], _Signals] = {}
     keys: list[Sequence[int] | bytes | None] | None = None
     if sum(1 for shingles in combined if shingles) > EXACT_LIMIT:
@@ -624,23 +866,8 @@ def find_duplicates(
     report("candidates", total, total)
     for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT, wanted).items():
         candidates.setdefault(key, _Signals()).variant = stem
-    by_id: dict[str, list[int]] = defaultdict(list)
-    for i, entry in enumerate(entries):
-        if entry.id:
-            by_id[entry.id].append(i)
-    for members in by_id.values():
-        if len(members) < 2:
-            continue
-        for x, i in enumerate(members):
-            for j in members[x + 1 :]:
-                if same_id:
-                    candidates.setdefault((i, j), _Signals()).same_id = True
-                else:
-                    candidates.pop((i, j), None)
     for i, j in matched:
-        if i == j or (not same_id and entries[i].id is not None and entries[i].id == entries[j].id):
-            continue
-        if wanted is not None and i not in wanted and j not in wanted:
+        if i == j or (wanted is not None and i not in wanted and j not in wanted):
             continue
         signals = candidates.setdefault((min(i, j), max(i, j)), _Signals())
         if i < j:
@@ -648,95 +875,50 @@ def find_duplicates(
         else:
             signals.b_matches_a = True
     report("regexes", total, total)
-    pairs: list[Pair] = []
+    neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
+    edges: list[tuple[int, int]] = []
     done = 0
     for (i, j), signals in sorted(candidates.items()):
         done += 1
         a, b = entries[i], entries[j]
-        if already_related(a, b) or allowed(a, b, settings.allow):
+        if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
+            continue  # a clique's pair, counted there; or one id (ET501's)
+        if allowed(a, b, settings.allow):
             continue
-        pair = score_pair(a, b, signals, (Prepared.of(a), Prepared.of(b)), settings.threshold)
+        left, right = prepared[i], prepared[j]
+        if (signals.variant and _locale_variants(a, b, signals.variant)) or family_search.siblings(
+            left.words, left.names, right.words, right.names
+        ):
+            edges.append((i, j))  # one template, another named value: a family, not a duplicate
+            continue
+        if already_related(a, b):
+            continue
+        if cliques.key(j) < cliques.key(i):  # pairs read in id order, whatever the entries' order
+            a, b, left, right = b, a, right, left
+            signals = _Signals(signals.variant, signals.same_id, signals.b_matches_a, signals.a_matches_b)
+        pair = score_pair(a, b, signals, (left, right), settings.threshold)
         if pair.score >= settings.threshold:
-            pairs.append(pair)
+            neighbours[i].append((j, pair))
+            neighbours[j].append((i, pair))
         if done % 5000 == 0:
             report("scoring", done, len(candidates))
     report("scoring", len(candidates), len(candidates))
-    pairs.sort(key=lambda p: (-p.score, p.a.id or "", p.b.id or "", p.a.path, p.b.path))
-    return pairs
-
-
-def clusters(pairs: Iterable[Pair]) -> list[Cluster]:
-    """Group pairs into connected components, largest first, members ordered by id."""
-    parent: dict[int, int] = {}
-    by_key: dict[int, Entry] = {}
-
-    def find(x: int) -> int:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    pair_list = list(pairs)
-    for pair in pair_list:
-        ka, kb = id(pair.a), id(pair.b)
-        by_key[ka], by_key[kb] = pair.a, pair.b
-        parent[find(ka)] = find(kb)
-    groups: dict[int, Cluster] = {}
-    for key, entry in by_key.items():
-        groups.setdefault(find(key), Cluster([])).members.append(entry)
-    for pair in pair_list:
-        groups[find(id(pair.a))].pairs.append(pair)
-    result = list(groups.values())
-    for cluster in result:
-        cluster.members.sort(key=lambda e: (e.id or "", e.path))
-    result.sort(key=lambda c: (-len(c.members), c.members[0].id or "", c.members[0].path))
+    result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
+    for i in sorted(wanted) if wanted is not None else range(total):
+        count = cliques.count(i) + len(neighbours.get(i, ()))
+        if not count:
+            continue
+        shown: list[Pair] = []
+        for k in cliques.members(i):
+            if len(shown) >= per_entry:
+                break
+            shown.append(result.clique_pair(i, k))
+        if len(shown) < per_entry and i in neighbours:
+            near = sorted(neighbours[i], key=lambda item: (-item[1].score, *cliques.key(item[0])))
+            shown.extend(pair for _, pair in near[: per_entry - len(shown)])
+        result.closest[i] = shown
+        result.counts[i] = count
+    if wanted is None:
+        order = {k: cliques.key(k) for pair in edges for k in pair}
+        result.families = family_search.families(edges, {k: prepared[k].words for k in order}, order)
     return result
-
-
-def _reason_json(reason: Reason) -> dict[str, Any]:
-    return {"code": reason.code, "text": reason.text, "strength": round(reason.strength, 4)}
-
-
-def _side(entry: Entry) -> dict[str, Any]:
-    return {"id": entry.id, "path": entry.path}
-
-
-def report_json(groups: Sequence[Cluster], entries: int) -> dict[str, Any]:
-    """The `--format json` document: clusters of ids, each with its scored pairs."""
-    return {
-        "entries": entries,
-        "pairs": sum(len(c.pairs) for c in groups),
-        "clusters": [
-            {
-                "ids": [e.id for e in c.members],
-                "paths": [e.path for e in c.members],
-                "pairs": [
-                    {"a": _side(p.a), "b": _side(p.b), "score": p.score, "reasons": [_reason_json(r) for r in p.reasons]}
-                    for p in c.pairs
-                ],
-            }
-            for c in groups
-        ],
-    }
-
-
-def report_text(groups: Sequence[Cluster], entries: int) -> str:
-    """Pairs as readable text, grouped by cluster, with a closing count."""
-    lines: list[str] = []
-    for cluster in groups:
-        if len(cluster.members) > 2:
-            lines.append(f"cluster of {len(cluster.members)}: " + ", ".join(f"`{e.id}`" for e in cluster.members))
-        for pair in cluster.pairs:
-            lines.append(f"`{pair.a.id}` ~ `{pair.b.id}`  score {pair.score:.2f}")
-            lines.append(f"    {pair.a.path}")
-            lines.append(f"    {pair.b.path}")
-            lines.extend(f"    - {r.text}" for r in pair.reasons)
-        lines.append("")
-    count = sum(len(c.pairs) for c in groups)
-    among = f"{entries} {'entry' if entries == 1 else 'entries'}"
-    if count:
-        pairs = f"{count} near-duplicate pair{'s' * (count != 1)}"
-        lines.append(f"Found {pairs} in {len(groups)} cluster{'s' * (len(groups) != 1)} among {among}.")
-    else:
-        lines.append(f"No near-duplicates among {among}.")
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,183 @@
+"""Template families: entries written from one message template that differ in a named value.
+
+"AI tells someone in Vietnam to call 911" and "... in Hong Kong to call 911",
+`'NoneType' object is not subscriptable` and `'coroutine' object is not
+subscriptable`: the same frame of words around a slot that names something else
+(a country, a type, a module, a product). Such entries describe different
+errors, so they are no near-duplicates; they are reported once, as a family
+(`entrykit dupes --families`).
+
+Two normalised signatures are *siblings* when their word sequences, aligned
+(difflib's longest matching blocks), share at least `MIN_FRAME` words and at
+least half the words of the longer one, and one replaced span holds name words
+on both sides that differ. Name words are those of a signature's names: quoted
+or backticked values without a space, class, module, dotted and snake-case
+names, acronyms, environment variables, and capitalised words inside a sentence
+(`Vietnam`, `Hong Kong`); see `name_words`. A slot that opens the message (a class
+or logger name before it) does not count, nor one whose value on either side only
+stands for a name (`'X'`, `'filename'`, `App\\SomeClass`: see `placeholder`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from entrykit import message_tokens
+
+MIN_FRAME = 3  # words two siblings share at least
+MAX_WORDS = 120  # words of a signature compared (alignment is quadratic in them)
+
+# Token classes whose words name something (see `entrykit.message_tokens`).
+NAME_KINDS = frozenset({
+    message_tokens.CALL, message_tokens.DOTTED, message_tokens.IDENTIFIER, message_tokens.CLASS,
+    message_tokens.COMPOUND, message_tokens.ACRONYM, message_tokens.VARIABLE, message_tokens.METAVAR,
+})
+_QUOTES = frozenset({message_tokens.QUOTED, message_tokens.CODE})
+_WORD = re.compile(r"\w+")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'-]*")
+_SENTENCE_END = ".:!?;|>=(\"'`[{-"
+
+
+def name_words(text: str, volatile: Iterable[str]) -> frozenset[str]:
+    """The casefolded words of the names in a signature (token classes in `volatile` are
+    left out: they become placeholders, not names)."""
+    text = message_tokens.fold(text)
+    skip = frozenset(volatile)
+    names: set[str] = set()
+
+    def read(tokens: Iterable[message_tokens.Token]) -> None:
+        for token in tokens:
+            if token.kind in skip:
+                continue
+            if token.kind in _QUOTES:
+                if " " in token.value.strip():
+                    read(token.inner)  # a quoted sentence: its own names count
+                else:  # a quoted name: its words, without the volatile tokens inside it
+                    pieces, at = [], token.start
+                    for inner in sorted((t for t in token.inner if t.kind in skip), key=lambda t: t.start):
+                        pieces.append(text[at : inner.start])
+                        at = inner.end
+                    pieces.append(text[at : token.end])
+                    names.update(_WORD.findall(" ".join(pieces).casefold()))
+            elif token.kind in NAME_KINDS:
+                names.update(_WORD.findall(token.value.casefold()))
+
+    read(message_tokens.scan(text))
+    for match in _CAPITALISED.finditer(text):
+        before = text[: match.start()].rstrip()
+        if before and before[-1] not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
+            names.update(_WORD.findall(match.group().casefold()))
+    return frozenset(names)
+
+
+def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[tuple[str, int, int, int, int]]:
+    return SequenceMatcher(None, a[:MAX_WORDS], b[:MAX_WORDS], autojunk=False).get_opcodes()
+
+
+def siblings(a: Sequence[str], a_names: frozenset[str], b: Sequence[str], b_names: frozenset[str]) -> bool:
+    """Whether two normalised signatures (word lists, with their name words) are one
+    template with another named value in a slot."""
+    if not a_names or not b_names or a == b:
+        return False
+    codes = _opcodes(a, b)
+    frame = sum(i2 - i1 for tag, i1, i2, _, _ in codes if tag == "equal")
+    if frame < MIN_FRAME or 2 * frame < max(len(a[:MAX_WORDS]), len(b[:MAX_WORDS])):
+        return False
+    for tag, i1, i2, j1, j2 in codes:
+        if tag != "replace" or i1 == j1 == 0:
+            continue  # a class or logger before the message is a prefix, not a slot in it
+        left = {w for w in a[i1:i2] if w in a_names}
+        right = {w for w in b[j1:j2] if w in b_names}
+        if left and right and left != right and not (placeholder(left) or placeholder(right)):
+            return True
+    return False
+
+
+# Words that stand for any name in a message written as an example: `'X'`, `'filename'`,
+# `App\SomeClass`, `'property'`, `'branch-name'`, `my_model`.
+PLACEHOLDER_WORDS = frozenset(
+    """
+    foo bar baz qux quux xxx yyy zzz placeholder example sample something name names filename
+    file path dir directory property prop method attr attribute branch your some my the
+    """.split()  # noqa: SIM905
+)
+_PLACEHOLDER_NOUNS = frozenset(
+    """
+    class module model app project package pkg func function var table component service image
+    container bucket repo file branch key db database object obj field method property name
+    """.split()  # noqa: SIM905
+)
+
+
+def placeholder(words: set[str]) -> bool:
+    """Whether a slot's name words only stand for a name (`x`, `filename`, `someclass`, `my_module`)."""
+    def one(word: str) -> bool:
+        if len(word) == 1 or word in PLACEHOLDER_WORDS:
+            return True
+        for prefix in ("some", "my", "your", "example"):
+            if word.startswith(prefix) and word[len(prefix) :] in _PLACEHOLDER_NOUNS:
+                return True
+        return False
+
+    return all(one(word) for word in words)
+
+
+def template(a: Sequence[str], b: Sequence[str]) -> str:
+    """The words two siblings share, `…` where they differ."""
+    out: list[str] = []
+    for tag, i1, i2, _, _ in _opcodes(a, b):
+        if tag == "equal":
+            out.extend(a[i1:i2])
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return " ".join(out)
+
+
+def slot_values(representative: Sequence[str], member: Sequence[str]) -> list[str]:
+    """The member's words where it differs from the representative, one string per slot."""
+    return [
+        " ".join(member[j1:j2]) for tag, _, _, j1, j2 in _opcodes(representative, member) if tag != "equal" and j2 > j1
+    ]
+
+
+@dataclass(frozen=True)
+class Family:
+    """Entries (by number) made from one template: members sorted by id, the first the
+    representative; `template` the words they share; `values` each member's slot words."""
+
+    members: tuple[int, ...]
+    template: str
+    values: tuple[tuple[str, ...], ...]
+
+
+def families(
+    edges: Iterable[tuple[int, int]], words: Mapping[int, Sequence[str]], order: Mapping[int, tuple[str, str]]
+) -> list[Family]:
+    """Connected groups of sibling edges, largest first; `order` sorts members (id, path)."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in edges:
+        a, b = find(i), find(j)
+        if a != b:
+            parent[max(a, b, key=lambda k: order[k])] = min(a, b, key=lambda k: order[k])
+    groups: dict[int, list[int]] = {}
+    for x in parent:
+        groups.setdefault(find(x), []).append(x)
+    out: list[Family] = []
+    for members in groups.values():
+        members.sort(key=lambda k: order[k])
+        head = words[members[0]]
+        shape = template(head, words[members[1]])
+        values = tuple(tuple(slot_values(head, words[m])) for m in members)
+        out.append(Family(tuple(members), shape, values))
+    out.sort(key=lambda f: (-len(f.members), order[f.members[0]]))
+    return out
