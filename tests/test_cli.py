@@ -29,7 +29,7 @@ workarounds:
 BROKEN = """\
 id: pip/broken
 signature: "ERROR: boom"
-regex: "ValueError: invalid literal"
+regex: "ValueError: invalid frobnicate literal"
 """
 
 
