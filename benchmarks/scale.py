@@ -83,7 +83,7 @@ def libyaml(root: Path) -> float:
 def lint(root: Path, *extra: str) -> tuple[float, int, int]:
     """(wall seconds, peak RSS in MB, diagnostics) of one `entrykit lint` process."""
     command = ["/usr/bin/time", "-v", sys.executable, "-m", "entrykit", "lint", "--root", str(root),
-               "--today", TODAY, "--format", "json", "--exit-zero", *extra]
+               "--today", TODAY, "--format", "json", "--exit-zero", "--cache-dir", str(_cache_dir(root)), *extra]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=root.parent)
     wall = time.perf_counter() - started
@@ -93,8 +93,13 @@ def lint(root: Path, *extra: str) -> tuple[float, int, int]:
     return wall, int(rss.group(1)) // 1024 if rss else -1, len(json.loads(done.stdout))
 
 
+def _cache_dir(root: Path) -> Path:
+    """The cache folder of the benchmark's runs on `root`: beside the corpus, outside it."""
+    return root.parent / f"{root.name}-cache"
+
+
 def _clear(root: Path) -> None:
-    shutil.rmtree(root / ".entrykit_cache", ignore_errors=True)
+    shutil.rmtree(_cache_dir(root), ignore_errors=True)
 
 
 def precommit(root: Path, rounds: int = 5, what: str = "comment") -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,20 @@ def deadends_dir() -> Path:
     if not DEADENDS.is_dir():
         pytest.skip("../shared/corpus/deadends-dev is not present")
     return DEADENDS
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every run of the tests keeps entrykit's cache in a folder of its own, never the user's
+    (subprocesses inherit it through the environment)."""
+    folder = tmp_path_factory.mktemp("entrykit-cache")
+    before = os.environ.get("ENTRYKIT_CACHE_DIR")
+    os.environ["ENTRYKIT_CACHE_DIR"] = str(folder)
+    yield
+    if before is None:
+        os.environ.pop("ENTRYKIT_CACHE_DIR", None)
+    else:
+        os.environ["ENTRYKIT_CACHE_DIR"] = before
 
 
 # -- a test run leaves the repository as it found it -----------------------------------------

@@ -91,13 +91,17 @@ def test_second_run_reads_everything_from_the_cache(
     second = _run(root, config)
     assert counter.checked == []
     assert _rows(second) == _rows(first)
-    assert (root / ".entrykit_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.name.startswith(".")) == []  # nothing in the project
+    store = engine.open_store(config)
+    assert store is not None and store.folder.is_dir() and tmp_path not in store.folder.parents
 
 
 def test_no_cache_writes_nothing(tmp_path: Path) -> None:
-    root = write_corpus(tmp_path, _files())
-    lint(None, make_config(tmp_path), TODAY, cwd=tmp_path)
-    assert not (root / ".entrykit_cache").exists()
+    write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    lint(None, config, TODAY, cwd=tmp_path)
+    store = engine.open_store(config)
+    assert store is not None and not store.folder.exists()
 
 
 def test_a_changed_file_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
@@ -185,11 +189,20 @@ def test_deleted_files_are_forgotten(tmp_path: Path, old_files: None) -> None:
     assert store is not None and "pip/no-matching-dist.yaml" not in store.known()
 
 
-def _damage(root: Path, how: str) -> int:
+def _cache_files(config: Config) -> list[tuple[Path, str]]:
+    """Every record file of the corpus's cache, with the name its tag is made for."""
+    store = engine.open_store(config)
+    assert store is not None
+    files = [(p, f"env/{p.name}") for p in store.folder.iterdir()]
+    files += [(p, f"format/{p.name}") for p in store.folder.parents[1].glob("memo-*")]
+    return files
+
+
+def _damage(config: Config, how: str) -> int:
     damaged = 0
-    for path in (root / ".entrykit_cache").rglob("*"):
-        if not path.is_file() or path.name in (".gitignore", "CACHEDIR.TAG"):
-            continue
+    store = engine.open_store(config)
+    assert store is not None
+    for path, name in _cache_files(config):
         blob = path.read_bytes()
         if how == "garbage":
             path.write_bytes(os.urandom(len(blob)))
@@ -201,27 +214,34 @@ def _damage(root: Path, how: str) -> int:
         elif how == "empty":
             path.write_bytes(b"")
         elif how == "wrong-shape":  # a well-formed cache file holding the wrong data
-            path.write_bytes(cache.encode(["not", "a", {"record": 1}]))
+            path.write_bytes(cache.encode(["not", "a", {"record": 1}], store.key, name))
         elif how == "wrong-records":
-            path.write_bytes(cache.encode({"pip/no-matching-dist.yaml": {"d": 1, "r": [[1, 2]], "s": 3}}))
+            path.write_bytes(
+                cache.encode({"pip/no-matching-dist.yaml": {"d": 1, "r": [[1, 2]], "s": 3}}, store.key, name)
+            )
+        elif how == "forged":  # a well-formed file tagged with another key: never decoded
+            path.write_bytes(cache.encode({}, b"k" * 32, name))
         damaged += 1
     return damaged
 
 
-@pytest.mark.parametrize("how", ["garbage", "truncated", "flipped", "empty", "wrong-shape", "wrong-records"])
+_DAMAGE = ["garbage", "truncated", "flipped", "empty", "wrong-shape", "wrong-records", "forged"]
+
+
+@pytest.mark.parametrize("how", _DAMAGE)
 def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path: Path, how: str, old_files: None) -> None:
     root = write_corpus(tmp_path, _files())
     config = make_config(tmp_path)
     expected = _rows(_reference(root, config))
     _run(root, config)
-    assert _damage(root, how) > 0
+    assert _damage(config, how) > 0
     assert _rows(_run(root, config)) == expected
     # rebuilt: the next run reads it again
     store = engine.open_store(config)
     assert store is not None and store.known() == {k for k in _files()}
 
 
-@pytest.mark.parametrize("how", ["garbage", "truncated", "flipped", "empty", "wrong-shape", "wrong-records"])
+@pytest.mark.parametrize("how", _DAMAGE)
 def test_a_damaged_cache_never_changes_a_pre_commit_run(tmp_path: Path, how: str, old_files: None) -> None:
     """A run over one file reads the other files' rows from the cache's files table."""
     root = write_corpus(tmp_path, _files())
@@ -230,15 +250,18 @@ def test_a_damaged_cache_never_changes_a_pre_commit_run(tmp_path: Path, how: str
     expected = _rows(_reference(root, config, paths=target))
     _run(root, config)
     assert _rows(_run(root, config, paths=target)) == expected
-    assert _damage(root, how) > 0
+    assert _damage(config, how) > 0
     assert _rows(_run(root, config, paths=target)) == expected
 
 
-def test_an_unwritable_cache_does_not_fail_the_run(tmp_path: Path) -> None:
+def test_an_unusable_cache_folder_does_not_fail_the_run(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, _files())
-    (root / ".entrykit_cache").write_text("a file where the folder should be")
+    where = tmp_path.parent / f"{tmp_path.name}-not-a-folder"
+    where.write_text("a file where the folder should be")
     config = make_config(tmp_path)
-    assert _rows(_run(root, config)) == _rows(_reference(root, config))
+    result = _run(root, config, cache_dir=where)
+    assert _rows(result) == _rows(_reference(root, config))
+    assert len(result.notes) == 1 and "cannot be used" in result.notes[0]
 
 
 def test_cache_files_hold_plain_data_only(tmp_path: Path) -> None:
@@ -246,11 +269,15 @@ def test_cache_files_hold_plain_data_only(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, _files())
     config = make_config(tmp_path)
     _run(root, config)
-    for path in (root / ".entrykit_cache").rglob("res-*"):
+    store = engine.open_store(config)
+    assert store is not None
+    for path in store.folder.glob("res-*"):
         assert path.read_bytes().startswith(cache.MAGIC)
-        assert isinstance(cache.decode(path.read_bytes()), dict)
+        assert isinstance(cache.decode(path.read_bytes(), store.key, f"env/{path.name}"), dict)
+        with pytest.raises(ValueError):  # the tag is made for one name: a file moved is no file
+            cache.decode(path.read_bytes(), store.key, "env/res-99")
     with pytest.raises(ValueError):
-        cache.decode(b"\x80\x04\x95" + b"cos\nsystem\n")
+        cache.decode(b"\x80\x04\x95" + b"cos\nsystem\n", store.key, "env/res-00")
 
 
 _WORKER_SCRIPT = """
@@ -298,7 +325,7 @@ def test_two_processes_at_once_never_change_results(tmp_path: Path) -> None:
             assert rows == expected
     store = engine.open_store(config)
     assert store is not None and store.known() == set(files)
-    assert not [p for p in (root / ".entrykit_cache").rglob("*.tmp")]
+    assert not [p for p in store.folder.parents[1].rglob("*.tmp")]
 
 
 def test_records_round_trip(tmp_path: Path) -> None:
@@ -359,3 +386,74 @@ def test_rules_that_do_not_say_dated_never_read_today() -> None:
             list(rule.func(entry, ctx))
             checked += 1
     assert checked > 1000
+
+
+# Every option of every configuration table, each at a value other than its default.
+NON_DEFAULT: dict[str, dict[str, Any]] = {
+    "dupes.threshold": {"dupes": {"threshold": 0.3}},
+    "dupes.candidate": {"dupes": {"candidate": 0.3}},
+    "dupes.allow": {"dupes": {"allow": ["pip/*"]}},
+    "merge.rate_gap": {"merge": {"rate_gap": 0.05}},
+    "regex.flags": {"regex": {"flags": ["IGNORECASE", "MULTILINE"]}},
+    "regex.mode": {"regex": {"mode": "match"}},
+    "regex.timeout_ms": {"regex": {"timeout_ms": 250}},
+    "regex.measure": {"regex": {"measure": True}},
+    "regex.polynomial_degree": {"regex": {"polynomial_degree": 2}},
+    "regex.portable_to": {"regex": {"portable_to": ["re2", "ecmascript"]}},
+    "translation.required": {"translation": {"required": ["zh", "ja"]}},
+    "translation.fields": {"translation": {"fields": ["signature"]}},
+    "translation.track_source": {"translation": {"track_source": True}},
+    "translation.glossary": {"translation": {"glossary": {"zh": {"pip": ["包管理器"]}}}},
+    "versions.aliases": {"versions": {"aliases": {"pip": ["pip3"]}}},
+    "versions.vocabularies": {"versions": {"vocabularies": {"android": ["pie", "q", "r"]}}},
+    "ET208.min_literal": {"rules": {"ET208": {"min_literal": 6}}},
+    "ET209.max_pairs": {"rules": {"ET209": {"max_pairs": 1}}},
+    "ET502.max_pairs": {"rules": {"ET502": {"max_pairs": 1}}},
+    "ET305.kinds": {"rules": {"ET305": {"kinds": ["url", "path"]}}},
+    "ET308.share": {"rules": {"ET308": {"share": 0.2}}},
+    "ET602.min_resolvable_rate": {"rules": {"ET602": {"min_resolvable_rate": 0.9}}},
+    "ET602.max_unresolvable_rate": {"rules": {"ET602": {"max_unresolvable_rate": 0.05}}},
+    "ET603.max_confidence": {"rules": {"ET603": {"max_confidence": [0.3, 0.5, 0.7]}}},
+    "ET607.max_age_days": {"rules": {"ET607": {"max_age_days": 30}}},
+    "severity": {"rules": {"ET607": {"severity": "error"}}},
+    "select": {"select": ["ET1", "ET2", "ET6"]},
+    "ignore": {"ignore": ["ET607", "ET3"]},
+    "per-file-ignores": {"per-file-ignores": {"entries/pip/*": ["ET2"]}},
+    "max-file-bytes": {"max-file-bytes": 1500},
+    "max-nesting": {"max-nesting": 3},
+    "max-aliases": {"max-aliases": 0},
+}
+
+
+def test_the_option_table_names_every_option() -> None:
+    from entrykit import registry
+    from entrykit.settings import SECTIONS
+
+    declared = {f"{name}.{option}" for name, section in SECTIONS.items() for option in section.options}
+    declared |= {f"{rule.code}.{option}" for rule in registry.all_rules() for option in rule.options}
+    assert declared <= set(NON_DEFAULT), sorted(declared - set(NON_DEFAULT))
+
+
+@pytest.mark.parametrize("option", [*NON_DEFAULT, "all at once"])
+def test_every_option_gives_the_same_findings_with_the_cache(tmp_path: Path, option: str, old_files: None) -> None:
+    """Cold and warm cached runs equal a run without the cache, whatever the configuration."""
+    from .conftest import REPO
+
+    tables = list(NON_DEFAULT.values()) if option == "all at once" else [NON_DEFAULT[option]]
+    table: dict[str, Any] = {}
+    for part in tables:
+        for key, value in part.items():
+            if isinstance(value, dict) and isinstance(table.get(key), dict):
+                table[key] = {**table[key], **value}
+            else:
+                table[key] = value
+    for domain in ("pip", "git"):
+        for source in sorted((REPO / "entries" / domain).glob("*.yaml")):
+            write_corpus(tmp_path, {f"{domain}/{source.name}": source.read_text(encoding="utf-8")})
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path, table)
+    expected = _rows(_reference(root, config))
+    assert _rows(_run(root, config)) == expected  # cold: the cache is written
+    assert _rows(_run(root, config)) == expected  # warm: read back
+    one = [root / "pip" / "no-matching-dist.yaml"]
+    assert _rows(_run(root, config, paths=one)) == _rows(_reference(root, config, paths=one))

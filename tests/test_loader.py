@@ -60,10 +60,11 @@ def test_file_size_limit(tmp_path: Path) -> None:
 
 
 def test_yaml_follows_the_1_2_core_schema_and_keeps_dates_as_text(tmp_path: Path) -> None:
-    text = b"a: yes\nb: on\nc: 2024-06-01\nd: 0o17\ne: 1_000\nf: ~\ng: TRUE\nh: 1.5e3\n"
+    text = b"a: yes\nb: on\nc: 2024-06-01\nd: 0o17\ne: 1_000\nf: ~\ng: TRUE\nh: 1.5e3\ni: 017\n"
     entry = _load(tmp_path, "s.yaml", text)
     assert entry.data == {  # type: ignore[union-attr]
-        "a": "yes", "b": "on", "c": "2024-06-01", "d": 15, "e": 1000, "f": None, "g": True, "h": 1500.0
+        "a": "yes", "b": "on", "c": "2024-06-01", "d": 15, "e": 1000, "f": None, "g": True, "h": 1500.0,
+        "i": 17,  # as ruamel.yaml reads it (YAML 1.1 read fifteen: ET006)
     }
 
 

@@ -198,8 +198,9 @@ def test_a_failed_write_at_any_step_changes_no_file(
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_a_hard_kill_between_temp_write_and_rename_keeps_the_originals(tmp_path: Path, name: str) -> None:
-    """The process dies at its first rename (no handler runs): originals byte-identical; the only
-    trace is hidden files (`.tmp`: the new text; `.old`: a link to the old) that discovery ignores."""
+    """The process dies at its first rename of a file it changes (no handler runs): originals
+    byte-identical; the only trace is hidden files (`.tmp`: the new text; `.old`: a link to
+    the old) that discovery ignores, and the next command, whichever it is, removes them."""
     scenario = SCENARIOS[name]
     work = tmp_path / "work"
     before = _fresh(work, scenario)
@@ -218,6 +219,12 @@ def test_a_hard_kill_between_temp_write_and_rename_keeps_the_originals(tmp_path:
     assert all(before[k] == after[k] for k in before)
     found = sorted(p.relative_to(work).as_posix() for p in discover([work / "entries"]))
     assert found == sorted(k for k in before if k.startswith("entries/"))  # the temp file is never linted
+    # the next command (here one that writes nothing) cleans up and says so
+    proc = subprocess.run(
+        [sys.executable, "-m", "entrykit", "schema"], cwd=work, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0 and "earlier run" in proc.stderr, proc.stderr
+    assert snapshot(work) == before
 
 
 def test_new_and_import_refuse_to_overwrite_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from entrykit import journal
 from entrykit.errors import UsageError
 from entrykit.paths import entry_path
 from entrykit.roundtrip import load_document
@@ -194,5 +195,9 @@ def test_a_hard_crash_after_the_temp_write_leaves_the_original(tmp_path: Path) -
     proc = subprocess.run([sys.executable, "-c", script, str(target)], timeout=60)
     assert proc.returncode == 137
     assert target.read_bytes() == b"original\n"
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "entry.yaml"]
-    assert len(leftovers) == 1 and leftovers[0].startswith(".entry.yaml.") and leftovers[0].endswith(".tmp")
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "entry.yaml")
+    assert sorted(n.rsplit(".", 1)[1] for n in leftovers) == ["old", "tmp"]
+    assert all(n.startswith(".entry.yaml.") for n in leftovers)
+    outcomes = journal.recover()  # what the next command does first
+    assert any(o.files == 1 and o.cleaned == 2 and not o.restored for o in outcomes)
+    assert [p.name for p in tmp_path.iterdir()] == ["entry.yaml"] and target.read_bytes() == b"original\n"

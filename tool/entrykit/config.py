@@ -20,8 +20,9 @@ from typing import Any
 
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
-from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits
+from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
+from entrykit.paths import shown
 from entrykit.registry import Option, Rule
 from entrykit.settings import SECTIONS
 from entrykit.spelling import did_you_mean
@@ -155,18 +156,44 @@ class Config:
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a pyproject.toml is a few kilobytes; this is no config
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's data; ConfigError (naming the file, and the line and column of a syntax
+    error) if it is not a regular file under `MAX_CONFIG_BYTES` holding valid UTF-8 TOML."""
+    try:
+        raw = read_small_file(path, MAX_CONFIG_BYTES)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {shown(str(path))}: {exc.strerror or exc}") from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start + 1})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+
+
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.entrykit] table, walking up from `start`."""
+    """The nearest pyproject.toml with a [tool.entrykit] table, walking up from `start`.
+
+    A pyproject.toml on the way that cannot be read as TOML is an error (ConfigError,
+    with the line and column), never skipped: it may be the one holding the settings."""
     for folder in [start, *start.parents]:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
-            if "entrykit" in data.get("tool", {}):
+            tool = read_toml(candidate).get("tool", {})
+            if isinstance(tool, Mapping) and "entrykit" in tool:
                 return candidate
+            if not isinstance(tool, Mapping):
+                raise ConfigError(f"{candidate}: `tool` must be a table, not {_kind(tool)}")
     return None
+
+
+def _kind(value: Any) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "a boolean", list: "a list"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _norm(key: str) -> str:
@@ -230,11 +257,18 @@ def _check_table(table: Mapping[str, Any], options: Mapping[str, Option], where:
     return values
 
 
+# What the top-level limits may be: beyond these a limit is no limit (or no entry loads).
+MAX_LIMITS = {"max_file_bytes": 1 << 30, "max_nesting": 1000, "max_aliases": 100_000}
+
+
 def _positive(flat: Mapping[str, Any], name: str, default: int, zero_ok: bool = False) -> int:
     value = flat.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < (0 if zero_ok else 1):
+    high = MAX_LIMITS[name]
+    if not isinstance(value, int) or isinstance(value, bool) or not (0 if zero_ok else 1) <= value <= high:
         kind = "a non-negative" if zero_ok else "a positive"
-        raise ConfigError(f"`tool.entrykit.{name.replace('_', '-')}` must be {kind} integer")
+        raise ConfigError(
+            f"`tool.entrykit.{name.replace('_', '-')}` must be {kind} integer up to {high:,}, got {value!r}"
+        )
     return value
 
 
@@ -259,6 +293,8 @@ def _path_value(flat: Mapping[str, Any], name: str) -> str | None:
     value = flat.get(name)
     if value is not None and not isinstance(value, str):
         raise ConfigError(f"`tool.entrykit.{name}` must be a path string")
+    if value is not None and (not value.strip() or any(not c.isprintable() for c in value)):
+        raise ConfigError(f"`tool.entrykit.{name}` must be a path, got `{shown(value)}`")
     return value
 
 
@@ -291,6 +327,8 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
         for name, sec in sections.items()
     }
     select = _written_codes(flat.get("select", ["ET"]), "`tool.entrykit.select`")
+    if not select:
+        raise ConfigError("`tool.entrykit.select` is empty, which turns every rule off; to turn rules off, `ignore` them")
     ignore = _written_codes(flat.get("ignore", []), "`tool.entrykit.ignore`")
     named = [(f"`tool.entrykit.per-file-ignores.{p}`", codes) for p, codes in written_per_file]
     named += [("`tool.entrykit.select`", select), ("`tool.entrykit.ignore`", ignore)]
@@ -318,11 +356,11 @@ def load_config(start: Path | None = None, explicit: Path | None = None) -> Conf
     source = explicit or find_pyproject(start)
     if source is None:
         return from_table({}, start)
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {source}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{source} is not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("entrykit", {})
+    data = read_toml(source)
+    tool = data.get("tool", {})
+    if not isinstance(tool, Mapping):
+        raise ConfigError(f"{source}: `tool` must be a table, not {_kind(tool)}")
+    table = tool.get("entrykit", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: `tool.entrykit` must be a table, not {_kind(table)}")
     return from_table(table, source.parent.absolute(), source)

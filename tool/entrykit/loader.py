@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -190,6 +191,32 @@ def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) 
     return raw
 
 
+def read_small_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a configuration, a schema):
+    never blocks on a pipe, never reads more than `limit` + 1 bytes. OSError saying why not."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:  # a NUL in the name
+        raise OSError(errno.EINVAL, "its name holds a NUL character", str(path)) from None
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, socket or device)", str(path))
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
+    return data
+
+
+def not_an_entry(data: dict[str, object]) -> str | None:
+    """Why a mapping is some other file (a workflow, a package.json), or None. An entry being
+    written may lack most fields, but not both its `id` and its `signature`."""
+    if isinstance(data.get("signature"), str) or isinstance(data.get("id"), str):
+        return None
+    keys = sorted(str(k) for k in data)
+    named = ", ".join(f"`{k}`" for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+    return "it has neither an `id` nor a `signature`" + (f" (its keys: {named})" if keys else "")
+
+
 _KINDS = {list: "a list", str: "a string", type(None): "nothing", bool: "a boolean", int: "a number", float: "a number"}
 
 
@@ -200,12 +227,15 @@ def load(
     text: str | None = None,
     within: Path | None = None,
     raw: bytes | None = None,
+    entries_only: bool = False,
 ) -> Entry | LoadFailure:
     """Read and parse one file; `text`, when given, stands in for the file's content, and
     `raw` for its bytes when the caller has read them already (with `read_entry_bytes`).
 
     `max_bytes` is a `Limits` (or, alone, the file-size limit). A symbolic link
     that leads out of `within` (the corpus root the file was found in) is not read.
+    With `entries_only` (a file named outside any corpus: a workflow, a package.json)
+    a mapping that is plainly no entry is a LoadFailure saying so, not an entry to check.
     """
     limits = max_bytes if isinstance(max_bytes, Limits) else Limits(file_bytes=max_bytes)
 
@@ -231,6 +261,9 @@ def load(
     if not isinstance(parsed.data, dict):
         kind = _KINDS.get(type(parsed.data), f"a {type(parsed.data).__name__}")
         return fail(1, 1, f"expected a mapping of fields at the top, found {kind}")
+    unlike = not_an_entry(parsed.data) if entries_only else None
+    if unlike is not None:
+        return fail(1, 1, f"not an entry: {unlike}")
     return Entry(
         path=shown,
         abspath=abspath,

@@ -77,6 +77,24 @@ _YAML12_RESOLVERS: list[tuple[str, re.Pattern[str], str]] = [
 ]
 
 
+# Plain scalars that YAML 1.1 readers (PyYAML's `safe_load`, Go's yaml.v2, many others)
+# and YAML 1.2 readers (entrykit, ruamel.yaml, and the 1.2 core schema) read as different
+# values: 1.1 booleans (`yes`, `off`, `y`), octal written `017` (1.1) or `0o17` (1.2),
+# other leading zeros, sexagesimal numbers (`1:30`), and exponents 1.1 does not read as
+# numbers (`1e3`, `1.0e3`). ET006 reports them.
+YAML11_SPELLING = re.compile(
+    r"""^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF
+    |[-+]?0o[0-7_]+
+    |[-+]?0[0-9_]+
+    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
+    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+    |[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][0-9]+
+    |[-+]?[0-9]+[eE][-+][0-9]+)$""",
+    re.X,
+)
+_YAML11_FIRST = frozenset("yYnNoO0123456789+-")
+
+
 class EntryYamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
     """libyaml loader with YAML 1.2 scalars, string dates and duplicate-key detection."""
 
@@ -87,6 +105,18 @@ class EntryYamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
         self.saw_duplicate = False
         self.saw_nonstring_key = False
         self.saw_nonfinite = False
+        self.saw_yaml11 = False
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if (
+            kind is yaml.ScalarNode
+            and implicit[0]
+            and value
+            and value[0] in _YAML11_FIRST
+            and YAML11_SPELLING.match(value)
+        ):
+            self.saw_yaml11 = True
+        return super().resolve(kind, value, implicit)
 
     def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
         if not isinstance(node, yaml.MappingNode):
@@ -160,9 +190,7 @@ def _yaml_int(loader: EntryYamlLoader, node: yaml.Node) -> int:
         return sign * int(text[2:], 16)
     if text.startswith("0o"):
         return sign * int(text[2:], 8)
-    if len(text) > 1 and text.startswith("0"):
-        return sign * int(text, 8)
-    return sign * int(text)
+    return sign * int(text)  # YAML 1.2: `017` is seventeen (ET006 says 1.1 reads fifteen)
 
 
 def _yaml_float(loader: EntryYamlLoader, node: yaml.Node) -> float:
@@ -174,6 +202,22 @@ def _yaml_float(loader: EntryYamlLoader, node: yaml.Node) -> float:
 
 EntryYamlLoader.add_constructor("tag:yaml.org,2002:int", _yaml_int)  # type: ignore[arg-type]
 EntryYamlLoader.add_constructor("tag:yaml.org,2002:float", _yaml_float)  # type: ignore[arg-type]
+
+_YAML11_BOOLEANS = {"y": True, "yes": True, "on": True, "n": False, "no": False, "off": False}
+
+
+def yaml_readings(text: str) -> tuple[Any, Any]:
+    """What YAML 1.2 (entrykit, ruamel.yaml) and YAML 1.1 (PyYAML's `safe_load`, the 1.1
+    spec's booleans) make of the plain scalar `text`."""
+    modern = parse_yaml(f"v: {text}\n").data
+    older = _YAML11_BOOLEANS.get(text.lower())
+    if older is None:
+        try:
+            older = yaml.load(f"v: {text}\n", Loader=yaml.SafeLoader)["v"]  # noqa: S506 (the safe loader)
+        except (yaml.YAMLError, TypeError, KeyError, ValueError):
+            older = text
+    return (modern or {}).get("v", text), older
+
 
 DEFAULT_MAX_NESTING = 50
 DEFAULT_MAX_ALIASES = 50
@@ -345,7 +389,7 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
         loader.dispose()
     return Parsed(
         data=data,
-        needs_positions=loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite,
+        needs_positions=loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite or loader.saw_yaml11,
     )
 
 
@@ -397,8 +441,14 @@ def parse_json(text: str, max_nesting: int = DEFAULT_MAX_NESTING) -> Parsed:
         noticed["constant"] = True
         return float(name)
 
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):  # `1e999`: more than a double holds
+            noticed["constant"] = True
+        return value
+
     try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        data = json.loads(text, object_pairs_hook=pairs, parse_constant=constant, parse_float=number)
     except json.JSONDecodeError as exc:
         line, col = _place(text, exc.pos)
         return Parsed(problem=ParseProblem(line, col, f"invalid JSON: {exc.msg}"))

@@ -34,7 +34,7 @@ class Spot:
 class Irregularity:
     """Something well-formed enough to parse but not valid entry data."""
 
-    kind: str  # "duplicate-key" | "nonstring-key" | "nonfinite-number"
+    kind: str  # "duplicate-key" | "nonstring-key" | "nonfinite-number" | "yaml-1.1-scalar"
     pointer: str
     line: int
     col: int
@@ -162,12 +162,21 @@ def json_positions(text: str) -> PositionIndex:
                         match = _NUMBER.match(text, pos)
                         if not match:
                             break
+                        if _overflows(match.group()):
+                            index.irregularities.append(
+                                Irregularity("nonfinite-number", pending_pointer, line, col, match.group())
+                            )
                         pos = match.end()
             if not stack:
                 break
     except (ValueError, IndexError):
         pass
     return index
+
+
+def _overflows(number: str) -> bool:
+    """A JSON number literal (`1e999`) that no double holds: Python reads it as infinity."""
+    return ("e" in number or "E" in number or "." in number) and float(number) in (float("inf"), float("-inf"))
 
 
 def _walk_yaml(root: yaml.Node) -> Iterator[tuple[str, yaml.Node, yaml.Node | None]]:
@@ -231,7 +240,23 @@ def yaml_positions(text: str) -> PositionIndex:
         if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG:
             if _nonfinite_yaml_float(node.value):
                 index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, node.value))
+        if key_node is not None and _yaml11_spelling(loader, key_node):
+            index.irregularities.append(Irregularity("yaml-1.1-scalar", pointer, key_line, key_col, key_node.value))
+        if _yaml11_spelling(loader, node):
+            index.irregularities.append(Irregularity("yaml-1.1-scalar", pointer, line, col, node.value))
     return index
+
+
+def _yaml11_spelling(loader: Any, node: yaml.Node) -> bool:
+    """A plain scalar (its type not given by a tag) that YAML 1.1 reads as another value."""
+    from entrykit.parsing import YAML11_SPELLING
+
+    return (
+        isinstance(node, yaml.ScalarNode)
+        and not node.style  # plain: libyaml says '' (PyYAML None)
+        and bool(YAML11_SPELLING.match(node.value))
+        and node.tag == loader.resolve(yaml.ScalarNode, node.value, (True, False))
+    )
 
 
 def _nonfinite_yaml_float(text: str) -> bool:

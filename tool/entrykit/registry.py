@@ -9,11 +9,13 @@ formatting a file never loads the rule stack.
 from __future__ import annotations
 
 import inspect
+import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from entrykit.diagnostic import Finding, Severity
 
@@ -36,6 +38,12 @@ class Option:
     items: type | None = None
     choices: tuple[Any, ...] | None = None
     validate: Callable[[Any, str], None] | None = None
+    # The range of a number (or of each number in a list); every number must be finite
+    # and, without a range of its own, within `LIMIT`.
+    minimum: float | None = None
+    maximum: float | None = None
+
+    LIMIT: ClassVar[int] = 10**9
 
     def check(self, value: Any, where: str) -> Any:
         """Return `value` if it fits, else raise ValueError naming `where`."""
@@ -50,6 +58,9 @@ class Option:
                     raise ValueError(
                         f"{where} must hold {self.items.__name__} values, got {item!r}"
                     )
+        for number in value if isinstance(value, list) else [value]:
+            if isinstance(number, (int, float)) and not isinstance(number, bool):
+                self._in_range(number, where)
         if self.choices is not None:
             values = value if isinstance(value, list) else [value]
             for item in values:
@@ -59,6 +70,18 @@ class Option:
         if self.validate is not None:
             self.validate(value, where.strip("`"))
         return value
+
+    def _in_range(self, number: float, where: str) -> None:
+        if not math.isfinite(number):
+            raise ValueError(f"{where} must be a finite number, got {number!r}")
+        low = self.minimum if self.minimum is not None else -self.LIMIT
+        high = self.maximum if self.maximum is not None else self.LIMIT
+        if not low <= number <= high:
+            raise ValueError(f"{where} must be from {_number(low)} to {_number(high)}, got {_number(number)}")
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 class Known(Protocol):
@@ -92,6 +115,14 @@ class Memo:
         if added and update is not None:
             update(added)
         return added
+
+
+def memo_key(kind: str, *inputs: object) -> str:
+    """The key of a memo value that `kind` (a rule code, an analysis) computed from `inputs`
+    (a pattern, its flags, the match mode, a budget ...): one string whatever the inputs
+    hold, so two different sets of inputs never share a key. entrykit's version is no
+    part of it: the cache keeps one memo per version of entrykit's code."""
+    return json.dumps([kind, *inputs], ensure_ascii=False, default=repr, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -225,6 +256,11 @@ def builtin(code: str, name: str, severity: Severity, doc: str) -> None:
 def _require_rules() -> None:
     if not _RULES:
         raise RuntimeError("no rule is registered: import entrykit.rules before asking for rules")
+
+
+def known(code: str) -> bool:
+    """Whether `code` is the code of a registered rule."""
+    return code in _RULES
 
 
 def all_rules() -> list[Rule]:

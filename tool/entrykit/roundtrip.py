@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -139,6 +140,16 @@ class Document:
         return text[3:].rstrip("\n")
 
 
+def finite_float(text: str) -> float:
+    """A JSON number literal as a float; ValueError for one no double holds (`1e999`),
+    which would be written back as `Infinity`, no JSON at all (`NaN` and `Infinity` as
+    written are kept as written: ET005 reports them)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"`{text}` is not a finite number, which JSON cannot hold (ET005); fix it first")
+    return value
+
+
 _JSON_INDENT = re.compile(r"^\{\s*\n( +)\"", re.M)
 
 
@@ -147,7 +158,7 @@ def load_document(text: str, fmt: str) -> Document:
     if fmt == "json":
         match = _JSON_INDENT.match(text)
         indent = len(match.group(1)) if match else (None if "\n" not in text.strip() else 2)
-        data = json.loads(text)
+        data = json.loads(text, parse_float=finite_float)
         return Document(data, "json", json_indent=indent, trailing_newline=text.endswith("\n"), source=text)
     yaml = make_yaml(*guess_layout(text))
     data = yaml.load(text)

@@ -8,8 +8,10 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
 
 from entrykit.errors import ConfigError
+from entrykit.loader import read_small_file
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -42,35 +44,91 @@ def schema_text(path: Path | None = None) -> str:
     return json.dumps(load_schema(path), indent=2, ensure_ascii=False) + "\n"
 
 
+MAX_SCHEMA_BYTES = 8 << 20  # the bundled schema is 30 KB; a schema is never megabytes
+
+
 @lru_cache(maxsize=8)
 def load_schema(path: Path | None = None) -> dict[str, Any]:
-    """The schema as data: the bundled one, or the file `path` names."""
+    """The schema as data: the bundled one, or the file `path` names (a regular file of at
+    most `MAX_SCHEMA_BYTES`: never a pipe or a device)."""
     try:
-        text = bundled_schema_text() if path is None else path.read_text(encoding="utf-8")
-        schema = json.loads(text)
+        if path is None:
+            text = bundled_schema_text()
+        else:
+            text = read_small_file(path, MAX_SCHEMA_BYTES).decode("utf-8")
+        schema = json.loads(text, parse_constant=_no_constant)
     except OSError as exc:
         raise ConfigError(f"cannot read schema {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"schema {path or SCHEMA_FILE} is not valid JSON: {exc}") from None
     if not isinstance(schema, dict):
         raise ConfigError(f"schema {path or SCHEMA_FILE} must be a JSON object")
     return schema
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"`{name}` is no JSON value")
+
+
+def _refused(uri: str) -> Any:
+    """What a schema may not reach: anything outside itself (no network, no other file)."""
+    from referencing.exceptions import NoSuchResource
+
+    raise NoSuchResource(ref=uri)
+
+
+def _references(schema: Any, base: str) -> list[tuple[str, str]]:
+    """Every `$ref` and `$dynamicRef` of a schema with the base URI it is resolved against."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(schema, base)]
+    while stack:
+        node, here = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$id"), str):
+                here = urljoin(here, node["$id"])
+            for key in ("$ref", "$dynamicRef"):
+                if isinstance(node.get(key), str):
+                    found.append((node[key], here))
+            stack.extend((value, here) for key, value in node.items() if key not in ("const", "enum", "examples", "default"))
+        elif isinstance(node, list):
+            stack.extend((value, here) for value in node)
+    return found
+
+
 @lru_cache(maxsize=8)
 def validator(path: Path | None = None) -> Draft202012Validator:
-    """A checked, format-enforcing validator, built once per schema."""
+    """A checked, format-enforcing validator, built once per schema.
+
+    References resolve only inside the schema (and the JSON Schema metaschemas jsonschema
+    ships): a `$ref` to a URL or another file is a ConfigError naming it, and nothing is
+    ever fetched."""
     # jsonschema is imported here, by the one function that needs it: formatting entries
     # or reading the schema's key order never pays for it.
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
+    from referencing import Registry, Resource
+    from referencing.exceptions import Unresolvable
+    from referencing.jsonschema import DRAFT202012
 
     schema = load_schema(path)
+    name = path or SCHEMA_FILE
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
-        raise ConfigError(f"schema {path or SCHEMA_FILE} is invalid: {exc.message}") from None
-    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        raise ConfigError(f"schema {name} is invalid: {exc.message}") from None
+    root = schema.get("$id") if isinstance(schema.get("$id"), str) else "urn:entrykit:schema"
+    resource = Resource.from_contents(schema, default_specification=DRAFT202012)
+    registry = Registry(retrieve=_refused).with_resource(root, resource).crawl()
+    for reference, base in _references(schema, root):
+        try:
+            registry.resolver(base_uri=base).lookup(reference)
+        except (Unresolvable, ValueError, KeyError, TypeError):
+            raise ConfigError(
+                f"schema {name}: `$ref` `{reference}` does not point inside the schema; entrykit "
+                "resolves references only within the schema file"
+            ) from None
+    # An explicit registry replaces jsonschema's default one, which would fetch URLs.
+    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def fingerprint(path: Path | None = None) -> str:

@@ -44,12 +44,18 @@ _DECLARED = (
         "dupes",
         {
             "threshold": Option(
-                0.6, "Lowest score (0 to 1) at which two entries are reported as near-duplicates.", float
+                0.6,
+                "Lowest score (0 to 1) at which two entries are reported as near-duplicates.",
+                float,
+                minimum=0.0,
+                maximum=1.0,
             ),
             "candidate": Option(
                 0.5,
                 "Shingle Jaccard the MinHash LSH candidate search is tuned for (lower finds more, slower).",
                 float,
+                minimum=0.05,
+                maximum=1.0,
             ),
             "allow": Option(
                 [],
@@ -69,6 +75,8 @@ _DECLARED = (
                 "`merge` reports rates (`confidence`, `fix_success_rate`, an item's rate) on which its inputs "
                 "differ by more than this.",
                 float,
+                minimum=0.0,
+                maximum=1.0,
             ),
         },
         "How `entrykit merge` reconciles near-duplicate entries.",
@@ -95,12 +103,16 @@ _DECLARED = (
                 "Time budget of one match, in milliseconds of the regex worker's CPU time; a regex "
                 "that exceeds it on any text entrykit runs it on gets ET206.",
                 kind=int,
+                minimum=1,
+                maximum=60_000,
             ),
             "polynomial_degree": Option(
                 3,
                 "ET205 reports polynomial backtracking of this degree or higher as a warning "
                 "(lower degrees from a repeated group as info).",
                 kind=int,
+                minimum=2,
+                maximum=100,
             ),
             "measure": Option(
                 False,

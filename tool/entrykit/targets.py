@@ -1,4 +1,5 @@
-"""Which files a run reports on (its targets) and which files the corpus rules see."""
+"""Which files a run reports on (its targets), which files the corpus rules see, and which
+folders a command that rewrites them must keep its writes inside."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import discover
+from entrykit.loader import ENTRY_SUFFIXES, discover
+
+_SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -36,13 +39,31 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
         if not root.is_dir():
             raise UsageError(f"corpus root `{root}` is not a directory; pass paths or set `root`")
         targets = list(discover([root]))
+        if not targets:
+            raise UsageError(f"corpus root `{root}` holds no entry files ({_SUFFIXES}); is `root` right?")
         return Plan(targets, targets)
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"`{given}` does not exist")
+        if given.is_dir() and not given.is_symlink() and next(iter(discover([given])), None) is None:
+            raise UsageError(f"`{given}` holds no entry files ({_SUFFIXES})")
     targets = list(discover(paths))
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
         known = set(targets)
         corpus = targets + [p for p in discover([root]) if p not in known]
         return Plan(targets, corpus)
     return Plan(targets, targets)
+
+
+def write_scope(paths: Sequence[Path], config: Config) -> list[Path]:
+    """The folders a command rewriting the entries at `paths` (default: the corpus root)
+    must keep its writes inside (`writing.check_inside`): the corpus root for a path
+    inside it as written, else the folder (or file) named itself. A symbolic link to a
+    folder elsewhere, inside one of these, makes a write through it a refusal."""
+    scope = [config.root]
+    root = os.path.abspath(config.root)
+    for given in paths:
+        written = os.path.abspath(given)
+        if not (written == root or written.startswith(root.rstrip(os.sep) + os.sep)):
+            scope.append(Path(written))
+    return scope

@@ -1,9 +1,13 @@
 """Atomic file writes: temp file in the same directory, fsync, os.replace; mode kept.
 
 Every command that writes (fmt, --fix, merge, new, import, translations
---mark-current) goes through here, so a failure at any step leaves the original
-files byte-identical. `write_files` makes several writes and deletions one change:
-all or nothing.
+--mark-current, schema --output, render --output) goes through here, so a failure at
+any step leaves the original files byte-identical. `write_files` makes several writes
+and deletions one change: all or nothing, also when the process is killed in the
+middle (`journal`: the next entrykit command rolls it back). Writes stay inside the
+folders they are meant for (`within`): a path inside one of them whose real path
+leaves it (a symbolic link on the way) is refused, and so are two paths that are one
+file (hard links).
 """
 
 from __future__ import annotations
@@ -16,15 +20,63 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from entrykit.errors import EntrykitError
+from entrykit.journal import Journal, Step, short_name
 
 
 class WriteRefused(EntrykitError):
-    """A write that would overwrite an existing file without being asked to."""
+    """A write that would overwrite an existing file without being asked to, or that would
+    land outside where it belongs."""
+
+
+Scope = Path | Sequence[Path] | None
 
 
 def _target(path: Path) -> Path:
     """Where writing `path` lands: through a symbolic link to its file, which stays a link."""
     return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def check_inside(paths: Sequence[Path], within: Scope) -> None:
+    """WriteRefused for a path that lies inside one of the folders `within` as written but
+    whose real path leaves it (through a symbolic link to a folder or a file elsewhere)."""
+    if within is None:
+        return
+    folders = [within] if isinstance(within, Path) else list(within)
+    for path in paths:
+        written = os.path.abspath(path)
+        real = os.path.realpath(path)
+        homes = [f for f in folders if _under(written, os.path.abspath(f)) or _under(written, os.path.realpath(f))]
+        if homes and not any(_under(real, os.path.realpath(f)) for f in homes):
+            raise WriteRefused(
+                f"`{path}` leads out of `{homes[0]}` (through a symbolic link, to `{real}`); nothing was written"
+            )
+
+
+def _check_distinct(paths: Sequence[Path]) -> None:
+    """WriteRefused for two paths that are one file (hard links): a change to one is a change to both."""
+    seen: dict[tuple[int, int], Path] = {}
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        other = seen.setdefault((info.st_dev, info.st_ino), path)
+        if other != path:
+            raise WriteRefused(f"`{other}` and `{path}` are the same file (hard links); nothing was written")
+
+
+def _check_writable(paths: Sequence[Path]) -> None:
+    """PermissionError naming the first file that cannot be replaced, before anything is."""
+    for path in paths:
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(13, "the file is read-only", str(path))
+        folder = path.parent
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(13, "its folder is not writable", str(path))
 
 
 def _mode(path: Path) -> int:
@@ -36,18 +88,25 @@ def _mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def _stage(path: Path, data: bytes, mode: int, durable: bool = True) -> Path:
-    """`data` in a (fsynced) temp file beside `path`, with `mode`; removed again on failure."""
+def _prefix(path: Path, journal: Journal | None) -> str:
+    return journal.prefix(path) if journal is not None else f".{short_name(path.name)}."
+
+
+def _stage(path: Path, data: bytes, mode: int, journal: Journal | None = None) -> Path:
+    """`data` in a (fsynced) temp file beside `path`, with `mode`; removed again on failure.
+    An error names `path`, not the temp file."""
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temp_name = tempfile.mkstemp(prefix=_prefix(path, journal), suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     temp = Path(temp_name)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-            if durable:
-                stream.flush()
-                os.fsync(stream.fileno())
+            stream.flush()
+            os.fsync(stream.fileno())
         os.chmod(temp, mode)
     except BaseException:
         temp.unlink(missing_ok=True)
@@ -55,27 +114,12 @@ def _stage(path: Path, data: bytes, mode: int, durable: bool = True) -> Path:
     return temp
 
 
-def atomic_write(path: Path, text: str, *, overwrite: bool = True, encoding: str = "utf-8") -> None:
-    """Replace `path` with `text` in one step; on any failure the old file is untouched."""
-    atomic_write_bytes(path, text.encode(encoding), overwrite=overwrite)
-
-
-def atomic_write_bytes(path: Path, data: bytes, *, overwrite: bool = True, durable: bool = True) -> None:
-    """Replace `path` with `data` in one step. `durable=False` skips the fsyncs, for
-    files that are only worth rebuilding if a crash loses them (the cache)."""
-    path = _target(path)
-    if not overwrite and path.exists():
-        raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
-    temp = _stage(path, data, _mode(path), durable)
-    try:
-        if not overwrite and path.exists():
-            raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    if durable:
-        _fsync_dir(path.parent)
+def atomic_write(
+    path: Path, text: str, *, overwrite: bool = True, encoding: str = "utf-8", within: Scope = None
+) -> None:
+    """Replace `path` with `text` in one step; on any failure the old file is untouched (a
+    change of one file: see `write_files`)."""
+    write_files({path: text}, overwrite=overwrite, encoding=encoding, within=within)
 
 
 def write_files(
@@ -84,36 +128,56 @@ def write_files(
     *,
     overwrite: bool = True,
     encoding: str = "utf-8",
+    within: Scope = None,
 ) -> None:
     """Write every text and delete every file in `delete` as one change: all or nothing.
 
-    Each text is staged in a fsynced temp file beside its target before any target
-    changes. Then, in order, each target is replaced (its old content kept aside as a
-    hard link) and each deletion is a rename aside. If any step fails, the steps already
-    made are undone and the temp files removed, so every file is byte-identical to
-    before; only then does the error propagate. The kept-aside files are removed last.
+    Refused before anything is touched: a path that leaves the folders `within` (see
+    `check_inside`), two paths that are one file, and (PermissionError, naming it) a
+    file or folder that cannot be written. Then the change is recorded in the journal
+    and each text staged in a fsynced temp file beside its target. Then, in order,
+    each target is replaced (its old content kept aside as a hard link) and each
+    deletion is a rename aside. If any step fails, the steps already made are undone
+    and the temp files removed, so every file is byte-identical to before; only then
+    does the error propagate. If the process is killed instead, the next entrykit
+    command undoes them (`journal.recover`). The kept-aside files are removed last.
     """
+    check_inside([*texts, *delete], within)
     targets = {_target(path): text.encode(encoding) for path, text in texts.items()}
     doomed = [_target(path) for path in delete]
+    _check_distinct([*targets, *doomed])
     if not overwrite:
         for path in targets:
             if path.exists():
                 raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
+    _check_writable([*targets, *doomed])
+    journal = Journal.begin(  # absolute: the next command may run elsewhere
+        [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
+        + [Step(os.path.abspath(path), deleting=True) for path in doomed]
+    )
     staged: dict[Path, Path] = {}
     undo: list[tuple[Path, Path | None]] = []  # (target, its old content aside, or None if new)
     try:
         for path, data in targets.items():
-            staged[path] = _stage(path, data, _mode(path))
+            staged[path] = _stage(path, data, _mode(path), journal=journal)
+        if journal is not None:
+            for step, temp in zip(journal.steps, staged.values()):
+                info = os.stat(temp)
+                step.identity = (info.st_dev, info.st_ino)
+            journal.staged()
         for path, temp in staged.items():
-            aside = _aside(path) if path.exists() else None
+            aside = _aside(path, journal=journal) if path.exists() else None
             if aside is None and not overwrite and path.exists():
                 raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
             undo.append((path, aside))
             os.replace(temp, path)
         for path in doomed:
-            aside = _aside(path, link=False)
+            aside = _aside(path, link=False, journal=journal)
             undo.append((path, aside))
+        if journal is not None:
+            journal.committed()
     except BaseException:
+        undone = True
         for path, aside in reversed(undo):
             try:
                 if aside is not None and path.exists() and os.path.samefile(aside, path):
@@ -122,10 +186,13 @@ def write_files(
                     os.replace(aside, path)
                 elif path not in staged or not staged[path].exists():
                     path.unlink(missing_ok=True)
-            except OSError:  # pragma: no cover - nothing better to do than to go on undoing
-                pass
+            except OSError:  # pragma: no cover - go on undoing; the journal keeps the rest
+                undone = False
         for temp in staged.values():
             temp.unlink(missing_ok=True)
+        if journal is not None and undone:  # else the next command finishes undoing it
+            journal.sweep()
+            journal.finish()
         raise
     for _, aside in undo:
         if aside is not None:
@@ -135,12 +202,14 @@ def write_files(
                 pass
     for folder in {path.parent for path in [*targets, *doomed]}:
         _fsync_dir(folder)
+    if journal is not None:
+        journal.finish()
 
 
-def _aside(path: Path, link: bool = True) -> Path:
+def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Path:
     """A hidden name beside `path` that now holds its content: a hard link to it, or
     (`link=False`) the file itself, renamed."""
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent)
+    handle, name = tempfile.mkstemp(prefix=_prefix(path, journal), suffix=".old", dir=path.parent)
     os.close(handle)
     aside = Path(name)
     try:

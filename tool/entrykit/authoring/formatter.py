@@ -27,7 +27,8 @@ from ruamel.yaml.tokens import CommentToken
 
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
-from entrykit.roundtrip import make_yaml
+from entrykit.positions import json_positions
+from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
 
 STR_TAG = "tag:yaml.org,2002:str"
@@ -407,14 +408,24 @@ def reindent_comments(text: str) -> str:
 
 def format_json(text: str, schema: Mapping[str, Any]) -> str:
     try:
-        data = json.loads(text, object_pairs_hook=_unique_pairs)
+        data = json.loads(text, object_pairs_hook=_unique_pairs, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         raise FormatError(f"cannot parse JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except (ValueError, RecursionError) as exc:
+        if "not a finite number" in str(exc):
+            raise _overflow(text) from None
         raise FormatError(str(exc)) from None
     if not isinstance(data, dict):
         raise FormatError("expected an object of fields at the top")
     return json.dumps(order_data(data, schema), indent=2, ensure_ascii=False) + "\n"
+
+
+def _overflow(text: str) -> FormatError:
+    """Where a JSON number no double holds (`1e999`) is: written back it would be `Infinity`."""
+    where = next((i for i in json_positions(text).irregularities if i.kind == "nonfinite-number"), None)
+    number = f"`{where.detail}` " if where else "a number "
+    line, col = (where.line, where.col) if where else (1, 1)
+    return FormatError(f"{number}is not a finite number, which JSON cannot hold (ET005)", line, col)
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -154,6 +154,13 @@ def _named(argument: str, entries: Sequence[Entry]) -> Entry:
     return by_id[0]
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _key_order() -> list[str]:
     return list(load_schema().get("properties", {}))
 
@@ -304,6 +311,11 @@ def plan_merge(
     others = [others] if isinstance(others, Entry) else list(others)
     if any(o is survivor for o in others) or len({id(o) for o in others}) != len(others):
         raise UsageError("an entry cannot be merged into itself")
+    for other in others:
+        if _same_file(survivor.abspath, other.abspath):  # two names (hard links) of one file
+            raise UsageError(
+                f"`{survivor.path}` and `{other.path}` are the same file; an entry cannot be merged into itself"
+            )
     old_ids = [
         i for other in others for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id
     ]

@@ -15,7 +15,14 @@ from collections.abc import Callable
 
 import click
 
-from entrykit.cli.common import CommandError, ExitCode
+from entrykit.cli.common import (
+    CommandError,
+    ExitCode,
+    Terminated,
+    handle_signals,
+    recover_interrupted_writes,
+    stopped,
+)
 
 __all__ = ["CommandError", "ExitCode", "cli", "main"]
 
@@ -126,6 +133,12 @@ class _Commands(click.Group):
         load = COMMANDS.get(cmd_name)
         return load() if load is not None else super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, Terminated) as exc:  # not click's "Aborted!", exit 1
+            raise stopped(exc) from None
+
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="entrykit", prog_name="entrykit")
@@ -153,7 +166,9 @@ def main() -> None:
     if named in COMMANDS:
         COMMANDS[named]()
     _settle_memory()
+    handle_signals()
     try:
+        recover_interrupted_writes()
         cli.main(prog_name="entrykit")
     except Exception as exc:  # an entrykit bug: say so in one line, exit 2
         click.echo(f"entrykit: internal error: {type(exc).__name__}: {exc}", err=True)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import enum
 import os
+import signal
 from dataclasses import replace
 from pathlib import Path
 
 import click
 
+from entrykit import journal
 from entrykit.config import Config, load_config
 from entrykit.entry import Entry
 from entrykit.loader import discover, display_path, load
@@ -20,6 +22,52 @@ class ExitCode(enum.IntEnum):
     CLEAN = 0
     FINDINGS = 1
     ERROR = 2  # usage, configuration or internal error
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
+    TERMINATED = 143  # SIGTERM (128 + SIGTERM)
+
+
+class Terminated(BaseException):
+    """The process was asked to stop (SIGTERM). Like KeyboardInterrupt, no `except
+    Exception` catches it: cleanup handlers run, writes are undone, workers stopped."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def handle_signals() -> None:
+    """SIGTERM unwinds the process like Ctrl-C does (so pools stop and writes are undone)
+    instead of killing it where it stands."""
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, _terminated)
+
+
+def stopped(exc: BaseException) -> click.exceptions.Exit:
+    """The exit a Ctrl-C or SIGTERM ends the command with (130 or 143, never 1), said on stderr."""
+    terminated = isinstance(exc, Terminated)
+    click.echo(f"entrykit: {'terminated' if terminated else 'interrupted'}", err=True)
+    return click.exceptions.Exit(int(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED))
+
+
+def recover_interrupted_writes() -> None:
+    """Roll back what a killed entrykit left half-written (see `journal`), and say so."""
+    for outcome in journal.recover():
+        changed = len(outcome.restored) + len(outcome.removed_new)
+        files = f"{outcome.files} file{'s' * (outcome.files != 1)}"
+        if outcome.committed:
+            if outcome.cleaned:
+                click.echo(f"entrykit: removed {outcome.cleaned} leftover file(s) of an earlier run (its change to {files} was complete)", err=True)
+            continue
+        if changed:
+            click.echo(
+                f"entrykit: an earlier run was stopped while changing {files}: rolled back the {changed} it had "
+                f"changed; every file is as it was before that run",
+                err=True,
+            )
+        elif outcome.cleaned:
+            click.echo(f"entrykit: removed {outcome.cleaned} temporary file(s) of an earlier run that was stopped before it changed any file", err=True)
+        for path in outcome.kept:
+            click.echo(f"entrykit: warning: {path} could not be put back after an interrupted run; left as it is", err=True)
 
 
 class CommandError(click.ClickException):

@@ -18,6 +18,7 @@ from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import discover, display_path
 from entrykit.schema import load_schema
+from entrykit.targets import write_scope
 from entrykit.writing import write_files
 
 
@@ -28,7 +29,11 @@ def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
             raise CommandError(f"`{given}` does not exist")
     if not paths and not config.root.is_dir():
         raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
-    return list(discover(list(paths) or [config.root]))
+    files = list(discover(list(paths) or [config.root]))
+    if not files:
+        where = f"corpus root `{config.root}`" if not paths else ", ".join(f"`{p}`" for p in paths)
+        raise CommandError(f"{where} holds no entry files (*.yaml, *.yml, *.json)")
+    return files
 
 
 @click.command("fmt")
@@ -71,9 +76,11 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
             assert result.formatted is not None
             texts[path] = result.formatted
     try:
-        write_files(texts)  # every file or none
+        write_files(texts, within=write_scope(paths, config))  # every file or none
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     for path in texts:
         click.echo(f"reformatted {display_path(path)}")
     verb = "would be reformatted" if check or show_diff else "reformatted"

@@ -99,7 +99,7 @@ def import_command(
         if verbose:
             _list_changes(item, shown)
     try:
-        write_files(texts, overwrite=force)  # every entry or none
+        write_files(texts, overwrite=force, within=root)  # every entry or none
     except (OSError, WriteRefused) as exc:
         reason = write_failure(exc) if isinstance(exc, OSError) else str(exc)
         raise CommandError(f"{reason}; no entry was written") from None

@@ -24,6 +24,7 @@ from entrykit.errors import EntrykitError
 from entrykit.lint.engine import default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, statistics, summary_line
+from entrykit.targets import write_scope
 from entrykit.writing import write_files
 
 if TYPE_CHECKING:
@@ -70,7 +71,13 @@ def _output_format(name: str) -> str:
     type=click.IntRange(min=1),
     help="Processes that check files when there are many (default: all cores).",
 )
-@click.option("--no-cache", is_flag=True, help="Neither read nor write `.entrykit_cache/` in the corpus root.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    envvar="ENTRYKIT_CACHE_DIR",
+    help="Keep the cache here, outside the project (default: $XDG_CACHE_HOME/entrykit or ~/.cache/entrykit).",
+)
 def lint(
     paths: tuple[Path, ...],
     output_format: str,
@@ -86,6 +93,7 @@ def lint(
     show_diff: bool,
     jobs: int | None,
     no_cache: bool,
+    cache_dir: Path | None,
 ) -> None:
     """Check entries (default: the corpus root from config, `entries/`).
 
@@ -108,13 +116,16 @@ def lint(
             if show_diff:
                 click.echo(fixed.diff(), nl=False)
                 click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-            write_files({path: fixed.texts[path] for path in fixed.changed})
+            write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
             _report_fixes(fixed, out if name == "text" else None)
             result = fixed.remaining
         else:
             result = run_lint(
-                list(paths) or None, config, day, use_cache=not no_cache, jobs=jobs or default_jobs()
+                list(paths) or None, config, day, use_cache=not no_cache, cache_dir=cache_dir,
+                jobs=jobs or default_jobs(),
             )
+            for note in result.notes:
+                click.echo(f"entrykit: warning: {note}", err=True)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 import click
 
@@ -60,6 +63,37 @@ def regex_command(signature: str, output_format: str, no_corpus: bool, config_pa
     click.get_current_context().exit(int(ExitCode.CLEAN if result.ok else ExitCode.FINDINGS))
 
 
+MAX_LINE_BYTES = 64 * 1024  # of one log line; a longer one is matched on its first part
+
+
+class _Line(NamedTuple):
+    number: int
+    text: str
+    cut: bool  # longer than MAX_LINE_BYTES: only its start is in `text`
+
+
+def _input_lines(stream: BinaryIO) -> Iterator[_Line]:
+    """The lines of `stream`, one at a time, in bounded memory: a line is cut at
+    `MAX_LINE_BYTES` (the rest of it read and dropped), bytes that are not UTF-8 are
+    replaced; UsageError at a NUL byte, which no log text holds (`/dev/zero`, a binary)."""
+    number = 0
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return
+        number += 1
+        cut = len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n")
+        head = chunk[:MAX_LINE_BYTES]
+        rest = chunk
+        while not rest.endswith(b"\n") and rest:  # the rest of an over-long line
+            if b"\0" in rest:
+                break
+            rest = stream.readline(MAX_LINE_BYTES)
+        if b"\0" in chunk or b"\0" in rest:
+            raise UsageError(f"standard input holds a NUL byte on line {number}: it is not text")
+        yield _Line(number, head.decode("utf-8", "replace").rstrip("\r\n"), cut)
+
+
 @click.command("match")
 @click.argument("message", required=False)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -70,6 +104,8 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
 
     Most specific first: longest literal the regex requires, then fewest other
     signatures it matches. Exit status 0 if something matched, 1 if nothing did.
+    Lines of standard input are read one at a time; a line longer than 64 KiB is
+    matched on its first 64 KiB.
     """
     if message is None:
         raise CommandError("give a MESSAGE, or `-` to read lines from standard input")
@@ -81,43 +117,52 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
         raise CommandError(str(exc)) from None
     regex = RegexSettings.of(config.settings.get("regex", {}))
     found_by = lookup.Lookup(corpus_entries(config), regex.flags, regex.mode, regex.runner())
-    lines = [message] if message != "-" else sys.stdin.read().splitlines()
-    report = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip() and message == "-":
-            continue
-        found, slow = found_by.match(text)
-        report.append((number, text, found, slow))
-    if output_format == "json":
-        data = [
-            {
-                "line": number,
-                "text": text,
-                "matches": [
-                    {
-                        "id": m.id,
-                        "path": m.entry.path,
-                        "regex": m.entry.str_field("regex"),
-                        "longest_literal": m.longest_literal,
-                        "other_matches": m.other_matches,
-                    }
-                    for m in found
-                ],
-                "timed_out": [e.id or e.path for e in slow],
-            }
-            for number, text, found, slow in report
-        ]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        for number, text, found, slow in report:
-            if message == "-":
+    from_stdin = message == "-"
+    lines = _input_lines(sys.stdin.buffer) if from_stdin else iter([_Line(1, message, False)])
+    matched = False
+    items = 0
+    try:
+        for number, text, cut in lines:
+            if not text.strip() and from_stdin:
+                continue
+            if cut:
+                click.echo(f"entrykit: line {number} is longer than {MAX_LINE_BYTES:,} bytes; matched its start", err=True)
+            found, slow = found_by.match(text)
+            matched = matched or bool(found)
+            if output_format == "json":
+                item = {
+                    "line": number,
+                    "text": text,
+                    "matches": [
+                        {
+                            "id": m.id,
+                            "path": m.entry.path,
+                            "regex": m.entry.str_field("regex"),
+                            "longest_literal": m.longest_literal,
+                            "other_matches": m.other_matches,
+                        }
+                        for m in found
+                    ],
+                    "timed_out": [e.id or e.path for e in slow],
+                }
+                # one item at a time, laid out as one indented JSON array
+                body = textwrap.indent(json.dumps(item, indent=2, ensure_ascii=False), "  ")
+                click.echo(("[\n" if items == 0 else ",\n") + body, nl=False)
+                items += 1
+                continue
+            if from_stdin:
                 if not found and not slow:
                     continue
                 click.echo(f"line {number}: {text[:120]}")
             for m in found:
                 others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
-                click.echo(f"{'  ' if message == '-' else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
+                click.echo(f"{'  ' if from_stdin else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
             for entry in slow:
-                click.echo(f"{'  ' if message == '-' else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
-    matched = any(found for _, _, found, _ in report)
+                click.echo(f"{'  ' if from_stdin else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
+    except EntrykitError as exc:
+        if output_format == "json" and items:
+            click.echo("\n]")
+        raise CommandError(str(exc)) from None
+    if output_format == "json":
+        click.echo("\n]" if items else "[]")
     click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))

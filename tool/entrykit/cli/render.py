@@ -12,6 +12,8 @@ from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
 from entrykit.paths import entry_path
+from entrykit.paths import shown as printable
+from entrykit.translation.locales import problem as locale_problem
 from entrykit.writing import atomic_write
 
 
@@ -45,6 +47,10 @@ def render_command(
 ) -> None:
     """Show an entry as the page a reader will see: Markdown (`import --from markdown`
     reads it back) or, with --html, one HTML page to open in a browser."""
+    for value in locales:
+        problem = locale_problem(value)
+        if problem:
+            raise CommandError(f"--locale `{printable(value)}` {problem}")
     try:
         config = command_config(config_path, None)
     except EntrykitError as exc:
@@ -62,7 +68,9 @@ def render_command(
         click.echo(page, nl=False)
         return
     try:
-        atomic_write(output, page)
+        atomic_write(output, page, within=config.base)  # a link inside the project leads nowhere else
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     click.echo(f"wrote {display_path(output.absolute())}", err=True)

@@ -37,7 +37,9 @@ def schema_command(output: Path | None, config_path: Path | None) -> None:
         click.echo(text, nl=False)
         return
     try:
-        atomic_write(output, text)
+        atomic_write(output, text, within=config.base)  # a link inside the project leads nowhere else
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     click.echo(f"wrote {display_path(output.absolute())}", err=True)

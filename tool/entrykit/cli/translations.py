@@ -15,6 +15,7 @@ from entrykit.cli.common import (
     write_failure,
 )
 from entrykit.errors import EntrykitError
+from entrykit.targets import write_scope
 from entrykit.translation import locales
 from entrykit.translation.coverage import coverage, load_entries
 from entrykit.translation.coverage_formats import FORMATTERS
@@ -78,7 +79,11 @@ def translations(
     texts: dict[Path, str] = {}
     lines: list[str] = []
     for entry in entries:
-        result = mark_current(entry, settings, only_locales or None)
+        try:
+            result = mark_current(entry, settings, only_locales or None)
+        except ValueError as exc:  # a JSON number no file could hold again, say
+            problems.append(f"{entry.path}: not marked: {exc}")
+            continue
         problems += [f"{entry.path}: `{key}` not marked: it {why}" for key, why in result.skipped]
         if result.changed:
             texts[entry.abspath] = result.text
@@ -86,9 +91,11 @@ def translations(
             if result.marked:
                 lines.append(f"{entry.path}: marked {', '.join(result.marked)} current")
     try:
-        write_files(texts)
+        write_files(texts, within=write_scope(paths, config))
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
+    except EntrykitError as exc:
+        raise CommandError(str(exc)) from None
     changed = len(texts)
     for line in lines:
         click.echo(line)

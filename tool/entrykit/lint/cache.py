@@ -1,66 +1,68 @@
-"""The result cache under `.entrykit_cache/` in the corpus root: what can be reused between runs.
+"""The lint result cache: what can be reused between runs, kept in entrykit's private folder.
 
-Layout (all below the corpus root):
+Layout, in the private folder (`entrykit.private_folder`: the user's cache directory
+unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
 
-    .entrykit_cache/.gitignore         `*`: the cache is never committed
-    .entrykit_cache/CACHEDIR.TAG       backup tools skip the folder
-    .entrykit_cache/v1/<env>/res-XX    per-file results (digest, stat, failure, findings),
-                                       in 32 shards by path
-    .entrykit_cache/v1/<env>/idx-XX    per-file summaries and facts for corpus rules, read
-                                       only when corpus rules have to run
-    .entrykit_cache/v1/<env>/files     per file: digest, stat, summary digest, format, failure
-                                       (what a run that does not report on a file needs of it)
-    .entrykit_cache/v1/<env>/corpus    the corpus-rule findings of the last full run
-    .entrykit_cache/v1/memo-<version>-XX  results keyed by all their inputs (ET205's), in 16
-                                       shards by key: a run reads only the shards of the keys
-                                       it asks for
+    key                                 the secret key every record is authenticated with
+    lint-v2/memo-<code>-XX              results keyed by all their inputs (ET205's), in 16
+                                        shards by key, shared by every corpus: a run reads
+                                        only the shards of the keys it asks for
+    lint-v2/<corpus>/<env>/res-XX       per-file results (digest, stat, failure, findings),
+                                        in 32 shards by path
+    lint-v2/<corpus>/<env>/idx-XX       per-file summaries and facts for corpus rules, read
+                                        only when corpus rules have to run
+    lint-v2/<corpus>/<env>/files        per file: digest, stat, summary digest, format, failure
+                                        (what a run that does not report on a file needs of it)
+    lint-v2/<corpus>/<env>/corpus       the corpus-rule findings of the last full run
 
-`<env>` is a digest of what every cached result depends on besides the file:
-the entrykit version, the configuration and the schema. A change of any of them
-starts a new folder; old folders beyond the most recent few are removed. The memo
-depends on the version alone (its keys name every other input), so it survives a
-change of configuration.
+`<corpus>` is a digest of the corpus root's real path; `<env>` a digest of what every
+cached result depends on besides the file: entrykit's code, the configuration and the
+schema. A change of any of them starts a new folder; old folders beyond the most recent
+few are removed, and so are the folders of corpora not linted for a month. The memo
+depends on entrykit's code alone (its keys name every other input: `registry.memo_key`).
 
-Each file holds `MAGIC`, a BLAKE2b digest of the payload, and the payload in
-`marshal` format (plain data only: strings, numbers, lists, dicts, tuples; never
-code and never pickles, so a planted or damaged cache cannot run anything). A
-file whose digest does not match, that does not decode, or whose data are not of
-the expected shape is ignored (and rewritten by the run). Writes go through a
-temporary file and `os.replace`, so a reader sees the old file or the new one,
-never half of one; two processes writing at once each write a whole file, and
-the later one wins. Before writing a shard a run merges what is on disk, so
-records another process added meanwhile are kept unless both touched the same
-file. A cache that cannot be read or written never fails a lint run.
+Each file holds `MAGIC`, a tag, and the payload in `marshal` format. The tag is a
+BLAKE2b MAC of the file's name and payload under the folder's key, which only this user
+can read: a file planted or copied from elsewhere does not verify and is never decoded,
+so no one without the key can change a finding through the cache. Payloads are plain
+data of declared types only (None, bool, int, float, str, bytes, tuple, list, dict;
+an int or str subclass such as a regex flag is written as its base type; a record
+holding anything else is not kept). What a verified file holds is still checked in
+shape before use: a record that is not one is a miss, never a crash.
+
+Writes go through a temporary file and a rename, so a reader sees the old file or the
+new one; two processes writing at once each write a whole file, and the later one
+wins. Before writing a shard a run merges what is on disk, so records another process
+added meanwhile are kept unless both touched the same file. A cache that cannot be
+read or written never fails a lint run.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import marshal
 import os
-import shutil
+import stat
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from entrykit.writing import atomic_write_bytes
+from entrykit.private_folder import Folder, Unusable, open_folder, secret_key
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = ".entrykit_cache"
-FORMAT = "v1"
-MAGIC = b"entrykit-cache-1\n"
+FORMAT = "lint-v2"
+MAGIC = b"entrykit-cache-2\n"
 SHARDS = 32
 MEMO_SHARDS = 16
 KEEP_ENVIRONMENTS = 4
-_DIGEST = 32
-_GITIGNORE = "# Written by entrykit: this folder is a local cache.\n*\n"
-_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by entrykit.\n"
-)
+STALE_CORPUS_SECONDS = 30 * 24 * 3600
+MAX_FILE_BYTES = 1 << 30  # no cache file entrykit writes comes near this
+_TAG = 32
+_BUSY_SECONDS = 60  # a folder or memo touched this recently may be in use by another run
 
 
 def content_digest(data: bytes) -> str:
@@ -69,63 +71,82 @@ def content_digest(data: bytes) -> str:
 
 
 def environment_key(parts: Iterable[str]) -> str:
-    """A short digest of what every cached result depends on (version, config, schema)."""
-    return hashlib.blake2b("\0".join(parts).encode(), digest_size=12).hexdigest()
+    """A short digest of what every cached result depends on (code, config, schema)."""
+    return hashlib.blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def corpus_key(root: Path) -> str:
+    """The name of a corpus's folder in the cache: a digest of its root's real path."""
+    return hashlib.blake2b(os.fsencode(os.path.realpath(root)), digest_size=12).hexdigest()
+
+
+def _text_bytes(key: str) -> bytes:
+    # File names that are not UTF-8 reach here as lone surrogates (`\udcff`).
+    return key.encode("utf-8", "surrogatepass")
 
 
 def shard_of(key: str) -> int:
-    return int(hashlib.blake2b(key.encode(), digest_size=2).hexdigest(), 16) % SHARDS
+    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % SHARDS
 
 
 def memo_shard_of(key: str) -> int:
-    return int(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=2).hexdigest(), 16) % MEMO_SHARDS
+    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % MEMO_SHARDS
 
 
-def encode(payload: Any) -> bytes:
-    body = marshal.dumps(payload)
-    return MAGIC + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body
+def _plain(value: Any, depth: int = 0) -> Any:
+    """`value` in the declared types only; TypeError for anything else."""
+    if value is None or type(value) in (bool, int, float, str, bytes):
+        return value
+    if depth > 200:
+        raise TypeError("nested too deeply")
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):  # an IntFlag (regex flags), an IntEnum
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, tuple):
+        return tuple(_plain(v, depth + 1) for v in value)
+    if isinstance(value, list):
+        return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
+    raise TypeError(f"a cache record cannot hold a {type(value).__name__}")
 
 
-def decode(blob: bytes) -> Any:
-    """The payload of a cache file; ValueError if it is not one, or is damaged."""
-    head = len(MAGIC)
-    if not blob.startswith(MAGIC) or len(blob) < head + _DIGEST:
-        raise ValueError("not an entrykit cache file")
-    digest, body = blob[head : head + _DIGEST], blob[head + _DIGEST :]
-    if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
-        raise ValueError("cache file is damaged")
+def _tag(key: bytes, name: str, body: bytes) -> bytes:
+    mac = hashlib.blake2b(key=key, digest_size=_TAG, person=b"entrykit-cache")
+    mac.update(_text_bytes(name) + b"\0")
+    mac.update(body)
+    return mac.digest()
+
+
+def encode(payload: Any, key: bytes, name: str) -> bytes:
+    """A cache file's bytes: payload authenticated under `key` for the file `name`.
+    TypeError if the payload holds a value of a type records do not declare."""
     try:
-        return marshal.loads(body)
+        body = marshal.dumps(payload)
+    except ValueError:  # a subclass marshal refuses (a regex flag): write its base type
+        body = marshal.dumps(_plain(payload))
+    return MAGIC + _tag(key, name, body) + body
+
+
+def decode(blob: bytes, key: bytes, name: str) -> Any:
+    """The payload of a cache file; ValueError if it is not one, is damaged, or was not
+    written with `key` under the name `name` (then it is never decoded)."""
+    head = len(MAGIC)
+    if not blob.startswith(MAGIC) or len(blob) < head + _TAG:
+        raise ValueError("not an entrykit cache file")
+    tag, body = blob[head : head + _TAG], blob[head + _TAG :]
+    if not hmac.compare_digest(_tag(key, name, body), tag):
+        raise ValueError("cache file does not verify: damaged, or not written here")
+    try:
+        payload = marshal.loads(body)
     except (EOFError, ValueError, TypeError) as exc:
         raise ValueError(f"cache file does not decode: {exc}") from None
-
-
-def _read(path: Path) -> Any:
-    try:
-        blob = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        log.debug("cache: cannot read %s: %s", path, exc)
-        return None
-    try:
-        return decode(blob)
-    except ValueError as exc:
-        log.debug("cache: ignoring %s: %s", path, exc)
-        return None
-
-
-def _write(path: Path, payload: Any) -> None:
-    """Atomically replace `path` (no fsync: a cache lost in a crash is only rebuilt)."""
-    atomic_write_bytes(path, encode(payload), durable=False)
-
-
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    return payload
 
 
 def row_of(result: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -140,14 +161,22 @@ def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
+def _str_keys(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str)}
+
+
 class MemoView:
-    """The store's memo as rules read it: a shard is loaded when one of its keys is asked for,
-    and what is added goes to the store (to be written by `save`)."""
+    """The store's memo as rules read it (see `registry.Memo`): a shard is loaded when one
+    of its keys is asked for, and what is added goes to the store (written by `save`)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
 
     def get(self, key: str, default: Any = None) -> Any:
+        if not isinstance(key, str):
+            return default
         return self._store.memo_shard(memo_shard_of(key)).get(key, default)
 
     def __contains__(self, key: object) -> bool:
@@ -158,16 +187,18 @@ class MemoView:
 
 
 class Store:
-    """One environment's cache folder: per-file records, corpus findings, and a memo.
+    """One corpus's cache in one environment: per-file records, corpus findings, and the memo.
 
     Everything is loaded on first use and written by `save()`; nothing here raises
-    for a cache that is missing, damaged or read-only.
+    for a cache that is missing, damaged, foreign or read-only.
     """
 
-    def __init__(self, root: Path, env: str, version: str = "") -> None:
-        self.base = root / CACHE_DIR
-        self.folder = self.base / FORMAT / env
+    def __init__(self, top: Folder, key: bytes, corpus: str, env: str, version: str = "") -> None:
+        self.top, self.key, self.corpus_name, self.env = top, key, corpus, env
         self.memo_prefix = f"memo-{environment_key([version])}-"
+        self._format: Folder | None = None
+        self._corpus_folder: Folder | None = None
+        self._env: Folder | None = None
         self._shards: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
         self._dirty: set[tuple[str, int]] = set()
         self._removed: dict[tuple[str, int], set[str]] = {}
@@ -175,17 +206,37 @@ class Store:
         self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
         self._corpus_new: dict[str, Any] | None = None
-        self._seen: dict[Path, tuple[int, int, int] | None] = {}
+        self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
         self._files: dict[str, Any] | None = None
         self._files_dirty = False
         self._files_removed: set[str] = set()
+
+    @property
+    def folder(self) -> Path:
+        """Where this corpus's records of this environment are (for people and tests)."""
+        return self.top.path / FORMAT / self.corpus_name / self.env
+
+    # --- folders -----------------------------------------------------------------------
+
+    def _formats(self, create: bool = False) -> Folder | None:
+        if self._format is None:
+            self._format = self.top.folder(FORMAT, create)
+        return self._format
+
+    def _env_folder(self, create: bool = False) -> Folder | None:
+        if self._env is None:
+            base = self._formats(create)
+            corpus = base.folder(self.corpus_name, create) if base is not None else None
+            self._corpus_folder = corpus
+            self._env = corpus.folder(self.env, create) if corpus is not None else None
+        return self._env
 
     # --- per-file records: results ("res") and summaries ("idx") --------------------------
 
     def _shard(self, kind: str, number: int) -> dict[str, dict[str, Any]]:
         shard = self._shards.get((kind, number))
         if shard is None:
-            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load(self.folder / f"{kind}-{number:02d}"))
+            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", f"{kind}-{number:02d}"))
         return shard
 
     def result(self, key: str) -> dict[str, Any] | None:
@@ -202,8 +253,7 @@ class Store:
 
     def _table(self) -> dict[str, Any]:
         if self._files is None:
-            loaded = self._load(self.folder / "files")
-            self._files = {k: v for k, v in loaded.items() if isinstance(k, str)} if isinstance(loaded, dict) else {}
+            self._files = _str_keys(self._load("env", "files"))
         return self._files
 
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
@@ -243,18 +293,19 @@ class Store:
         """Values keyed by everything they depend on (read with `get`; add with `remember`)."""
         return MemoView(self)
 
-    def _memo_file(self, number: int) -> Path:
-        return self.base / FORMAT / f"{self.memo_prefix}{number:02d}"
+    def _memo_name(self, number: int) -> str:
+        return f"{self.memo_prefix}{number:02d}"
 
     def memo_shard(self, number: int) -> dict[str, Any]:
         shard = self._memo.get(number)
         if shard is None:
-            loaded = self._load(self._memo_file(number))
-            shard = self._memo[number] = loaded if isinstance(loaded, dict) else {}
+            shard = self._memo[number] = _str_keys(self._load("format", self._memo_name(number)))
         return shard
 
     def remember(self, items: Mapping[str, Any]) -> None:
         for key, value in items.items():
+            if not isinstance(key, str):
+                continue
             number = memo_shard_of(key)
             self.memo_shard(number)[key] = value
             self._memo_new.setdefault(number, {})[key] = value
@@ -263,7 +314,7 @@ class Store:
 
     def corpus(self) -> dict[str, Any]:
         if self._corpus is None:
-            loaded = _read(self.folder / "corpus")
+            loaded = self._load("env", "corpus")
             self._corpus = loaded if isinstance(loaded, dict) else {}
         return self._corpus
 
@@ -272,80 +323,91 @@ class Store:
 
     # --- reading and writing -------------------------------------------------------------
 
-    def _load(self, path: Path) -> Any:
-        """`_read`, remembering which version of the file was read (see `_unchanged`)."""
-        self._seen[path] = _signature(path)
-        return _read(path)
+    def _where(self, place: str, create: bool = False) -> Folder | None:
+        return self._env_folder(create) if place == "env" else self._formats(create)
 
-    def _unchanged(self, path: Path) -> bool:
-        """True if `path` is still the file this store read (or wrote) last: no other process
-        replaced it since (every write is a new file moved into place), so there is nothing
-        to merge before writing it."""
-        seen = self._seen.get(path)
-        return seen is not None and seen == _signature(path)
+    def _signature(self, place: str, name: str) -> tuple[int, int, int] | None:
+        folder = self._where(place)
+        info = folder.info(name) if folder is not None else None
+        return (info.st_mtime_ns, info.st_size, info.st_ino) if info is not None else None
 
-    def _write(self, path: Path, payload: Any) -> None:
-        _write(path, payload)
-        self._seen[path] = _signature(path)
-
-    def _prepare(self) -> bool:
+    def _read(self, place: str, name: str) -> Any:
+        folder = self._where(place)
+        if folder is None:
+            return None
+        blob = folder.read(name, MAX_FILE_BYTES)
+        if blob is None:
+            return None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.base / ".gitignore"
-            if not ignore.exists():
-                _write_text(ignore, _GITIGNORE)
-            tag = self.base / "CACHEDIR.TAG"
-            if not tag.exists():
-                _write_text(tag, _TAG)
-        except OSError as exc:
-            log.debug("cache: cannot create %s: %s", self.folder, exc)
-            return False
-        return True
+            return decode(blob, self.key, f"{place}/{name}")
+        except ValueError as exc:
+            log.debug("cache: ignoring %s: %s", name, exc)
+            return None
+
+    def _load(self, place: str, name: str) -> Any:
+        """`_read`, remembering which version of the file was read (see `_unchanged`)."""
+        self._seen[(place, name)] = self._signature(place, name)
+        return self._read(place, name)
+
+    def _unchanged(self, place: str, name: str) -> bool:
+        """True if the file is still the one this store read (or wrote) last: no other
+        process replaced it since (every write is a new file moved into place), so there
+        is nothing to merge before writing it."""
+        seen = self._seen.get((place, name))
+        return seen is not None and seen == self._signature(place, name)
+
+    def _write(self, place: str, name: str, payload: Any) -> None:
+        folder = self._where(place, create=True)
+        if folder is None:
+            raise OSError(f"cannot create the cache folder for {name}")
+        try:
+            blob = encode(payload, self.key, f"{place}/{name}")
+        except (TypeError, ValueError) as exc:  # a value of an undeclared type: not kept
+            log.debug("cache: not writing %s: %s", name, exc)
+            return
+        folder.write(name, blob)
+        self._seen[(place, name)] = self._signature(place, name)
 
     def save(self) -> None:
         """Write what changed; records another process wrote meanwhile are merged in."""
         if not (self._dirty or self._memo_new or self._corpus_new is not None or self._files_dirty):
             return
-        if not self._prepare():
-            return
         try:
             for kind, number in sorted(self._dirty):
-                path = self.folder / f"{kind}-{number:02d}"
-                if self._unchanged(path):  # what we read is what is there: nothing to merge
+                name = f"{kind}-{number:02d}"
+                if self._unchanged("env", name):  # what we read is what is there: nothing to merge
                     merged = self._shards[(kind, number)]
                 else:
-                    on_disk = _dict_of_dicts(_read(path))
+                    on_disk = _dict_of_dicts(self._read("env", name))
                     removed = self._removed.get((kind, number), set())
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
-                self._write(path, merged)
+                self._write("env", name, merged)
             for number, added in sorted(self._memo_new.items()):
-                path = self._memo_file(number)
-                if self._unchanged(path):
+                name = self._memo_name(number)
+                if self._unchanged("format", name):
                     merged = self.memo_shard(number)
                 else:
-                    on_disk = _read(path)
-                    merged = on_disk if isinstance(on_disk, dict) else {}
+                    merged = _str_keys(self._read("format", name))
                     merged.update(added)
-                self._write(path, merged)
+                self._write("format", name, merged)
             if self._corpus_new is not None:
-                _write(self.folder / "corpus", self._corpus_new)
+                self._write("env", "corpus", self._corpus_new)
             if self._files_dirty:
-                path = self.folder / "files"
-                if self._unchanged(path):
+                if self._unchanged("env", "files"):
                     merged = self._table()
                 else:
-                    on_disk = _read(path)
                     merged = {
-                        k: v for k, v in (on_disk.items() if isinstance(on_disk, dict) else ())
-                        if k not in self._files_removed
+                        k: v for k, v in _str_keys(self._read("env", "files")).items() if k not in self._files_removed
                     }
                     merged.update(self._table())
-                self._write(path, merged)
-            os.utime(self.folder)  # most recently used, for pruning
+                self._write("env", "files", merged)
         except OSError as exc:
             log.debug("cache: cannot write %s: %s", self.folder, exc)
             return
+        for folder in (self._env, self._corpus_folder):
+            if folder is not None:
+                folder.touch()  # most recently used, for pruning
         self._dirty.clear()
         self._removed.clear()
         self._memo_new = {}
@@ -355,34 +417,45 @@ class Store:
         self._prune()
 
     def _prune(self) -> None:
-        """Remove the folders of environments not used recently (old versions, old configs)."""
-        try:
-            folders = [p for p in (self.base / FORMAT).iterdir() if p.is_dir() and p != self.folder]
-            memos = [p for p in (self.base / FORMAT).glob("memo-*") if not p.name.startswith(self.memo_prefix)]
-            folders.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        except OSError:
+        """Remove what no run will read again: the folders of environments not used
+        recently (old versions, old configs), other versions' memos, corpora not linted
+        for a month, and temporary files a killed run left. Only names are removed,
+        never anything a link points at."""
+        now = time.time()
+        formats, corpus = self._formats(), self._corpus_folder
+        if formats is None or corpus is None:
             return
-        week = 7 * 24 * 3600
-        for stale in folders[KEEP_ENVIRONMENTS - 1 :]:
-            try:
-                if time.time() - stale.stat().st_mtime > 60:  # not one another run is filling now
-                    shutil.rmtree(stale, ignore_errors=True)
-            except OSError:
+        folders = sorted(
+            ((name, info) for name, info in corpus.listing() if stat.S_ISDIR(info.st_mode) and name != self.env),
+            key=lambda item: item[1].st_mtime,
+            reverse=True,
+        )
+        for number, (name, info) in enumerate(folders):
+            age = now - info.st_mtime
+            if (number >= KEEP_ENVIRONMENTS - 1 and age > _BUSY_SECONDS) or age > 7 * 24 * 3600:
+                corpus.remove(name)
+        for name, info in formats.listing():
+            age = now - info.st_mtime
+            if name.startswith("memo-"):
+                if not name.startswith(self.memo_prefix) and age > _BUSY_SECONDS:
+                    formats.remove(name)  # another version's
+            elif name != self.corpus_name and age > STALE_CORPUS_SECONDS:
+                formats.remove(name)
+        for folder in (formats, corpus, self._env):
+            if folder is None:
                 continue
-        for old_memo in memos:  # another version's
-            try:
-                if time.time() - old_memo.stat().st_mtime > 60:
-                    old_memo.unlink(missing_ok=True)
-            except OSError:
-                continue
-        for old in folders[: KEEP_ENVIRONMENTS - 1]:
-            try:
-                if time.time() - old.stat().st_mtime > week:
-                    shutil.rmtree(old, ignore_errors=True)
-            except OSError:
-                continue
+            for name, info in folder.listing():
+                if name.startswith(".") and name.endswith(".tmp") and now - info.st_mtime > 3600:
+                    folder.remove(name)
 
 
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), durable=False)
+def open_store(location: Path, root: Path, env: str, version: str) -> Store:
+    """The cache of the corpus at `root` in the environment `env`, in the private folder at
+    `location`. Unusable if that folder cannot be used."""
+    top = open_folder(location)
+    try:
+        key = secret_key(top)
+    except Unusable:
+        top.close()
+        raise
+    return Store(top, key, corpus_key(root), env, version)

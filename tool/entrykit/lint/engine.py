@@ -28,9 +28,10 @@ from entrykit.config import Config
 from entrykit.corpus import Corpus
 from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity
 from entrykit.entry import Entry
-from entrykit.errors import RuleCrashed
+from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
+from entrykit.lint.cache import open_store as open_cache
 from entrykit.lint.corpus_summary import summary_entry
 from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
 from entrykit.lint.records import (
@@ -43,7 +44,10 @@ from entrykit.lint.records import (
     read_findings,
 )
 from entrykit.loader import LoadFailure, display_path, file_format, load
+from entrykit.private_folder import Unusable, location
 from entrykit.schema import fingerprint as schema_fingerprint
+from entrykit.schema import load_schema
+from entrykit.schema import validator as schema_validator
 from entrykit.targets import Plan, plan
 
 log = logging.getLogger(__name__)
@@ -58,6 +62,7 @@ class LintResult:
 
     diagnostics: list[Diagnostic]
     files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the run could not do (the cache), for people
     _records: list[FileRecord] = field(default_factory=list, repr=False)
     _entries: list[Entry] | None = field(default=None, repr=False)
 
@@ -79,8 +84,14 @@ class LintResult:
 
 def configured(config: Config) -> Config:
     """`config` checked against every rule (ConfigError for a code or rule table that names
-    none): the form every run uses."""
-    return config.with_rules(registry.all_rules())
+    none) and its schema read and checked (ConfigError for one that cannot be used): the
+    form every run uses."""
+    config = config.with_rules(registry.all_rules())
+    if config.enabled("ET101"):
+        schema_validator(config.schema)
+    else:
+        load_schema(config.schema)
+    return config
 
 
 def default_jobs() -> int:
@@ -103,12 +114,48 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def open_store(config: Config) -> Store | None:
-    """The cache of the corpus root in this environment, or None if there is no root."""
+def _project_folders(config: Config) -> list[Path]:
+    """What a checkout controls: the corpus root and, with a configuration file, the project
+    around it (up to the top of its git work tree)."""
+    places = [config.root]
+    if config.source is not None:
+        base = config.base
+        places.append(next((f for f in (base, *base.parents) if (f / ".git").exists()), base))
+    return [Path(os.path.realpath(p)) for p in places]
+
+
+def _inside(path: Path, folders: Sequence[Path]) -> Path | None:
+    real = Path(os.path.realpath(path))
+    for folder in folders:
+        if real == folder or folder in real.parents:
+            return folder
+    return None
+
+
+def cache_store(config: Config, cache_dir: Path | None = None) -> tuple[Store | None, str | None]:
+    """The cache of the corpus root in this environment, and why there is none when there
+    is none. The cache folder must lie outside the project, where no pull request can
+    put files: ConfigError for a folder chosen inside it (`cache_dir`, `ENTRYKIT_CACHE_DIR`);
+    the default folder inside it, or one that cannot be used, means no cache."""
     if not config.root.is_dir():
-        return None
+        return None, None
+    where, chosen = location(cache_dir)
+    project = _inside(where, _project_folders(config))
+    if project is not None:
+        why = f"cache folder `{where}` is inside the project (`{project}`), where a pull request could put files"
+        if chosen:
+            raise ConfigError(f"{why}; choose a folder outside it")
+        return None, f"not using the {why}; pass --cache-dir with a folder outside it"
     env = environment_key([code_digest(), config.fingerprint(), schema_fingerprint(config.schema)])
-    return Store(config.root, env, code_digest())
+    try:
+        return open_cache(where, config.root, env, code_digest()), None
+    except Unusable as exc:
+        return None, f"running without the cache: cache folder `{where}` cannot be used: {exc}"
+
+
+def open_store(config: Config, cache_dir: Path | None = None) -> Store | None:
+    """The cache of the corpus root in this environment, or None (see `cache_store`)."""
+    return cache_store(config, cache_dir)[0]
 
 
 def _key(path: Path, root: Path) -> str | None:
@@ -250,11 +297,14 @@ class _Run:
                 return light
             data = self.store.result(key)
             old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
+            if old is not None and not _known_codes(old.findings()):
+                old = None  # not a record this entrykit wrote: check the file again
             if old is not None and self._current(old, path, want):
                 return old
         task = Task(
             path, shown, key or path.as_posix(), file_format(path), want,
             rerun=self._rerun(old, want), facts=old is None, cached_digest=old.digest if old else None, text=text,
+            foreign=not _key(path, self.config.root),
         )
         return _Pending(task, old)
 
@@ -323,10 +373,10 @@ def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
     name and summary (corpus rules see nothing else of it; an edit elsewhere in a file
     moves at most the places of its findings), in no particular order."""
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(str(cwd).encode())
+    digest.update(os.fsencode(cwd))
     for record in sorted(records, key=lambda r: r.key):
         seen = "" if record.failure is not None else record.sdigest or f"content:{record.digest}"
-        digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode())
+        digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
@@ -372,6 +422,8 @@ def _reuse_corpus(
     try:
         digests, places = snapshot["digests"], snapshot["places"]
         found = {k: read_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
+        if not all(_known_codes(items) for items in found.values()):
+            return None
         by_key = {r.key: r for r in records}
         moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
         if not moved:
@@ -387,6 +439,12 @@ def _reuse_corpus(
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return found, True
+
+
+def _known_codes(findings: Sequence[StoredFinding]) -> bool:
+    """Whether every finding names a rule of this entrykit (a record that does not is no
+    record of ours, whatever its shape)."""
+    return all(registry.known(f.code) for f in findings)
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
@@ -405,6 +463,8 @@ def _run_corpus_rule(rule: registry.Rule, corpus: Corpus, ctx: registry.Context)
     assert rule.func is not None
     try:
         found = list(rule.func(corpus, ctx))
+    except EntrykitError:  # the configuration, not the rule
+        raise
     except Exception as exc:  # a bug in a rule, not in the data: name both
         raise RuleCrashed(rule.code, "the corpus", exc) from exc
     if any(finding.path is None for finding in found):
@@ -619,12 +679,14 @@ def lint(
     texts: Mapping[Path, str] | None = None,
     *,
     use_cache: bool = False,
+    cache_dir: Path | None = None,
     jobs: int = 1,
     keep_entries: bool = False,
 ) -> LintResult:
     """Lint the given paths (or the corpus root) and return sorted diagnostics.
 
-    `use_cache` reads and writes `.entrykit_cache/` in the corpus root; `jobs`
+    `use_cache` reads and writes the cache (`lint.cache`) in `cache_dir`, else in the
+    folder `ENTRYKIT_CACHE_DIR` names, else in the user's cache directory; `jobs`
     processes check files when there are many; `keep_entries` keeps the parsed
     target entries in the result (for fixes), which checks every target in this process.
     """
@@ -633,7 +695,7 @@ def lint(
     cwd = cwd or Path.cwd()
     texts = texts or {}
     files = plan(paths, config)
-    store = open_store(config) if use_cache and not keep_entries else None
+    store, note = cache_store(config, cache_dir) if use_cache and not keep_entries else (None, None)
     run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries)
     records = run.records()
     target_set = set(files.targets)
@@ -645,4 +707,4 @@ def lint(
         display_path(p, cwd) for p in files.targets
     ]
     log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
-    return LintResult(diagnostics, shown, targets)
+    return LintResult(diagnostics, shown, [note] if note else [], targets)

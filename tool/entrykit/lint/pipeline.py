@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,11 +25,19 @@ from entrykit import registry
 from entrykit.config import Config
 from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
-from entrykit.errors import RuleCrashed
+from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
 from entrykit.lint.corpus_summary import summarize, summary_entry
-from entrykit.lint.records import Dated, Failure, FileRecord, RelatedPlace, Rerun, Stat, StoredFinding
+from entrykit.lint.records import (
+    Dated,
+    Failure,
+    FileRecord,
+    RelatedPlace,
+    Rerun,
+    Stat,
+    StoredFinding,
+)
 from entrykit.loader import LoadFailure, load, read_entry_bytes
 
 POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it saves
@@ -66,6 +75,7 @@ class Task:
     facts: bool = True  # compute the summary and facts
     cached_digest: str | None = None
     text: str | None = None  # content that stands in for the file
+    foreign: bool = False  # named outside the corpus root: it must look like an entry
 
 
 class Checker:
@@ -122,6 +132,8 @@ class Checker:
             assert rule.func is not None
             try:
                 found = list(rule.func(entry, ctx))
+            except EntrykitError:  # the configuration (a schema that cannot be read), not the rule
+                raise
             except Exception as exc:  # a bug in a rule, not in the data: name both
                 raise RuleCrashed(rule.code, entry.path, exc) from exc
             out = dated if rule.dated else undated
@@ -185,7 +197,7 @@ class Checker:
             rerun, facts = (Rerun.ALL if task.want else Rerun.NONE), True
         elif rerun is Rerun.NONE and not facts:
             return record
-        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw)
+        loaded = load(task.abspath, task.shown, limits, task.text, self.config.root, raw, entries_only=task.foreign)
         if isinstance(loaded, LoadFailure):
             record.failure = Failure(loaded.line, loaded.col, loaded.message)
             record.memo = self.memo.take_added()
@@ -205,6 +217,18 @@ def few_files(checker: Checker, count: int) -> None:
 
 
 def _init_worker(config: Config, today: date, memo: registry.Known, corpus_size: int) -> None:
+    # The parent decides when the pool stops: a Ctrl-C (sent to the whole process group)
+    # is its to handle, and a SIGTERM from it ends a worker at once. A worker writes
+    # nothing to the caller's output, so it keeps no pipe of the caller's open either.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:  # pragma: no cover - no /dev/null
+        pass
     _WORKER["checker"] = Checker(config, today, memo, corpus_size)
 
 
@@ -229,10 +253,33 @@ def run_tasks(
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
     chunk = max(1, min(32, len(tasks) // (workers * 8)))
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
         initargs=(checker.config, checker.today, memo, corpus_size),
-    ) as pool:
+    )
+    try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
+    except BaseException:  # interrupted, stopped, or a worker failed: the pool stops now
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, with what they are doing (`shutdown` would wait for
+    every file still queued)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (before shutdown forgets them)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.terminate()
+        except (OSError, ValueError):  # pragma: no cover - already gone
+            pass
+    for process in processes:
+        process.join(5)

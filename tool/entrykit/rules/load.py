@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
+from entrykit.parsing import yaml_readings
 from entrykit.registry import Context, builtin, rule
 
 builtin(
@@ -154,4 +156,55 @@ def nonfinite_number(entry: Entry, ctx: Context) -> Iterator[Finding]:
         if item.kind == "nonfinite-number":
             yield Finding(
                 item.pointer, f"`{item.detail}` is not a finite number", position=(item.line, item.col)
+            )
+
+
+def _reading(value: object) -> str:
+    if isinstance(value, str):
+        return f"the string `{value}`"
+    if isinstance(value, bool):
+        return f"`{'true' if value else 'false'}`"
+    return f"`{value!r}`"
+
+
+@rule("ET006", "yaml-version-dependent-value", severity=Severity.WARNING)
+def yaml_version_dependent_value(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Plain YAML value that YAML 1.1 tools read as a different value.
+
+    entrykit reads YAML as YAML 1.2 (the core schema, as ruamel.yaml does). Many tools
+    still read YAML 1.1 (PyYAML's `safe_load`, Go's yaml.v2, older Ruby and Java
+    libraries), which reads some plain values differently: `yes`, `no`, `on`, `off`,
+    `y` and `n` are booleans in 1.1 and strings in 1.2; `017` is fifteen (octal) in 1.1
+    and seventeen in 1.2, while `0o17` is fifteen in 1.2 and a string in 1.1; `1:30` is
+    ninety in 1.1 (base 60); `1e3` is a number in 1.2 and a string in 1.1.
+
+    ## Why is this bad?
+    The corpus is read by more tools than entrykit: a site generator or a lookup
+    service on YAML 1.1 gets another value than the one entrykit checked.
+
+    ## Example
+    ```yaml
+    resolvable: yes
+    evidence_count: 017
+    ```
+
+    ## Use instead
+    ```yaml
+    resolvable: "yes"
+    evidence_count: 17
+    ```
+    A quoted string, or the number written in plain decimal, reads the same in every
+    YAML version.
+    """
+    for item in entry.irregularities():
+        if item.kind == "yaml-1.1-scalar":
+            modern, older = yaml_readings(item.detail)
+            if modern == older and type(modern) is type(older):
+                continue
+            written = json.dumps(modern, ensure_ascii=False) if not isinstance(modern, bool) else str(modern).lower()
+            yield Finding(
+                item.pointer,
+                f"`{item.detail}` is {_reading(modern)} in YAML 1.2 (entrykit) but {_reading(older)} in YAML 1.1 "
+                f"(PyYAML and others); write `{written}`",
+                position=(item.line, item.col),
             )

@@ -1,0 +1,265 @@
+"""The journal of changes to several files: what `writing.write_files` is about to do, kept
+in entrykit's private folder, so that a run killed in the middle (SIGKILL, power loss) is
+rolled back by the next entrykit command, whichever it is.
+
+A change is recorded before its first temporary file is made and marked committed once
+every file is in place; while it runs, its process holds a lock on it. Every temporary
+file and every kept-aside original of the change is named `.<file name>.<change id>.…`
+beside its file, so the journal knows them without listing random names. `recover`
+finds changes whose process is gone (their lock is free): one that was not committed is
+rolled back (each original put back in place, unless the file changed again since) and
+its temporary files removed; one that was committed only loses the leftovers. Records
+are authenticated with the private folder's key and only ever rename or remove files
+of those hidden names: a record cannot be made to move anything else.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import hmac
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from entrykit.private_folder import Folder, Unusable, location, open_folder, secret_key
+
+FOLDER = "journal"
+_MAX_RECORD = 64 << 20
+_ID = re.compile(r"[0-9a-f]{16}")
+NAME_BYTES = 200  # of a file's name in its temporary names: the rest fits any file system
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no journal
+    fcntl = None  # type: ignore[assignment]
+
+
+def short_name(name: str) -> str:
+    """`name` cut to `NAME_BYTES` bytes of UTF-8 (whole characters), for hidden names beside it."""
+    data = name.encode("utf-8", "surrogateescape")
+    if len(data) <= NAME_BYTES:
+        return name
+    return data[:NAME_BYTES].decode("utf-8", "ignore")
+
+
+def hidden_prefix(path: Path, change: str) -> str:
+    """The start of every hidden name the change `change` makes beside `path`."""
+    return f".{short_name(path.name)}.{change}."
+
+
+@dataclass
+class Step:
+    """One file of a change: written (its old content kept aside while the change runs) or
+    deleted (moved aside). `identity` is the new content's file once staged."""
+
+    path: str
+    deleting: bool = False
+    existed: bool = True
+    identity: tuple[int, int] | None = None
+
+
+@dataclass
+class Outcome:
+    """What `recover` did about one interrupted change."""
+
+    files: int
+    restored: list[str] = field(default_factory=list)
+    removed_new: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # could not be put back: left as they are
+    cleaned: int = 0
+    committed: bool = False
+
+
+class Journal:
+    """One change in progress, recorded and locked in the private folder."""
+
+    def __init__(self, folder: Folder, key: bytes, change: str, lock_fd: int) -> None:
+        self.folder, self.key, self.change, self.lock_fd = folder, key, change, lock_fd
+        self.steps: list[Step] = []
+
+    @classmethod
+    def begin(cls, steps: list[Step]) -> Journal | None:
+        """Record a change about to start; None where there is no private folder to keep
+        it in (the change then runs unrecorded). OSError if it cannot be recorded."""
+        journal_folder = _journal_folder(create=True)
+        if journal_folder is None:
+            return None
+        folder, key = journal_folder
+        change = os.urandom(8).hex()
+        lock_fd = folder.lock(f"{change}.lock")
+        if lock_fd is None:  # pragma: no cover - a fresh random name is never locked
+            raise OSError(errno.EEXIST, "journal lock taken", change)
+        journal = cls(folder, key, change, lock_fd)
+        journal.steps = steps
+        try:
+            journal._write(committed=False)
+        except BaseException:
+            journal.finish()
+            raise
+        return journal
+
+    def prefix(self, path: Path) -> str:
+        return hidden_prefix(path, self.change)
+
+    def staged(self) -> None:
+        """Record what each new file is, now that they are all staged (before any replace)."""
+        self._write(committed=False)
+
+    def committed(self) -> None:
+        """Every file is in place: from now on the change is kept, whatever happens."""
+        self._write(committed=True)
+
+    def sweep(self) -> None:
+        """Remove every hidden file of this change (after it was undone: a temporary file
+        made the moment the process was interrupted has no other owner)."""
+        for step in self.steps:
+            path = Path(step.path)
+            for leftover in [*_hidden(path, self.change, ".tmp"), *_hidden(path, self.change, ".old")]:
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
+
+    def finish(self) -> None:
+        """The change is over (made or undone): forget it."""
+        self.folder.remove(f"{self.change}.journal")
+        self.folder.remove(f"{self.change}.lock")
+        self.folder.unlock(self.lock_fd)
+        self.folder.close()
+
+    def _write(self, committed: bool) -> None:
+        record = {
+            "change": self.change,
+            "committed": committed,
+            "steps": [[s.path, s.deleting, s.existed, list(s.identity) if s.identity else None] for s in self.steps],
+        }
+        body = json.dumps(record, ensure_ascii=True).encode("ascii")
+        self.folder.write(f"{self.change}.journal", _tag(self.key, self.change, body) + body)
+
+
+def _tag(key: bytes, change: str, body: bytes) -> bytes:
+    return hashlib.blake2b(change.encode() + b"\0" + body, key=key, digest_size=32, person=b"entrykit-journal").digest()
+
+
+def _journal_folder(create: bool) -> tuple[Folder, bytes] | None:
+    if fcntl is None:
+        return None
+    where, _ = location(None)
+    if not create and not os.path.isdir(where / FOLDER):
+        return None
+    try:
+        top = open_folder(where) if create else Folder.top(where)
+        key = secret_key(top)
+    except Unusable:
+        return None
+    folder = top.folder(FOLDER, create=create)
+    top.close()
+    return (folder, key) if folder is not None else None
+
+
+def _record(folder: Folder, key: bytes, change: str) -> dict[str, object] | None:
+    """The change's record, if it is there and verifies."""
+    blob = folder.read(f"{change}.journal", _MAX_RECORD)
+    if blob is None or len(blob) < 32:
+        return None
+    tag, body = blob[:32], blob[32:]
+    if not hmac.compare_digest(tag, _tag(key, change, body)):
+        return None
+    try:
+        record = json.loads(body)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) and record.get("change") == change else None
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+def _hidden(path: Path, change: str, suffix: str) -> list[Path]:
+    """The hidden files the change left beside `path` with `suffix` (`.tmp`, `.old`)."""
+    prefix = hidden_prefix(path, change)
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    return [path.parent / n for n in sorted(names) if n.startswith(prefix) and n.endswith(suffix)]
+
+
+def _roll_back(change: str, record: dict[str, object]) -> Outcome:
+    steps = record.get("steps")
+    outcome = Outcome(files=len(steps) if isinstance(steps, list) else 0, committed=record.get("committed") is True)
+    for item in steps if isinstance(steps, list) else []:
+        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str) and os.path.isabs(item[0])):
+            continue
+        path, deleting, existed, identity = Path(item[0]), item[1] is True, item[2] is True, item[3]
+        staged = tuple(identity) if isinstance(identity, list) and len(identity) == 2 else None
+        for temp in _hidden(path, change, ".tmp"):
+            _remove(temp, outcome)
+        asides = _hidden(path, change, ".old")
+        if outcome.committed:  # the change was made: only its leftovers go
+            for aside in asides:
+                _remove(aside, outcome)
+            continue
+        current = _identity(str(path))
+        ours = current is not None and current == staged
+        if not existed and not deleting:
+            if ours:  # a new file of the change: it goes again
+                _remove(path, outcome, counted=False)
+                outcome.removed_new.append(str(path))
+            continue
+        for number, aside in enumerate(asides):
+            try:
+                if number == 0 and (current is None or ours):  # replaced by the change: put back
+                    os.replace(aside, path)
+                    outcome.restored.append(str(path))
+                else:  # never replaced (a link to the file, or a name made just before)
+                    _remove(aside, outcome)
+            except OSError:
+                outcome.kept.append(str(path))
+    return outcome
+
+
+def _remove(path: Path, outcome: Outcome, counted: bool = True) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        return
+    if counted:
+        outcome.cleaned += 1
+
+
+def recover() -> list[Outcome]:
+    """Roll back every change whose process died before committing it (and clean up after
+    those that did); what was done, for the command to say. Changes of running processes
+    are left alone. Never raises."""
+    journal_folder = _journal_folder(create=False)
+    if journal_folder is None:
+        return []
+    folder, key = journal_folder
+    outcomes = []
+    with folder:
+        changes = [n.removesuffix(".journal") for n in folder.files() if n.endswith(".journal")]
+        for change in changes:
+            if not _ID.fullmatch(change):
+                continue
+            lock_fd = folder.lock(f"{change}.lock")
+            if lock_fd is None:  # its process is still at work
+                continue
+            try:
+                # read under the lock: a change that ended meanwhile has no record any more
+                record = _record(folder, key, change)
+                if record is not None:
+                    outcomes.append(_roll_back(change, record))
+                folder.remove(f"{change}.journal")
+                folder.remove(f"{change}.lock")
+            finally:
+                folder.unlock(lock_fd)
+    return outcomes
