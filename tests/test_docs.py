@@ -58,3 +58,36 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     command = next(line for line in ci.splitlines() if "pytest" in line)
     assert command in readme
+
+
+RULES_PAGE = README.parent / docs.RULES_PAGE
+
+
+def test_rules_page_is_current() -> None:
+    """docs/rules.md, which SARIF's helpUri links each rule to, says what `explain` says."""
+    current = docs.rules_page(registry.all_rules())
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        RULES_PAGE.write_text(current, encoding="utf-8")
+    assert RULES_PAGE.read_text(encoding="utf-8") == current, "regenerate: ENTRYKIT_UPDATE_GOLDEN=1 pytest tests/test_docs.py"
+
+
+def _github_anchors(markdown: str) -> set[str]:
+    """The anchors GitHub gives a page's headings (lower case, punctuation dropped, spaces to `-`)."""
+    headings = re.findall(r"^#{1,6} (.+)$", re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_every_help_uri_names_a_heading_of_the_rules_page() -> None:
+    anchors = _github_anchors(RULES_PAGE.read_text(encoding="utf-8"))
+    for rule in registry.all_rules():
+        url = docs.rule_url(rule)
+        assert url.startswith(f"{docs.REPOSITORY_URL}/blob/main/{docs.RULES_PAGE}#")
+        assert url.rsplit("#", 1)[1] in anchors, rule.code
+
+
+def test_repository_url_is_the_projects() -> None:
+    import tomllib
+
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["urls"]["Repository"] == docs.REPOSITORY_URL
+    assert project["urls"]["Documentation"].startswith(docs.REPOSITORY_URL)

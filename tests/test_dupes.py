@@ -311,21 +311,3 @@ def test_a_regex_that_matches_many_entries_is_no_evidence() -> None:
     for focus in ({0}, {3}):
         full = {p for p in dupes.regex_matches(made, 0, "search", shared_runner()) if focus & set(p)}
         assert dupes.regex_matches(made, 0, "search", shared_runner(), focus=focus) == full
-
-
-def test_progress_bar_only_after_a_second(capsys: pytest.CaptureFixture[str]) -> None:
-    from entrykit.cli.dupes import _Progress
-
-    quiet = _Progress(True)
-    quiet("scoring", 1, 10)
-    assert quiet.bar is None
-    shown = _Progress(True)
-    shown.start -= 2
-    shown("scoring", 5, 10)
-    shown("scoring", 10, 10)
-    shown.close()
-    assert "scoring" in capsys.readouterr().err
-    off = _Progress(False)
-    off.start -= 2
-    off("scoring", 5, 10)
-    assert off.bar is None

@@ -101,37 +101,62 @@ def _check_a_failing_then_passing_run(repo: Path, home: Path, *args: str) -> Non
     assert second.stdout.count("Passed") == 2
 
 
-def _published(tmp_path: Path) -> tuple[Path, str]:
-    """This tree as a repository another project's config names: what the hooks install
-    from, committed (as `pre-commit try-repo` would commit uncommitted changes)."""
-    published = tmp_path / "published"
-    published.mkdir()
-    for name in (".pre-commit-hooks.yaml", "pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, published / name)
-    for name in ("tool", "schema"):
-        shutil.copytree(REPO / name, published / name, ignore=shutil.ignore_patterns("__pycache__"))
-    _git(published, "init", "-q")
-    _git(published, "add", "-A")
-    _git(published, "commit", "-q", "-m", "published")
-    rev = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=published, env=_env(published), check=True, capture_output=True, text=True
-    )
-    return published, rev.stdout.strip()
+# Files a repository that holds a corpus has beside it: the hooks must never report or rewrite them.
+WORKFLOW = """\
+name: ci
+on: [push, pull_request]
+jobs:
+  test: {runs-on: ubuntu-latest, steps: [{uses: actions/checkout@v4}, {run: make test}]}
+"""
+PACKAGE = '{"name": "site", "private": true,\n  "scripts": {"build": "vite build"}, "devDependencies": {}}\n'
 
 
-def test_published_hooks_from_a_pinned_commit(tmp_path: Path, pre_commit_home: Path) -> None:
-    """`.pre-commit-hooks.yaml` as another repository uses it (README: `repo`, `rev`, both hook ids):
-    pre-commit installs entrykit from this tree once, and both runs use that environment."""
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This tree as the repository another project's config names, committed: (path, commit SHA).
+    Module-wide, so pre-commit installs its hook environment once."""
     _pre_commit()
-    published, rev = _published(tmp_path)
-    repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
-    config = tmp_path / "pre-commit-config.yaml"  # beside the repository, as try-repo keeps it: not a file to check
-    config.write_text(
-        f"repos:\n  - repo: {published}\n    rev: {rev}\n"
-        "    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n",
-        encoding="utf-8",
+    folder = tmp_path_factory.mktemp("published")
+    for name in (".pre-commit-hooks.yaml", "pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, folder / name)
+    for name in ("tool", "schema"):
+        shutil.copytree(REPO / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "-m", "published")
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=folder, env=_env(folder), check=True, capture_output=True, text=True
     )
-    _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--config", str(config), "--all-files")
+    return folder, rev.stdout.strip()
+
+
+def test_published_hooks_pinned_to_a_commit_touch_only_entries(
+    tmp_path: Path, pre_commit_home: Path, published: tuple[Path, str]
+) -> None:
+    """The README's `.pre-commit-config.yaml`, in a repository that also holds a workflow, a
+    package.json and that config: the hooks format and lint the entries, and never name,
+    read into a report or rewrite anything else."""
+    folder, rev = published
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "rev: 0123456789abcdef0123456789abcdef01234567   # a commit" in readme  # what it tells users to pin
+    config = (
+        f"repos:\n  - repo: {folder}\n    rev: {rev}\n"
+        "    hooks:\n      - id: entrykit-fmt\n      - id: entrykit-lint\n"
+    )
+    others = {".github/workflows/ci.yml": WORKFLOW, "package.json": PACKAGE, ".pre-commit-config.yaml": config}
+    repo = _scratch(tmp_path, {"entries/pip/x.yaml": MESSY, "entries/pip/y.yaml": BROKEN})
+    for name, text in others.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    _git(repo, "add", "-A")
+    _check_a_failing_then_passing_run(repo, pre_commit_home, "run", "--all-files")
+    for name, text in others.items():
+        assert (repo / name).read_text(encoding="utf-8") == text, f"{name} was rewritten"
+    staged = _run(repo, pre_commit_home, "run", "--files", *others, "--verbose")
+    assert staged.returncode == 0, staged.stdout
+    for name in others:
+        assert f"{name}:" not in staged.stdout and f"reformatted {name}" not in staged.stdout
+    assert "ET101" not in staged.stdout
 
 
 def test_project_config_runs_fmt_and_lint_on_entries(tmp_path: Path, pre_commit_home: Path) -> None:

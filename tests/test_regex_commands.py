@@ -98,7 +98,14 @@ def test_match_reads_log_lines_from_stdin(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_match_with_nothing_found_exits_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = _run(tmp_path, monkeypatch, CORPUS, "match", "all good")
-    assert result.exit_code == ExitCode.FINDINGS and result.output == ""
+    assert result.exit_code == ExitCode.FINDINGS and result.stdout == ""
+    assert result.stderr == f"No entry's regex matches the message ({len(CORPUS)} entries checked).\n"
+
+
+def test_match_says_how_many_lines_nothing_matched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _run(tmp_path, monkeypatch, CORPUS, "match", "-", "--format", "json", stdin="all good\nfine\n")
+    assert result.exit_code == ExitCode.FINDINGS and json.loads(result.stdout)[0]["matches"] == []
+    assert result.stderr.startswith("No entry's regex matches 2 lines (")
 
 
 def test_match_follows_the_configured_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -213,3 +213,10 @@ def test_real_corpus_strings_keep_their_own_tokens(deadends_dir: Path) -> None:
             assert T.missing(found, wide) == [], text
             checked += 1
     assert checked > 10_000
+
+
+@pytest.mark.parametrize("translation", ["0:0x1f", "0：0x1f", "位置 0:0x1f 处"])
+def test_a_position_that_runs_into_a_hex_number_is_kept(translation: str) -> None:
+    """`0:0x1f` is a position `0:0` touching a hex number, as hypothesis found: kept when written as it is."""
+    assert T.lost("0:0x1f", translation) == []
+    assert [t.text for t in T.lost("0:0x1f", "0:1x1f")] == ["0:0"]

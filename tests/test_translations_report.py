@@ -115,6 +115,25 @@ def test_report_formats_match_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) 
     assert output == golden.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_summary_formats_match_golden(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """`--summary`: the coverage table per locale and field, without the work list."""
+    code, output = _cli(monkeypatch, CORPUS, "translations", "--summary", "--format", fmt)
+    assert code == ExitCode.CLEAN
+    golden = GOLDEN / f"translations.summary.{fmt}"
+    if os.environ.get("ENTRYKIT_UPDATE_GOLDEN"):
+        golden.write_text(output, encoding="utf-8")
+    assert output == golden.read_text(encoding="utf-8")
+    _, whole = _cli(monkeypatch, CORPUS, "translations", "--format", fmt)
+    if fmt == "json":
+        data, full = json.loads(output), json.loads(whole)
+        assert "work" not in data and full["work"] and data == {k: v for k, v in full.items() if k != "work"}
+    else:
+        table = [line for line in output.splitlines() if "zh" in line]
+        assert table and all(line in whole.splitlines() for line in table)
+        assert "To work on" not in output and "To work on" in whole
+
+
 def test_json_report_contract(monkeypatch: pytest.MonkeyPatch) -> None:
     _, output = _cli(monkeypatch, CORPUS, "translations", "--format", "json")
     data = json.loads(output)

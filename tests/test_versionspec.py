@@ -73,7 +73,8 @@ def test_a_bare_version_is_a_guess() -> None:
         ("torch<=2.x", "no PEP 440 form"),
         ("torch<2.10+", "trailing `+`"),
         ("torch~=2", "not a valid PEP 440 clause"),
-        ("openai-api>=2023-01", "looks like a date"),
+        ("openai-api>=2023-01,<2.0", "looks like a date"),
+        (">=2023-01", "looks like a date"),
         ("ros2>=tomorrow", "release names"),
         ("ros2>=humble.*", "release names"),
         ("", "empty"),
@@ -146,6 +147,15 @@ def test_packaging_answers_our_set_questions() -> None:
     assert d1 is not None and d2 is not None
     assert d1.describe(d1.range & d2.range) == ">=2023-01,<2023-06-15"
     assert d1.contains("2023-01-15") and not d1.contains("2022-12-31")
+
+
+def test_a_spec_wholly_in_dates_reads_as_dates_without_a_vocabulary() -> None:
+    for text in ("aws-iam>=2023-01", "stripe-api>=2023-10-16", "openai-api 2023-01+"):
+        parsed = parse(text)
+        assert parsed.spec is not None and parsed.spec.scheme.name == "date", text
+    spec = parse("stripe-api>=2023-01,<2024-06-15").spec
+    assert spec is not None and spec.contains("2023-10-16") and not spec.contains("2024-07-01")
+    assert parse("openai-api>=2023").spec.scheme.name == "pep440"  # a bare year is a release number
 
 
 def test_default_data_is_consistent() -> None:

@@ -45,7 +45,8 @@ class LoadFailure:
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
-    """The path diagnostics show: relative to the current directory when below it."""
+    """The path diagnostics show: relative to the current directory (with `..` where the
+    file is not below it), absolute only where the two share no folder but `/`."""
     cwd = cwd or Path.cwd()
     text, folder = str(path), str(cwd)
     if os.sep == "/" and text.startswith(folder.rstrip("/") + "/") and path.is_absolute():
@@ -53,8 +54,14 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:
-        rel = os.path.relpath(path, cwd)
-        return Path(rel).as_posix() if not rel.startswith("..") else path.as_posix()
+        pass
+    absolute = os.path.abspath(path)
+    try:
+        shared = os.path.commonpath([absolute, os.path.abspath(cwd)])
+        rel = os.path.relpath(absolute, cwd)
+    except ValueError:  # another drive
+        return path.as_posix()
+    return Path(rel).as_posix() if shared != os.path.dirname(shared) else Path(absolute).as_posix()
 
 
 def is_entry_file(path: Path) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import ENTRY_SUFFIXES, discover
+from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, is_entry_file
 
 _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
@@ -53,6 +53,35 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
         corpus = targets + [p for p in discover([root]) if p not in known]
         return Plan(targets, corpus)
     return Plan(targets, targets)
+
+
+def inside_corpus(paths: Sequence[Path], config: Config) -> list[Path]:
+    """The given paths that are entry files or folders inside the corpus root, as discovery
+    of the root would find them: `--force-exclude`, for hooks that name every file.
+
+    Anything else (a file outside the root, anything in a hidden or tool folder inside
+    it, a file that is not YAML or JSON) is left out without a word, before it is read.
+    """
+    root = config.root
+    kept: list[Path] = []
+    for given in paths:
+        # the folders as they really are, the file itself as named: a link in the corpus
+        # is still the corpus's to report on (ET001 if it leads out)
+        absolute = Path(os.path.abspath(given))
+        where = Path(os.path.realpath(absolute.parent)) / absolute.name
+        try:
+            parts = where.relative_to(root).parts
+        except ValueError:
+            continue
+        if any(part.startswith(".") or part in SKIPPED_DIRS for part in parts[:-1]):
+            continue
+        if parts and where.is_dir():
+            if parts[-1].startswith(".") or parts[-1] in SKIPPED_DIRS:
+                continue
+        elif parts and not is_entry_file(where):
+            continue
+        kept.append(given)
+    return kept
 
 
 def write_scope(paths: Sequence[Path], config: Config) -> list[Path]:

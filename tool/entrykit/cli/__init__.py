@@ -171,7 +171,9 @@ def main() -> None:
         recover_interrupted_writes()
         cli.main(prog_name="entrykit")
     except Exception as exc:  # an entrykit bug: say so in one line, exit 2
-        click.echo(f"entrykit: internal error: {type(exc).__name__}: {exc}", err=True)
+        from entrykit.output_safety import escape
+
+        click.echo(f"entrykit: internal error: {type(exc).__name__}: {escape(str(exc))}", err=True)
         if os.environ.get("ENTRYKIT_DEBUG"):
             raise
         sys.exit(ExitCode.ERROR)

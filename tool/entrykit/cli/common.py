@@ -14,6 +14,7 @@ from entrykit import journal
 from entrykit.config import Config, load_config
 from entrykit.entry import Entry
 from entrykit.loader import discover, display_path, load
+from entrykit.output_safety import escape
 
 
 class ExitCode(enum.IntEnum):
@@ -76,7 +77,8 @@ class CommandError(click.ClickException):
     exit_code = ExitCode.ERROR
 
     def show(self, file: object = None) -> None:
-        click.echo(f"entrykit: error: {self.format_message()}", err=True)
+        # messages name keys, paths and values from the configuration and the entries
+        click.echo(f"entrykit: error: {escape(self.format_message())}", err=True)
 
 
 config_option = click.option(

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -17,36 +14,13 @@ from entrykit.cli.common import (
     config_option,
     root_option,
 )
+from entrykit.cli.terminal import Progress
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
+from entrykit.output_safety import escape
 from entrykit.regex.runner import RegexSettings
 from entrykit.similarity import dupes_report
 from entrykit.similarity import near_duplicates as dupes
-
-
-class _Progress:
-    """A progress bar on stderr, shown only at a terminal and only once a run passes a second."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.start = time.monotonic()
-        self.bar: Any = None
-        self.stage = ""
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or total <= 0 or time.monotonic() - self.start < 1.0:
-            return
-        if self.bar is None or stage != self.stage:
-            self.close()
-            self.stage = stage
-            self.bar = click.progressbar(length=total, label=f"{stage:<10}", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.bar.pos)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
 
 
 @click.command("dupes")
@@ -75,25 +49,25 @@ def dupes_command(
     root: Path | None,
 ) -> None:
     """List near-duplicate entries: clusters of pairs, each with a score and reasons."""
+    progress = Progress.on_stderr()
     try:
         config = command_config(config_path, root)
-        loaded = load_plan(list(paths) or None, config)
+        loaded = load_plan(list(paths) or None, config, progress=progress)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
+    finally:
+        progress.close()
     for failure in loaded.failures:
-        click.echo(f"{failure.path}:{failure.line}:{failure.col}: ET001 {failure.message}", err=True)
+        click.echo(f"{escape(failure.path)}:{failure.line}:{failure.col}: ET001 {escape(failure.message)}", err=True)
     settings = dupes.Settings.from_section(config.settings.get("dupes", {}))
     if threshold is not None:
         settings = replace(settings, threshold=threshold)
     regex = RegexSettings.of(config.settings.get("regex", {}))
-    progress = _Progress(sys.stderr.isatty())
-    try:
-        matched = dupes.regex_matches(loaded.entries, regex.flags, regex.mode, regex.runner())
+    with progress:
+        matched = dupes.regex_matches(loaded.entries, regex.flags, regex.mode, regex.runner(), progress=progress)
         found = dupes.find_duplicates(
             loaded.entries, settings, progress, same_id=True, matched=matched, per_entry=max_pairs
         )
-    finally:
-        progress.close()
     targets = {e.path for e in loaded.targets}
     wanted = None if len(targets) == len(loaded.entries) else targets
     report = dupes_report.build(found, wanted)

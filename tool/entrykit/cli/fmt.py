@@ -14,11 +14,13 @@ from entrykit.cli.common import (
     config_option,
     write_failure,
 )
+from entrykit.cli.terminal import Progress
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import discover, display_path
+from entrykit.output_safety import escape, escape_lines
 from entrykit.schema import load_schema
-from entrykit.targets import write_scope
+from entrykit.targets import inside_corpus, write_scope
 from entrykit.writing import write_files
 
 
@@ -40,8 +42,16 @@ def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if some file would change, naming it.")
 @click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a diff.")
+@click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Skip named files outside the corpus root (or not entries) without a word, as hooks need.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print only what would change or could not be formatted.")
 @config_option
-def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_path: Path | None) -> None:
+def fmt_command(
+    paths: tuple[Path, ...], check: bool, show_diff: bool, force_exclude: bool, quiet: bool, config_path: Path | None
+) -> None:
     """Rewrite entries in the canonical layout (default: the corpus root).
 
     Keys in schema order (translations after their field), 2-space indent, plain
@@ -53,28 +63,37 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
         schema = load_schema(config.schema)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
+    if force_exclude and paths:
+        paths = tuple(inside_corpus(paths, config))
+        if not paths:  # every named file is someone else's: nothing to format, nothing to say
+            return
     changed: list[str] = []
     texts: dict[Path, str] = {}
     failed = 0
     files = _entry_files(paths, config)
-    for path in files:
-        shown = display_path(path)
-        result = formatter.format_file(path, schema, config.limits, config.root)
-        if result.error is not None:
-            failed += 1
-            err = result.error
-            click.echo(f"{shown}:{err.line}:{err.col}: cannot format: {err}", err=True)
-            continue
-        if not result.changed:
-            continue
-        changed.append(shown)
-        if show_diff:
-            click.echo(formatter.unified_diff(result, shown), nl=False)
-        if check:
-            click.echo(f"would reformat {shown}")
-        elif not show_diff:
-            assert result.formatted is not None
-            texts[path] = result.formatted
+    with Progress.on_stderr(quiet) as progress:
+        for number, path in enumerate(files, start=1):
+            progress("formatting", number - 1, len(files))
+            shown = escape(display_path(path))
+            result = formatter.format_file(path, schema, config.limits, config.root)
+            if result.error is not None:
+                failed += 1
+                err = result.error
+                progress.close()
+                click.echo(f"{shown}:{err.line}:{err.col}: cannot format: {escape(str(err))}", err=True)
+                continue
+            if not result.changed:
+                continue
+            changed.append(shown)
+            if show_diff:
+                progress.close()
+                click.echo(escape_lines(formatter.unified_diff(result, display_path(path))), nl=False)
+            if check:
+                progress.close()
+                click.echo(f"would reformat {shown}")
+            elif not show_diff:
+                assert result.formatted is not None
+                texts[path] = result.formatted
     try:
         write_files(texts, within=write_scope(paths, config))  # every file or none
     except OSError as exc:
@@ -82,13 +101,14 @@ def fmt_command(paths: tuple[Path, ...], check: bool, show_diff: bool, config_pa
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     for path in texts:
-        click.echo(f"reformatted {display_path(path)}")
+        click.echo(f"reformatted {escape(display_path(path))}")
     verb = "would be reformatted" if check or show_diff else "reformatted"
     unchanged = len(files) - len(changed) - failed
     summary = f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}, {unchanged} unchanged"
     if failed:
         summary += f", {failed} could not be formatted"
-    click.echo(summary + ".", err=True)
+    if not quiet:
+        click.echo(summary + ".", err=True)
     if failed:
         click.get_current_context().exit(int(ExitCode.ERROR))
     if changed and (check or show_diff):

@@ -16,41 +16,42 @@ from entrykit.cli.common import (
     write_failure,
 )
 from entrykit.cli.entry_files import entry_file
+from entrykit.cli.terminal import Progress
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
+from entrykit.output_safety import escape
 from entrykit.writing import WriteRefused, write_files
 
 
 def _planned(
     item: Imported, shown: str, root: Path, config: Config, out_format: str, force: bool, texts: dict[Path, str]
-) -> tuple[Path, str] | None:
-    """Where an imported entry goes and its text; None (and why, on stderr) if it may not go there."""
+) -> tuple[Path, str] | str:
+    """Where an imported entry goes and its text; or why it may not go there (a line to print)."""
     try:
         target, text = entry_file(root, item.entry, config, out_format)
     except EntrykitError as exc:  # an id that is no safe path: nothing is touched
-        click.echo(f"{shown}: {exc}", err=True)
-        return None
+        return f"{shown}: {escape(str(exc))}"
     if target in texts or (target.exists() and not force):
-        click.echo(f"{shown}: `{item.entry['id']}` exists in {display_path(root)}; not overwritten (use --force)", err=True)
-        return None
+        name, folder = escape(str(item.entry["id"])), escape(display_path(root))
+        return f"{shown}: `{name}` exists in {folder}; not overwritten (use --force)"
     return target, text
 
 
 def _list_changes(item: Imported, shown: str) -> None:
     if item.unmapped or item.notes:
-        click.echo(f"{shown} -> {item.entry['id']}")
+        click.echo(f"{shown} -> {escape(str(item.entry['id']))}")
         for field_path in item.unmapped:
-            click.echo(f"  not carried over: {field_path}")
+            click.echo(f"  not carried over: {escape(field_path)}")
         for note in item.notes:
-            click.echo(f"  changed: {note}")
+            click.echo(f"  changed: {escape(note)}")
 
 
 def _list_counts(title: str, counts: Counter[str]) -> None:
     if counts:
         click.echo(title)
         for name, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            click.echo(f"  {count:6d}  {name}")
+            click.echo(f"  {count:6d}  {escape(name)}")
 
 
 @click.command("import")
@@ -77,34 +78,41 @@ def import_command(
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     root = (out or config.root).absolute()
-    if source == "deadends":
-        imported, problems = deadends.import_canons(paths, config.limits)
-    else:
-        imported, problems = markdown.import_pages(paths, config.limits)
-    for problem in problems:
-        click.echo(f"{display_path(problem.source.absolute())}:{problem.line}:{problem.col}: {problem.message}", err=True)
     refused = 0
     texts: dict[Path, str] = {}
     unmapped: Counter[str] = Counter()
     notes: Counter[str] = Counter()
-    for item in imported:
-        shown = display_path(item.source.absolute())
-        planned = _planned(item, shown, root, config, out_format, force, texts)
-        if planned is None:
-            refused += 1
+    with Progress.on_stderr() as progress:
+        if source == "deadends":
+            imported, problems = deadends.import_canons(paths, config.limits, progress)
         else:
-            texts[planned[0]] = planned[1]
-        unmapped.update({deadends.generalise(f) for f in item.unmapped})
-        notes.update(item.notes)
-        if verbose:
-            _list_changes(item, shown)
+            imported, problems = markdown.import_pages(paths, config.limits)
+        progress.close()
+        for problem in problems:
+            where = escape(display_path(problem.source.absolute()))
+            click.echo(f"{where}:{problem.line}:{problem.col}: {escape(problem.message)}", err=True)
+        for number, item in enumerate(imported, start=1):
+            progress("writing entries", number - 1, len(imported))
+            shown = escape(display_path(item.source.absolute()))
+            planned = _planned(item, shown, root, config, out_format, force, texts)
+            if isinstance(planned, str):
+                progress.close()
+                click.echo(planned, err=True)
+                refused += 1
+            else:
+                texts[planned[0]] = planned[1]
+            unmapped.update({deadends.generalise(f) for f in item.unmapped})
+            notes.update(item.notes)
+            if verbose:
+                progress.close()
+                _list_changes(item, shown)
     try:
         write_files(texts, overwrite=force, within=root)  # every entry or none
     except (OSError, WriteRefused) as exc:
         reason = write_failure(exc) if isinstance(exc, OSError) else str(exc)
         raise CommandError(f"{reason}; no entry was written") from None
     written = len(texts)
-    click.echo(f"imported {written} of {len(imported) + len(problems)} files into {display_path(root)}")
+    click.echo(f"imported {written} of {len(imported) + len(problems)} files into {escape(display_path(root))}")
     _list_counts("fields not carried over (number of files):", unmapped)
     _list_counts("values changed to fit the schema (number of files):", notes)
     if problems or refused:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date, datetime
 from pathlib import Path
@@ -21,6 +20,7 @@ from entrykit.cli.common import (
 )
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
+from entrykit.output_safety import dumps, escape, escape_lines
 from entrykit.regex.compiling import settings_flags
 from entrykit.versions import package_names
 
@@ -64,11 +64,12 @@ def _edit(conflict: merge.Conflict) -> Any:
 
 def _ask(conflict: merge.Conflict) -> Any:
     """Ask at the terminal how to settle one conflict: one of its options, or an edited value."""
-    click.echo(f"\nConflict at {conflict.pointer} ({conflict.kind}){': ' + conflict.about if conflict.about else ''}", err=True)
+    about = f": {escape(conflict.about)}" if conflict.about else ""
+    click.echo(f"\nConflict at {escape(conflict.pointer)} ({conflict.kind}){about}", err=True)
     letters = "abcdfghijklmnopqrstuvwxyz"  # no `e`: it edits
     for letter, option in zip(letters, conflict.options):
         shown = "keep both" if option.value is None else merge_report.full(option.value, "     ")
-        click.echo(f"  {letter}) {option.source}: {shown}", err=True)
+        click.echo(escape_lines(f"  {letter}) {escape(str(option.source))}: {shown}"), err=True)
     allowed = [*letters[: len(conflict.options)]]
     editable = conflict.kind in ("value", "condition")
     if editable:
@@ -156,17 +157,17 @@ def merge_command(
         document = merge_report.report_json(result, {"text": plan.survivor_text, **plan.summary(), "written": False})
     if dry_run:
         if report_format == "json":
-            click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+            click.echo(dumps(document, indent=2))
         else:
-            click.echo(plan.survivor_text, nl=False)
+            click.echo(escape_lines(plan.survivor_text), nl=False)
             click.echo("---")
-            click.echo(merge_report.report_text(result, plan.sections()), nl=False)
+            click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
         click.get_current_context().exit(int(ExitCode.FINDINGS if unresolved or plan.new_errors else ExitCode.CLEAN))
     if unresolved:
         if report_format == "json":
-            click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+            click.echo(dumps(document, indent=2))
         else:
-            click.echo(merge_report.report_text(result, plan.sections()), nl=False)
+            click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
         raise CommandError(
             f"{len(unresolved)} conflict(s) unresolved: pass --prefer into|other or --resolve FILE, or run at a terminal to choose"
         )
@@ -179,15 +180,16 @@ def merge_command(
             raise CommandError(f"writing failed, {which} still on disk: {exc}") from None
     if report_format == "json":
         document["written"] = not refused
-        click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+        click.echo(dumps(document, indent=2))
     else:
-        click.echo(merge_report.report_text(result, plan.sections()), nl=False)
+        click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
     if refused:
         click.echo("Refusing to write: the merged entry has errors the inputs did not have (--force writes anyway).", err=report_format == "json")
         click.get_current_context().exit(int(ExitCode.FINDINGS))
-    absorbed = ", ".join(f"`{o.id}`" for o in others)
+    absorbed = ", ".join(f"`{escape(str(o.id))}`" for o in others)
+    removed = escape(", ".join(o.path for o in others))
     click.echo(
-        f"Merged {absorbed} into `{survivor.id}` ({survivor.path}); removed {', '.join(o.path for o in others)}"
+        f"Merged {absorbed} into `{escape(str(survivor.id))}` ({escape(survivor.path)}); removed {removed}"
         + (f"; rewrote references in {len(plan.rewritten)} file(s)." if plan.rewritten else "."),
         err=report_format == "json",
     )

@@ -31,6 +31,7 @@ from entrykit.lint.engine import configured
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, summary_line
 from entrykit.loader import decode, display_path, read_entry_bytes
+from entrykit.output_safety import escape
 from entrykit.parsing import parse_json
 from entrykit.paths import entry_path, is_valid_id
 from entrykit.schema import project_schema
@@ -77,7 +78,7 @@ def _read_message(default: str | None) -> str:
 def _show_matches(found: list[Entry]) -> None:
     click.echo("Already in the corpus (their regex matches this message):")
     for entry in found:
-        click.echo(f"  {entry.id}  ({entry.path})")
+        click.echo(f"  {escape(str(entry.id))}  ({escape(entry.path)})")
 
 
 def _on_match_interactive(found: list[Entry], message: str) -> tuple[str, Entry | None]:
@@ -96,13 +97,13 @@ def _on_match_interactive(found: list[Entry], message: str) -> tuple[str, Entry 
         held = scaffold.held_message(target, message)
         if held is None:
             return "example", target
-        click.echo(f"  {target.id} already holds this message as {held}; there is nothing to add")
+        click.echo(f"  {escape(str(target.id))} already holds this message as {held}; there is nothing to add")
 
 
 def _add_as_example(entry: Entry, message: str) -> None:
     text = scaffold.add_example(entry.text, entry.fmt, message)
     atomic_write(entry.abspath, text)
-    click.echo(f"added the message to the examples of {entry.id} ({entry.path})")
+    click.echo(f"added the message to the examples of {escape(str(entry.id))} ({escape(entry.path)})")
 
 
 def _interactive_answers(
@@ -157,10 +158,10 @@ def _interactive_answers(
         elif not check.ok:
             click.echo("  does not match the signature")
         else:
-            click.echo(f"  matches: {check.matched}")
+            click.echo(f"  matches: {escape(str(check.matched))}")
             others = scaffold.signatures_matched(regex, corpus, regex_settings)
             if others:
-                click.echo(f"  also matches the signature of: {', '.join(str(o) for o in others)}")
+                click.echo(f"  also matches the signature of: {escape(', '.join(str(o) for o in others))}")
         answer = _ask_required("Regex", regex)
         if answer == regex and check.ok:
             break

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from entrykit.cli.common import (
     root_option,
 )
 from entrykit.errors import EntrykitError, UsageError
+from entrykit.output_safety import dumps, escape
 from entrykit.regex import lookup
 from entrykit.regex import suggest as regex_suggest
 from entrykit.regex.runner import RegexSettings
@@ -50,12 +50,12 @@ def regex_command(signature: str, output_format: str, no_corpus: bool, config_pa
             "ok": result.ok,
             "checks": [{"check": c.name, "passed": c.passed, "detail": c.detail} for c in result.checks],
         }
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(dumps(data, indent=2))
     else:
-        click.echo(result.regex)
+        click.echo(escape(result.regex))
         for check in result.checks:
             mark = "ok  " if check.passed else "FAIL"
-            click.echo(f"  {mark} {check.name}" + (f": {check.detail}" if check.detail else ""), err=True)
+            click.echo(f"  {mark} {check.name}" + (f": {escape(check.detail)}" if check.detail else ""), err=True)
         if others is None:
             click.echo("  --   matches no other entry's signature (ET209): no corpus to check against", err=True)
         if result.level != "general":
@@ -121,6 +121,7 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
     lines = _input_lines(sys.stdin.buffer) if from_stdin else iter([_Line(1, message, False)])
     matched = False
     items = 0
+    checked = 0
     try:
         for number, text, cut in lines:
             if not text.strip() and from_stdin:
@@ -128,6 +129,7 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
             if cut:
                 click.echo(f"entrykit: line {number} is longer than {MAX_LINE_BYTES:,} bytes; matched its start", err=True)
             found, slow = found_by.match(text)
+            checked += 1
             matched = matched or bool(found)
             if output_format == "json":
                 item = {
@@ -146,23 +148,27 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
                     "timed_out": [e.id or e.path for e in slow],
                 }
                 # one item at a time, laid out as one indented JSON array
-                body = textwrap.indent(json.dumps(item, indent=2, ensure_ascii=False), "  ")
+                body = textwrap.indent(dumps(item, indent=2), "  ")
                 click.echo(("[\n" if items == 0 else ",\n") + body, nl=False)
                 items += 1
                 continue
             if from_stdin:
                 if not found and not slow:
                     continue
-                click.echo(f"line {number}: {text[:120]}")
+                click.echo(f"line {number}: {escape(text[:120])}")
             for m in found:
                 others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
-                click.echo(f"{'  ' if from_stdin else ''}{m.id}  {m.entry.path}  (literal of {m.longest_literal}{others})")
+                shown = f"{escape(str(m.id))}  {escape(m.entry.path)}"
+                click.echo(f"{'  ' if from_stdin else ''}{shown}  (literal of {m.longest_literal}{others})")
             for entry in slow:
-                click.echo(f"{'  ' if from_stdin else ''}{entry.id or entry.path}  {entry.path}  (timed out)")
+                click.echo(f"{'  ' if from_stdin else ''}{escape(entry.id or entry.path)}  {escape(entry.path)}  (timed out)")
     except EntrykitError as exc:
         if output_format == "json" and items:
             click.echo("\n]")
         raise CommandError(str(exc)) from None
     if output_format == "json":
         click.echo("\n]" if items else "[]")
+    if not matched:
+        what = f"{checked} line{'s' * (checked != 1)}" if from_stdin else "the message"
+        click.echo(f"No entry's regex matches {what} ({len(found_by.entries)} entries checked).", err=True)
     click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))

@@ -11,6 +11,7 @@ from entrykit.cli.common import CommandError, command_config, config_option, wri
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
 from entrykit.loader import LoadFailure, display_path, load
+from entrykit.output_safety import escape_lines
 from entrykit.paths import entry_path
 from entrykit.paths import shown as printable
 from entrykit.translation.locales import problem as locale_problem
@@ -65,7 +66,7 @@ def render_command(
     shown = list(locales) or list(config.settings.get("translation", {}).get("required", []))
     page = render_html.render_html(loaded.data, shown) if as_html else render.render_entry(loaded.data, shown)
     if output is None:
-        click.echo(page, nl=False)
+        click.echo(escape_lines(page), nl=False)  # a file (--output) gets the page as it is
         return
     try:
         atomic_write(output, page, within=config.base)  # a link inside the project leads nowhere else

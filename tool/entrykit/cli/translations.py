@@ -15,6 +15,7 @@ from entrykit.cli.common import (
     write_failure,
 )
 from entrykit.errors import EntrykitError
+from entrykit.output_safety import escape, escape_lines, json_safe
 from entrykit.targets import write_scope
 from entrykit.translation import locales
 from entrykit.translation.coverage import coverage, load_entries
@@ -40,6 +41,7 @@ from entrykit.writing import write_files
     multiple=True,
     help="Only this locale (repeatable); default: the required locales and any others found.",
 )
+@click.option("--summary", is_flag=True, help="Print only the coverage table per locale and field.")
 @click.option(
     "--mark-current",
     "mark_current_flag",
@@ -52,6 +54,7 @@ def translations(
     paths: tuple[Path, ...],
     output_format: str,
     only_locales: tuple[str, ...],
+    summary: bool,
     mark_current_flag: bool,
     config_path: Path | None,
     root: Path | None,
@@ -60,7 +63,7 @@ def translations(
     for value in only_locales:
         problem = locales.problem(value)
         if problem:
-            raise CommandError(f"--locale `{value}` {problem}")
+            raise CommandError(f"--locale `{escape(value)}` {problem}")
     if mark_current_flag and not paths:
         raise CommandError("--mark-current needs the PATHS of the reviewed entries")
     try:
@@ -72,7 +75,9 @@ def translations(
     if not mark_current_flag:
         skipped = [(f.path, f"{f.line}:{f.col}: {f.message}") for f in failures]
         report = coverage(entries, settings, only_locales or None, skipped)
-        click.echo(FORMATTERS[output_format](report), nl=False)
+        text = FORMATTERS[output_format](report, summary)
+        # entry text inside: JSON made safe as JSON, the other formats line by line
+        click.echo(json_safe(text) if output_format == "json" else escape_lines(text), nl=False)
         click.get_current_context().exit(int(ExitCode.CLEAN))
     problems = [f"{f.path}:{f.line}:{f.col}: {f.message}" for f in failures]
     marked = 0
@@ -89,7 +94,7 @@ def translations(
             texts[entry.abspath] = result.text
             marked += len(result.marked)
             if result.marked:
-                lines.append(f"{entry.path}: marked {', '.join(result.marked)} current")
+                lines.append(f"{escape(entry.path)}: marked {escape(', '.join(result.marked))} current")
     try:
         write_files(texts, within=write_scope(paths, config))
     except OSError as exc:
@@ -100,7 +105,7 @@ def translations(
     for line in lines:
         click.echo(line)
     for problem in problems:
-        click.echo(f"entrykit: {problem}", err=True)
+        click.echo(f"entrykit: {escape(problem)}", err=True)
     noun = "translation" if marked == 1 else "translations"
     click.echo(f"Marked {marked} {noun} current in {changed} of {len(entries)} files.")
     code = ExitCode.FINDINGS if problems else ExitCode.CLEAN

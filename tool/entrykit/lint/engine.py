@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -51,6 +51,13 @@ from entrykit.schema import validator as schema_validator
 from entrykit.targets import Plan, plan
 
 log = logging.getLogger(__name__)
+
+# Told (stage, done, total) as a run gets on: e.g. a progress bar at a terminal.
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
 
 
 @dataclass
@@ -185,11 +192,14 @@ def load_plan(
     config: Config,
     cwd: Path | None = None,
     texts: Mapping[Path, str] | None = None,
+    progress: Progress | None = None,
 ) -> Loaded:
     """Plan which files to read (see `plan`) and parse them; failures only for targets.
 
-    `texts` maps absolute paths to content that stands in for those files.
+    `texts` maps absolute paths to content that stands in for those files; `progress`
+    is told how many files have been read.
     """
+    report = progress or _no_progress
     cwd = cwd or Path.cwd()
     texts = texts or {}
     files = plan(paths, config)
@@ -197,8 +207,9 @@ def load_plan(
     entries: list[Entry] = []
     targets: list[Entry] = []
     failures: list[LoadFailure] = []
-    for path in files.corpus:
+    for number, path in enumerate(files.corpus, start=1):
         loaded = load(path, display_path(path, cwd), config.limits, texts.get(path), config.root)
+        report("reading entries", number, len(files.corpus))
         if isinstance(loaded, LoadFailure):
             if path in target_set:
                 failures.append(loaded)
@@ -229,9 +240,10 @@ class _Run:
         store: Store | None,
         jobs: int,
         keep_entries: bool,
+        progress: Progress = _no_progress,
     ) -> None:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
-        self.store, self.jobs = store, jobs
+        self.store, self.jobs, self.progress = store, jobs, progress
         self.memo: registry.Known = store.memo() if store is not None else {}
         self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
         self.day = today.isoformat()
@@ -321,8 +333,9 @@ class _Run:
             pending.append((len(records), planned.old))
             tasks.append(planned.task)
             records.append(None)
-        for (place, old), fresh in zip(pending, self._run(tasks)):
+        for checked, ((place, old), fresh) in enumerate(zip(pending, self._run(tasks)), start=1):
             records[place] = self._keep(fresh.merged_with(old) if old is not None and fresh.digest == old.digest else fresh)
+            self.progress("checking files", checked, len(tasks))
         done = [r for r in records if r is not None]
         self._forget_gone(done)
         return done
@@ -363,9 +376,10 @@ class _Run:
             )
             for old in (records[n] for n in missing)
         ]
-        for number, fresh in zip(missing, self._run(tasks)):
+        for checked, (number, fresh) in enumerate(zip(missing, self._run(tasks)), start=1):
             old = records[number]
             records[number] = self._keep(fresh.merged_with(old) if fresh.digest == old.digest else fresh)
+            self.progress("reading corpus", checked, len(tasks))
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
@@ -479,6 +493,7 @@ def _corpus_findings(
     today: date,
     memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
+    progress: Progress = _no_progress,
 ) -> dict[str, list[StoredFinding]]:
     """Corpus-rule findings on the target files (by record key), places resolved.
 
@@ -493,7 +508,8 @@ def _corpus_findings(
     corpus = _corpus_of(records, targets, config.root)
     key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
-    for rule in rules:
+    for number, rule in enumerate(rules):
+        progress("corpus rules", number, len(rules))
         ctx = registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
@@ -513,6 +529,7 @@ def _corpus_findings(
             if places is not None:
                 places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
+    progress("corpus rules", len(rules), len(rules))
     return out
 
 
@@ -630,7 +647,7 @@ def _corpus_phase(
     run.summaries(records)
     facts_before = {r.key: len(r.facts) for r in records}
     places: dict[str, list[bool | None]] = {}
-    found = _corpus_findings(records, {r.shown for r in targets}, run.config, today, run.memo, places)
+    found = _corpus_findings(records, {r.shown for r in targets}, run.config, today, run.memo, places, run.progress)
     if store is None:
         return found
     for record in records:
@@ -682,13 +699,17 @@ def lint(
     cache_dir: Path | None = None,
     jobs: int = 1,
     keep_entries: bool = False,
+    progress: Progress | None = None,
+    with_summaries: bool = False,
 ) -> LintResult:
     """Lint the given paths (or the corpus root) and return sorted diagnostics.
 
     `use_cache` reads and writes the cache (`lint.cache`) in `cache_dir`, else in the
     folder `ENTRYKIT_CACHE_DIR` names, else in the user's cache directory; `jobs`
     processes check files when there are many; `keep_entries` keeps the parsed
-    target entries in the result (for fixes), which checks every target in this process.
+    target entries in the result (for fixes), which checks every target in this process;
+    `progress` is told how far the run has got; `with_summaries` gives every target
+    its summary (from the cache where it can), so that `entries` know their ids.
     """
     config = configured(config)
     today = today or date.today()
@@ -696,11 +717,13 @@ def lint(
     texts = texts or {}
     files = plan(paths, config)
     store, note = cache_store(config, cache_dir) if use_cache and not keep_entries else (None, None)
-    run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries)
+    run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries, progress or _no_progress)
     records = run.records()
     target_set = set(files.targets)
     targets = [r for r in records if r.abspath in target_set]
     diagnostics = _report(run, records, targets, today)
+    if with_summaries:
+        run.summaries(targets)
     if store is not None:
         store.save()
     shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [

@@ -1,29 +1,77 @@
-"""Reporters: plain functions (diagnostics, rules, out) that print one output format."""
+"""Reporters: plain functions (diagnostics, rules, out[, options]) that print one output format.
+
+Every piece of text that comes from entries or file names is escaped on its way out
+(`entrykit.output_safety`): no reporter lets entry text start a line, a workflow command
+or a terminal escape sequence.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+from urllib.parse import quote, unquote
+
+import click
 
 import entrykit
 from entrykit.diagnostic import Diagnostic, Severity
+from entrykit.output_safety import escape, json_safe
 from entrykit.registry import Rule
+from entrykit.rule_docs import rule_url
 
-Reporter = Callable[[Sequence[Diagnostic], Sequence[Rule], TextIO], None]
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """How a report is written: in colour (text), and where its paths are from.
+
+    Diagnostics name files relative to `cwd` (or absolutely); SARIF names them relative
+    to `base`, the folder its `%SRCROOT%` stands for (the repository's root).
+    """
+
+    color: bool = False
+    cwd: Path | None = None
+    base: Path | None = None
+
+
+PLAIN = ReportOptions()
+
+
+class Reporter(Protocol):
+    def __call__(
+        self, diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
+    ) -> None: ...
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def report_text(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO) -> None:
+_SEVERITY_COLOR = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def report_text(
+    diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
+) -> None:
     """`path:line:col: CODE [severity] message`, related places indented below."""
+    if not options.color:
+        for d in diagnostics:
+            out.write(f"{escape(d.path)}:{d.line}:{d.col}: {d.code} [{d.severity.value}] {escape(d.message)}\n")
+            for r in d.related:
+                out.write(f"    see {escape(r.path)}:{r.line}:{r.col}\n")
+        return
+    style = click.style
     for d in diagnostics:
-        out.write(f"{d.path}:{d.line}:{d.col}: {d.code} [{d.severity.value}] {d.message}\n")
+        place = style(f"{escape(d.path)}:{d.line}:{d.col}:", bold=True)
+        code = style(d.code, fg=_SEVERITY_COLOR[d.severity], bold=True)
+        level = style(d.severity.value, fg=_SEVERITY_COLOR[d.severity])
+        out.write(f"{place} {code} [{level}] {escape(d.message)}\n")
         for r in d.related:
-            out.write(f"    see {r.path}:{r.line}:{r.col}\n")
+            out.write(style(f"    see {escape(r.path)}:{r.line}:{r.col}", dim=True) + "\n")
 
 
 def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
@@ -36,6 +84,13 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
     ]
     paths = len({d.path for d in diagnostics})
     return f"Found {', '.join(parts)} in {_plural(paths, 'file')} ({_plural(files, 'file')} checked)."
+
+
+def summary_style(diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
+    """The colour of the summary line: red with errors, yellow with warnings, else green."""
+    severities = {d.severity for d in diagnostics}
+    color = "red" if Severity.ERROR in severities else "yellow" if severities else "green"
+    return {"fg": color, "bold": True}
 
 
 def statistics(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
@@ -68,13 +123,18 @@ def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
 _ONE_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
-def report_json(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO) -> None:
+def report_json(
+    diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
+) -> None:
     """One JSON array, one diagnostic object per line. Written as it goes with the
-    C encoder: `indent` would select json's pure-Python encoder, several times slower."""
+    C encoder: `indent` would select json's pure-Python encoder, several times slower.
+    Values are exact; controls JSON leaves raw are written as `\\u` escapes."""
     if not diagnostics:
         out.write("[]\n")
         return
-    encode = _ONE_LINE.encode
+    def encode(value: dict[str, Any]) -> str:
+        return json_safe(_ONE_LINE.encode(value))
+
     out.write("[\n")
     last = len(diagnostics) - 1
     for number, d in enumerate(diagnostics):
@@ -83,7 +143,9 @@ def report_json(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: T
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Entry text as a workflow command's message (or property): controls escaped first,
+    then the runner's own percent-encoding."""
+    text = escape(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
@@ -92,7 +154,9 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 _GH_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def report_github(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO) -> None:
+def report_github(
+    diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
+) -> None:
     """GitHub Actions workflow commands: annotations on the pull request's files."""
     for d in diagnostics:
         props = ",".join(
@@ -110,19 +174,58 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _sarif_location(path: str, line: int, col: int) -> dict[str, Any]:
+SRCROOT = "%SRCROOT%"
+
+
+def _artifact(path: str, options: ReportOptions) -> dict[str, Any]:
+    """A file as SARIF names it: relative to %SRCROOT% (percent-encoded) when it is below
+    the base folder, else an absolute `file:` URI."""
+    cwd = options.cwd or Path.cwd()
+    where = Path(os.path.normpath(cwd / path))
+    base = options.base or cwd
+    try:
+        relative = where.relative_to(base).as_posix()
+    except ValueError:
+        return {"uri": where.as_uri()}
+    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _sarif_location(path: str, line: int, col: int, options: ReportOptions) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": path},
+            "artifactLocation": _artifact(path, options),
             "region": {"startLine": line, "startColumn": col},
         }
     }
 
 
-def report_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO) -> None:
+def _sarif_message(d: Diagnostic, options: ReportOptions) -> str:
+    """The message, with the files it names (its related places) named as SARIF names them."""
+    message = d.message
+    for r in d.related:
+        if r.path and r.path in message:
+            artifact = _artifact(r.path, options)
+            if "uriBaseId" in artifact:
+                message = message.replace(r.path, unquote(artifact["uri"]))
+    return message
+
+
+def _sarif_order(result: dict[str, Any]) -> tuple[str, int, int, str, str]:
+    place = result["locations"][0]["physicalLocation"]
+    region = place["region"]
+    return (place["artifactLocation"]["uri"], region["startLine"], region["startColumn"], result["ruleId"],
+            result["message"]["text"])
+
+
+def report_sarif(
+    diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
+) -> None:
     """SARIF 2.1.0: one run, metadata of the rules that have results, one result per diagnostic.
 
     Listing only the rules that fired keeps reports small and stable as rules are added.
+    File URIs are relative to `%SRCROOT%`, the repository's root, wherever entrykit ran;
+    its absolute place is left out (`originalUriBaseIds` describes it), so the report is
+    the same on every machine and GitHub resolves it against its checkout.
     """
     used = {d.code for d in diagnostics}
     rules = [r for r in rules if r.code in used]
@@ -132,16 +235,18 @@ def report_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: 
         result: dict[str, Any] = {
             "ruleId": d.code,
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": d.message},
-            "locations": [_sarif_location(d.path, d.line, d.col)],
+            "message": {"text": _sarif_message(d, options)},
+            "locations": [_sarif_location(d.path, d.line, d.col, options)],
         }
         if d.code in index:
             result["ruleIndex"] = index[d.code]
         if d.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.path, r.line, r.col)} for i, r in enumerate(d.related)
+                {"id": i, **_sarif_location(r.path, r.line, r.col, options)} for i, r in enumerate(d.related)
             ]
         results.append(result)
+    # in the order of the files as SARIF names them: the same from any working directory
+    results.sort(key=_sarif_order)
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -158,17 +263,20 @@ def report_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: 
                                 "shortDescription": {"text": r.summary},
                                 "fullDescription": {"text": r.doc},
                                 "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
+                                "helpUri": rule_url(r),
                             }
                             for r in rules
                         ],
                     }
                 },
+                "originalUriBaseIds": {
+                    SRCROOT: {"description": {"text": "The root of the repository holding the corpus."}}
+                },
                 "results": results,
             }
         ],
     }
-    json.dump(document, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    out.write(json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
 
 
 REPORTERS: dict[str, Reporter] = {

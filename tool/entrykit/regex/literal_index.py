@@ -755,13 +755,15 @@ def corpus_cross_matches(
     runner: RegexRunner,
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[CrossMatches, list[Text]]:
     """Cross-matches of a corpus: entry i's regex against every other entry's signature
     and examples. Entries are `entrykit.entry.Entry`s; regexes that do not compile count
     as absent. With `memo` (e.g. `Corpus.memo`) the result is computed once per corpus.
 
     With `focus` (entry numbers), only the pairs that involve one of those entries,
-    as regex or as text (see `focused_cross_matches`).
+    as regex or as text (see `focused_cross_matches`). `progress` is told how many
+    entries' regexes have been read.
     """
     wanted = frozenset(focus) if focus is not None else None
     key = ("regex-cross-matches", flags, mode, runner.budget, wanted)
@@ -773,6 +775,8 @@ def corpus_cross_matches(
     texts: list[Text] = []
     for number, entry in enumerate(entries):
         ok, query, chosen = regex_fact(entry, flags, runner)
+        if progress is not None:
+            progress("reading regexes", number + 1, len(entries))
         patterns.append(entry.str_field("regex") if ok else None)
         queries.append(query)
         covers.append(chosen)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -92,11 +93,15 @@ def verdict_inconsistent(entry: Entry, ctx: Context) -> Iterator[Finding]:
     Checks that `resolvable` agrees with `fix_success_rate` (a `"true"` entry
     needs a rate of at least `min_resolvable_rate` and at least one workaround; a
     `"false"` entry at most `max_unresolvable_rate`), and that `fix_success_rate`
-    is not above every workaround's `success_rate`.
+    is not above what the workarounds reach together: the sum of their
+    `success_rate`s (at most 1), which for one workaround is its own rate.
+    Trying a second workaround when the first fails fixes more cases than either
+    alone (0.9 and 0.8 can reach 0.98), so a rate above the best single one is
+    no contradiction; a rate above the sum is, whatever the workarounds share.
 
     ## Why is this bad?
     Agents decide from the verdict whether to try a fix at all; a "resolvable"
-    error that is rarely fixed, or a fix rate no workaround reaches, misleads them.
+    error that is rarely fixed, or a fix rate the workarounds cannot reach, misleads them.
 
     ## Example
     ```yaml
@@ -136,12 +141,16 @@ def verdict_inconsistent(entry: Entry, ctx: Context) -> Iterator[Finding]:
             "/resolvable", f"`resolvable` is `false` but `fix_success_rate` is {rate:g}"
         )
     rates = [r for r in (_rate(w.get("success_rate")) for w in workarounds) if r is not None]
-    if rate is not None and rates and rate > max(rates):
-        yield Finding(
-            "/fix_success_rate",
-            f"`fix_success_rate` {rate:g} is above every workaround's `success_rate` "
-            f"(best {max(rates):g})",
-        )
+    if rate is None or not rates:
+        return
+    # Rounded so that 0.3 + 0.6 is 0.9, as the writer meant, and not 0.8999999999999999.
+    reachable = min(1.0, round(math.fsum(rates), 9))
+    if rate > reachable:
+        if len(rates) == 1:
+            why = f"its one workaround's `success_rate` {rates[0]:g}"
+        else:
+            why = f"what its workarounds reach together ({reachable:g}, the sum of their `success_rate`s)"
+        yield Finding("/fix_success_rate", f"`fix_success_rate` {rate:g} is above {why}")
 
 
 @rule(

@@ -72,7 +72,10 @@ def version_spec_malformed(entry: Entry, ctx: Context) -> Iterator[Finding]:
     errors. A spec without a package (`>=2.0`) is a warning.
 
     Packages with release names or dates instead of numbers (ROS 2 distros,
-    dated APIs) are read with the vocabularies in `versions.vocabularies`.
+    dated APIs) are read with the vocabularies in `versions.vocabularies`. A
+    spec of an undeclared package written wholly in ISO months or days
+    (`stripe-api>=2023-10-16`) is read as dates without one: no PEP 440
+    release is written that way.
 
     ## Why is this bad?
     Tools compare version rows to tell a reader whether an entry applies to

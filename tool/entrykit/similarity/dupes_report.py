@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from entrykit.entry import Entry
+from entrykit.output_safety import dumps, escape_lines
 from entrykit.similarity.near_duplicates import Duplicates, Pair, Reason, pair_order
 
 
@@ -211,12 +212,10 @@ def families_text(found: Duplicates, entries: int, targets: set[str] | None = No
 
 
 def render(report: Report, entries: int, output_format: str, families: bool, targets: set[str] | None) -> str:
-    """The whole output of `entrykit dupes`."""
-    import json
-
+    """The whole output of `entrykit dupes`, entry text escaped (no control reaches the terminal)."""
     if output_format == "json":
-        return json.dumps(report_json(report, entries, targets), indent=2, ensure_ascii=False) + "\n"
+        return dumps(report_json(report, entries, targets), indent=2) + "\n"
     if families:
-        return families_text(report.found, entries, targets)
-    return report_text(report, entries, targets)
+        return escape_lines(families_text(report.found, entries, targets))
+    return escape_lines(report_text(report, entries, targets))
 

@@ -41,7 +41,14 @@ from rapidfuzz import fuzz
 
 from entrykit import message_tokens
 from entrykit.entry import Entry
-from entrykit.regex.literal_index import MIN_LITERAL, corpus_cross_matches, fold, literals_of, regex_fact, satisfied
+from entrykit.regex.literal_index import (
+    MIN_LITERAL,
+    corpus_cross_matches,
+    fold,
+    literals_of,
+    regex_fact,
+    satisfied,
+)
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 from entrykit.similarity import families as family_search
 from entrykit.similarity.phrases import phrase_similarity
@@ -612,6 +619,7 @@ def regex_matches(
     runner: RegexRunner,
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
+    progress: Progress | None = None,
 ) -> set[tuple[int, int]]:
     """(i, j) for every entry i whose regex matches entry j's signature (i != j), unless
     i's regex matches texts of more than `REGEX_REACH` other entries (a broad lookup).
@@ -623,7 +631,7 @@ def regex_matches(
     """
     wanted = frozenset(focus) if focus is not None else None
     memo = memo if memo is not None else {}
-    cross, texts = corpus_cross_matches(entries, flags, mode, runner, memo, wanted)
+    cross, texts = corpus_cross_matches(entries, flags, mode, runner, memo, wanted, progress)
     out: set[tuple[int, int]] = set()
     for i, row in cross.pairs.items():
         # a focused run knows the whole row of a focus regex only; others are counted apart
@@ -642,9 +650,10 @@ def signature_matches(
     runner: RegexRunner,
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
+    progress: Progress | None = None,
 ) -> set[tuple[int, int]]:
     """The pairs of `regex_matches` (the name earlier versions used)."""
-    return regex_matches(entries, flags, mode, runner, memo, focus)
+    return regex_matches(entries, flags, mode, runner, memo, focus, progress)
 
 
 def _variant_pairs(

@@ -1,15 +1,20 @@
-"""Formatters for the translation coverage report: text, JSON and Markdown."""
+"""Formatters for the translation coverage report: text, JSON and Markdown (each whole, or
+with `summary`, the coverage table alone)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from itertools import groupby
-from typing import Any
+from typing import Any, Protocol
 
 from entrykit.translation.coverage import STATUSES, CoverageReport, Task
 
-Formatter = Callable[[CoverageReport], str]
+
+
+class Formatter(Protocol):
+    def __call__(self, report: CoverageReport, summary: bool = False) -> str: ...
+
+
 _COLUMNS = ("present", *STATUSES)
 
 
@@ -27,8 +32,18 @@ def _by_entry(tasks: tuple[Task, ...]) -> list[tuple[tuple[str, str | None], lis
     return [(key, list(group)) for key, group in groupby(tasks, key=lambda t: (t.path, t.entry_id))]
 
 
-def render_text(report: CoverageReport) -> str:
-    """A table per locale and field, then the entries to work on."""
+def _work_text(tasks: tuple[Task, ...]) -> list[str]:
+    if not tasks:
+        return ["Nothing to work on."]
+    lines = [f"To work on ({len(tasks)} translations in {len(_by_entry(tasks))} entries):"]
+    for (path, entry_id), items in _by_entry(tasks):
+        lines.append(f"  {path}" + (f" ({entry_id})" if entry_id else ""))
+        lines += [f"    {task.locale} {task.field}: {task.status}: {task.detail}" for task in items]
+    return lines
+
+
+def render_text(report: CoverageReport, summary: bool = False) -> str:
+    """A table per locale and field, then the entries to work on (not with `summary`)."""
     lines = [_heading(report), ""]
     header = ["locale", "field", "total", *_COLUMNS]
     rows = [header]
@@ -41,23 +56,19 @@ def render_text(report: CoverageReport) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
         lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip())
-    lines.append("")
-    if not report.tasks:
-        lines.append("Nothing to work on.")
-    else:
-        lines.append(f"To work on ({len(report.tasks)} translations in {len(_by_entry(report.tasks))} entries):")
-        for (path, entry_id), tasks in _by_entry(report.tasks):
-            lines.append(f"  {path}" + (f" ({entry_id})" if entry_id else ""))
-            for task in tasks:
-                lines.append(f"    {task.locale} {task.field}: {task.status}: {task.detail}")
+    if not summary:
+        lines += ["", *_work_text(report.tasks)]
+    elif report.skipped:
+        lines.append("")
     for path, why in report.skipped:
         lines.append(f"skipped {path}: {why}")
     return "\n".join(lines) + "\n"
 
 
-def as_data(report: CoverageReport) -> dict[str, Any]:
-    """The report as JSON-ready data (the documented `--format json` shape)."""
-    return {
+def as_data(report: CoverageReport, summary: bool = False) -> dict[str, Any]:
+    """The report as JSON-ready data (the documented `--format json` shape; no `work`
+    with `summary`)."""
+    data = {
         "entries": report.entries,
         "required": list(report.required),
         "track_source": report.track_source,
@@ -93,18 +104,22 @@ def as_data(report: CoverageReport) -> dict[str, Any]:
         ],
         "skipped": [{"path": p, "reason": why} for p, why in report.skipped],
     }
+    if summary:
+        del data["work"]
+    return data
 
 
-def render_json(report: CoverageReport) -> str:
-    return json.dumps(as_data(report), indent=2, ensure_ascii=False) + "\n"
+def render_json(report: CoverageReport, summary: bool = False) -> str:
+    return json.dumps(as_data(report, summary), indent=2, ensure_ascii=False) + "\n"
 
 
 def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(report: CoverageReport) -> str:
-    """A Markdown page: the coverage table and a checklist of entries to work on."""
+def render_markdown(report: CoverageReport, summary: bool = False) -> str:
+    """A Markdown page: the coverage table and a checklist of entries to work on (not
+    with `summary`)."""
     lines = ["# Translation coverage", "", _heading(report), ""]
     lines.append("| Locale | Field | Total | " + " | ".join(c.capitalize() for c in _COLUMNS) + " |")
     lines.append("|---|---|---:|" + "---:|" * len(_COLUMNS))
@@ -112,10 +127,11 @@ def render_markdown(report: CoverageReport) -> str:
         counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
         values = " | ".join(f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS)
         lines.append(f"| {_md(_locale_label(report, cell.locale))} | `{cell.field}` | {cell.total} | {values} |")
-    lines += ["", "## To work on", ""]
-    if not report.tasks:
+    if not summary:
+        lines += ["", "## To work on", ""]
+    if not report.tasks and not summary:
         lines.append("Nothing to work on.")
-    for (path, entry_id), tasks in _by_entry(report.tasks):
+    for (path, entry_id), tasks in _by_entry(() if summary else report.tasks):
         lines.append(f"- [ ] `{_md(path)}`" + (f" ({_md(entry_id)})" if entry_id else ""))
         for task in tasks:
             lines.append(f"  - {task.locale} `{task.field}`: {task.status}: {_md(task.detail)}")

@@ -133,8 +133,8 @@ def _matcher(kind: str, text: str) -> re.Pattern[str]:
     if kind in _NUMBERS and "," in text:
         # Digit grouping is the translation's to choose: 10,000 == 10000 == 10 000.
         body = r"[,.\s\u00a0'’]?".join(text.split(","))
-    if kind in _NUMBERS:
-        # Units and words may touch a number (`16GB`, `rank2`); other digits may not.
+    if kind in _NUMBERS or kind == POSITION:
+        # Units and words may touch a number (`16GB`, `rank2`, `0:0x1f`); other digits may not.
         return re.compile(rf"(?<![0-9])(?<![0-9]\.){body}(?![0-9])(?!\.[0-9])")
     head = r"(?<![A-Za-z0-9_])" if _is_word_char(text[0]) else ""
     tail = r"(?![A-Za-z0-9_])" if _is_word_char(text[-1]) else ""

@@ -26,6 +26,11 @@ _DATE_LIKE = re.compile(r"\d{4}-\d{1,2}(-\d{1,2})?\Z")
 _DATE = re.compile(r"(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?\Z")
 
 
+def looks_like_date(token: str) -> bool:
+    """Whether `token` is written as an ISO month or day (`2024-01`, `2024-01-15`): no PEP 440 release."""
+    return _DATE_LIKE.match(token.strip()) is not None
+
+
 def canonical_name(name: str) -> str:
     """A package name as entries write it: lower case, runs of spaces, `_` and `-` as one `-`."""
     return _SEPARATORS.sub("-", name.strip()).strip("-").lower()
@@ -40,7 +45,7 @@ class Scheme:
     def parse(self, token: str) -> str:
         """The canonical spelling of `token`; ValueError saying why it is no version."""
         raw = token.strip()
-        if _DATE_LIKE.match(raw):
+        if looks_like_date(raw):
             raise ValueError(f"`{raw}` looks like a date; declare the package as \"date\" in `versions.vocabularies`")
         if len(raw) > 1 and raw[0] in "vV" and raw[1].isdigit():
             raw = raw[1:]
@@ -119,6 +124,7 @@ class DateScheme(Scheme):
 
 
 PEP440 = Scheme()
+DATED = DateScheme()
 
 
 def make_scheme(vocabulary: Sequence[str] | str) -> Scheme:

@@ -16,11 +16,13 @@ from packaging.ranges import VersionRange
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
 
 from entrykit.versions.package_names import (
+    DATED,
     PEP440,
     Naming,
     Scheme,
     canonical_name,
     default_naming,
+    looks_like_date,
 )
 
 _OPERATORS = ("===", "~=", "==", "!=", "<=", ">=", "=>", "=<", "<", ">", "=", "^", "~")
@@ -36,6 +38,7 @@ _MOVING = frozenset({"latest", "stable", "nightly", "lts", "current", "newest", 
 _WILDCARD = re.compile(r"(?P<prefix>.+?)\.[x*]\Z", re.I)
 _RELEASE = re.compile(r"\d+(\.\d+)*\Z")
 _OPERATOR_START = re.compile(r"[<>=!~^]")
+_TOKEN_TEXT = re.compile(r"[^\s,<>=!~^]+")
 # Lower bounds first, then pins, then upper bounds: how people read a range.
 _OPERATOR_RANK = {">=": 0, ">": 0, "~=": 1, "==": 1, "===": 1, "<=": 2, "<": 2, "!=": 3}
 
@@ -239,6 +242,23 @@ def _clauses(rest: str, scheme: Scheme) -> tuple[tuple[Clause, ...], bool]:
     return tuple(clauses), guessed
 
 
+def _scheme(package: str, rest: str, naming: Naming) -> Scheme:
+    """The package's declared scheme; for an undeclared one written wholly in ISO dates, dates.
+
+    `2023-01` is no PEP 440 release (it would read as the post-release `2023.post1`),
+    so a spec whose every version is a month or a day (`stripe-api>=2023-10-16`) can
+    only mean dates; a spec that mixes dates and numbers still needs a vocabulary.
+    """
+    if not package:
+        return PEP440
+    scheme = naming.scheme(package)
+    if scheme is PEP440:
+        tokens = [t.removesuffix("+") for t in _TOKEN_TEXT.findall(rest)]
+        if tokens and all(looks_like_date(t) for t in tokens):
+            return DATED
+    return scheme
+
+
 def parse(text: str, naming: Naming | None = None) -> Parsed:
     """Read a version spec, canonical or informal; never raises on bad text."""
     naming = naming or default_naming()
@@ -247,7 +267,7 @@ def parse(text: str, naming: Naming | None = None) -> Parsed:
     try:
         words, rest = _split(text.strip(), naming)
         package = _package(words) if words.strip() else ""
-        scheme = naming.scheme(package) if package else PEP440
+        scheme = _scheme(package, rest, naming)
         clauses, guessed = _clauses(rest, scheme)
     except _Unparsable as exc:
         return Parsed(text, error=str(exc))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -286,12 +286,18 @@ def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str],
 
 
 def import_canons(
-    paths: Iterable[Path], limits: Limits | None = None
+    paths: Iterable[Path],
+    limits: Limits | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[list[Imported], list[ImportProblem]]:
-    """Read every canon below `paths`, plan ids across all of them, convert each."""
+    """Read every canon below `paths`, plan ids across all of them, convert each;
+    `progress` is told how many files have been read."""
     canons: list[tuple[Path, dict[str, Any]]] = []
     problems: list[ImportProblem] = []
-    for path in discover_canons(paths):
+    found = list(discover_canons(paths))
+    for number, path in enumerate(found, start=1):
+        if progress is not None:
+            progress("reading canons", number, len(found))
         read = read_canon(path, limits)
         if isinstance(read, ImportProblem):
             problems.append(read)
