@@ -396,6 +396,9 @@ NON_DEFAULT: dict[str, dict[str, Any]] = {
     "merge.rate_gap": {"merge": {"rate_gap": 0.05}},
     "regex.flags": {"regex": {"flags": ["IGNORECASE", "MULTILINE"]}},
     "regex.mode": {"regex": {"mode": "match"}},
+    # every flag lookups may compile with, and the third mode
+    "regex.flags (all)": {"regex": {"flags": ["IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "ASCII"]}},
+    "regex.mode (fullmatch)": {"regex": {"mode": "fullmatch"}},
     "regex.timeout_ms": {"regex": {"timeout_ms": 250}},
     "regex.measure": {"regex": {"measure": True}},
     "regex.polynomial_degree": {"regex": {"polynomial_degree": 2}},

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from entrykit.authoring.importers.deadends import convert, import_canons, plan_ids
+from entrykit.authoring.importers.deadends import convert, entry_id_for, import_canons
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
@@ -56,13 +56,15 @@ CANON: dict[str, Any] = {
 }
 
 
-def _convert(canon: dict[str, Any], planned: dict[str, str] | None = None) -> Any:
-    return convert(canon, "python/modulenotfounderror", planned or {}, Path("x.json"))
+def _convert(canon: dict[str, Any]) -> Any:
+    return convert(canon, Path("x.json"))
 
 
 def test_field_mapping() -> None:
-    imported = _convert(CANON, {"python/importerror/py311-linux": "python/importerror"})
+    imported = _convert(CANON)
     entry = imported.entry
+    assert entry["id"] == "python/modulenotfounderror_py311-linux"
+    assert entry["aliases"] == ["python/modulenotfounderror/py311-linux"]
     assert entry["signature"] == CANON["error"]["signature"] and entry["regex"] == CANON["error"]["regex"]
     assert entry["root_cause"] == CANON["verdict"]["summary"]
     assert entry["category"] == "import_error" and imported.notes == ["category `import-error` written as `import_error`"]
@@ -71,7 +73,7 @@ def test_field_mapping() -> None:
     assert entry["evidence_count"] == 4 and entry["resolvable"] == "true"
     assert (entry["first_seen"], entry["last_confirmed"], entry["last_updated"]) == ("2023-01-01", "2026-02-11", "2026-02-11")
     assert entry["tags"] == ["env:py311-linux", "os:linux"]
-    assert entry["transition_graph"]["leads_to"] == [{"error_id": "python/importerror", "probability": 0.3}]
+    assert entry["transition_graph"]["leads_to"] == [{"error_id": "python/importerror_py311-linux", "probability": 0.3}]
     assert entry["dead_ends"] == [{"action": "Reinstall Python", "why_fails": "Same interpreter.", "fail_rate": 0.9}]
     assert entry["workarounds"][0]["how"] == "python -m pip install x"
     assert list(validator().iter_errors(entry)) == []
@@ -95,14 +97,30 @@ def test_other_runtime_keeps_the_python_row() -> None:
     assert entry["verification_tier"] == "human_reviewed"
 
 
-def test_ids_shortened_without_collisions() -> None:
-    upstream = ["node/heap-oom/node20-linux", "node/heap-oom/node18-linux", "git/detached-head/git2-linux",
-                "git/detached-head/git2-linux", "python/x_y/py311-linux"]
-    assert plan_ids(upstream) == [
-        "node/heap-oom_node20-linux", "node/heap-oom_node18-linux", "git/detached-head", "git/detached-head-2",
-        "python/x_y",
-    ]
-    assert all(is_valid_id(i) for i in plan_ids(["Odd Domain/Some Slug!/Env 1", "a/b"]))
+def test_one_id_mapping_for_entries_and_references() -> None:
+    # upstream's own format: exact and readable back (slugs hold no `_`)
+    assert entry_id_for("node/heap-oom/node20-linux") == "node/heap-oom_node20-linux"
+    assert entry_id_for("node/heap-oom/node18-linux") == "node/heap-oom_node18-linux"
+    assert entry_id_for("git/detached-head/git2.40-linux") == "git/detached-head_git2.40-linux"
+    # anything else is cleaned, and a digest of the id as written keeps cleaned ids apart
+    odd = ["Odd Domain/Some Slug!/Env 1", "odd domain/some slug/env 1", "a/b", "a/b_c/d", "a/b/c_d", "a//b/c", "x"]
+    mapped = [entry_id_for(i) for i in odd]
+    assert all(is_valid_id(i) for i in mapped) and len(set(mapped)) == len(mapped)
+    assert mapped[0].startswith("odd-domain/some-slug_env-1-") and mapped[2].startswith("a/b-")
+    assert entry_id_for("a/b/c_d") == "a/b_c_d" != entry_id_for("a/b_c/d")  # `_` is no upstream slug letter
+    assert [entry_id_for(i) for i in odd] == mapped  # a function of the id alone
+
+
+def test_a_second_file_with_the_same_id_is_a_problem(tmp_path: Path) -> None:
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(CANON), encoding="utf-8")
+    imported, problems = import_canons([tmp_path])
+    assert [i.source.name for i in imported] == ["a.json"]
+    message = (
+        "id `python/modulenotfounderror/py311-linux` makes entry id `python/modulenotfounderror_py311-linux`, "
+        f"as {tmp_path / 'a.json'} does; not imported"
+    )
+    assert [(p.source.name, p.message) for p in problems] == [("b.json", message)]
 
 
 def test_real_sample_imports_without_a_schema_error(deadends_dir: Path) -> None:
@@ -116,6 +134,7 @@ def test_real_sample_imports_without_a_schema_error(deadends_dir: Path) -> None:
     # a slug several environments share keeps each environment apart
     heap = sorted(i for i in ids if i.startswith("node/heap-out-of-memory"))
     assert heap == ["node/heap-out-of-memory_node18-linux", "node/heap-out-of-memory_node20-linux"]
+    assert all(item.entry["aliases"] == [item.upstream_id] for item in imported)
     counts = Counter(f for item in imported for f in item.unmapped)
     assert counts["url"] == 1739
 
@@ -146,4 +165,44 @@ def test_bad_file_is_a_positioned_problem(tmp_path: Path, monkeypatch: pytest.Mo
     result = CliRunner().invoke(cli, ["import", "--from", "deadends", ".", "--out", "corpus"])
     assert result.exit_code == ExitCode.FINDINGS
     assert "bad.json:2:12: not JSON" in result.output and "Traceback" not in result.output
-    assert (tmp_path / "corpus" / "python" / "modulenotfounderror.yaml").is_file()
+    assert (tmp_path / "corpus" / "python" / "modulenotfounderror_py311-linux.yaml").is_file()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_importing_in_parts_writes_what_one_import_writes(
+    deadends_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """node's canons: several environments share slugs, and references cross them."""
+    monkeypatch.chdir(tmp_path)
+    files = [str(p) for p in sorted((deadends_dir / "node").rglob("*.json"))]
+    runner = CliRunner()
+    whole = runner.invoke(cli, ["import", "--from", "deadends", "--out", "whole", *files])
+    assert whole.exit_code == ExitCode.CLEAN, whole.output
+    for part in (files[0::2], files[1::2]):
+        done = runner.invoke(cli, ["import", "--from", "deadends", "--out", "parts", *part])
+        assert done.exit_code == ExitCode.CLEAN, done.output
+    assert _tree(tmp_path / "parts") == _tree(tmp_path / "whole") != {}
+
+
+def test_no_reference_is_bent_to_another_entry(deadends_dir: Path) -> None:
+    """Every reference names the entry upstream named (found by its alias), never the entry
+    itself nor a sibling environment's entry."""
+    imported, _ = import_canons([deadends_dir])
+    upstream_of = {item.entry["id"]: item.entry["aliases"][0] for item in imported}
+    checked = 0
+    for item in imported:
+        canon = json.loads(item.source.read_text(encoding="utf-8"))
+        for name in ("leads_to", "preceded_by", "frequently_confused_with"):
+            written = item.entry.get("transition_graph", {}).get(name, [])
+            named = canon["transition_graph"].get(name) or []
+            assert len(written) == len(named)
+            for ref, raw in zip(written, named):
+                target = ref if isinstance(ref, str) else ref["error_id"]
+                upstream = raw if isinstance(raw, str) else raw["error_id"]
+                assert target != item.entry["id"]
+                assert upstream_of.get(target, upstream) == upstream, (item.upstream_id, upstream, target)
+                checked += 1
+    assert checked > 1000

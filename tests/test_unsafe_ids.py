@@ -139,9 +139,9 @@ def test_import_writes_the_safe_entries_and_refuses_only_the_unsafe_one(project:
     canon["id"] = "../../../outside/x/y"
     (project / "work" / "bad.json").write_text(json.dumps(canon), encoding="utf-8")
     before = snapshot(project)
-    code, out = _invoke("import", "--from", "deadends", str(project / "work" / "good.json"), str(project / "work" / "bad.json"))
+    code, out = _invoke("import", "--from", "deadends", "--no-lookup-settings", str(project / "work" / "good.json"), str(project / "work" / "bad.json"))
     assert code == ExitCode.FINDINGS and "imported 1 of 2 files" in out
-    assert changed(before, snapshot(project)) == ["work/project/entries/python/modulenotfounderror.yaml"]
+    assert changed(before, snapshot(project)) == ["work/project/entries/python/modulenotfounderror_py311-linux.yaml"]
 
 
 @pytest.mark.parametrize(

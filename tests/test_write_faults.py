@@ -110,7 +110,7 @@ SCENARIOS = {
         lambda base: _put(base, {
             "canons/a.json": _canon("python/modulenotfounderror/py311-linux", SIGNATURE),
             "canons/b.json": _canon("python/importerror/py311-linux", "ImportError: cannot import name 'x'"),
-            "entries/python/importerror.yaml": B,  # overwritten with --force: kept whole on failure
+            "entries/python/importerror_py311-linux.yaml": B,  # overwritten with --force: kept whole on failure
         }),
         ["import", "--from", "deadends", "canons", "--force"], ExitCode.CLEAN, "; no entry was written",
     ),
@@ -238,7 +238,7 @@ def test_new_and_import_refuse_to_overwrite_unless_forced(tmp_path: Path, monkey
         unforced = Scenario(scenario.setup, [a for a in scenario.args if a != "--force"], 0, "")
         code, out = _run(unforced)
         assert code != ExitCode.CLEAN and "--force" in out, out
-        existing = "entries/python/no-yaml.yaml" if name == "new-force" else "entries/python/importerror.yaml"
+        existing = "entries/python/no-yaml.yaml" if name == "new-force" else "entries/python/importerror_py311-linux.yaml"
         assert snapshot(work)[existing] == before[existing]
         code, out = _run(scenario)
         assert code == ExitCode.CLEAN, out

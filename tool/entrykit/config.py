@@ -1,4 +1,5 @@
-"""Read `[tool.entrykit]` from pyproject.toml into a frozen, validated `Config`.
+"""Read the configuration (`[tool.entrykit]` of pyproject.toml, or a file of its own,
+`.entrykit.toml` / `entrykit.toml`) into a frozen, validated `Config`.
 
 Reading checks everything the file says except what only the rules know: the rule
 codes it names (`select`, `ignore`, `per-file-ignores`) and the `[tool.entrykit.rules]`
@@ -28,6 +29,12 @@ from entrykit.settings import SECTIONS
 from entrykit.spelling import did_you_mean
 
 DEFAULT_ROOT = "entries"
+TOOL_TABLE = "tool.entrykit"  # where pyproject.toml holds the configuration
+# Looked for in each folder from the current one up, in this order (as ruff reads
+# `.ruff.toml`, `ruff.toml`, `pyproject.toml`): the first found is the configuration; a
+# pyproject.toml counts only if it has a [tool.entrykit] table. The two files of entrykit's
+# own hold at their top level what [tool.entrykit] holds.
+CONFIG_FILES = (".entrykit.toml", "entrykit.toml", "pyproject.toml")
 _TOP_KEYS = {
     "root", "schema", "select", "ignore", "per_file_ignores", "max_file_bytes", "max_nesting", "max_aliases",
     "rules",
@@ -58,6 +65,7 @@ class Config:
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     rules_checked: bool = False
     rule_codes: tuple[str, ...] = ()  # every rule's code, once checked
+    key_prefix: str = TOOL_TABLE  # how messages name a key: `tool.entrykit.regex` or `regex`
 
     @property
     def limits(self) -> Limits:
@@ -112,9 +120,15 @@ class Config:
     def with_rules(self, rules: Sequence[Rule]) -> Config:
         """The config checked against the rules: every code it names matches a rule, every
         `[tool.entrykit.rules.<code or name>]` table names a rule and holds its options.
-        Severities and options are then by rule code. Idempotent."""
+        Severities and options are then by rule code. Idempotent. An error names the file."""
         if self.rules_checked:
             return self
+        try:
+            return self._checked_against(rules)
+        except ConfigError as exc:
+            raise ConfigError(f"{self.source}: {exc}" if self.source else str(exc)) from None
+
+    def _checked_against(self, rules: Sequence[Rule]) -> Config:
         known = [r.code for r in rules]
         for where, codes in self.named_codes:
             _check_codes(codes, where, known)
@@ -122,9 +136,9 @@ class Config:
         options: dict[str, Mapping[str, Any]] = {}
         for key, table in self.rule_tables.items():
             found = _rule_named(key, rules)
+            where = _key(self.key_prefix, f"rules.{key}")
             if found is None:
-                raise ConfigError(f"unknown rule `tool.entrykit.rules.{key}`")
-            where = f"tool.entrykit.rules.{key}"
+                raise ConfigError(f"unknown rule `{where}`")
             if not isinstance(table, Mapping):
                 raise ConfigError(f"`{where}` must be a table")
             for k, v in table.items():
@@ -174,12 +188,13 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.entrykit] table, walking up from `start`.
+def find_pyproject(start: Path, walk_up: bool = True) -> Path | None:
+    """The nearest pyproject.toml with a [tool.entrykit] table, walking up from `start`
+    (or in `start` alone).
 
     A pyproject.toml on the way that cannot be read as TOML is an error (ConfigError,
     with the line and column), never skipped: it may be the one holding the settings."""
-    for folder in [start, *start.parents]:
+    for folder in [start, *start.parents] if walk_up else [start]:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             tool = read_toml(candidate).get("tool", {})
@@ -188,6 +203,29 @@ def find_pyproject(start: Path) -> Path | None:
             if not isinstance(tool, Mapping):
                 raise ConfigError(f"{candidate}: `tool` must be a table, not {_kind(tool)}")
     return None
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file that governs `start`: in each folder from `start` up, the
+    first of `CONFIG_FILES` there (a pyproject.toml only with a [tool.entrykit] table)."""
+    for folder in [start, *start.parents]:
+        for name in CONFIG_FILES[:-1]:
+            if (folder / name).is_file():
+                return folder / name
+        found = find_pyproject(folder, walk_up=False)
+        if found is not None:
+            return found
+    return None
+
+
+def is_own_file(source: Path) -> bool:
+    """True for a configuration file of entrykit's own (not a pyproject.toml): its top
+    level is what [tool.entrykit] holds."""
+    return source.name != "pyproject.toml"
+
+
+def _key(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
 
 
 def _kind(value: Any) -> str:
@@ -261,77 +299,82 @@ def _check_table(table: Mapping[str, Any], options: Mapping[str, Option], where:
 MAX_LIMITS = {"max_file_bytes": 1 << 30, "max_nesting": 1000, "max_aliases": 100_000}
 
 
-def _positive(flat: Mapping[str, Any], name: str, default: int, zero_ok: bool = False) -> int:
+def _positive(flat: Mapping[str, Any], name: str, default: int, prefix: str, zero_ok: bool = False) -> int:
     value = flat.get(name, default)
     high = MAX_LIMITS[name]
     if not isinstance(value, int) or isinstance(value, bool) or not (0 if zero_ok else 1) <= value <= high:
         kind = "a non-negative" if zero_ok else "a positive"
         raise ConfigError(
-            f"`tool.entrykit.{name.replace('_', '-')}` must be {kind} integer up to {high:,}, got {value!r}"
+            f"`{_key(prefix, name.replace('_', '-'))}` must be {kind} integer up to {high:,}, got {value!r}"
         )
     return value
 
 
-def _per_file_ignores(flat: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _per_file_ignores(flat: Mapping[str, Any], prefix: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     table = flat.get("per_file_ignores", {})
     if not isinstance(table, Mapping):
-        raise ConfigError("`tool.entrykit.per-file-ignores` must be a table of glob = [codes]")
+        raise ConfigError(f"`{_key(prefix, 'per-file-ignores')}` must be a table of glob = [codes]")
     return tuple(
-        (pattern, _written_codes(codes, f"`tool.entrykit.per-file-ignores.{pattern}`"))
+        (pattern, _written_codes(codes, f"`{_key(prefix, 'per-file-ignores.' + pattern)}`"))
         for pattern, codes in table.items()
     )
 
 
-def _rule_tables(flat: Mapping[str, Any]) -> dict[str, Any]:
+def _rule_tables(flat: Mapping[str, Any], prefix: str) -> dict[str, Any]:
     table = flat.get("rules", {})
     if not isinstance(table, Mapping):
-        raise ConfigError("`tool.entrykit.rules` must be a table of rule tables")
+        raise ConfigError(f"`{_key(prefix, 'rules')}` must be a table of rule tables")
     return dict(table)
 
 
-def _path_value(flat: Mapping[str, Any], name: str) -> str | None:
+def _path_value(flat: Mapping[str, Any], name: str, prefix: str) -> str | None:
     value = flat.get(name)
     if value is not None and not isinstance(value, str):
-        raise ConfigError(f"`tool.entrykit.{name}` must be a path string")
+        raise ConfigError(f"`{_key(prefix, name)}` must be a path string")
     if value is not None and (not value.strip() or any(not c.isprintable() for c in value)):
-        raise ConfigError(f"`tool.entrykit.{name}` must be a path, got `{shown(value)}`")
+        raise ConfigError(f"`{_key(prefix, name)}` must be a path, got `{shown(value)}`")
     return value
 
 
-def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None) -> Config:
-    """Validate a [tool.entrykit] table and build a Config (rule codes and rule tables are
-    checked later, against the rules: `Config.with_rules`)."""
+def from_table(
+    table: Mapping[str, Any], base: Path, source: Path | None = None, prefix: str = TOOL_TABLE
+) -> Config:
+    """Validate a [tool.entrykit] table (or the top level of an entrykit.toml: `prefix` "")
+    and build a Config (rule codes and rule tables are checked later, against the rules:
+    `Config.with_rules`). Messages name a key by its path below `prefix`."""
     if not isinstance(table, Mapping):
-        raise ConfigError("[tool.entrykit] must be a table")
+        raise ConfigError(f"[{prefix}] must be a table")
     sections = SECTIONS
     for key in table:
         name = _norm(key)
         if name not in _TOP_KEYS and name not in sections:
             hint = did_you_mean(key, _spelt_like(key, [*_TOP_KEYS, *sections]))
-            raise ConfigError(f"unknown key `tool.entrykit.{key}`{hint}")
+            raise ConfigError(f"unknown key `{_key(prefix, key)}`{hint}")
     flat = {_norm(k): v for k, v in table.items()}
 
-    root_value = _path_value(flat, "root")
-    schema_value = _path_value(flat, "schema")
-    max_bytes = _positive(flat, "max_file_bytes", DEFAULT_MAX_FILE_BYTES)
-    max_nesting = _positive(flat, "max_nesting", DEFAULT_MAX_NESTING)
-    max_aliases = _positive(flat, "max_aliases", DEFAULT_MAX_ALIASES, zero_ok=True)
-    written_per_file = _per_file_ignores(flat)
-    rule_tables = _rule_tables(flat)
+    root_value = _path_value(flat, "root", prefix)
+    schema_value = _path_value(flat, "schema", prefix)
+    max_bytes = _positive(flat, "max_file_bytes", DEFAULT_MAX_FILE_BYTES, prefix)
+    max_nesting = _positive(flat, "max_nesting", DEFAULT_MAX_NESTING, prefix)
+    max_aliases = _positive(flat, "max_aliases", DEFAULT_MAX_ALIASES, prefix, zero_ok=True)
+    written_per_file = _per_file_ignores(flat, prefix)
+    rule_tables = _rule_tables(flat, prefix)
 
     for name in sections:
         if name in flat and not isinstance(flat[name], Mapping):
-            raise ConfigError(f"`tool.entrykit.{name}` must be a table")
+            raise ConfigError(f"`{_key(prefix, name)}` must be a table")
     settings = {
-        name: _check_table(flat.get(name, {}), sec.options, f"tool.entrykit.{name}")
+        name: _check_table(flat.get(name, {}), sec.options, _key(prefix, name))
         for name, sec in sections.items()
     }
-    select = _written_codes(flat.get("select", ["ET"]), "`tool.entrykit.select`")
+    select = _written_codes(flat.get("select", ["ET"]), f"`{_key(prefix, 'select')}`")
     if not select:
-        raise ConfigError("`tool.entrykit.select` is empty, which turns every rule off; to turn rules off, `ignore` them")
-    ignore = _written_codes(flat.get("ignore", []), "`tool.entrykit.ignore`")
-    named = [(f"`tool.entrykit.per-file-ignores.{p}`", codes) for p, codes in written_per_file]
-    named += [("`tool.entrykit.select`", select), ("`tool.entrykit.ignore`", ignore)]
+        raise ConfigError(
+            f"`{_key(prefix, 'select')}` is empty, which turns every rule off; to turn rules off, `ignore` them"
+        )
+    ignore = _written_codes(flat.get("ignore", []), f"`{_key(prefix, 'ignore')}`")
+    named = [(f"`{_key(prefix, 'per-file-ignores.' + p)}`", codes) for p, codes in written_per_file]
+    named += [(f"`{_key(prefix, 'select')}`", select), (f"`{_key(prefix, 'ignore')}`", ignore)]
 
     return Config(
         base=base,
@@ -347,20 +390,27 @@ def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None)
         settings=settings,
         named_codes=tuple(named),
         rule_tables=rule_tables,
+        key_prefix=prefix,
     )
 
 
 def load_config(start: Path | None = None, explicit: Path | None = None) -> Config:
-    """Config from `explicit`, or the nearest pyproject.toml, or defaults at `start`."""
+    """Config from `explicit`, or the file that governs `start` (`find_config`), or
+    defaults at `start`. A file named pyproject.toml is read for [tool.entrykit]; any
+    other file is entrykit's own. A configuration error names the file."""
     start = (start or Path.cwd()).absolute()
-    source = explicit or find_pyproject(start)
+    source = explicit or find_config(start)
     if source is None:
         return from_table({}, start)
     data = read_toml(source)
-    tool = data.get("tool", {})
+    own = is_own_file(source)
+    tool = data if own else data.get("tool", {})
     if not isinstance(tool, Mapping):
         raise ConfigError(f"{source}: `tool` must be a table, not {_kind(tool)}")
-    table = tool.get("entrykit", {})
+    table = tool if own else tool.get("entrykit", {})
     if not isinstance(table, Mapping):
         raise ConfigError(f"{source}: `tool.entrykit` must be a table, not {_kind(table)}")
-    return from_table(table, source.parent.absolute(), source)
+    try:
+        return from_table(table, source.parent.absolute(), source, "" if own else TOOL_TABLE)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None

@@ -82,7 +82,7 @@ class CommandError(click.ClickException):
 
 
 config_option = click.option(
-    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="pyproject.toml to read."
+    "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="Configuration file to read: a pyproject.toml ([tool.entrykit]) or an entrykit.toml."
 )
 root_option = click.option(
     "--root", type=click.Path(path_type=Path, file_okay=False), help="Corpus root (overrides config)."

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from entrykit.authoring.config_edit import ConfigEdit, add_settings, toml_value
 from entrykit.authoring.importers import Imported, deadends, markdown
 from entrykit.cli.common import (
     CommandError,
@@ -17,7 +18,7 @@ from entrykit.cli.common import (
 )
 from entrykit.cli.entry_files import entry_file
 from entrykit.cli.terminal import Progress
-from entrykit.config import Config
+from entrykit.config import TOOL_TABLE, Config, find_config, is_own_file
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
 from entrykit.output_safety import escape
@@ -54,6 +55,35 @@ def _list_counts(title: str, counts: Counter[str]) -> None:
             click.echo(f"  {count:6d}  {escape(name)}")
 
 
+def _lookup_edit(config_path: Path | None, root: Path) -> ConfigEdit:
+    """deadends.dev's lookup settings added to the configuration that governs `root` (the
+    one `--config` names, else the nearest above it), or to a new entrykit.toml beside it."""
+    if config_path is not None:
+        source: Path | None = config_path.absolute()
+    else:
+        folder = root.parent
+        while not folder.is_dir() and folder != folder.parent:
+            folder = folder.parent
+        source = find_config(folder)
+    project = source.parent if source is not None else root.parent
+    return add_settings(source, project, root, "regex", deadends.LOOKUP_SETTINGS, deadends.LOOKUP_REASON)
+
+
+def _report_edit(edit: ConfigEdit) -> None:
+    shown = escape(display_path(edit.path))
+    prefix = "" if is_own_file(edit.path) else f"{TOOL_TABLE}."
+    wanted = ", ".join(f"{k} = {toml_value(v)}" for k, v in deadends.LOOKUP_SETTINGS.items())
+    if edit.problem is not None:
+        click.echo(f"warning: {shown}: {edit.problem}; lookup settings not written (add [{prefix}regex] {wanted})", err=True)
+    for setting in edit.differing:
+        click.echo(
+            f"warning: {shown} sets `{prefix}regex.{setting}`; deadends.dev looks errors up with {wanted}: left as it is",
+            err=True,
+        )
+    if edit.text is not None:
+        click.echo(f"lookup settings of deadends.dev written to {shown}: [{prefix}regex] {', '.join(edit.added)}")
+
+
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option(
@@ -64,10 +94,14 @@ def _list_counts(title: str, counts: Counter[str]) -> None:
 @click.option("--format", "out_format", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite entries that already exist.")
 @click.option("-v", "--verbose", is_flag=True, help="List every file's unmapped fields and changes.")
+@click.option(
+    "--lookup-settings/--no-lookup-settings", default=True, show_default=True,
+    help="deadends: write that corpus's lookup settings (case-insensitive search) into the configuration.",
+)
 @config_option
 def import_command(
     paths: tuple[Path, ...], source: str, out: Path | None, out_format: str, force: bool, verbose: bool,
-    config_path: Path | None,
+    lookup_settings: bool, config_path: Path | None,
 ) -> None:
     """Convert deadends.dev canons or rendered Markdown pages into entries.
 
@@ -106,12 +140,22 @@ def import_command(
             if verbose:
                 progress.close()
                 _list_changes(item, shown)
+    edit = _lookup_edit(config_path, root) if source == "deadends" and lookup_settings and texts else None
+    entries_written = len(texts)
+    if edit is not None and edit.text is not None:
+        texts[edit.path] = edit.text
     try:
-        write_files(texts, overwrite=force, within=root)  # every entry or none
+        # every entry and the configuration, or none; an existing entry was refused above
+        # unless --force, so overwriting is allowed when the configuration file is edited
+        config_file = edit.path if edit is not None and edit.text is not None else None
+        within = [root, config_file.parent] if config_file is not None else root
+        write_files(texts, overwrite=force or (config_file is not None and config_file.exists()), within=within)
     except (OSError, WriteRefused) as exc:
         reason = write_failure(exc) if isinstance(exc, OSError) else str(exc)
         raise CommandError(f"{reason}; no entry was written") from None
-    written = len(texts)
+    written = entries_written
+    if edit is not None:
+        _report_edit(edit)
     click.echo(f"imported {written} of {len(imported) + len(problems)} files into {escape(display_path(root))}")
     _list_counts("fields not carried over (number of files):", unmapped)
     _list_counts("values changed to fit the schema (number of files):", notes)

@@ -50,6 +50,18 @@ def _run(ctx: Context, pattern: str, texts: list[str]) -> list[Outcome]:
     return _runner(ctx).run([Job(pattern, _flags(ctx), _mode(ctx), text) for text in texts])
 
 
+# Said when a regex misses a text only because lookups are case-sensitive (the default).
+CASE_HINT = 'only case-insensitively; set `regex.flags = ["IGNORECASE"]` if your corpus looks errors up that way'
+
+
+def _only_by_case(ctx: Context, pattern: str, text: str) -> bool:
+    """True if the regex, which missed `text`, would match it were lookups case-insensitive."""
+    flags = _flags(ctx)
+    if flags & re.IGNORECASE:
+        return False
+    return _runner(ctx).run([Job(pattern, flags | re.IGNORECASE, _mode(ctx), text)])[0].matched
+
+
 @rule("ET201", "regex-does-not-compile")
 def regex_does_not_compile(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Regex is not a valid Python regular expression.
@@ -83,7 +95,9 @@ def regex_misses_signature(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Regex does not match the entry's own signature.
 
     The regex is run against `signature` with the configured flags and mode
-    (`search` by default), exactly as a lookup would run it against a log.
+    (`search` by default), exactly as a lookup would run it against a log. When
+    it would match with `IGNORECASE`, the message says so: a corpus whose lookups
+    ignore case says that once, in `regex.flags`.
 
     ## Why is this bad?
     If the regex misses the very message the entry is about, a user pasting that
@@ -106,7 +120,9 @@ def regex_misses_signature(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if pattern is None or signature is None:
         return
     outcome = _run(ctx, pattern, [signature])[0]
-    if outcome.status is Status.NO_MATCH:
+    if outcome.status is Status.NO_MATCH and _only_by_case(ctx, pattern, signature):
+        yield Finding("/regex", f"regex matches the entry's own `signature` {CASE_HINT}")
+    elif outcome.status is Status.NO_MATCH:
         yield Finding("/regex", "regex does not match the entry's own `signature`")
     elif outcome.status is Status.ERROR:
         yield Finding("/regex", f"regex raised `{outcome.error}` when run on the `signature`")
@@ -141,8 +157,10 @@ def regex_misses_example(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if pattern is None:
         return
     examples = _own_texts(entry, "examples")
-    for (index, _), outcome in zip(examples, _run(ctx, pattern, [t for _, t in examples])):
-        if outcome.status is Status.NO_MATCH:
+    for (index, text), outcome in zip(examples, _run(ctx, pattern, [t for _, t in examples])):
+        if outcome.status is Status.NO_MATCH and _only_by_case(ctx, pattern, text):
+            yield Finding(jp.join("examples", index), f"regex matches example {index + 1} {CASE_HINT}")
+        elif outcome.status is Status.NO_MATCH:
             yield Finding(jp.join("examples", index), f"regex does not match example {index + 1}")
         elif outcome.status is Status.ERROR:
             yield Finding(jp.join("examples", index), f"regex raised `{outcome.error}` on example {index + 1}")

@@ -1,20 +1,23 @@
 """deadends.dev "ErrorCanon" JSON files to entries, by a documented field mapping.
 
-Upstream ids are `<domain>/<slug>/<environment>`; entries are `<domain>/<slug>`.
-A slug that only one imported file uses keeps the short id; a slug that several
-environments share becomes `<domain>/<slug>_<environment>` for each of them (the
-separator upstream itself uses for its flat `<slug>_<env>.json` files), so no two
-environments collide. The environment is kept in `tags` (`env:<environment>`,
-`os:<os>`) and in `versions` rows. Source fields with no place in an entry are
-listed in `Imported.unmapped`, never dropped silently. The README documents the
-field mapping.
+Upstream ids are `<domain>/<slug>/<environment>`; an entry id has two segments. One
+function of the upstream id alone (`entry_id_for`) gives the entry id, for the entry
+and for every reference to it: `<domain>/<slug>_<environment>` (the separator upstream
+uses for its own flat `<slug>_<env>.json` files; upstream slugs hold no `_`, so the
+upstream id can be read back from it). An id outside upstream's own format is cleaned
+into segments and gets a short digest of the id as written, so two ids never become
+one. Importing a corpus at once or in parts gives the same files. The upstream id is
+kept in `aliases`, so it still finds the entry. The environment is also kept in `tags`
+(`env:<environment>`, `os:<os>`) and in `versions` rows. Source fields with no place in
+an entry are listed in `Imported.unmapped`, never dropped silently. The README
+documents the field mapping.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,17 @@ GRAPH_KEYS = ("leads_to", "preceded_by", "frequently_confused_with")
 REFERENCE_KEYS = ("error_id", "probability", "condition", "distinction", "typical_delay")
 TIERS = ("ai_generated", "auto_generated", "human_reviewed", "expert_reviewed")
 _SEGMENT_JUNK = re.compile(r"[^a-z0-9._-]+")
+# Upstream's own id format (its validator checks ids with it): no `_` in domain or slug.
+UPSTREAM_ID = re.compile(r"[a-z0-9-]+/[a-z0-9-]+/[a-z0-9._-]+")
+# How deadends.dev looks an error up (`lookup_all` in its generator/lookup.py): every
+# regex compiled with re.IGNORECASE and applied with `search`. The import writes these
+# into the project's `[regex]` settings, so lint runs regexes the way that corpus does.
+LOOKUP_SETTINGS = {"flags": ["IGNORECASE"], "mode": "search"}
+LOOKUP_REASON = (
+    "deadends.dev looks errors up case-insensitively, anywhere in the text\n"
+    "(re.IGNORECASE, search): lint runs regexes the same way."
+)
+DIGEST_LENGTH = 10  # hex digits of sha256 that set apart an id cleaned into segments
 
 
 def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
@@ -90,35 +104,17 @@ def split_upstream(upstream_id: str) -> tuple[str, str, str | None]:
     return "unknown", _segment(parts[0] if parts else "entry"), None
 
 
-def plan_ids(upstream_ids: Iterable[str]) -> list[str]:
-    """Entry ids, one per upstream id in order: `<domain>/<slug>`, or `<domain>/<slug>_<env>`
-    when several environments share the slug; any remaining clash (the same upstream id
-    twice) gets `-2`, `-3`, ... in input order."""
-    upstream_ids = list(upstream_ids)
-    environments: dict[str, set[str | None]] = defaultdict(set)
-    for upstream in upstream_ids:
-        domain, slug, env = split_upstream(upstream)
-        environments[f"{domain}/{slug}"].add(env)
-    planned: list[str] = []
-    taken: set[str] = set()
-    for upstream in upstream_ids:
-        domain, slug, env = split_upstream(upstream)
-        short = f"{domain}/{slug}"
-        candidate = short if len(environments[short]) == 1 or env is None else f"{short}_{env}"
-        unique, number = candidate, 2
-        while unique in taken:
-            unique, number = f"{candidate}-{number}", number + 1
-        taken.add(unique)
-        planned.append(unique)
-    return planned
-
-
-def shorten_reference(upstream_id: str, planned: Mapping[str, str]) -> str:
-    """The entry id a reference points at: the imported one, else the plain short form."""
-    if upstream_id in planned:
-        return planned[upstream_id]
-    domain, slug, _ = split_upstream(upstream_id)
-    return f"{domain}/{slug}"
+def entry_id_for(upstream_id: str) -> str:
+    """The entry id of an upstream id, decided by that id alone (never by what else is
+    imported), so an entry and every reference to it get the same id in any import."""
+    if UPSTREAM_ID.fullmatch(upstream_id):
+        domain, slug, env = upstream_id.split("/")
+        exact = f"{domain}/{slug}_{env}"
+        if is_valid_id(exact):
+            return exact
+    domain, slug, env = split_upstream(upstream_id)
+    digest = hashlib.sha256(upstream_id.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_LENGTH]
+    return f"{domain}/{slug}{'_' + env if env else ''}-{digest}"
 
 
 class _Reader:
@@ -210,17 +206,17 @@ def _tier(reader: _Reader, notes: list[str]) -> str | None:
     return None
 
 
-def _graph(raw: Any, planned: Mapping[str, str], unmapped: list[str]) -> dict[str, list[Any]]:
+def _graph(raw: Any, unmapped: list[str]) -> dict[str, list[Any]]:
     graph: dict[str, list[Any]] = {}
     raw = raw if isinstance(raw, Mapping) else {}
     for name in GRAPH_KEYS:
         refs: list[Any] = []
         for index, item in enumerate(raw.get(name) or []):
             if isinstance(item, str):
-                refs.append(shorten_reference(item, planned))
+                refs.append(entry_id_for(item))
             elif isinstance(item, Mapping) and isinstance(item.get("error_id"), str):
                 ref = {key: item[key] for key in REFERENCE_KEYS if key in item}
-                ref["error_id"] = shorten_reference(item["error_id"], planned)
+                ref["error_id"] = entry_id_for(item["error_id"])
                 refs.append(ref)
                 unmapped.extend(
                     f"transition_graph.{name}[{index}].{key}" for key in item if key not in REFERENCE_KEYS
@@ -232,7 +228,7 @@ def _graph(raw: Any, planned: Mapping[str, str], unmapped: list[str]) -> dict[st
     return graph
 
 
-def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str], source: Path) -> Imported:
+def convert(canon: Mapping[str, Any], source: Path) -> Imported:
     """One canon as an entry (plain data, schema key order left to the writer)."""
     reader = _Reader(canon)
     unmapped: list[str] = []
@@ -244,7 +240,7 @@ def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str],
         notes.append(f"schema_version `{version}` is newer than the 1.x this mapping knows")
     _, _, env = split_upstream(str(upstream_id))
 
-    entry: dict[str, Any] = {"id": entry_id}
+    entry: dict[str, Any] = {"id": entry_id_for(str(upstream_id)), "aliases": [str(upstream_id)]}
     simple = {
         "signature": "error.signature",
         "regex": "error.regex",
@@ -271,7 +267,7 @@ def convert(canon: Mapping[str, Any], entry_id: str, planned: Mapping[str, str],
     entry["dead_ends"] = _items(reader.get("dead_ends", []), DEAD_END_KEYS, "dead_ends", unmapped)
     entry["workarounds"] = _items(reader.get("workarounds", []), WORKAROUND_KEYS, "workarounds", unmapped)
     if "transition_graph" in canon:
-        entry["transition_graph"] = _graph(reader.get("transition_graph"), planned, unmapped)
+        entry["transition_graph"] = _graph(reader.get("transition_graph"), unmapped)
     tier = _tier(reader, notes)
     if tier is not None:
         entry["verification_tier"] = tier
@@ -290,10 +286,12 @@ def import_canons(
     limits: Limits | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[list[Imported], list[ImportProblem]]:
-    """Read every canon below `paths`, plan ids across all of them, convert each;
-    `progress` is told how many files have been read."""
-    canons: list[tuple[Path, dict[str, Any]]] = []
+    """Read and convert every canon below `paths` (in path order); a second file with an
+    upstream id already read is a problem, not a second entry. `progress` is told how many
+    files have been read."""
+    imported: list[Imported] = []
     problems: list[ImportProblem] = []
+    first_with: dict[str, Path] = {}
     found = list(discover_canons(paths))
     for number, path in enumerate(found, start=1):
         if progress is not None:
@@ -301,18 +299,15 @@ def import_canons(
         read = read_canon(path, limits)
         if isinstance(read, ImportProblem):
             problems.append(read)
-        else:
-            canons.append((path, read))
-    entry_ids = plan_ids(canon["id"] for _, canon in canons)
-    planned: dict[str, str] = {}
-    for (_, canon), entry_id in zip(canons, entry_ids):
-        planned.setdefault(canon["id"], entry_id)
-    imported = []
-    for (path, canon), entry_id in zip(canons, entry_ids):
-        if not is_valid_id(entry_id):  # cannot happen (segments are cleaned); never a path if it does
-            problems.append(ImportProblem(path, 1, 1, f"no valid entry id can be made of `{canon['id']}`"))
             continue
-        imported.append(convert(canon, entry_id, planned, path))
+        entry_id = entry_id_for(read["id"])
+        if entry_id in first_with:
+            first = shown(str(first_with[entry_id]))
+            message = f"id `{shown(read['id'])}` makes entry id `{entry_id}`, as {first} does; not imported"
+            problems.append(ImportProblem(path, 1, 1, message))
+            continue
+        first_with[entry_id] = path
+        imported.append(convert(read, path))
     return imported, problems
 
 

@@ -1,0 +1,99 @@
+"""`import --from deadends` writes that corpus's lookup settings into the project's configuration."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from entrykit.authoring.config_edit import add_settings
+from entrykit.cli import ExitCode, cli
+from entrykit.config import load_config
+
+from .test_import_deadends import CANON
+
+WANTED = {"flags": ["IGNORECASE"], "mode": "search"}
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "canon.json").write_text(json.dumps(CANON), encoding="utf-8")
+    return tmp_path
+
+
+def _import(*extra: str) -> Result:
+    return CliRunner().invoke(cli, ["import", "--from", "deadends", "canon.json", *extra])
+
+
+def test_a_project_without_configuration_gets_an_entrykit_toml(project: Path) -> None:
+    result = _import("--out", "corpus")
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert 'written to entrykit.toml: [regex] flags = ["IGNORECASE"], mode = "search"' in result.output
+    config = load_config(project)
+    assert config.source == project / "entrykit.toml" and config.root == (project / "corpus").resolve()
+    assert config.settings["regex"]["flags"] == ["IGNORECASE"] and config.settings["regex"]["mode"] == "search"
+    before = (project / "entrykit.toml").read_bytes()
+    again = _import("--out", "corpus", "--force")
+    assert again.exit_code == ExitCode.CLEAN and "lookup settings" not in again.output
+    assert (project / "entrykit.toml").read_bytes() == before
+
+
+def test_a_pyproject_is_edited_keeping_every_byte_it_had(project: Path) -> None:
+    text = '[project]\nname = "kb"  # the team\'s corpus\n\n[tool.entrykit]\nroot = "entries"\n# keep\n\n[tool.ruff]\nline-length = 100\n'
+    (project / "pyproject.toml").write_text(text, encoding="utf-8")
+    result = _import()
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    edited = (project / "pyproject.toml").read_text(encoding="utf-8")
+    assert edited.startswith(text) and not (project / "entrykit.toml").exists()
+    data = tomllib.loads(edited)
+    assert data["tool"]["entrykit"]["regex"] == WANTED and data["tool"]["ruff"] == {"line-length": 100}
+
+
+def test_a_regex_table_gets_the_missing_keys_below_its_header(project: Path) -> None:
+    text = '[tool.entrykit.regex]  # how we look up\ntimeout_ms = 50\n'
+    (project / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert _import().exit_code == ExitCode.CLEAN
+    edited = (project / "pyproject.toml").read_text(encoding="utf-8")
+    assert edited == '[tool.entrykit.regex]  # how we look up\nflags = ["IGNORECASE"]\nmode = "search"\ntimeout_ms = 50\n'
+
+
+def test_a_differing_setting_is_reported_and_kept(project: Path) -> None:
+    text = '[regex]\nflags = ["MULTILINE"]  # our logs\nmode = "match"\n'
+    (project / "entrykit.toml").write_text(text, encoding="utf-8")
+    result = _import()
+    assert result.exit_code == ExitCode.CLEAN
+    assert 'warning: entrykit.toml sets `regex.flags = ["MULTILINE"]`' in result.output
+    assert 'warning: entrykit.toml sets `regex.mode = "match"`' in result.output
+    assert (project / "entrykit.toml").read_text(encoding="utf-8") == text
+
+
+def test_flags_in_another_order_or_case_are_the_same_setting(tmp_path: Path) -> None:
+    (tmp_path / "entrykit.toml").write_text('[regex]\nflags = ["ignorecase"]\nmode = "search"\n', encoding="utf-8")
+    edit = add_settings(tmp_path / "entrykit.toml", tmp_path, tmp_path / "entries", "regex", WANTED, "why")
+    assert edit.text is None and edit.differing == [] and edit.problem is None
+
+
+def test_a_form_the_edit_does_not_read_is_left_alone_and_said(project: Path) -> None:
+    text = '[tool.entrykit]\nregex = { timeout_ms = 50 }\n'
+    (project / "pyproject.toml").write_text(text, encoding="utf-8")
+    result = _import()
+    assert result.exit_code == ExitCode.CLEAN
+    assert "warning: pyproject.toml: `tool.entrykit.regex` is written in a form this edit does not read" in result.output
+    assert (project / "pyproject.toml").read_text(encoding="utf-8") == text
+
+
+def test_no_lookup_settings_leaves_the_configuration_alone(project: Path) -> None:
+    result = _import("--no-lookup-settings")
+    assert result.exit_code == ExitCode.CLEAN and not (project / "entrykit.toml").exists()
+
+
+def test_config_option_names_the_file_to_edit(project: Path) -> None:
+    (project / "cfg").mkdir()
+    (project / "cfg" / "team.toml").write_text('root = "../entries"\n', encoding="utf-8")
+    result = _import("--config", "cfg/team.toml")
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert tomllib.loads((project / "cfg" / "team.toml").read_text(encoding="utf-8"))["regex"] == WANTED
+    assert (project / "entries" / "python" / "modulenotfounderror_py311-linux.yaml").is_file()
