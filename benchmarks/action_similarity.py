@@ -54,9 +54,9 @@ def load_pairs(canons: Path) -> list[dict[str, object]]:
 
 
 def precision_recall(scores: Sequence[float], labels: Sequence[bool], bar: float) -> tuple[float, float, int, int, int]:
-    tp = sum(1 for s, y in zip(scores, labels) if s >= bar and y)
-    fp = sum(1 for s, y in zip(scores, labels) if s >= bar and not y)
-    fn = sum(1 for s, y in zip(scores, labels) if s < bar and y)
+    tp = sum(1 for s, y in zip(scores, labels, strict=True) if s >= bar and y)
+    fp = sum(1 for s, y in zip(scores, labels, strict=True) if s >= bar and not y)
+    fn = sum(1 for s, y in zip(scores, labels, strict=True) if s < bar and y)
     return (tp / (tp + fp) if tp + fp else 0.0), (tp / (tp + fn) if tp + fn else 0.0), tp, fp, fn
 
 
@@ -64,7 +64,7 @@ def table(name: str, rows: list[dict[str, object]], score: Callable[[str, str], 
     scores = [score(str(r["a"]), str(r["b"])) for r in rows]
     results: dict[float, list[float]] = {}
     for scope in ("entries", "entry"):
-        picked = [(s, r) for s, r in zip(scores, rows) if r["scope"] == scope]
+        picked = [(s, r) for s, r in zip(scores, rows, strict=True) if r["scope"] == scope]
         positives = sum(1 for _, r in picked if r["label"])
         print(f"\n{name}: pairs from {'two entries' if scope == 'entries' else 'one entry'} ({len(picked)} pairs, {positives} the same action)")
         print(f"  {'bar':>5}  {'precision':>9}  {'recall':>6}  {'tp/fp/fn':>12}  {'even rows P/R':>13}  {'odd rows P/R':>12}")

@@ -249,7 +249,7 @@ def mutants(found: list[Message]) -> Iterator[Mutant]:
         if len(words) >= 3 and len(replacements) >= count:
             chosen = sorted(sorted(words, key=lambda m: -len(m.group()))[:count], key=lambda m: m.start())
             pieces, position = [], 0
-            for match, replacement in zip(chosen, replacements):
+            for match, replacement in zip(chosen, replacements, strict=False):
                 pieces += [message.source[position : match.start()], replacement]
                 position = match.end()
             yield Mutant(HALF, message, "".join(pieces) + message.source[position:])

@@ -89,7 +89,7 @@ def main() -> None:
               + "".join(f" {codes.get(code, 0):>8,}" for code in CORPUS_CODES)
               + "   " + " ".join(f"{worst[code]:>5}" for code in CORPUS_CODES))
     first = rows[0]
-    for size, base, cold, warm, total, codes, _ in rows[1:]:
+    for size, _base, cold, warm, total, codes, _ in rows[1:]:
         grow = size / first[0]
         per_code = ", ".join(
             f"{code} {codes.get(code, 0) / max(1, first[5].get(code, 0)):.1f}x" for code in CORPUS_CODES if first[5].get(code)

@@ -39,10 +39,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deadends  # noqa: E402
+from generate import write_corpus  # noqa: E402
+
 from entrykit.loader import discover, load  # noqa: E402
 from entrykit.similarity import dupes_report  # noqa: E402
 from entrykit.similarity import near_duplicates as dupes  # noqa: E402
-from generate import write_corpus  # noqa: E402
 
 
 def load_all(root: Path) -> list:

@@ -260,7 +260,7 @@ def specific_regex_for(signature: str, numbers: bool = True) -> str:
 # makes the regex run on every text (the index's fallback); like real ones, they
 # rarely match.
 LITERAL_FREE = [r"\d{3}x\d{3}x\d{3}", r"[A-Z]{3}\d{5}", r"\b\d+\.\d+\.\d+\.\d+\.\d+\b"]
-_NAME = re.compile(r"(?:{0})_(?:{1})|src/".format("|".join(WORDS + NOUNS), "|".join(NOUNS)))
+_NAME = re.compile(r"(?:{})_(?:{})|src/".format("|".join(WORDS + NOUNS), "|".join(NOUNS)))
 
 
 def keyword_regex(signature: str, rng: random.Random) -> str | None:

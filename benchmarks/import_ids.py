@@ -73,7 +73,7 @@ def main() -> None:
         total = to_itself = to_another = dangling = 0
         for data in entries.values():
             canon = canons[upstream_of[data["id"]]]
-            for written, named in zip(targets(data.get("transition_graph")), targets(canon.get("transition_graph"))):
+            for written, named in zip(targets(data.get("transition_graph")), targets(canon.get("transition_graph")), strict=True):
                 total += 1
                 if written == data["id"] and named != canon["id"]:
                     to_itself += 1

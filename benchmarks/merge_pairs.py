@@ -107,7 +107,7 @@ def merge_group(project: Path, ids: list[str], why: str, prefer: str) -> bool:
     report = json.loads(run.stdout)
     after = matches(project, [m for _, m in messages])
     ok = True
-    for (owner, message), found_before, found_after in zip(messages, before, after):
+    for (owner, message), found_before, found_after in zip(messages, before, after, strict=True):
         lost = [i for i in found_before if i in ids] and survivor not in found_after
         ok = ok and not lost
         mark = "LOST" if lost else "ok  "

@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import make_entries  # noqa: E402
+
 from entrykit.regex.literal_index import Text, cross_matches, naive_cross_matches  # noqa: E402
 from entrykit.regex.runner import RegexRunner  # noqa: E402
-from generate import make_entries  # noqa: E402
 
 FLAGS = re.IGNORECASE
 MODE = "search"

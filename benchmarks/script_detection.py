@@ -10,6 +10,7 @@ starts with babel's English script name) find exactly the same characters?
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 
 import regex
@@ -22,10 +23,8 @@ def main() -> None:
     codes = sorted({v.split("_")[1] for v in likely.values() if len(v.split("_")) > 1 and len(v.split("_")[1]) == 4})
     names = {}
     for point in range(0x110000):
-        try:
+        with contextlib.suppress(ValueError):
             names[point] = unicodedata.name(chr(point))
-        except ValueError:
-            pass
     english = Locale("en").scripts
     known, exact, missed = 0, 0, []
     for code in codes:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from entrykit.translation import translated_fields as translated
 from entrykit.translation.translated_fields import Key, Pair
 

@@ -18,10 +18,11 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import write_corpus  # noqa: E402
+
 from entrykit.config import from_table  # noqa: E402
 from entrykit.lint.engine import lint  # noqa: E402
 from entrykit.translation import preserved_tokens as tokens  # noqa: E402
-from generate import write_corpus  # noqa: E402
 
 
 def main() -> None:

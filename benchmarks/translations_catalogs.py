@@ -26,6 +26,7 @@ from datetime import date
 from pathlib import Path
 
 import catalogs
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 
@@ -89,34 +90,34 @@ def report(outcome: dict, locales: tuple[str, ...], sample: int) -> dict:
         for code in sorted(found):
             flagged[code, locale] += 1
             findings.append((code, locale, outcome["messages"][(name, locale, code)], message))
-    print(f"Real translations: {sum(totals.values())} ({', '.join(f'{l} {totals[l]}' for l in locales)})")
+    print(f"Real translations: {sum(totals.values())} ({', '.join(f'{loc} {totals[loc]}' for loc in locales)})")
     print("findings per code (share of real translations):")
-    print("code  " + "".join(f"{l:>14}" for l in locales) + f"{'all':>18}")
+    print("code  " + "".join(f"{loc:>14}" for loc in locales) + f"{'all':>18}")
     table: dict[str, dict[str, int]] = {}
     for code in CODES:
-        cells = [f"{flagged[code, l]:>5} {100 * flagged[code, l] / max(totals[l], 1):>6.2f}%" for l in locales]
-        everywhere = sum(flagged[code, l] for l in locales)
+        cells = [f"{flagged[code, loc]:>5} {100 * flagged[code, loc] / max(totals[loc], 1):>6.2f}%" for loc in locales]
+        everywhere = sum(flagged[code, loc] for loc in locales)
         cells.append(f"{everywhere:>5} {100 * everywhere / max(sum(totals.values()), 1):>6.2f}%")
         print(f"{code} " + "".join(f"{c:>14}" for c in cells[:-1]) + f"{cells[-1]:>18}")
-        table[code] = {l: flagged[code, l] for l in locales}
+        table[code] = {loc: flagged[code, loc] for loc in locales}
     kinds: Counter[tuple[str, str]] = Counter()
     caught: Counter[tuple[str, str]] = Counter()
     for (name, locale), mutant in planted.items():
         kinds[mutant.kind, locale] += 1
         caught[mutant.kind, locale] += EXPECTED[mutant.kind] in codes.get((name, locale), set())
     print("\nMutants caught by the expected code:")
-    print(f"{'kind':<36}" + "".join(f"{l:>12}" for l in locales) + f"{'all':>20}")
+    print(f"{'kind':<36}" + "".join(f"{loc:>12}" for loc in locales) + f"{'all':>20}")
     detection: dict[str, dict[str, list[int]]] = {}
     for kind in catalogs.MUTANTS:
         cells = []
-        for l in locales:
-            n, c = kinds[kind, l], caught[kind, l]
+        for loc in locales:
+            n, c = kinds[kind, loc], caught[kind, loc]
             cells.append(f"{c}/{n}" if n else "-")
-        n = sum(kinds[kind, l] for l in locales)
-        c = sum(caught[kind, l] for l in locales)
+        n = sum(kinds[kind, loc] for loc in locales)
+        c = sum(caught[kind, loc] for loc in locales)
         cells.append(f"{c}/{n} {100 * c / max(n, 1):.1f}%")
         print(f"{kind + ' (' + EXPECTED[kind] + ')':<36}" + "".join(f"{x:>12}" for x in cells[:-1]) + f"{cells[-1]:>20}")
-        detection[kind] = {l: [caught[kind, l], kinds[kind, l]] for l in locales}
+        detection[kind] = {loc: [caught[kind, loc], kinds[kind, loc]] for loc in locales}
     if sample and findings:
         print(f"\nA sample of the findings on real translations (every {max(len(findings) // sample, 1)}th):")
         for code, locale, text, message in findings[:: max(len(findings) // sample, 1)][:sample]:

@@ -25,10 +25,11 @@ from datetime import date
 from pathlib import Path
 
 import yaml
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 from entrykit.versions.package_names import canonical_name
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 DEFAULT_CANONS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "deadends-dev" / "canons"
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit.config import Config, from_table
 from entrykit.lint.engine import LintResult, lint
 

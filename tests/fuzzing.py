@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from hypothesis import strategies as st
+
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import dump_entry
 from entrykit.authoring.merge_report import report_json, report_text
@@ -29,7 +31,6 @@ from entrykit.entry import Entry
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import check
 from entrykit.loader import Limits, LoadFailure, load
-from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 TODAY = date(2026, 11, 30)

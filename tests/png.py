@@ -21,7 +21,7 @@ class Image:
     def colours(self) -> Counter[tuple[int, ...]]:
         """How many pixels have each colour."""
         samples = iter(self.pixels)
-        return Counter(zip(*[samples] * self.channels))
+        return Counter(zip(*[samples] * self.channels, strict=False))
 
 
 def _paeth(left: int, up: int, up_left: int) -> int:
@@ -64,7 +64,7 @@ def read_png(data: bytes) -> Image:
             for x in range(channels, stride):
                 line[x] = (line[x] + line[x - channels]) & 0xFF
         elif kind == 2:  # Up
-            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous))
+            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous, strict=True))
         elif kind == 3:  # Average
             for x in range(stride):
                 left = line[x - channels] if x >= channels else 0

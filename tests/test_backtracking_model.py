@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
-from entrykit.regex import syntax
-from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
 
 _PIECES = st.sampled_from(
     ["a", "b", "A", "[ab]", "[^a]", ".", r"\d", r"\w", r"\s", "^", "$", r"\b", r"\B", r"\A", r"\Z", "(", ")", "(?:",
@@ -43,7 +45,7 @@ def test_steps_grow_as_backtracking_does() -> None:
     """2^n ways for the exponential regex; about n^3 for three loops that split one text."""
     exponential = Model(syntax.parse(r"(a+)+$"))
     steps = [exponential.run("a" * n + "!", "search", 10**9).steps for n in (10, 11, 12, 13)]
-    ratios = [later / earlier for earlier, later in zip(steps, steps[1:])]
+    ratios = [later / earlier for earlier, later in pairwise(steps)]
     assert all(1.8 < ratio < 2.2 for ratio in ratios), steps
     cubic = Model(syntax.parse(r"a.*b.*c"))
     small, large = (cubic.run("ab" * n + "!", "search", 10**9).steps for n in (40, 80))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
 from entrykit.cli import cli
 from entrykit.diagnostic import Diagnostic, Location, Severity
 from entrykit.lint import baseline

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit import schema
 from entrykit.config import Config
 from entrykit.lint import cache, engine, pipeline
@@ -303,7 +304,7 @@ def test_two_processes_at_once_never_change_results(tmp_path: Path) -> None:
         files[f"pip/extra-{n}.yaml"] = OTHER.replace("pip/wheel-build-failed", f"pip/extra-{n}").replace(
             "lxml", f"lxml{n}"
         )
-    root = write_corpus(tmp_path, files)
+    write_corpus(tmp_path, files)
     config = make_config(tmp_path)
     full = [[d.path, d.line, d.col, d.code, d.message] for d in lint(None, config, TODAY, cwd=tmp_path).diagnostics]
     picks = [["pip/extra-1.yaml", "pip/broken.yaml"], ["pip/no-matching-dist.yaml", "pip/extra-7.yaml"]]
@@ -316,7 +317,7 @@ def test_two_processes_at_once_never_change_results(tmp_path: Path) -> None:
         )
         for pick in picks
     ]
-    for proc, pick in zip(procs, picks):
+    for proc, pick in zip(procs, picks, strict=True):
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
         runs = json.loads(out)
@@ -359,6 +360,7 @@ class _Tripwire:
 def test_rules_that_do_not_say_dated_never_read_today() -> None:
     """Cached results of undated rules are reused on any day: they must not depend on it."""
     import yaml as pyyaml
+
     from entrykit import registry
     from entrykit.loader import load
 

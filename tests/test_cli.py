@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import ExitCode, cli
 
 from .conftest import write_corpus

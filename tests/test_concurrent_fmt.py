@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import cli
 from entrykit.config import from_table
 from entrykit.lint.engine import lint

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from entrykit import registry
 from entrykit.config import find_config, load_config
 from entrykit.errors import ConfigError

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
+
 from entrykit.lint.engine import lint
 from entrykit.similarity import near_duplicates as dupes
 

@@ -6,8 +6,9 @@ import os
 import re
 from pathlib import Path
 
-import entrykit.rules  # noqa: F401  (registers every rule)
 import pytest
+
+import entrykit.rules  # noqa: F401  (registers every rule)
 from entrykit import registry
 from entrykit import rule_docs as docs
 from entrykit.settings import SECTIONS as SETTINGS
@@ -58,6 +59,15 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     command = next(line for line in ci.splitlines() if "pytest" in line)
     assert command in readme
+
+
+def test_readme_names_the_static_checks_ci_runs() -> None:
+    readme = README.read_text(encoding="utf-8")
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    checks = [line for line in ci.splitlines() if "ruff" in line or "mypy" in line]
+    assert len(checks) == 2
+    for command in checks:
+        assert command in readme
 
 
 RULES_PAGE = README.parent / docs.RULES_PAGE

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from entrykit.config import load_config
 from entrykit.loader import discover, load
 from entrykit.regex.compiling import compile_pattern, matches, settings_flags

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from entrykit.cli import ExitCode, cli
-from entrykit.lint.fixer import fix
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from entrykit.cli import ExitCode, cli
+from entrykit.lint.fixer import fix
 
 from .conftest import FIXTURES, TODAY, make_config, write_corpus
 

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from entrykit.authoring.formatter import canonical_keys, format_text
 from entrykit.cli import ExitCode, cli
 from entrykit.parsing import parse_json, parse_yaml
 from entrykit.schema import load_schema
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from .conftest import FIXTURES, REPO, lint_corpus
 

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from entrykit.loader import LoadFailure, load
 from hypothesis import HealthCheck, Phase, given, settings
+
+from entrykit.loader import LoadFailure, load
 
 from .fuzzing import LIMITS, ROOT, TARGETS, Broken, assert_inside, pairs, target_merge
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+
 from entrykit import __version__
 from entrykit.cli import cli
 from entrykit.lint.reporters import REPORTERS

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.errors import ConfigError

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from entrykit.config import from_table
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit.config import from_table
 from entrykit.lint import cache, engine
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import cli
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.runner import RegexRunner
@@ -44,7 +45,7 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(
 
     def counting_remote(self: RegexRunner, jobs: Any, *args: Any) -> Any:
         outcomes = real_remote(self, jobs, *args)
-        for job, outcome in zip(jobs, outcomes):
+        for job, outcome in zip(jobs, outcomes, strict=True):
             if outcome.timed_out and outcome.error not in (NOT_RUN, SKIPPED):  # ran, and paid the budget
                 overruns[job.pattern] += 1
         return outcomes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from entrykit.authoring import scaffold
 from entrykit.paths import ID_PATTERN, SEGMENT, SEGMENT_PATTERN, is_valid_id
 from entrykit.schema import load_schema, validator

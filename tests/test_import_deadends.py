@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.authoring.importers.deadends import convert, entry_id_for, import_canons
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
@@ -199,7 +200,7 @@ def test_no_reference_is_bent_to_another_entry(deadends_dir: Path) -> None:
             written = item.entry.get("transition_graph", {}).get(name, [])
             named = canon["transition_graph"].get(name) or []
             assert len(written) == len(named)
-            for ref, raw in zip(written, named):
+            for ref, raw in zip(written, named, strict=True):
                 target = ref if isinstance(ref, str) else ref["error_id"]
                 upstream = raw if isinstance(raw, str) else raw["error_id"]
                 assert target != item.entry["id"]

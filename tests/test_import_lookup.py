@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
 from entrykit.authoring.config_edit import add_settings
 from entrykit.cli import ExitCode, cli
 from entrykit.config import load_config

@@ -6,6 +6,7 @@ import codecs
 from pathlib import Path
 
 import pytest
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 from entrykit.loader import LoadFailure, load

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from entrykit.errors import ConfigError
 from entrykit.translation import locales
 from entrykit.translation import writing_systems as scripts

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import format_text
 from entrykit.authoring.merge_report import report_text

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from entrykit import pointer as jp
 from entrykit.authoring import merge
 from entrykit.authoring.merge_apply import apply_plan, find_entry, plan_merge
@@ -20,8 +23,6 @@ from entrykit.config import from_table
 from entrykit.entry import Entry
 from entrykit.lint.engine import check, lint, load_plan
 from entrykit.loader import parse_text
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 ACTIONS = [
     "Run git init again", "run git init again.", "Reinstall the package", "Pin the package version",
@@ -136,7 +137,7 @@ def test_every_text_is_kept_or_named_in_full(pair: tuple[dict[str, Any], dict[st
     kept = {text for _, text in _strings(result.data)}
     placed = {(p.side, p.source) for p in result.report.ledger}
     named = {(d.side, d.pointer): d.value for d in result.report.dropped}
-    for label, data in zip(result.labels, (a, b)):
+    for label, data in zip(result.labels, (a, b), strict=True):
         for pointer, text in _strings(data):
             if text in kept or not text.strip():
                 continue

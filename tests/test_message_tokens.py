@@ -6,12 +6,13 @@ import re
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from entrykit import message_tokens as mt
 from entrykit.regex.suggest import suggest_regex
 from entrykit.similarity.near_duplicates import normalize_signature
 from entrykit.translation import preserved_tokens
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 # (tool, message as the tool prints it, the tokens: class and text, quoted ones with their content's tokens)
 MESSAGES: list[tuple[str, str, list[tuple[str, str]]]] = [

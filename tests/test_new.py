@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.authoring import scaffold
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
 from entrykit.cli import cli
 from entrykit.diagnostic import Diagnostic, Location, Severity
 from entrykit.lint.reporters import REPORTERS, ReportOptions
 from entrykit.output_safety import dumps, escape, escape_lines, json_safe
-from hypothesis import given
-from hypothesis import strategies as st
 
 from .conftest import write_corpus
 

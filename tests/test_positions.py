@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
 from entrykit import pointer as jp
 from entrykit.loader import LoadFailure, load
 from entrykit.positions import build_index, json_positions
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .conftest import FIXTURES, REPO
 

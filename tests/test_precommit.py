@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from entrykit.authoring.formatter import format_text
 
 from .conftest import REPO

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
 from entrykit import registry
 from entrykit.config import from_table
 from entrykit.entry import Entry

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from entrykit.diagnostic import Severity
 from entrykit.regex import literal_index, redos, syntax
 from entrykit.regex.budget import TooComplex

@@ -4,6 +4,7 @@ on the bundled corpus and on every deadends.dev canon that has references."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,7 @@ def test_merging_bundled_entries_touches_no_other_file(tmp_path: Path) -> None:
         by_domain.setdefault(entry.id.split("/")[0], []).append(entry)
     planned = 0
     for group in by_domain.values():
-        for survivor, other in zip(group, group[1:]):
+        for survivor, other in pairwise(group):
             result = merge.merge_entries(survivor.data, other.data, prefer="into")
             plan = plan_merge(loaded.entries, survivor, other, result, config, date(2026, 11, 30))
             assert list(plan.texts) == [survivor.abspath]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from entrykit.authoring.scaffold import check_regex
 from entrykit.regex import runner as regex_runner
 from entrykit.regex import syntax
@@ -13,8 +16,6 @@ from entrykit.regex.literal_index import required
 from entrykit.regex.portability import check_portable
 from entrykit.regex.redos import _Alphabet, _class_source
 from entrykit.regex.runner import Job, RegexRunner, Status
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 WIDE = "(?i)" + "[\u0100-\uffe0]" * 400  # ~8 ms a class to compile: seconds in all
 EVIL = r"(a+)+$"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import ExitCode, cli
 from entrykit.regex.suggest import suggest
 

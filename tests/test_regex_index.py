@@ -9,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from entrykit.regex.literal_index import (
     RegexIndex,
     Text,
@@ -19,8 +22,6 @@ from entrykit.regex.literal_index import (
     required,
 )
 from entrykit.regex.runner import RegexRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from generate import make_entries  # noqa: E402

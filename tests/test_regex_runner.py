@@ -78,7 +78,7 @@ def test_fast_path_only_for_regexes_without_repetition() -> None:
     assert not provably_fast(Job("(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)", 0, "search", "a" * 2000))
 
 
-def _child(queue: "multiprocessing.Queue[str]") -> None:
+def _child(queue: multiprocessing.Queue[str]) -> None:
     queue.put(shared_runner(50).run([EVIL, Job("b", 0, "search", "abc")])[1].status.name)
 
 

@@ -6,6 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from entrykit.regex import syntax
 from entrykit.regex.syntax import (
     GREEDY,
@@ -26,8 +29,6 @@ from entrykit.regex.syntax import (
     NotChar,
     Repeat,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 a, b, c = Char(ord("a")), Char(ord("b")), Char(ord("c"))
 

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from entrykit.authoring.importers.markdown import PageError, parse_page
 from entrykit.authoring.render import percent, rate_from, render_entry, shown_fields
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover, load
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from .conftest import REPO, SEEDS
 

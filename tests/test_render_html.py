@@ -15,11 +15,12 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from entrykit.authoring.render_html import render_html
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover, load
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from .conftest import REPO, SEEDS
 from .png import read_png

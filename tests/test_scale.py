@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from entrykit.config import Config
 from entrykit.lint import engine, pipeline
 from entrykit.lint.engine import lint
@@ -167,7 +168,7 @@ def test_an_edit_outside_the_summary_reuses_corpus_findings_at_their_new_places(
         return real(*args, **kw)
 
     try:
-        for f, text in zip(files, originals):
+        for f, text in zip(files, originals, strict=True):
             head, rest = text.split("\n", 1)
             f.write_text(f"{head}\n# reviewed\n# again\n{rest}".replace("root_cause:", "# note\nroot_cause:"))
         monkeypatch.setattr(engine, "_corpus_findings", spy)
@@ -187,7 +188,7 @@ def test_an_edit_outside_the_summary_reuses_corpus_findings_at_their_new_places(
         lint([files[0]], config, TODAY, cwd=root.parent, use_cache=True)
         assert calls == [1]
     finally:
-        for f, text in zip(files, originals):
+        for f, text in zip(files, originals, strict=True):
             f.write_text(text)
 
 

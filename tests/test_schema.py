@@ -6,8 +6,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from entrykit.schema import load_schema
 from jsonschema import Draft202012Validator
+
+from entrykit.schema import load_schema
 
 from .conftest import FIXTURES
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 import yaml
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
 from entrykit.cli import cli
 from entrykit.diagnostic import Diagnostic, Severity
 from entrykit.lint.suppression_edits import plan_suppressions

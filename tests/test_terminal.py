@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from entrykit.cli import terminal
 from entrykit.cli.terminal import Progress, color_enabled
 

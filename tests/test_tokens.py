@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from entrykit.translation import preserved_tokens as T
 from hypothesis import given
 from hypothesis import strategies as st
+
+from entrykit.translation import preserved_tokens as T
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -181,7 +183,7 @@ def test_full_width_punctuation_loses_no_token(text: str) -> None:
 @given(source_texts)
 def test_tokens_are_ordered_and_do_not_overlap(text: str) -> None:
     found = T.extract(text)
-    for first, second in zip(found, found[1:]):
+    for first, second in pairwise(found):
         assert first.end <= second.start
     for token in found:
         assert 0 <= token.start < token.end <= len(text) and token.kind in T.KINDS and token.text
@@ -207,7 +209,7 @@ def test_real_corpus_strings_keep_their_own_tokens(deadends_dir: Path) -> None:
         texts += [item["action"] for item in canon["workarounds"] + canon["dead_ends"]]
         for text in filter(None, texts):
             found = T.extract(text)
-            assert all(a.end <= b.start for a, b in zip(found, found[1:])), text
+            assert all(a.end <= b.start for a, b in pairwise(found)), text
             assert T.missing(found, text) == [], text
             wide = "".join(_FULL_WIDTH.get(c, c) for c in text)
             assert T.missing(found, wide) == [], text

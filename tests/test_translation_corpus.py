@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
 

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import load
 from entrykit.translation import translated_fields as translated
@@ -17,8 +20,6 @@ from entrykit.translation.coverage import CoverageReport, coverage, load_entries
 from entrykit.translation.coverage_formats import FORMATTERS, as_data
 from entrykit.translation.fingerprints import mark_current
 from entrykit.translation.translated_fields import Settings
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 
 from .conftest import FIXTURES, lint_corpus, make_config, write_corpus
 

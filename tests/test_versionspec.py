@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from entrykit.config import from_table
 from entrykit.errors import ConfigError
 from entrykit.versions.package_names import (
@@ -14,8 +17,6 @@ from entrykit.versions.package_names import (
     default_naming,
 )
 from entrykit.versions.specifiers import normalize, parse, parse_version
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(

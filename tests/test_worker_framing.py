@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from entrykit.regex import framing
 from entrykit.regex import worker as protocol
 

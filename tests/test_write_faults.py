@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover
 

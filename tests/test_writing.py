@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from entrykit import journal
 from entrykit.errors import UsageError
 from entrykit.paths import entry_path

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from entrykit import registry
 
 from ..conftest import TODAY, lint_corpus
@@ -34,10 +35,7 @@ def _load_cases() -> list[Any]:
 
 @pytest.mark.parametrize(("code", "case"), _load_cases())
 def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
-    if "files" in case:
-        files = dict(case["files"])
-    else:
-        files = {case.get("path", "test/case.yaml"): case["entry"]}
+    files = dict(case["files"]) if "files" in case else {case.get("path", "test/case.yaml"): case["entry"]}
     today = date.fromisoformat(str(case["today"])) if "today" in case else TODAY
     result = lint_corpus(tmp_path, files, case.get("config"), today, case.get("targets"))
     codes = set(case.get("codes", [code]))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Severity(str, enum.Enum):
+class Severity(enum.StrEnum):
     """How bad a diagnostic is; errors fail a run, warnings fail it under --strict."""
 
     ERROR = "error"

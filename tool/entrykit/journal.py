@@ -15,6 +15,7 @@ of those hidden names: a record cannot be made to move anything else.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import hmac
@@ -118,10 +119,8 @@ class Journal:
         for step in self.steps:
             path = Path(step.path)
             for leftover in [*_hidden(path, self.change, ".tmp"), *_hidden(path, self.change, ".old")]:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(leftover)
-                except OSError:
-                    pass
 
     def finish(self) -> None:
         """The change is over (made or undone): forget it."""

@@ -95,7 +95,7 @@ YAML11_SPELLING = re.compile(
 _YAML11_FIRST = frozenset("yYnNoO0123456789+-")
 
 
-class EntryYamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
+class EntryYamlLoader(_BaseLoader):
     """libyaml loader with YAML 1.2 scalars, string dates and duplicate-key detection."""
 
     yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
@@ -118,8 +118,8 @@ class EntryYamlLoader(_BaseLoader):  # type: ignore[misc,valid-type]
             self.saw_yaml11 = True
         return super().resolve(kind, value, implicit)
 
-    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
-        if not isinstance(node, yaml.MappingNode):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):  # `!!map` on a scalar: the base class says why not
             return super().construct_mapping(node, deep=deep)
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -170,7 +170,7 @@ EntryYamlLoader.yaml_constructors = {
         "tag:yaml.org,2002:map",
     }
 }
-EntryYamlLoader.add_constructor(None, lambda loader, node: _reject_tag(node))  # type: ignore[arg-type]
+EntryYamlLoader.add_constructor(None, lambda loader, node: _reject_tag(node))
 
 
 def _reject_tag(node: yaml.Node) -> Any:
@@ -180,7 +180,7 @@ def _reject_tag(node: yaml.Node) -> Any:
     )
 
 
-def _yaml_int(loader: EntryYamlLoader, node: yaml.Node) -> int:
+def _yaml_int(loader: EntryYamlLoader, node: yaml.ScalarNode) -> int:
     text = str(loader.construct_scalar(node)).replace("_", "")
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("+-")
@@ -193,15 +193,15 @@ def _yaml_int(loader: EntryYamlLoader, node: yaml.Node) -> int:
     return sign * int(text)  # YAML 1.2: `017` is seventeen (ET006 says 1.1 reads fifteen)
 
 
-def _yaml_float(loader: EntryYamlLoader, node: yaml.Node) -> float:
+def _yaml_float(loader: EntryYamlLoader, node: yaml.ScalarNode) -> float:
     value: float = yaml.SafeLoader.construct_yaml_float(loader, node)
     if not math.isfinite(value):
         loader.saw_nonfinite = True
     return value
 
 
-EntryYamlLoader.add_constructor("tag:yaml.org,2002:int", _yaml_int)  # type: ignore[arg-type]
-EntryYamlLoader.add_constructor("tag:yaml.org,2002:float", _yaml_float)  # type: ignore[arg-type]
+EntryYamlLoader.add_constructor("tag:yaml.org,2002:int", _yaml_int)
+EntryYamlLoader.add_constructor("tag:yaml.org,2002:float", _yaml_float)
 
 _YAML11_BOOLEANS = {"y": True, "yes": True, "on": True, "n": False, "no": False, "off": False}
 
@@ -210,7 +210,7 @@ def yaml_readings(text: str) -> tuple[Any, Any]:
     """What YAML 1.2 (entrykit, ruamel.yaml) and YAML 1.1 (PyYAML's `safe_load`, the 1.1
     spec's booleans) make of the plain scalar `text`."""
     modern = parse_yaml(f"v: {text}\n").data
-    older = _YAML11_BOOLEANS.get(text.lower())
+    older: Any = _YAML11_BOOLEANS.get(text.lower())
     if older is None:
         try:
             older = yaml.load(f"v: {text}\n", Loader=yaml.SafeLoader)["v"]  # noqa: S506 (the safe loader)

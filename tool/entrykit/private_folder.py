@@ -13,6 +13,7 @@ links, not what they point at. What entrykit keeps there is authenticated with a
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -122,10 +123,8 @@ class Folder:
         self.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(OSError):  # closing a descriptor at exit
             self.close()
-        except OSError:  # pragma: no cover - closing a descriptor at exit
-            pass
 
     # --- what is in it -----------------------------------------------------------------
 
@@ -284,10 +283,8 @@ class Folder:
 
     def touch(self) -> None:
         """Mark the folder as just used (its mtime), for pruning."""
-        try:
+        with contextlib.suppress(OSError, NotImplementedError):
             os.utime(self.fd)
-        except (OSError, NotImplementedError):
-            pass
 
     def files(self) -> Iterator[str]:
         """The names of the regular files in the folder."""
@@ -301,10 +298,8 @@ def open_folder(path: Path) -> Folder:
     that backup tools skip it). Unusable if it cannot be used."""
     folder = Folder.top(path)
     if folder.info(TAG_FILE) is None:
-        try:
+        with contextlib.suppress(OSError):
             folder.create(TAG_FILE, _TAG)
-        except OSError:
-            pass
     return folder
 
 

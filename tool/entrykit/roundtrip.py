@@ -11,6 +11,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -42,7 +43,7 @@ def guess_layout(text: str) -> tuple[int, int, int]:
     ]
     mapping: int | None = None
     offset: int | None = None
-    for prev, cur in zip(lines, lines[1:]):
+    for prev, cur in pairwise(lines):
         if not prev.rstrip().endswith(":"):
             continue
         p_indent = len(prev) - len(prev.lstrip())

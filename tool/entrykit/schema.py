@@ -52,10 +52,7 @@ def load_schema(path: Path | None = None) -> dict[str, Any]:
     """The schema as data: the bundled one, or the file `path` names (a regular file of at
     most `MAX_SCHEMA_BYTES`: never a pipe or a device)."""
     try:
-        if path is None:
-            text = bundled_schema_text()
-        else:
-            text = read_small_file(path, MAX_SCHEMA_BYTES).decode("utf-8")
+        text = bundled_schema_text() if path is None else read_small_file(path, MAX_SCHEMA_BYTES).decode("utf-8")
         schema = json.loads(text, parse_constant=_no_constant)
     except OSError as exc:
         raise ConfigError(f"cannot read schema {path}: {exc.strerror or exc}") from None
@@ -74,7 +71,7 @@ def _refused(uri: str) -> Any:
     """What a schema may not reach: anything outside itself (no network, no other file)."""
     from referencing.exceptions import NoSuchResource
 
-    raise NoSuchResource(ref=uri)
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs class mypy does not see through
 
 
 def _references(schema: Any, base: str) -> list[tuple[str, str]]:
@@ -116,9 +113,10 @@ def validator(path: Path | None = None) -> Draft202012Validator:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         raise ConfigError(f"schema {name} is invalid: {exc.message}") from None
-    root = schema.get("$id") if isinstance(schema.get("$id"), str) else "urn:entrykit:schema"
+    schema_id = schema.get("$id")
+    root = schema_id if isinstance(schema_id, str) else "urn:entrykit:schema"
     resource = Resource.from_contents(schema, default_specification=DRAFT202012)
-    registry = Registry(retrieve=_refused).with_resource(root, resource).crawl()
+    registry = Registry(retrieve=_refused).with_resource(root, resource).crawl()  # type: ignore[call-arg]  # as above
     for reference, base in _references(schema, root):
         try:
             registry.resolver(base_uri=base).lookup(reference)

@@ -12,6 +12,7 @@ file (hard links).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -161,7 +162,8 @@ def write_files(
         for path, data in targets.items():
             staged[path] = _stage(path, data, _mode(path), journal=journal)
         if journal is not None:
-            for step, temp in zip(journal.steps, staged.values()):
+            # the steps that delete files come last and have nothing staged
+            for step, temp in zip(journal.steps, staged.values(), strict=False):
                 info = os.stat(temp)
                 step.identity = (info.st_dev, info.st_ino)
             journal.staged()
@@ -196,10 +198,8 @@ def write_files(
         raise
     for _, aside in undo:
         if aside is not None:
-            try:
+            with contextlib.suppress(OSError):  # the change is made; a stray hidden copy is no loss
                 aside.unlink(missing_ok=True)
-            except OSError:  # the change is made; a stray hidden copy is no loss
-                pass
     for folder in {path.parent for path in [*targets, *doomed]}:
         _fsync_dir(folder)
     if journal is not None:

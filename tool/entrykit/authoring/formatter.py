@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -274,7 +275,7 @@ def _reorder(node: CommentedMap, order: list[str], root: bool) -> None:
         return
     column = node.lc.col or 0
     before: dict[Any, list[str]] = {}
-    for previous, key in zip(keys, keys[1:]):
+    for previous, key in pairwise(keys):
         lines = _take_following(node, previous, column)
         if lines:
             before[key] = lines

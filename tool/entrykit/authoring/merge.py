@@ -105,7 +105,7 @@ class Merger:
         return self.inputs[0]
 
     def sides(self) -> Iterator[tuple[int, str, dict[str, Any]]]:
-        for number, (label, data) in enumerate(zip(self.labels, self.inputs)):
+        for number, (label, data) in enumerate(zip(self.labels, self.inputs, strict=True)):
             yield number, label, data
 
     # -- conflicts ----------------------------------------------------------------
@@ -341,7 +341,7 @@ class Merger:
             items: list[Any] = []
             owners: list[str] = []
             targets: list[str] = []
-            for label, g in zip(self.labels, graphs):
+            for label, g in zip(self.labels, graphs, strict=True):
                 refs = g.get(name)
                 for index, ref in enumerate(refs if isinstance(refs, list) else []):
                     source = jp.join("transition_graph", name, index)
@@ -385,10 +385,10 @@ class Merger:
         maps: list[dict[str, Any]] = [m if isinstance(m := data.get(name), dict) else {} for data in self.inputs]
         merged: dict[str, Any] = {}
         for key in dict.fromkeys(k for m in maps for k in m):
-            values = [(label, m.get(key, SKIP)) for label, m in zip(self.labels, maps)]
+            values = [(label, m.get(key, SKIP)) for label, m in zip(self.labels, maps, strict=True)]
             value = self.settle(jp.join(name, key), values)[1]
             merged[key] = value
-            for label, m in zip(self.labels, maps):
+            for label, m in zip(self.labels, maps, strict=True):
                 if key in m and value_key(m[key]) != value_key(value):
                     self.drop(label, jp.join(name, key), m[key], "another value was chosen")
         self.out[name] = merged
@@ -584,7 +584,7 @@ def reference_changes(data: Any, old_ids: Iterable[str], new_id: str) -> list[tu
         if not any(isinstance(t, str) and t in old for t in targets):
             continue
         seen = False
-        for index, (item, target) in enumerate(zip(items, targets)):
+        for index, (item, target) in enumerate(zip(items, targets, strict=True)):
             at = jp.join("transition_graph", name, index, "error_id") if isinstance(item, Mapping) else jp.join("transition_graph", name, index)
             is_old = isinstance(target, str) and target in old
             if (is_old or target == new_id) and seen:

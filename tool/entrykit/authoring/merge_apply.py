@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -182,7 +182,7 @@ def _update(container: Any, key: Any, new: Any) -> None:
     old = container[key]
     if _plain(old) == new:
         return
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
+    if isinstance(old, MutableMapping) and isinstance(new, Mapping):
         for sub in [k for k in old if k not in new]:
             del old[sub]
         for sub, value in new.items():
@@ -255,7 +255,7 @@ class _Targets:
     def __init__(self, result: MergeResult) -> None:
         self.result = result
         self.placed = {(p.side, p.source): p.target for p in result.report.ledger}
-        self.inputs = dict(zip(result.labels, result.inputs))
+        self.inputs = dict(zip(result.labels, result.inputs, strict=True))
 
     def __call__(self, label: str, pointer: str) -> str | None:
         tokens = jp.split(pointer)
@@ -275,7 +275,7 @@ class _Targets:
 def _survivor_text(survivor: Entry, others: Sequence[Entry], result: MergeResult, targets: _Targets) -> tuple[str, CommentOutcome]:
     text = rewrite_text(survivor, result.data)
     labels = result.labels
-    inputs = [(labels[0], survivor.text, survivor.fmt)] + [(label, e.text, e.fmt) for label, e in zip(labels[1:], others)]
+    inputs = [(labels[0], survivor.text, survivor.fmt)] + [(label, e.text, e.fmt) for label, e in zip(labels[1:], others, strict=True)]
     outcome = CommentOutcome([], [])
     if survivor.fmt == "yaml":
         text, outcome = carry_comments(text, inputs, targets)
@@ -349,7 +349,7 @@ def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
     """Compare findings by code and place: an input's finding moves with the value it is
     on (through the report's ledger), so a merge is charged only with what it adds."""
     labels = {plan.survivor.path: plan.result.labels[0]}
-    labels.update({o.path: label for o, label in zip(plan.others, plan.result.labels[1:])})
+    labels.update({o.path: label for o, label in zip(plan.others, plan.result.labels[1:], strict=True)})
 
     def place(path: str, pointer: str) -> tuple[str, str]:
         label = labels.get(path)

@@ -95,7 +95,7 @@ def merge_regex(merger: Merger) -> None:
         names = ", ".join(merger.labels[i] for i in chosen)
         how = f"the regexes of {names} as alternatives: each matches messages the others miss"
     merger.out["regex"] = pattern
-    for side, (label, original) in enumerate(zip(merger.labels, patterns)):
+    for side, (label, original) in enumerate(zip(merger.labels, patterns, strict=True)):
         if original is None:
             continue
         if side in chosen or original == pattern:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from entrykit import pointer as jp
-from entrykit.authoring.merge_model import Difference, MergeResult
+from entrykit.authoring.merge_model import Conflict, Difference, MergeResult, RegexOutcome, Resolution
 
 
 def differences(inputs: Sequence[dict[str, Any]], labels: Sequence[str]) -> list[Difference]:
@@ -25,7 +25,7 @@ def differences(inputs: Sequence[dict[str, Any]], labels: Sequence[str]) -> list
 
     found: list[Difference] = []
     survivor = inputs[0]
-    for label, data in zip(labels[1:], inputs[1:]):
+    for label, data in zip(labels[1:], inputs[1:], strict=True):
         tree = DeepDiff(survivor, data, view="tree", verbose_level=2)
         rows = []
         for levels in tree.values():
@@ -92,20 +92,7 @@ def report_text(result: MergeResult, sections: Sequence[tuple[str, list[str]]] =
         lines.append(f"      {diff.other}: {full(diff.value, '        ')}")
     lines += ["", "Conflicts:" if report.conflicts else "Conflicts: none"]
     for conflict in report.conflicts:
-        lines.append(f"  {conflict.pointer} ({conflict.kind}){': ' + conflict.about if conflict.about else ''}")
-        for option in conflict.options:
-            holders = f" [{', '.join(option.holders)}]" if option.holders and option.holders != (option.source,) else ""
-            value = "keep both" if option.value is None and option.source == "both" else full(option.value, "        ")
-            lines.append(f"    {option.source}{holders}: {value}")
-        resolution = report.resolutions.get(conflict.pointer)
-        if resolution is None:
-            lines.append(f"    -> unresolved (`{conflict.options[0].source}` stands in)")
-        elif resolution.choice == "edit":
-            lines.append(f"    -> edited ({resolution.how}): {full(resolution.value, '        ')}")
-        else:
-            lines.append(f"    -> {resolution.choice} ({resolution.how})")
-        if conflict.follows:
-            lines.append(f"    (the translations {', '.join(conflict.follows)} follow the choice)")
+        lines += _conflict_lines(conflict, report.resolutions.get(conflict.pointer))
     moved = [p for p in report.ledger if p.side != report.survivor and p.source != "/id"]
     lines += ["", "Where the absorbed entries' items went:" if moved else "Where the absorbed entries' items went: nothing to place"]
     for place in moved:
@@ -116,14 +103,7 @@ def report_text(result: MergeResult, sections: Sequence[tuple[str, list[str]]] =
         lines.append(f"  `{dropped.side}` {dropped.pointer or '/'}: {full(dropped.value, '      ')}")
         lines.append(f"      because {dropped.why}")
     if report.regex is not None:
-        outcome = report.regex
-        lines += ["", f"Regex: {outcome.how}", f"  {outcome.pattern}", "  Messages (matched before by -> matched after):"]
-        for text in outcome.texts:
-            before = ", ".join(text.before) or "no input's regex"
-            lines.append(f"    {'yes' if text.after else 'NO '}  {full(text.text, '         ')}")
-            lines.append(f"         from {'; '.join(text.sources)}; before: {before}")
-        lost = outcome.lost
-        lines.append("  Coverage kept: every message an input's regex matched is matched" if not lost else f"  COVERAGE LOST: {len(lost)} message(s)")
+        lines += _regex_lines(report.regex)
     if report.rates:
         lines += ["", "Rates (the most cautious of the inputs'; `!` marks inputs further apart than the gap):"]
         for rate in report.rates:
@@ -134,6 +114,34 @@ def report_text(result: MergeResult, sections: Sequence[tuple[str, list[str]]] =
     for title, body in sections:
         lines += ["", title] + body
     return "\n".join(lines) + "\n"
+
+
+def _conflict_lines(conflict: Conflict, resolution: Resolution | None) -> list[str]:
+    lines = [f"  {conflict.pointer} ({conflict.kind}){': ' + conflict.about if conflict.about else ''}"]
+    for option in conflict.options:
+        holders = f" [{', '.join(option.holders)}]" if option.holders and option.holders != (option.source,) else ""
+        value = "keep both" if option.value is None and option.source == "both" else full(option.value, "        ")
+        lines.append(f"    {option.source}{holders}: {value}")
+    if resolution is None:
+        lines.append(f"    -> unresolved (`{conflict.options[0].source}` stands in)")
+    elif resolution.choice == "edit":
+        lines.append(f"    -> edited ({resolution.how}): {full(resolution.value, '        ')}")
+    else:
+        lines.append(f"    -> {resolution.choice} ({resolution.how})")
+    if conflict.follows:
+        lines.append(f"    (the translations {', '.join(conflict.follows)} follow the choice)")
+    return lines
+
+
+def _regex_lines(outcome: RegexOutcome) -> list[str]:
+    lines = ["", f"Regex: {outcome.how}", f"  {outcome.pattern}", "  Messages (matched before by -> matched after):"]
+    for text in outcome.texts:
+        before = ", ".join(text.before) or "no input's regex"
+        lines.append(f"    {'yes' if text.after else 'NO '}  {full(text.text, '         ')}")
+        lines.append(f"         from {'; '.join(text.sources)}; before: {before}")
+    lost = outcome.lost
+    lines.append("  Coverage kept: every message an input's regex matched is matched" if not lost else f"  COVERAGE LOST: {len(lost)} message(s)")
+    return lines
 
 
 def report_json(result: MergeResult, extra: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -296,7 +296,7 @@ def _related(entry: Mapping[str, Any]) -> Iterator[str]:
     graph = entry.get("transition_graph")
     if not isinstance(graph, Mapping):
         return
-    groups = [(title, graph.get(key)) for key, title in _GRAPH if isinstance(graph.get(key), list) and graph.get(key)]
+    groups = [(title, refs) for key, title in _GRAPH if isinstance(refs := graph.get(key), list) and refs]
     if not groups:
         return
     yield '<section id="related"><h2>Related Errors</h2>'

@@ -139,7 +139,7 @@ def signatures_matched(pattern: str, entries: Iterable[Entry], regex_settings: M
         return []
     named = [(e.id, e.str_field("signature")) for e in entries if e.id and e.str_field("signature")]
     outcomes = regex.runner().run([Job(pattern, regex.flags, regex.mode, str(sig)) for _, sig in named])
-    return [str(entry_id) for (entry_id, _), outcome in zip(named, outcomes) if outcome.status is Status.MATCH]
+    return [str(entry_id) for (entry_id, _), outcome in zip(named, outcomes, strict=True) if outcome.status is Status.MATCH]
 
 
 @dataclass(frozen=True)

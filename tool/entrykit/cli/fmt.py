@@ -94,22 +94,30 @@ def fmt_command(
             elif not show_diff:
                 assert result.formatted is not None
                 texts[path] = result.formatted
+    _write(texts, paths, config)
+    if not quiet:
+        click.echo(_summary(len(changed), len(files) - len(changed) - failed, failed, check or show_diff) + ".", err=True)
+    if failed:
+        click.get_current_context().exit(int(ExitCode.ERROR))
+    if changed and (check or show_diff):
+        click.get_current_context().exit(int(ExitCode.FINDINGS))
+
+
+def _write(texts: dict[Path, str], paths: tuple[Path, ...], config: Config) -> None:
+    """Write every reformatted file or none, and name each."""
     try:
-        write_files(texts, within=write_scope(paths, config))  # every file or none
+        write_files(texts, within=write_scope(paths, config))
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     for path in texts:
         click.echo(f"reformatted {escape(display_path(path))}")
-    verb = "would be reformatted" if check or show_diff else "reformatted"
-    unchanged = len(files) - len(changed) - failed
-    summary = f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}, {unchanged} unchanged"
+
+
+def _summary(changed: int, unchanged: int, failed: int, dry: bool) -> str:
+    verb = "would be reformatted" if dry else "reformatted"
+    summary = f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
     if failed:
         summary += f", {failed} could not be formatted"
-    if not quiet:
-        click.echo(summary + ".", err=True)
-    if failed:
-        click.get_current_context().exit(int(ExitCode.ERROR))
-    if changed and (check or show_diff):
-        click.get_current_context().exit(int(ExitCode.FINDINGS))
+    return summary

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from entrykit.cli.common import (
     root_option,
     write_failure,
 )
+from entrykit.entry import Entry
 from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
 from entrykit.output_safety import dumps, escape, escape_lines
@@ -67,7 +69,7 @@ def _ask(conflict: merge.Conflict) -> Any:
     about = f": {escape(conflict.about)}" if conflict.about else ""
     click.echo(f"\nConflict at {escape(conflict.pointer)} ({conflict.kind}){about}", err=True)
     letters = "abcdfghijklmnopqrstuvwxyz"  # no `e`: it edits
-    for letter, option in zip(letters, conflict.options):
+    for letter, option in zip(letters, conflict.options, strict=False):
         shown = "keep both" if option.value is None else merge_report.full(option.value, "     ")
         click.echo(escape_lines(f"  {letter}) {escape(str(option.source))}: {shown}"), err=True)
     allowed = [*letters[: len(conflict.options)]]
@@ -81,6 +83,37 @@ def _ask(conflict: merge.Conflict) -> Any:
     if answer == "e":
         return ("edit", _edit(conflict), "edited")
     return ("choose", conflict.options[letters.index(answer)].source, "chosen")
+
+def _survivor_and_others(entries: tuple[str, ...], into_arg: str | None, corpus: Sequence[Entry]) -> tuple[Entry, list[Entry]]:
+    """The entry `--into` names (or the first) and the others, each named once."""
+    found = [merge_apply.find_entry(argument, corpus) for argument in entries]
+    if into_arg is not None and into_arg not in entries:
+        raise CommandError(f"--into must name one of the entries, not `{into_arg}`")
+    at = entries.index(into_arg) if into_arg is not None else 0
+    survivor, others = found[at], [e for i, e in enumerate(found) if i != at]
+    if any(o is survivor for o in others) or len({id(e) for e in found}) != len(found):
+        raise CommandError("the same entry is named twice" if len(found) > 2 else "A and B are the same entry")
+    return survivor, others
+
+
+def _write_resolutions(path: Path, result: merge.MergeResult) -> None:
+    from entrykit.writing import atomic_write
+
+    try:
+        atomic_write(path, merge_resolutions.resolutions_text(result))
+    except OSError as exc:
+        raise CommandError(write_failure(exc)) from None
+    unresolved = result.report.unresolved
+    click.echo(f"wrote {len(result.report.conflicts)} choice(s), {len(unresolved)} open, to {path}", err=True)
+
+
+def _show_report(result: merge.MergeResult, plan: merge_apply.MergePlan, document: dict[str, Any] | None) -> None:
+    """The report as JSON (`document`), or as text for people."""
+    if document is not None:
+        click.echo(dumps(document, indent=2))
+    else:
+        click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
+
 
 
 @click.command("merge")
@@ -115,13 +148,7 @@ def merge_command(
     try:
         config = command_config(config_path, root)
         loaded = load_plan(None, config)
-        found = [merge_apply.find_entry(argument, loaded.entries) for argument in entries]
-        if into_arg is not None and into_arg not in entries:
-            raise CommandError(f"--into must name one of the entries, not `{into_arg}`")
-        at = entries.index(into_arg) if into_arg is not None else 0
-        survivor, others = found[at], [e for i, e in enumerate(found) if i != at]
-        if any(o is survivor for o in others) or len({id(e) for e in found}) != len(found):
-            raise CommandError("the same entry is named twice" if len(found) > 2 else "A and B are the same entry")
+        survivor, others = _survivor_and_others(entries, into_arg, loaded.entries)
         regex = config.settings.get("regex", {})
         options: dict[str, Any] = {
             "flags": settings_flags(regex),
@@ -146,28 +173,18 @@ def merge_command(
         raise CommandError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     unresolved = result.report.unresolved
     if resolutions_path is not None:
-        from entrykit.writing import atomic_write
-
-        try:
-            atomic_write(resolutions_path, merge_resolutions.resolutions_text(result))
-        except OSError as exc:
-            raise CommandError(write_failure(exc)) from None
-        click.echo(f"wrote {len(result.report.conflicts)} choice(s), {len(unresolved)} open, to {resolutions_path}", err=True)
+        _write_resolutions(resolutions_path, result)
+    document = None
     if report_format == "json":
         document = merge_report.report_json(result, {"text": plan.survivor_text, **plan.summary(), "written": False})
     if dry_run:
-        if report_format == "json":
-            click.echo(dumps(document, indent=2))
-        else:
+        if document is None:
             click.echo(escape_lines(plan.survivor_text), nl=False)
             click.echo("---")
-            click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
+        _show_report(result, plan, document)
         click.get_current_context().exit(int(ExitCode.FINDINGS if unresolved or plan.new_errors else ExitCode.CLEAN))
     if unresolved:
-        if report_format == "json":
-            click.echo(dumps(document, indent=2))
-        else:
-            click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
+        _show_report(result, plan, document)
         raise CommandError(
             f"{len(unresolved)} conflict(s) unresolved: pass --prefer into|other or --resolve FILE, or run at a terminal to choose"
         )
@@ -178,11 +195,9 @@ def merge_command(
         except OSError as exc:
             which = "both entries are" if len(others) == 1 else "every entry is"
             raise CommandError(f"writing failed, {which} still on disk: {exc}") from None
-    if report_format == "json":
+    if document is not None:
         document["written"] = not refused
-        click.echo(dumps(document, indent=2))
-    else:
-        click.echo(escape_lines(merge_report.report_text(result, plan.sections())), nl=False)
+    _show_report(result, plan, document)
     if refused:
         click.echo("Refusing to write: the merged entry has errors the inputs did not have (--force writes anyway).", err=report_format == "json")
         click.get_current_context().exit(int(ExitCode.FINDINGS))

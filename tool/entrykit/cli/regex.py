@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import click
 
@@ -18,6 +18,7 @@ from entrykit.cli.common import (
     corpus_entries,
     root_option,
 )
+from entrykit.entry import Entry
 from entrykit.errors import EntrykitError, UsageError
 from entrykit.output_safety import dumps, escape
 from entrykit.regex import lookup
@@ -93,6 +94,35 @@ def _input_lines(stream: BinaryIO) -> Iterator[_Line]:
             raise UsageError(f"standard input holds a NUL byte on line {number}: it is not text")
         yield _Line(number, head.decode("utf-8", "replace").rstrip("\r\n"), cut)
 
+def _json_item(number: int, text: str, found: Sequence[lookup.Match], slow: Sequence[Entry]) -> dict[str, Any]:
+    return {
+        "line": number,
+        "text": text,
+        "matches": [
+            {
+                "id": m.id,
+                "path": m.entry.path,
+                "regex": m.entry.str_field("regex"),
+                "longest_literal": m.longest_literal,
+                "other_matches": m.other_matches,
+            }
+            for m in found
+        ],
+        "timed_out": [e.id or e.path for e in slow],
+    }
+
+
+def _echo_matches(number: int, text: str, found: Sequence[lookup.Match], slow: Sequence[Entry], from_stdin: bool) -> None:
+    if from_stdin:
+        click.echo(f"line {number}: {escape(text[:120])}")
+    for m in found:
+        others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
+        shown = f"{escape(str(m.id))}  {escape(m.entry.path)}"
+        click.echo(f"{'  ' if from_stdin else ''}{shown}  (literal of {m.longest_literal}{others})")
+    for entry in slow:
+        click.echo(f"{'  ' if from_stdin else ''}{escape(entry.id or entry.path)}  {escape(entry.path)}  (timed out)")
+
+
 
 @click.command("match")
 @click.argument("message", required=False)
@@ -132,36 +162,12 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
             checked += 1
             matched = matched or bool(found)
             if output_format == "json":
-                item = {
-                    "line": number,
-                    "text": text,
-                    "matches": [
-                        {
-                            "id": m.id,
-                            "path": m.entry.path,
-                            "regex": m.entry.str_field("regex"),
-                            "longest_literal": m.longest_literal,
-                            "other_matches": m.other_matches,
-                        }
-                        for m in found
-                    ],
-                    "timed_out": [e.id or e.path for e in slow],
-                }
                 # one item at a time, laid out as one indented JSON array
-                body = textwrap.indent(dumps(item, indent=2), "  ")
+                body = textwrap.indent(dumps(_json_item(number, text, found, slow), indent=2), "  ")
                 click.echo(("[\n" if items == 0 else ",\n") + body, nl=False)
                 items += 1
-                continue
-            if from_stdin:
-                if not found and not slow:
-                    continue
-                click.echo(f"line {number}: {escape(text[:120])}")
-            for m in found:
-                others = f", also matches {m.other_matches} other signatures" if m.other_matches else ""
-                shown = f"{escape(str(m.id))}  {escape(m.entry.path)}"
-                click.echo(f"{'  ' if from_stdin else ''}{shown}  (literal of {m.longest_literal}{others})")
-            for entry in slow:
-                click.echo(f"{'  ' if from_stdin else ''}{escape(entry.id or entry.path)}  {escape(entry.path)}  (timed out)")
+            elif not from_stdin or found or slow:
+                _echo_matches(number, text, found, slow, from_stdin)
     except EntrykitError as exc:
         if output_format == "json" and items:
             click.echo("\n]")

@@ -128,9 +128,9 @@ def fix(
         entries = {entry.path: entry for entry in result.entries}
         pending: dict[str, list[Diagnostic]] = defaultdict(list)
         for diagnostic in result.diagnostics:
-            if diagnostic.fix is not None and diagnostic.fix.safe and diagnostic.path in entries:
-                if diagnostic.path not in outcome.skipped:
-                    pending[diagnostic.path].append(diagnostic)
+            fixable = diagnostic.fix is not None and diagnostic.fix.safe and diagnostic.path in entries
+            if fixable and diagnostic.path not in outcome.skipped:
+                pending[diagnostic.path].append(diagnostic)
         progress = False
         for shown, diagnostics in pending.items():
             entry = entries[shown]

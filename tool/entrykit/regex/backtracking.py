@@ -137,15 +137,7 @@ class _Compiler:
             if node.index is not None:
                 self.emit(SAVE, 2 * node.index + 1)
         elif isinstance(node, syntax.Alternation):
-            ends = []
-            for number, branch in enumerate(node.branches):
-                split = self.emit(SPLIT, None) if number < len(node.branches) - 1 else None
-                self.seq(branch, flags, depth)
-                if split is not None:
-                    ends.append(self.emit(JMP, None))
-                    self.code[split][1] = len(self.code)
-            for jump in ends:
-                self.code[jump][1] = len(self.code)
+            self.alternation(node, flags, depth)
         elif isinstance(node, syntax.Repeat):
             self.repeat(node, flags, depth)
         elif isinstance(node, syntax.Atomic):
@@ -162,6 +154,17 @@ class _Compiler:
             if node.no is not None:
                 self.seq(node.no, flags, depth)
             self.code[end][1] = len(self.code)
+
+    def alternation(self, node: syntax.Alternation, flags: int, depth: int) -> None:
+        ends = []
+        for number, branch in enumerate(node.branches):
+            split = self.emit(SPLIT, None) if number < len(node.branches) - 1 else None
+            self.seq(branch, flags, depth)
+            if split is not None:
+                ends.append(self.emit(JMP, None))
+                self.code[split][1] = len(self.code)
+        for jump in ends:
+            self.code[jump][1] = len(self.code)
 
     def repeat(self, node: syntax.Repeat, flags: int, depth: int) -> None:
         single = _single_character(node.body, flags)
@@ -245,7 +248,7 @@ class _State:
         self.count = [0] * self.registers
         self.last = [-1] * self.registers
 
-    def execute(self, pc: int, pos: int, top: bool) -> int:
+    def execute(self, pc: int, pos: int, top: bool) -> int:  # noqa: C901 - one dispatch loop over the opcodes, its state in locals
         """Run from `pc` at `pos`: the end of the first match, or -1."""
         code, text, size = self.code, self.text, len(self.text)
         caps, count, last = self.caps, self.count, self.last

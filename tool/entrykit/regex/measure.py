@@ -125,7 +125,7 @@ def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) 
         return Measurement(tuple(runs), finding.kind, finding.degree, **found)
 
     if finding.kind == "exponential":
-        for previous, n in zip((None, *_EXPONENTIAL_STEPS), _EXPONENTIAL_STEPS):
+        for previous, n in zip((None, *_EXPONENTIAL_STEPS[:-1]), _EXPONENTIAL_STEPS, strict=True):
             if run(finding.attack.build(n)):
                 break
             (l2, t2), before = runs[-1], runs[-2] if len(runs) > 1 else None

@@ -179,6 +179,7 @@ def check_portable(
     if flags & re.VERBOSE:
         return f"regex relies on the VERBOSE flag, which {name} does not have"
     texts = [text for text, _ in known]
+    answer: list[bool] | str | None
     if engine == "re2":
         answer = _run_re2(pattern, flags, mode, texts)
     else:
@@ -193,7 +194,7 @@ def check_portable(
         differences = []
     if differences:
         return f"regex means something else in {name}: {differences[0]}"
-    for (text, expected), got in zip(known, answer):
+    for (text, expected), got in zip(known, answer, strict=True):
         if got != expected:
             what = "matches" if got else "does not match"
             return f"regex {what} `{text[:60]}` in {name}, unlike in Python"

@@ -391,8 +391,9 @@ def _nullable(nodes: Seq) -> bool:
         if isinstance(node, syntax.Repeat):
             if node.low > 0 and not _nullable(node.body):
                 return False
-        elif isinstance(node, (syntax.Group, syntax.Atomic)) and not _nullable(node.body):
-            return False
+        elif isinstance(node, (syntax.Group, syntax.Atomic)):
+            if not _nullable(node.body):
+                return False
         elif isinstance(node, syntax.Alternation) and not any(_nullable(b) for b in node.branches):
             return False
     return True
@@ -526,7 +527,7 @@ class _Analysis:
                 for a2, ma in follow[a].items():
                     if a2 not in members:
                         continue
-                    for b2, mb in follow[b].items():
+                    for b2 in follow[b]:
                         if b2 not in members:
                             continue
                         common = masks[a2] & masks[b2]

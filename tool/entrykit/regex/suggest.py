@@ -148,7 +148,7 @@ def check_regex(
         index = RegexIndex([regex], flags, mode, [text for _, text in others])
         texts = index.texts_for(0)
         outcomes = runner.run([Job(regex, flags, mode, others[t][1]) for t in texts])
-        hits = [others[t][0] for t, o in zip(texts, outcomes) if o.matched]
+        hits = [others[t][0] for t, o in zip(texts, outcomes, strict=True) if o.matched]
         detail = "matches " + ", ".join(f"`{h}`" for h in hits[:5]) + (" ..." if len(hits) > 5 else "") if hits else ""
         checks.append(Check(f"matches no other entry's signature (ET209, checked {len(others)})", not hits, detail))
     return checks

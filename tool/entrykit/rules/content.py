@@ -6,6 +6,7 @@ import ipaddress
 import math
 from collections.abc import Iterator
 from datetime import date
+from itertools import pairwise
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,7 +64,7 @@ def dates_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """
     dated = [(name, _date(entry.data.get(name))) for name in DATE_FIELDS]
     present = [(name, value) for name, value in dated if value is not None]
-    for (earlier, first), (later, second) in zip(present, present[1:]):
+    for (earlier, first), (later, second) in pairwise(present):
         if second < first:
             yield Finding(
                 f"/{later}",
@@ -348,9 +349,10 @@ def how_repeats_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
         if not isinstance(item, dict):
             continue
         action, how = item.get("action"), item.get("how")
-        if isinstance(action, str) and isinstance(how, str) and how.strip():
-            if normalize_phrase(action) == normalize_phrase(how):
-                yield Finding(jp.join("workarounds", index, "how"), "`how` repeats `action` word for word")
+        if not (isinstance(action, str) and isinstance(how, str) and how.strip()):
+            continue
+        if normalize_phrase(action) == normalize_phrase(how):
+            yield Finding(jp.join("workarounds", index, "how"), "`how` repeats `action` word for word")
 
 
 _PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home", ".corp", ".intranet")

@@ -52,7 +52,7 @@ def _message(error: ValidationError) -> str:
     where = _where(list(error.absolute_path))
     value = error.instance
     kind = error.validator
-    expected = error.validator_value
+    expected: Any = error.validator_value  # set on every error a validator reports
     if kind == "type":
         wanted = expected if isinstance(expected, str) else " or ".join(expected)
         return f"`{where}` must be {wanted}, not {_kind(value)} `{_show(value)}`"
@@ -111,7 +111,9 @@ def _findings(error: ValidationError) -> Iterator[Finding]:
             yield Finding(jp.child(here, key), f"unknown key `{key}`{hint}", at_key=True)
         return
     if error.validator == "required":
-        missing = [k for k in error.validator_value if k not in (error.instance or {})]
+        required: Any = error.validator_value
+        instance: Any = error.instance
+        missing = [k for k in required if k not in (instance or {})]
         for key in missing:
             where = _where([*error.absolute_path, key])
             yield Finding(here, f"required field `{where}` is missing")

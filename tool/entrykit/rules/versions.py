@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 from packaging.specifiers import SpecifierSet
@@ -177,7 +178,7 @@ def lifecycle_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """
     for row in _rows(entry, naming(ctx)):
         present = [name for name in LIFECYCLE if name in row.lifecycle]
-        for earlier, later in zip(present, present[1:]):
+        for earlier, later in pairwise(present):
             first, second = row.key(earlier), row.key(later)
             strict = earlier == "introduced"
             if second < first or (strict and second == first):

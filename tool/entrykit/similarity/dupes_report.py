@@ -199,7 +199,7 @@ def families_text(found: Duplicates, entries: int, targets: set[str] | None = No
     listed = _families(found, targets)
     for family in listed:
         lines.append(f"family of {len(family['ids'])}: {family['template']}")
-        for entry_id, path, values in zip(family["ids"], family["paths"], family["values"]):
+        for entry_id, path, values in zip(family["ids"], family["paths"], family["values"], strict=True):
             slot = " | ".join(values) if values else "(representative)"
             lines.append(f"    `{entry_id}`  {slot}  {path}")
         lines.append("")

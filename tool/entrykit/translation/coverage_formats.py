@@ -10,7 +10,6 @@ from typing import Any, Protocol
 from entrykit.translation.coverage import STATUSES, CoverageReport, Task
 
 
-
 class Formatter(Protocol):
     def __call__(self, report: CoverageReport, summary: bool = False) -> str: ...
 
@@ -55,7 +54,7 @@ def render_text(report: CoverageReport, summary: bool = False) -> str:
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
-        lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+        lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))).rstrip())
     if not summary:
         lines += ["", *_work_text(report.tasks)]
     elif report.skipped:

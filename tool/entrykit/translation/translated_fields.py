@@ -197,7 +197,7 @@ def pairs(data: Mapping[str, Any], key: Key) -> Iterator[Pair]:
     lengths = list_lengths(data, key)
     if lengths is None or lengths[0] != lengths[1] or not isinstance(value, list):
         return
-    for index, (item, (source_pointer, source)) in enumerate(zip(value, sources)):
+    for index, (item, (source_pointer, source)) in enumerate(zip(value, sources, strict=True)):
         if isinstance(item, str) and source is not None:
             yield Pair(key, index, jp.join(key.key, index), source_pointer, source, item)
 
