@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from entrykit.regex.breadth import probe_messages, too_broad
 from entrykit.regex.information import information, least_information
 from entrykit.regex.literal_index import required

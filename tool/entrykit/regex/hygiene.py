@@ -205,7 +205,7 @@ def lazy_ends(parsed: syntax.Parsed, mode: str) -> list[str]:
 def _quantifier(node: syntax.Repeat) -> str:
     body = _spell(node.body) if all(isinstance(n, syntax.Char) for n in node.body) else "…"
     if len(node.body) == 1 and isinstance(node.body[0], syntax.CHARACTER_NODES):
-        body = syntax.char_label(node.body[0])  # type: ignore[arg-type]
+        body = syntax.char_label(node.body[0])
     high = "" if node.high is None else str(node.high)
     count = {(0, ""): "*", (1, ""): "+", (0, "1"): "?"}.get((node.low, high), f"{{{node.low},{high}}}")
     return f"{body}{count}?"
