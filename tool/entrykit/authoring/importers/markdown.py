@@ -11,8 +11,12 @@ from typing import Any
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.authoring.render import (
     CONDITION_LABEL,
+    HEADER_FIELDS,
     NONE,
+    NULLABLE_VERSION_FIELDS,
     SEPARATOR,
+    STATS_HEADINGS,
+    VERSION_FIELDS,
     rate_from,
     read_code_span,
     unescape,
@@ -20,9 +24,6 @@ from entrykit.authoring.render import (
 )
 from entrykit.loader import Limits, decode, read_entry_bytes
 
-_HEADER_FIELDS = ("domain", "category", "verification_tier", "resolvable")
-_STATS_COLUMNS = ("fix_success_rate", "confidence", "evidence_count", "first_seen")
-_VERSION_FIELDS = ("version", "status", "introduced", "deprecated", "behavior_change")
 _FENCE = re.compile(r"^(`{3,})text$")
 _ITEM = re.compile(r"^(\d+)\. ?")
 _LOCALE_HEADING = re.compile(r"^(.*) \(([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)*)\)$")
@@ -167,9 +168,9 @@ def _plain_items(cursor: _Lines) -> list[str]:
 
 def _header(line: str, entry: dict[str, Any]) -> None:
     parts = line.split(SEPARATOR)
-    if len(parts) != len(_HEADER_FIELDS):
+    if len(parts) != len(HEADER_FIELDS):
         raise PageError(1, "the first line is not `domain · category · tier · resolvable`")
-    for key, part in zip(_HEADER_FIELDS, parts, strict=True):
+    for key, part in zip(HEADER_FIELDS, parts, strict=True):
         if part != NONE:
             value = read_code_span(part)
             if value is None:
@@ -254,7 +255,7 @@ def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
     if not cursor.peek().startswith("| Fix Rate"):
         raise cursor.error("expected the table `| Fix Rate | Confidence | Evidence | First Seen |`")
     line_number = cursor.pos + 1
-    rows = _table(cursor, _STATS_COLUMNS)
+    rows = _table(cursor, STATS_HEADINGS)
     if len(rows) != 1:
         raise PageError(line_number, f"the table `| Fix Rate | ...` has {len(rows)} rows, not 1")
     fix, confidence, evidence, first_seen = rows[0]
@@ -272,13 +273,13 @@ def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
 def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
     cursor.skip_blank()
     if name == "Version Compatibility":
-        rows = _table(cursor, _VERSION_FIELDS) if cursor.peek().startswith("|") else []
+        rows = _table(cursor, VERSION_FIELDS) if cursor.peek().startswith("|") else []
         versions = []
         for cells in rows:
             row: dict[str, Any] = {}
-            for key, cell in zip(_VERSION_FIELDS, cells, strict=True):
+            for key, cell in zip(VERSION_FIELDS, cells, strict=True):
                 value = unescape_cell(cell)
-                if value is not None or key in ("introduced", "deprecated", "behavior_change"):
+                if value is not None or key in NULLABLE_VERSION_FIELDS:
                     row[key] = value
             versions.append(row)
         entry["versions"] = versions
