@@ -30,7 +30,7 @@ workarounds:
 BROKEN = """\
 id: pip/broken
 signature: "ERROR: boom"
-regex: "ValueError: invalid literal"
+regex: "ValueError: invalid frobnicate literal"
 """
 
 

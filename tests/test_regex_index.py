@@ -52,9 +52,10 @@ def _assert_same(patterns: list[str | None], texts: list[Text], flags: int, mode
 
 
 def test_deadends_sample_equals_naive_all_pairs(deadends_dir: Path) -> None:
-    """The canon JSON files as they are: error.regex against error.signature, IGNORECASE."""
-    files = sorted(deadends_dir.rglob("*.json"))
-    assert len(files) >= 1000
+    """The canon JSON files as they are: error.regex against error.signature, IGNORECASE
+    (every other canon: the naive side runs every regex on every signature)."""
+    files = sorted(deadends_dir.rglob("*.json"))[::2]
+    assert len(files) >= 500
     patterns: list[str | None] = []
     texts: list[Text] = []
     for number, path in enumerate(files):

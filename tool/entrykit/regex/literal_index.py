@@ -286,6 +286,13 @@ def satisfied(query: Query, present: set[str], folded: str) -> bool:
     return any(satisfied(part, present, folded) for part in query[1])
 
 
+def may_match(query: Query, text: str) -> bool:
+    """Whether `text` holds every literal `query` requires (so a regex with that query may
+    match it); `text` is folded here."""
+    folded = fold(text)
+    return satisfied(query, _present(query, folded), folded)
+
+
 def longest_literal(query: Query) -> int:
     """Length of the longest literal every match must contain (0 if none)."""
     if query is None:

@@ -142,8 +142,8 @@ def check_regex(
         checks.append(Check("no catastrophic backtracking (ET205)", not bad, detail))
     except AnalysisTooComplex:
         checks.append(Check("no catastrophic backtracking (ET205)", False, "too complex to analyse"))
-    broad = too_broad(regex, flags, mode, runner)
-    checks.append(Check("specific enough (ET208)", broad is None, broad or ""))
+    broad = too_broad(regex, flags, mode, runner, own_texts=[signature])
+    checks.append(Check("specific enough (ET208)", broad is None, broad.reason if broad else ""))
     if others is not None:
         index = RegexIndex([regex], flags, mode, [text for _, text in others])
         texts = index.texts_for(0)

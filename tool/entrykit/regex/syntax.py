@@ -37,6 +37,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
 from typing import Any
@@ -304,6 +305,112 @@ def nesting_depth(pattern: str) -> int:
             depth = max(0, depth - 1)
         at += 1
     return deepest
+
+
+def unescaped_dots(pattern: str) -> list[int]:
+    """Where `pattern` spells `.` as any character (not escaped, not inside a class), in
+    order: to edit a dot the parsed tree shows (it keeps no source positions)."""
+    found = []
+    at, size = 0, len(pattern)
+    in_class = False
+    while at < size:
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 1
+            if at < size and pattern[at] == "^":
+                at += 1
+            if at < size and pattern[at] == "]":  # a `]` first in a class is a literal
+                at += 1
+            continue
+        elif char == ".":
+            found.append(at)
+        at += 1
+    return found
+
+
+_BODY_PREFIXES = ("?:", "?=", "?!", "?<=", "?<!", "?>")
+
+
+def _group_body(pattern: str, at: int) -> tuple[int, bool] | None:
+    """Where the body of the group opened at `at` begins, and whether it is a conditional
+    (`(?(1)yes|no)`: its `|` is no alternation); None for a group without a body
+    (`(?i)`, `(?P=name)`, `(?#...)`), which the caller skips to its `)`."""
+    rest = pattern[at + 1 :]
+    if not rest.startswith("?"):
+        return at + 1, False
+    for prefix in _BODY_PREFIXES:
+        if rest.startswith(prefix):
+            return at + 1 + len(prefix), False
+    if rest.startswith("?P<"):
+        close = pattern.find(">", at)
+        return (close + 1, False) if close >= 0 else None
+    if rest.startswith("?("):
+        close = pattern.find(")", at + 3)
+        return (close + 1, True) if close >= 0 else None
+    if rest.startswith(("?P=", "?#")):
+        return None
+    index = at + 2  # inline flags: `(?i:` scopes a body, `(?i)` sets them for all
+    while index < len(pattern) and (pattern[index].isalpha() or pattern[index] == "-"):
+        index += 1
+    if index < len(pattern) and pattern[index] == ":":
+        return index + 1, False
+    return None
+
+
+def source_alternatives(pattern: str) -> list[tuple[str, ...]]:
+    """The alternatives of each alternation as the pattern spells them, innermost group
+    first: `re` factors common prefixes out of alternatives (`(open|opening)` becomes
+    `open(|ing)`), so duplicates and empty alternatives are seen in the source only.
+    Not for VERBOSE patterns (whitespace and comments are not read)."""
+    found: list[tuple[str, ...]] = []
+    frames: list[tuple[int, list[int], bool]] = [(0, [], False)]  # body start, `|` positions, conditional
+    at, size = 0, len(pattern)
+    in_class = False
+    while at < size:
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 1
+            if at < size and pattern[at] == "^":
+                at += 1
+            if at < size and pattern[at] == "]":
+                at += 1
+            continue
+        elif char == "(":
+            body = _group_body(pattern, at)
+            if body is None:
+                close = pattern.find(")", at)
+                at = size if close < 0 else close + 1
+                continue
+            frames.append((body[0], [], body[1]))
+            at = body[0]
+            continue
+        elif char == "|":
+            frames[-1][1].append(at)
+        elif char == ")" and len(frames) > 1:
+            found.extend(_split(pattern, frames.pop(), at))
+        at += 1
+    found.extend(_split(pattern, frames[0], size))
+    return found
+
+
+def _split(pattern: str, frame: tuple[int, list[int], bool], end: int) -> list[tuple[str, ...]]:
+    start, bars, conditional = frame
+    if not bars or conditional:
+        return []
+    edges = [start - 1, *bars, end]
+    return [tuple(pattern[a + 1 : b] for a, b in pairwise(edges))]
 
 
 def _parse_now(pattern: str, flags: int) -> Parsed:

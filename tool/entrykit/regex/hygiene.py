@@ -1,0 +1,252 @@
+"""Regex mistakes a contributor makes that a signature rarely shows (ET211-ET218).
+
+Each check reads the regex as `re` parses it (`regex.syntax`) under the configured
+flags and match mode, and returns what it found as plain values; the rules word them.
+Modelled on eslint-plugin-regexp where its checks matter for looking a message up in a log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+from entrykit.regex import syntax
+from entrykit.regex.literal_index import fold
+
+SHORTHANDS = "dDsSwWbB"
+_BACKSLASH = ord("\\")
+
+
+def _first_char(node: syntax.Node) -> int | None:
+    """The literal character `node` begins with, if it begins with one."""
+    if isinstance(node, syntax.Char):
+        return node.code
+    if isinstance(node, syntax.Repeat) and node.low > 0 and node.body:
+        return _first_char(node.body[0])
+    return None
+
+
+def _sequences(nodes: syntax.Seq) -> list[syntax.Seq]:
+    """`nodes` and every sequence nested in it, in pattern order."""
+    found = [nodes]
+    for node, _ in syntax.walk(nodes):
+        found.extend(node.children())
+    return found
+
+
+def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
+    """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
+    `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
+    found: list[str] = []
+    for seq in _sequences(parsed.nodes):
+        for here, after in pairwise(seq):
+            if isinstance(here, syntax.Char) and here.code == _BACKSLASH:
+                code = _first_char(after)
+                if code is not None and chr(code) in SHORTHANDS and f"\\{chr(code)}" not in found:
+                    found.append(f"\\{chr(code)}")
+    return found
+
+
+def line_anchors(parsed: syntax.Parsed) -> list[str]:
+    """The `^` and `$` anchors that hold only at the very start or end of the whole text
+    (MULTILINE is not in force at them)."""
+    found: list[str] = []
+    for node, flags in syntax.walk(parsed.nodes, parsed.flags):
+        anchor = isinstance(node, syntax.Anchor) and node.kind in ("^", "$")
+        if anchor and not flags & syntax.MULTILINE and node.kind not in found:  # type: ignore[union-attr]
+            found.append(node.kind)  # type: ignore[union-attr]
+    return found
+
+
+_ASCII_FAMILIES = (range(ord("0"), ord("9") + 1), range(ord("A"), ord("Z") + 1), range(ord("a"), ord("z") + 1))
+
+
+def _family(code: int) -> int | None:
+    for number, family in enumerate(_ASCII_FAMILIES):
+        if code in family:
+            return number
+    return None
+
+
+_PRINTABLE_LOW, _PRINTABLE_HIGH = 0x21, 0x7E  # printable ASCII but the space
+
+
+def obscure_ranges(parsed: syntax.Parsed) -> list[str]:
+    """Class ranges between printable ASCII characters that span more than one of `0-9`,
+    `A-Z`, `a-z`, or start or end outside them (`[A-z]` holds `[\\]^_` and a backtick,
+    `[+-.]` a comma)."""
+    found: list[str] = []
+    for node, _ in syntax.walk(parsed.nodes):
+        if not isinstance(node, syntax.CharClass):
+            continue
+        for item in node.items:
+            if not isinstance(item, syntax.CharRange) or item.low == item.high:
+                continue
+            if not (_PRINTABLE_LOW <= item.low <= _PRINTABLE_HIGH and _PRINTABLE_LOW <= item.high <= _PRINTABLE_HIGH):
+                continue  # control characters and other scripts (`\x00-\x1f`, `가-힣`) are written so on purpose
+            low, high = _family(item.low), _family(item.high)
+            if low is None or high is None or low != high:
+                label = f"{chr(item.low)}-{chr(item.high)}"
+                if label not in found:
+                    found.append(label)
+    return found
+
+
+@dataclass(frozen=True)
+class LiteralDots:
+    """Dots that stand for a dot of the signature, and the regex with them escaped (None
+    when the parsed tree and the source disagree on where the dots are)."""
+
+    contexts: tuple[str, ...]
+    escaped: str | None
+
+
+def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
+    """The unescaped `.` between literal text whose dotted form (`core.quotepath`) the
+    signature holds: a regex meant a dot and matches any character there."""
+    if parsed.flags & syntax.VERBOSE:
+        return None
+    ignore_case = bool(parsed.flags & syntax.IGNORECASE)
+    text = fold(signature) if ignore_case else signature
+    dots: list[int] = []  # which AnyChar, counted in pattern order, is a literal dot
+    contexts: list[str] = []
+    number = 0
+    for seq in _sequences(parsed.nodes):
+        for at, node in enumerate(seq):
+            if not isinstance(node, syntax.AnyChar):
+                continue
+            before = _run(seq[:at][::-1])[::-1]
+            after = _run(seq[at + 1 :])
+            spelled = f"{before}.{after}"
+            wanted = fold(spelled) if ignore_case else spelled
+            if before[-1:].isalnum() and after[:1].isalnum() and wanted in text:
+                dots.append(number)
+                contexts.append(spelled)
+            number += 1
+    if not dots:
+        return None
+    positions = syntax.unescaped_dots(parsed.pattern)
+    escaped: str | None = None
+    if len(positions) == number:
+        chars = list(parsed.pattern)
+        for index in reversed(dots):
+            chars[positions[index]] = "\\."
+        escaped = "".join(chars)
+    return LiteralDots(tuple(contexts), escaped)
+
+
+def _run(nodes: syntax.Seq) -> str:
+    """The literal characters `nodes` begin with."""
+    out = []
+    for node in nodes:
+        if not isinstance(node, syntax.Char):
+            break
+        out.append(chr(node.code))
+    return "".join(out)
+
+
+def _spell(seq: syntax.Seq) -> str:
+    return "".join(chr(n.code) if isinstance(n, syntax.Char) else "…" for n in seq)
+
+
+def duplicate_alternatives(parsed: syntax.Parsed) -> list[str]:
+    """Alternatives that repeat an earlier alternative of the same group as written (letter
+    case aside under IGNORECASE)."""
+    if parsed.flags & syntax.VERBOSE:
+        return []
+    same = fold if parsed.flags & syntax.IGNORECASE else str
+    found: list[str] = []
+    for branches in syntax.source_alternatives(parsed.pattern):
+        seen: set[str] = set()
+        for branch in branches:
+            key = same(branch)
+            if branch and key in seen and branch not in found:
+                found.append(branch)
+            seen.add(key)
+    return found
+
+
+def empty_alternatives(parsed: syntax.Parsed) -> int:
+    """How many alternations have an empty alternative as written (`(foo|)`, `a||b`): it
+    makes the group optional without saying so."""
+    if parsed.flags & syntax.VERBOSE:
+        return 0
+    return sum(1 for branches in syntax.source_alternatives(parsed.pattern) if "" in branches)
+
+
+def _last_nodes(nodes: syntax.Seq) -> list[syntax.Node]:
+    """The nodes a match may end with: the last node (inside a final group or alternation
+    too), and the one before it while the last may match nothing (`(.+?)['"]?`)."""
+    found: list[syntax.Node] = []
+    for last in reversed(nodes):
+        if isinstance(last, syntax.Group):
+            found += _last_nodes(last.body)
+        elif isinstance(last, syntax.Alternation):
+            found += [end for branch in last.branches for end in _last_nodes(branch)]
+        else:
+            found.append(last)
+        if not (isinstance(last, syntax.Repeat) and last.low == 0 and last.kind != syntax.LAZY):
+            break
+    return found
+
+
+def lazy_ends(parsed: syntax.Parsed, mode: str) -> list[str]:
+    """Lazy quantifiers a match ends with, in `search` or `match` mode: they take as few
+    repetitions as they may (`.*?` none, `\\d+?` one), so the quantifier does nothing."""
+    if mode == "fullmatch":
+        return []
+    return [
+        _quantifier(node)
+        for node in _last_nodes(parsed.nodes)
+        if isinstance(node, syntax.Repeat) and node.kind == syntax.LAZY
+    ]
+
+
+def _quantifier(node: syntax.Repeat) -> str:
+    body = _spell(node.body) if all(isinstance(n, syntax.Char) for n in node.body) else "…"
+    if len(node.body) == 1 and isinstance(node.body[0], syntax.CHARACTER_NODES):
+        body = syntax.char_label(node.body[0])
+    high = "" if node.high is None else str(node.high)
+    count = {(0, ""): "*", (1, ""): "+", (0, "1"): "?"}.get((node.low, high), f"{{{node.low},{high}}}")
+    return f"{body}{count}?"
+
+
+def _is_dot_star(node: syntax.Node) -> bool:
+    return (
+        isinstance(node, syntax.Repeat)
+        and node.low == 0
+        and node.high is None
+        and node.kind != syntax.POSSESSIVE
+        and node.body == (syntax.AnyChar(),)
+    )
+
+
+@dataclass(frozen=True)
+class DotStar:
+    """A leading or trailing `.*` that changes no verdict, and the regex without it."""
+
+    where: str  # "leading" or "trailing"
+    trimmed: str | None  # None when the source spells it otherwise (`.{0,}`)
+
+
+def useless_dot_stars(parsed: syntax.Parsed, mode: str) -> list[DotStar]:
+    """A `.*` the regex starts with (in `search` mode) or ends with (in `search` and `match`
+    modes): searching finds a match with or without it."""
+    found: list[DotStar] = []
+    nodes, pattern = parsed.nodes, parsed.pattern
+    if len(nodes) < 2 or mode == "fullmatch" or parsed.flags & syntax.VERBOSE:
+        return found
+    if mode == "search" and _is_dot_star(nodes[0]):
+        spelled = next((s for s in (".*?", ".*") if pattern.startswith(s)), None)
+        found.append(DotStar("leading", pattern[len(spelled):] if spelled else None))
+    if _is_dot_star(nodes[-1]):
+        spelled = next((s for s in (".*?", ".*") if pattern.endswith(s) and _unescaped_end(pattern, s)), None)
+        found.append(DotStar("trailing", pattern[: -len(spelled)] if spelled else None))
+    return found
+
+
+def _unescaped_end(pattern: str, suffix: str) -> bool:
+    """Whether `suffix` at the end of `pattern` is not preceded by an escaping backslash."""
+    start = len(pattern) - len(suffix)
+    backslashes = len(pattern[:start]) - len(pattern[:start].rstrip("\\"))
+    return backslashes % 2 == 0
