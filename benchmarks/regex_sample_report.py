@@ -20,6 +20,7 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from entrykit.regex import redos
 from entrykit.regex.budget import Budget, TooComplex
@@ -48,19 +49,30 @@ def main() -> None:
     args = parser.parse_args()
     flags = flags_value(args.flags)
     errors = [json.loads(p.read_text(encoding="utf-8"))["error"] for p in sorted(args.canons.rglob("*.json"))]
-    patterns = []
+    patterns = _compiling(errors, flags)
+    print(f"{len(errors)} entries, {sum(p is None for p in patterns)} regexes do not compile; "
+          f"flags {args.flags or 'none'}, mode {args.mode}")
+    _report_analysis(patterns, flags, args.mode, args.measure, args.show)
+    _report_index(patterns, flags, args.mode, [e["signature"] for e in errors])
+
+
+def _compiling(errors: list[dict[str, Any]], flags: int) -> list[str | None]:
+    """Each entry's regex, or None where it does not compile."""
+    patterns: list[str | None] = []
     for error in errors:
         try:
             re.compile(error.get("regex") or "", flags)
             patterns.append(error.get("regex"))
         except re.error:
             patterns.append(None)
-    print(f"{len(errors)} entries, {sum(p is None for p in patterns)} regexes do not compile; "
-          f"flags {args.flags or 'none'}, mode {args.mode}")
+    return patterns
 
+
+def _report_analysis(patterns: list[str | None], flags: int, mode: str, measure: bool, show: int) -> None:
+    """ET205's classes, the steps its analysis took, and (with `measure`) the soonest attacks."""
     counts: Counter[str] = Counter()
     steps: list[tuple[int, str]] = []
-    measured = []
+    measured: list[tuple[redos.Result, str]] = []
     redos.Budget = _Counted  # type: ignore[misc]  # count the steps each analysis takes
     start = time.process_time()
     with RegexRunner(100) as runner:
@@ -68,48 +80,58 @@ def main() -> None:
             if pattern is None:
                 continue
             try:
-                results = redos.analyse(pattern, flags, args.mode, runner, measure=args.measure)
+                results = redos.analyse(pattern, flags, mode, runner, measure=measure)
             except TooComplex as exc:
                 counts[f"too complex to analyse (ET210): {exc.reason}"] += 1
                 continue
             finally:
                 if _Counted.last is not None:
                     steps.append((_Counted.last.used, pattern))
-            if not results:
-                counts["no finding (linear, or no attack makes it fail)"] += 1
-                continue
-            result = results[0]
-            finding = result.finding
-            if finding.kind == "polynomial" and finding.degree < 3 and not finding.group_repeat:
-                counts["no finding (quadratic through single-character repeats)"] += 1
-                continue
-            label = finding.label
-            if result.measurement is not None:
-                label += ", timing confirms it" if result.measurement.confirmed else ", timing does not confirm it"
-                measured.append((result, pattern))
+            label, timed = _classify(results)
             counts[label] += 1
-    print(f"ET205 analysis{' and timing' if args.measure else ''}: {time.process_time() - start:.1f} s CPU")
+            if timed is not None:
+                measured.append((timed, pattern))
+    print(f"ET205 analysis{' and timing' if measure else ''}: {time.process_time() - start:.1f} s CPU")
     for label, count in sorted(counts.items(), key=lambda item: -item[1]):
         print(f"  {count:5}  {label}")
     steps.sort(reverse=True)
     print(f"steps per regex (budget {redos.STEP_BUDGET:,}): largest {steps[0][0]:,}, "
           f"median {steps[len(steps) // 2][0]:,}")
-    for used, pattern in steps[: args.show]:
+    for used, pattern in steps[:show]:
         print(f"  {used:>9,}  {pattern[:100]}")
-
     if measured:
-        def shortest_over(item: tuple[object, str]) -> int:
-            result = item[0]
-            over = [length for length, s in result.measurement.runs if s is None]  # type: ignore[attr-defined]
-            return over[0] if over else 10**9
+        _report_soonest(measured, show)
+def _classify(results: list[redos.Result]) -> tuple[str, redos.Result | None]:
+    """The class of a regex's worst result, and that result if its attack was timed."""
+    if not results:
+        return "no finding (linear, or no attack makes it fail)", None
+    result = results[0]
+    finding = result.finding
+    if finding.kind == "polynomial" and finding.degree < 3 and not finding.group_repeat:
+        return "no finding (quadratic through single-character repeats)", None
+    if result.measurement is None:
+        return finding.label, None
+    timing = ", timing confirms it" if result.measurement.confirmed else ", timing does not confirm it"
+    return finding.label + timing, result
 
-        print("attacks that exceeded the budget soonest:")
-        for result, pattern in sorted(measured, key=shortest_over)[: args.show]:
-            print(f"  {pattern}\n    {result.finding.label}: {result.finding.attack.describe()}; "
-                  f"{result.measurement.describe(100)}")
 
+def _report_soonest(measured: list[tuple[redos.Result, str]], show: int) -> None:
+    def shortest_over(item: tuple[redos.Result, str]) -> int:
+        measurement = item[0].measurement
+        over = [length for length, s in measurement.runs if s is None] if measurement is not None else []
+        return over[0] if over else 10**9
+
+    print("attacks that exceeded the budget soonest:")
+    for result, pattern in sorted(measured, key=shortest_over)[:show]:
+        assert result.measurement is not None
+        print(f"  {pattern}\n    {result.finding.label}: {result.finding.attack.describe()}; "
+              f"{result.measurement.describe(100)}")
+
+
+def _report_index(patterns: list[str | None], flags: int, mode: str, signatures: list[str]) -> None:
+    """How many regexes ET209's index cannot narrow down by a literal."""
     start = time.process_time()
-    index = RegexIndex(patterns, flags, args.mode, [e["signature"] for e in errors])
+    index = RegexIndex(patterns, flags, mode, signatures)
     print(f"ET209 index: {len(index.fallback)} of {sum(p is not None for p in patterns)} regexes have no usable "
           f"literal and run on every text (built in {time.process_time() - start:.2f} s CPU)")
     for number in index.fallback:

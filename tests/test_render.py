@@ -106,6 +106,27 @@ def test_a_page_that_is_not_rendered_is_a_problem_not_a_crash() -> None:
             parse_page(seed.read_text(encoding="utf-8"))
 
 
+_ONE_VERSION = {"id": "a/b", "signature": "x", "versions": [{"version": "1", "status": "ok"}], "workarounds": []}
+
+
+@pytest.mark.parametrize(
+    ("edit", "line"),
+    [
+        (("| 1 | ok | — | — | — |", "| 1 | ok | — | — | — | extra |"), 15),  # a version row with a cell too many
+        (("| 1 | ok | — | — | — |", "| 1 | ok | — | — |"), 15),  # ... and one too few
+        (("| — | — | — | — |", "| — | — | — |"), 9),  # a stats row one short
+        (("| — | — | — | — |", "| — | — | — | — |\n| — | — | — | — |"), 7),  # two stats rows
+        (("| — | — | — | — |\n", ""), 7),  # none
+    ],
+)
+def test_a_table_of_another_shape_is_a_problem_at_its_line(edit: tuple[str, str], line: int) -> None:
+    page = render_entry(_ONE_VERSION)
+    assert edit[0] in page
+    with pytest.raises(PageError) as raised:
+        parse_page(page.replace(edit[0], edit[1], 1))
+    assert raised.value.line == line
+
+
 @pytest.mark.parametrize("rate", [0, 1, 0.5, 0.855, 0.07, 1e-07, 0.3333333333333333, 0.1 + 0.2])
 def test_percentages_are_exact(rate: float) -> None:
     assert rate_from(percent(rate)) == rate

@@ -143,6 +143,27 @@ def write_files(
     does the error propagate. If the process is killed instead, the next entrykit
     command undoes them (`journal.recover`). The kept-aside files are removed last.
     """
+    targets, doomed = _checked_targets(texts, delete, overwrite=overwrite, encoding=encoding, within=within)
+    change = _Change(
+        Journal.begin(  # absolute: the next command may run elsewhere
+            [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
+            + [Step(os.path.abspath(path), deleting=True) for path in doomed]
+        )
+    )
+    try:
+        change.stage(targets)
+        change.replace(doomed, overwrite=overwrite)
+    except BaseException:
+        change.roll_back()
+        raise
+    change.finish({path.parent for path in [*targets, *doomed]})
+
+
+def _checked_targets(
+    texts: Mapping[Path, str], delete: Sequence[Path], *, overwrite: bool, encoding: str, within: Scope
+) -> tuple[dict[Path, bytes], list[Path]]:
+    """The files to write (with their bytes) and to delete, as `write_files` lands on them;
+    WriteRefused or PermissionError for any that must not be touched, before any is."""
     check_inside([*texts, *delete], within)
     targets = {_target(path): text.encode(encoding) for path, text in texts.items()}
     doomed = [_target(path) for path in delete]
@@ -152,58 +173,73 @@ def write_files(
             if path.exists():
                 raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
     _check_writable([*targets, *doomed])
-    journal = Journal.begin(  # absolute: the next command may run elsewhere
-        [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
-        + [Step(os.path.abspath(path), deleting=True) for path in doomed]
-    )
-    staged: dict[Path, Path] = {}
-    undo: list[tuple[Path, Path | None]] = []  # (target, its old content aside, or None if new)
-    try:
+    return targets, doomed
+
+
+class _Change:
+    """One all-or-nothing change under way: its journal, the temp file staged for each
+    target, and, for each target replaced or deleted so far, its old content set aside
+    (None for a file that is new)."""
+
+    def __init__(self, journal: Journal | None) -> None:
+        self.journal = journal
+        self.staged: dict[Path, Path] = {}
+        self.undo: list[tuple[Path, Path | None]] = []
+
+    def stage(self, targets: Mapping[Path, bytes]) -> None:
+        """Each target's bytes in a fsynced temp file beside it, recorded in the journal."""
         for path, data in targets.items():
-            staged[path] = _stage(path, data, _mode(path), journal=journal)
-        if journal is not None:
+            self.staged[path] = _stage(path, data, _mode(path), journal=self.journal)
+        if self.journal is not None:
             # the steps that delete files come last and have nothing staged
-            for step, temp in zip(journal.steps, staged.values(), strict=False):
+            for step, temp in zip(self.journal.steps, self.staged.values(), strict=False):
                 info = os.stat(temp)
                 step.identity = (info.st_dev, info.st_ino)
-            journal.staged()
-        for path, temp in staged.items():
-            aside = _aside(path, journal=journal) if path.exists() else None
+            self.journal.staged()
+
+    def replace(self, doomed: Sequence[Path], *, overwrite: bool) -> None:
+        """Each target replaced by its temp file, then each file in `doomed` renamed aside."""
+        for path, temp in self.staged.items():
+            aside = _aside(path, journal=self.journal) if path.exists() else None
             if aside is None and not overwrite and path.exists():
                 raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
-            undo.append((path, aside))
+            self.undo.append((path, aside))
             os.replace(temp, path)
         for path in doomed:
-            aside = _aside(path, link=False, journal=journal)
-            undo.append((path, aside))
-        if journal is not None:
-            journal.committed()
-    except BaseException:
+            aside = _aside(path, link=False, journal=self.journal)
+            self.undo.append((path, aside))
+        if self.journal is not None:
+            self.journal.committed()
+
+    def roll_back(self) -> None:
+        """Undo the steps made, newest first, and remove the temp files."""
         undone = True
-        for path, aside in reversed(undo):
+        for path, aside in reversed(self.undo):
             try:
                 if aside is not None and path.exists() and os.path.samefile(aside, path):
                     aside.unlink()  # never replaced: renaming a hard link onto itself does nothing
                 elif aside is not None:
                     os.replace(aside, path)
-                elif path not in staged or not staged[path].exists():
+                elif path not in self.staged or not self.staged[path].exists():
                     path.unlink(missing_ok=True)
             except OSError:  # pragma: no cover - go on undoing; the journal keeps the rest
                 undone = False
-        for temp in staged.values():
+        for temp in self.staged.values():
             temp.unlink(missing_ok=True)
-        if journal is not None and undone:  # else the next command finishes undoing it
-            journal.sweep()
-            journal.finish()
-        raise
-    for _, aside in undo:
-        if aside is not None:
-            with contextlib.suppress(OSError):  # the change is made; a stray hidden copy is no loss
-                aside.unlink(missing_ok=True)
-    for folder in {path.parent for path in [*targets, *doomed]}:
-        _fsync_dir(folder)
-    if journal is not None:
-        journal.finish()
+        if self.journal is not None and undone:  # else the next command finishes undoing it
+            self.journal.sweep()
+            self.journal.finish()
+
+    def finish(self, folders: set[Path]) -> None:
+        """The change is made: remove the old contents set aside, make the renames durable."""
+        for _, aside in self.undo:
+            if aside is not None:
+                with contextlib.suppress(OSError):  # the change is made; a stray hidden copy is no loss
+                    aside.unlink(missing_ok=True)
+        for folder in folders:
+            _fsync_dir(folder)
+        if self.journal is not None:
+            self.journal.finish()
 
 
 def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Path:

@@ -10,12 +10,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeGuard
 
 from babel import Locale, UnknownLocaleError
 
 NONE = "—"  # an absent value in a table or the header
 SEPARATOR = " · "
+# What the page shows, in its order: the header line, the stats table, a version row.
+HEADER_FIELDS = ("domain", "category", "verification_tier", "resolvable")
+STATS_HEADINGS = ("Fix Rate", "Confidence", "Evidence", "First Seen")
+VERSION_HEADINGS = ("Version", "Status", "Introduced", "Deprecated", "Notes")
+VERSION_FIELDS = ("version", "status", "introduced", "deprecated", "behavior_change")
+NULLABLE_VERSION_FIELDS = ("introduced", "deprecated", "behavior_change")  # a null one is shown as `—`
 _ESCAPED = set("\\`*_[]<|#~&$")
 _LINE_START = re.compile(r"^(?:[-+=>]|\d+[.)])")
 _ENTITIES = {" ": "&#32;", "\t": "&#9;"}
@@ -193,8 +199,13 @@ def _list_item(
     return lines + [""]
 
 
+def _single_line(value: Any) -> TypeGuard[str]:
+    """Whether `value` is text that fits on one line (a code span, a label)."""
+    return isinstance(value, str) and "\n" not in value
+
+
 def _cell_code(value: Any) -> str:
-    return code_span(str(value)) if isinstance(value, str) and "\n" not in value else NONE
+    return code_span(value) if _single_line(value) else NONE
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -218,10 +229,23 @@ def _dicts(value: Any) -> list[Mapping[str, Any]]:
 
 def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> str:
     """The entry as a Markdown page; translations shown for `locales` where present."""
-    lines: list[str] = []
-    header = [entry.get(k) for k in ("domain", "category", "verification_tier", "resolvable")]
-    lines += [SEPARATOR.join(_cell_code(v) for v in header), ""]
+    lines = [
+        *_header_lines(entry, locales),
+        *_stats_lines(entry),
+        *_version_lines(entry),
+        *_root_cause_lines(entry, locales),
+        *_documentation_lines(entry),
+        *_workaround_lines(entry, locales),
+        *_dead_end_lines(entry, locales),
+    ]
+    while lines and lines[-1] == "":
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
+
+def _header_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]:
+    """The labels line, the signature as the title, the ID, the regex and the translated signatures."""
+    lines = [SEPARATOR.join(_cell_code(entry.get(key)) for key in HEADER_FIELDS), ""]
     signature = entry.get("signature")
     signature = signature if isinstance(signature, str) else ""
     if needs_block(signature):
@@ -229,7 +253,7 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
         lines += [f"# {escape(first.strip())} …", "", *code_block(signature), ""]
     else:
         lines += [f"# {escape(signature)}", ""]
-    if isinstance(entry.get("id"), str) and "\n" not in entry["id"]:
+    if _single_line(entry.get("id")):
         lines += [f"ID: {code_span(entry['id'])}", ""]
     if isinstance(entry.get("regex"), str):
         regex = entry["regex"]
@@ -238,7 +262,10 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
         translated = entry.get(f"signature_{code}")
         if isinstance(translated, str):
             lines += _labelled(f"Signature ({locale_name(code)}, {code})", translated)
+    return lines
 
+
+def _stats_lines(entry: Mapping[str, Any]) -> list[str]:
     evidence = entry.get("evidence_count")
     first_seen = entry.get("first_seen")
     stats = [
@@ -247,33 +274,42 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
         str(evidence) if isinstance(evidence, int) and not isinstance(evidence, bool) else NONE,
         escape_cell(first_seen) if isinstance(first_seen, str) else NONE,
     ]
-    lines += _table(["Fix Rate", "Confidence", "Evidence", "First Seen"], [stats])
+    return _table(STATS_HEADINGS, [stats])
 
-    if isinstance(entry.get("versions"), list):
-        rows = []
-        for row in _dicts(entry["versions"]):
-            rows.append([escape_cell(row.get(k)) for k in ("version", "status", "introduced", "deprecated", "behavior_change")])
-        lines += ["## Version Compatibility", ""]
-        lines += _table(["Version", "Status", "Introduced", "Deprecated", "Notes"], rows)
 
+def _version_lines(entry: Mapping[str, Any]) -> list[str]:
+    if not isinstance(entry.get("versions"), list):
+        return []
+    rows = [[escape_cell(row.get(key)) for key in VERSION_FIELDS] for row in _dicts(entry["versions"])]
+    return ["## Version Compatibility", "", *_table(VERSION_HEADINGS, rows)]
+
+
+def _root_cause_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]:
     root_cause = entry.get("root_cause")
-    if isinstance(root_cause, str):
-        lines += ["## Root Cause", "", *_paragraph(root_cause), ""]
-        kind = entry.get("root_cause_type")
-        if isinstance(kind, str) and "\n" not in kind:
-            lines += [code_span(kind), ""]
-        for code in locales:
-            translated = entry.get(f"root_cause_{code}")
-            if isinstance(translated, str):
-                lines += [f"### {locale_name(code)} ({code})", "", *_paragraph(translated), ""]
+    if not isinstance(root_cause, str):
+        return []
+    lines = ["## Root Cause", "", *_paragraph(root_cause), ""]
+    kind = entry.get("root_cause_type")
+    if _single_line(kind):
+        lines += [code_span(kind), ""]
+    for code in locales:
+        translated = entry.get(f"root_cause_{code}")
+        if isinstance(translated, str):
+            lines += [f"### {locale_name(code)} ({code})", "", *_paragraph(translated), ""]
+    return lines
 
+
+def _documentation_lines(entry: Mapping[str, Any]) -> list[str]:
     url = entry.get("official_doc_url")
-    if isinstance(url, str):
-        shown = f"<{url}>" if re.fullmatch(r"https?://[^\s<>]+", url) else _paragraph(url)[0]
-        lines += ["## Official Documentation", ""]
-        lines += [shown, ""] if not needs_block(url) else [*code_block(url), ""]
+    if not isinstance(url, str):
+        return []
+    shown = f"<{url}>" if re.fullmatch(r"https?://[^\s<>]+", url) else _paragraph(url)[0]
+    lines = ["## Official Documentation", ""]
+    return lines + ([shown, ""] if not needs_block(url) else [*code_block(url), ""])
 
-    lines += ["## Workarounds", ""]
+
+def _workaround_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]:
+    lines = ["## Workarounds", ""]
     for number, item in enumerate(_dicts(entry.get("workarounds")), 1):
         lines += _list_item(
             number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"),
@@ -282,11 +318,12 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
     for code in locales:
         steps = entry.get(f"workarounds_{code}")
         if isinstance(steps, list):
-            lines += [f"## {steps_heading(code)}", ""]
-            for number, step in enumerate(_strings(steps), 1):
-                lines += _list_item(number, "", step, [])
+            lines += [f"## {steps_heading(code)}", "", *_step_lines(steps)]
+    return lines
 
-    lines += ["## Dead Ends", "", "Common approaches that don't work:", ""]
+
+def _dead_end_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]:
+    lines = ["## Dead Ends", "", "Common approaches that don't work:", ""]
     for number, item in enumerate(_dicts(entry.get("dead_ends")), 1):
         why = _text(item, "why_fails")
         lines += _list_item(
@@ -296,72 +333,93 @@ def render_entry(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> 
     for code in locales:
         steps = entry.get(f"dead_ends_{code}")
         if isinstance(steps, list):
-            lines += [f"### {locale_name(code)} ({code})", ""]
-            for number, step in enumerate(_strings(steps), 1):
-                lines += _list_item(number, "", step, [])
+            lines += [f"### {locale_name(code)} ({code})", "", *_step_lines(steps)]
+    return lines
 
-    while lines and lines[-1] == "":
-        lines.pop()
-    return "\n".join(lines) + "\n"
+
+def _step_lines(steps: list[Any]) -> list[str]:
+    """A translated list: its strings, numbered."""
+    lines: list[str] = []
+    for number, step in enumerate(_strings(steps), 1):
+        lines += _list_item(number, "", step, [])
+    return lines
 
 
 def shown_fields(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> dict[str, Any]:
     """The part of `entry` that `render_entry` shows, as the Markdown importer reads it back
     (a version row's unshown `removed` dropped, its empty cells as null; empty `how`,
     `why_fails` and `condition` not shown)."""
-    out: dict[str, Any] = {}
-    for key in ("domain", "category", "verification_tier", "resolvable"):
-        if isinstance(entry.get(key), str) and "\n" not in entry[key] and entry[key]:
-            out[key] = entry[key]
+    out = _shown_labels(entry)
+    out.update(_shown_stats(entry))
+    if isinstance(entry.get("versions"), list):
+        out["versions"] = [_shown_version(row) for row in _dicts(entry["versions"])]
+    out["workarounds"] = _shown_items(entry.get("workarounds"), "success_rate", "how")
+    out["dead_ends"] = _shown_items(entry.get("dead_ends"), "fail_rate", "why_fails")
+    for code in locales:
+        out.update(_shown_translations(entry, code, with_root_cause="root_cause" in out))
+    return out
+
+
+def _shown_labels(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The header labels, the signature, ID and regex, the root cause and its type, the link."""
+    out: dict[str, Any] = {key: entry[key] for key in HEADER_FIELDS if _single_line(entry.get(key)) and entry[key]}
     for key in ("signature", "root_cause", "official_doc_url"):
         if isinstance(entry.get(key), str):
             out[key] = entry[key]
-    out.setdefault("signature", entry.get("signature") if isinstance(entry.get("signature"), str) else "")
-    if isinstance(entry.get("id"), str) and "\n" not in entry["id"]:
+    out.setdefault("signature", "")
+    if _single_line(entry.get("id")):
         out["id"] = entry["id"]
     if isinstance(entry.get("regex"), str):
         out["regex"] = entry["regex"]
-    kind = entry.get("root_cause_type")
-    if "root_cause" in out and isinstance(kind, str) and "\n" not in kind:
-        out["root_cause_type"] = kind
-    for key in ("fix_success_rate", "confidence"):
-        if percent(entry.get(key)) != NONE:
-            out[key] = entry[key]
+    if "root_cause" in out and _single_line(entry.get("root_cause_type")):
+        out["root_cause_type"] = entry["root_cause_type"]
+    return out
+
+
+def _shown_stats(entry: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {key: entry[key] for key in ("fix_success_rate", "confidence") if percent(entry.get(key)) != NONE}
     evidence = entry.get("evidence_count")
     if isinstance(evidence, int) and not isinstance(evidence, bool) and evidence >= 0:
         out["evidence_count"] = evidence
     if isinstance(entry.get("first_seen"), str):
         out["first_seen"] = entry["first_seen"]
-    if isinstance(entry.get("versions"), list):
-        rows = []
-        for row in _dicts(entry["versions"]):
-            shown_row: dict[str, Any] = {}
-            for key in ("version", "status", "introduced", "deprecated", "behavior_change"):
-                value = row.get(key)
-                value = value if value is None or isinstance(value, str) else str(value)
-                if value is not None or key in ("introduced", "deprecated", "behavior_change"):
-                    shown_row[key] = value
-            rows.append(shown_row)
-        out["versions"] = rows
-    for list_key, rate_key, more_key in (("workarounds", "success_rate", "how"), ("dead_ends", "fail_rate", "why_fails")):
-        items = []
-        for item in _dicts(entry.get(list_key)):
-            action = item.get("action")
-            shown_item: dict[str, Any] = {"action": action if isinstance(action, str) else ""}
-            if percent(item.get(rate_key)) != NONE:
-                shown_item[rate_key] = item[rate_key]
-            for key in (more_key, "condition"):
-                if isinstance(item.get(key), str) and item[key]:
-                    shown_item[key] = item[key]
-            items.append(shown_item)
-        out[list_key] = items
-    for code in locales:
-        for field in ("signature", "root_cause"):
-            value = entry.get(f"{field}_{code}")
-            if isinstance(value, str) and (field == "signature" or "root_cause" in out):
-                out[f"{field}_{code}"] = value
-        for field in ("workarounds", "dead_ends"):
-            value = entry.get(f"{field}_{code}")
-            if isinstance(value, list):
-                out[f"{field}_{code}"] = _strings(value)
+    return out
+
+
+def _shown_version(row: Mapping[str, Any]) -> dict[str, Any]:
+    shown_row: dict[str, Any] = {}
+    for key in VERSION_FIELDS:
+        value = row.get(key)
+        value = value if value is None or isinstance(value, str) else str(value)
+        if value is not None or key in NULLABLE_VERSION_FIELDS:
+            shown_row[key] = value
+    return shown_row
+
+
+def _shown_items(items: Any, rate_key: str, more_key: str) -> list[dict[str, Any]]:
+    """Workarounds or dead ends: action, rate, and `more_key` and condition where not empty."""
+    shown = []
+    for item in _dicts(items):
+        action = item.get("action")
+        shown_item: dict[str, Any] = {"action": action if isinstance(action, str) else ""}
+        if percent(item.get(rate_key)) != NONE:
+            shown_item[rate_key] = item[rate_key]
+        for key in (more_key, "condition"):
+            if isinstance(item.get(key), str) and item[key]:
+                shown_item[key] = item[key]
+        shown.append(shown_item)
+    return shown
+
+
+def _shown_translations(entry: Mapping[str, Any], code: str, *, with_root_cause: bool) -> dict[str, Any]:
+    """The fields translated into `code` (a root cause's only with the root cause)."""
+    out: dict[str, Any] = {}
+    for field in ("signature", "root_cause"):
+        value = entry.get(f"{field}_{code}")
+        if isinstance(value, str) and (field == "signature" or with_root_cause):
+            out[f"{field}_{code}"] = value
+    for field in ("workarounds", "dead_ends"):
+        value = entry.get(f"{field}_{code}")
+        if isinstance(value, list):
+            out[f"{field}_{code}"] = _strings(value)
     return out

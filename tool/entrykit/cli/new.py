@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -111,26 +112,60 @@ def _interactive_answers(
 ) -> scaffold.Answers:
     """Ask for every field, with `start` (from --from and options) as defaults."""
     regex_settings = config.settings.get("regex", {})
-    domains = Corpus(corpus).domains()
+    signature = _ask_signature(start, corpus, regex_settings)
+    domain = _ask_domain(start, signature, Corpus(corpus).domains())
+    entry_id = _ask_id(start, signature, domain, corpus)
+    category = _ask_category(start, signature, scaffold.corpus_categories(corpus, domain))
+    regex = _ask_regex(start, signature, corpus, regex_settings)
+    root_cause = _ask_required("Root cause (why it happens)", start.get("root_cause"))
+    dead_ends = _ask_dead_ends(list(start.get("dead_ends", [])))
+    workarounds = _ask_workarounds(list(start.get("workarounds", [])))
+    naming = configured_naming(config.settings.get("versions", {}))
+    versions = _ask_versions(_checked_rows(start.get("versions", []), naming), naming)
+    translations = _ask_translations(
+        start, config.settings.get("translation", {}).get("required", []), signature, root_cause, workarounds
+    )
+    evidence = click.prompt("Evidence count (independent reports)", default=int(start.get("evidence_count", 1)), type=click.IntRange(0))
+    confidence = _ask_rate("Confidence that the root cause is right (0-1)", start.get("confidence", 0.7))
+    first_seen = click.prompt("First seen (YYYY-MM-DD)", default=str(start.get("first_seen", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
+    confirmed = click.prompt("Last confirmed (YYYY-MM-DD)", default=str(start.get("last_confirmed", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
+    return scaffold.Answers(
+        signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
+        dead_ends=dead_ends, workarounds=workarounds, versions=versions, translations=translations,
+        first_seen=first_seen.date(), last_confirmed=confirmed.date(), evidence_count=evidence,
+        confidence=confidence, extra=_extra_fields(start),
+    )
+
+
+def _ask_signature(start: dict[str, Any], corpus: list[Entry], regex_settings: Mapping[str, Any]) -> str:
+    """The signature, from the pasted message; _Stopped or _AddExample if the contributor
+    chooses so for an entry that already matches it."""
     signature = start.get("signature") or scaffold.pick_signature(_read_message(None))
     signature = _ask_required("Signature (the line that states the error)", signature)
     found = scaffold.entries_matching(signature, corpus, regex_settings)
-    if found:
-        action, target = _on_match_interactive(found, signature)
-        if action == "stop":
-            raise _Stopped("nothing written: the error is already in the corpus")
-        if action == "example" and target is not None:
-            raise _AddExample(target, signature)
-    else:
+    if not found:
         click.echo("No entry in the corpus matches this message yet.")
+        return signature
+    action, target = _on_match_interactive(found, signature)
+    if action == "stop":
+        raise _Stopped("nothing written: the error is already in the corpus")
+    if action == "example" and target is not None:
+        raise _AddExample(target, signature)
+    return signature
+
+
+def _ask_domain(start: dict[str, Any], signature: str, domains: list[str]) -> str:
     if domains:
         click.echo(f"Domains in the corpus: {', '.join(domains)}")
     guessed = start.get("id", "").split("/")[0] if start.get("id") else scaffold.guess_domain(signature, domains)
     while True:
         domain = _ask_required("Domain", guessed)
         if scaffold.SEGMENT.fullmatch(domain):
-            break
+            return domain
         click.echo("  a domain is lowercase letters and digits joined by `-`, `_` or `.`")
+
+
+def _ask_id(start: dict[str, Any], signature: str, domain: str, corpus: list[Entry]) -> str:
     taken = {str(e.id) for e in corpus if e.id}
     suggested = start.get("id") or scaffold.unique_id(domain, scaffold.suggest_slug(signature), taken)
     while True:
@@ -140,16 +175,22 @@ def _interactive_answers(
         elif entry_id in taken:
             click.echo(f"  `{entry_id}` is taken")
         else:
-            break
-    categories = scaffold.corpus_categories(corpus, domain)
+            return entry_id
+
+
+def _ask_category(start: dict[str, Any], signature: str, categories: list[str]) -> str:
     if categories:
         click.echo(f"Categories in the corpus: {', '.join(categories)}")
     default_category = start.get("category") or _default_category(signature, categories) or "runtime_error"
     while True:
         category = _ask_required("Category", default_category)
         if re.fullmatch(r"[a-z][a-z0-9_]*", category):
-            break
+            return category
         click.echo("  a category is snake_case")
+
+
+def _ask_regex(start: dict[str, Any], signature: str, corpus: list[Entry], regex_settings: Mapping[str, Any]) -> str:
+    """A regex that compiles and matches the signature, shown against the corpus each time."""
     regex = start.get("regex") or scaffold.suggested_regex(signature)
     while True:
         check = scaffold.check_regex(regex, signature, regex_settings)
@@ -164,35 +205,42 @@ def _interactive_answers(
                 click.echo(f"  also matches the signature of: {escape(', '.join(str(o) for o in others))}")
         answer = _ask_required("Regex", regex)
         if answer == regex and check.ok:
-            break
+            return regex
         regex = answer
-    root_cause = _ask_required("Root cause (why it happens)", start.get("root_cause"))
-    dead_ends = list(start.get("dead_ends", []))
+
+
+def _ask_dead_ends(dead_ends: list[Any]) -> list[Any]:
+    """`dead_ends` and those the contributor adds."""
     click.echo("Dead ends: what people try that does not fix it (empty action to finish).")
     while True:
         action = _ask_optional(f"Dead end {len(dead_ends) + 1}")
         if not action:
-            break
+            return dead_ends
         why = _ask_required("  Why does it fail")
         dead_ends.append({"action": action, "why_fails": why, "fail_rate": _ask_rate("  Fail rate (0-1 or %)")})
-    workarounds = list(start.get("workarounds", []))
+
+
+def _ask_workarounds(workarounds: list[Any]) -> list[Any]:
+    """`workarounds` and those the contributor adds."""
     click.echo("Workarounds: what does fix it (empty action to finish).")
     while True:
         action = _ask_optional(f"Workaround {len(workarounds) + 1}")
         if not action:
-            break
+            return workarounds
         item: dict[str, Any] = {"action": action, "success_rate": _ask_rate("  Success rate (0-1 or %)")}
         how = _ask_optional("  How, step by step (optional)")
         if how:
             item["how"] = how
         workarounds.append(item)
-    naming = configured_naming(config.settings.get("versions", {}))
-    versions = _checked_rows(start.get("versions", []), naming)
+
+
+def _ask_versions(versions: list[str], naming: Naming) -> list[str]:
+    """`versions` and the rows the contributor adds, each in canonical form."""
     click.echo("Versions it applies to, one `<package><specifier>` row each (empty to finish).")
     while True:
         typed = _ask_optional(f"Version row {len(versions) + 1}")
         if not typed:
-            break
+            return versions
         row = check_row(typed, naming)
         if row.canonical is None:
             click.echo(f"  {row.problem}; e.g. `python>=3.11`, `torch>=2.0,<2.3`, `CUDA 11.x+`")
@@ -202,8 +250,14 @@ def _interactive_answers(
             click.echo(f"  -> {row.canonical} (that release only; add `.*` for the whole series)")
         else:
             click.echo(f"  -> {row.canonical}")
+
+
+def _ask_translations(
+    start: dict[str, Any], locales: list[str], signature: str, root_cause: str, workarounds: list[Any]
+) -> dict[str, Any]:
+    """The translations given in `start`, and those asked for into each required locale."""
     translations = {k: v for k, v in start.items() if re.match(r"^(signature|root_cause|workarounds|dead_ends)_", k) and k != "root_cause_type"}
-    for locale in config.settings.get("translation", {}).get("required", []):
+    for locale in locales:
         click.echo(f"Translations into `{locale}` (empty: leave it for a translator; lint will say it is missing).")
         for field_name, source in (("signature", signature), ("root_cause", root_cause)):
             key = f"{field_name}_{locale}"
@@ -213,16 +267,7 @@ def _interactive_answers(
         for item in workarounds:
             steps.append(_ask_optional(f"workaround ({locale}) for: {item['action']}"))
         translations[f"workarounds_{locale}"] = steps if all(steps) else []
-    evidence = click.prompt("Evidence count (independent reports)", default=int(start.get("evidence_count", 1)), type=click.IntRange(0))
-    confidence = _ask_rate("Confidence that the root cause is right (0-1)", start.get("confidence", 0.7))
-    first_seen = click.prompt("First seen (YYYY-MM-DD)", default=str(start.get("first_seen", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
-    confirmed = click.prompt("Last confirmed (YYYY-MM-DD)", default=str(start.get("last_confirmed", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
-    return scaffold.Answers(
-        signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
-        dead_ends=dead_ends, workarounds=workarounds, versions=versions, translations=translations,
-        first_seen=first_seen.date(), last_confirmed=confirmed.date(), evidence_count=evidence,
-        confidence=confidence, extra=_extra_fields(start),
-    )
+    return translations
 
 
 _ANSWERED = {
@@ -364,62 +409,20 @@ def new_command(
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     day = today.date() if today else date.today()
-    start: dict[str, Any] = {}
-    if from_file is not None:
-        start = _json_object(from_file, config)
-        if not isinstance(start, dict):
-            raise CommandError(f"{from_file} must hold a JSON object of entry fields")
-        for key, kind in _FROM_TYPES.items():
-            if key in start and not isinstance(start[key], kind):
-                raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
+    start = _from_file_fields(from_file, config) if from_file is not None else {}
     given = {"signature": signature, "id": entry_id, "domain": domain, "category": category, "regex": regex,
              "root_cause": root_cause}
     start.update({k: v for k, v in given.items() if v})
-    for value in dead_ends:
-        action, why, rate = _split_option(value, 3, "--dead-end")
-        start.setdefault("dead_ends", []).append({"action": action, "why_fails": why, "fail_rate": _rate_option(rate)})
-    for value in workarounds:
-        action, rate, how = _split_option(value, 3, "--workaround")
-        item: dict[str, Any] = {"action": action, "success_rate": _rate_option(rate)}
-        if how:
-            item["how"] = how
-        start.setdefault("workarounds", []).append(item)
-    if versions:
-        start["versions"] = [{"version": v} for v in versions]
-    for value in translations:
-        key, sep, text = value.partition("=")
-        if not sep or not re.fullmatch(r"(signature|root_cause|workarounds|dead_ends)_[A-Za-z]{2,3}(_[A-Za-z0-9]+)*", key):
-            raise CommandError(f"--translation `{value}` is not `<field>_<locale>=TEXT`")
-        if key.startswith(("workarounds_", "dead_ends_")):
-            start.setdefault(key, []).append(text)
-        else:
-            start[key] = text
+    _add_item_options(start, dead_ends, workarounds, versions)
+    _add_translation_options(start, translations)
     corpus = corpus_entries(config)
     try:
         if no_input:
             answers = _scripted_answers(start, config, corpus, day)
-            found = scaffold.entries_matching(answers.signature, corpus, config.settings.get("regex", {}))
-            if found and on_match != "continue":
-                if on_match == "example" and len(found) == 1:
-                    held = scaffold.held_message(found[0], answers.signature)
-                    if held is not None:
-                        raise _Stopped(f"nothing written: {found[0].id} already holds this message as {held}")
-                    raise _AddExample(found[0], answers.signature)
-                _show_matches(found)
-                click.echo("nothing written (--on-match continue writes a new entry anyway)", err=True)
-                click.get_current_context().exit(int(ExitCode.FINDINGS))
+            _stop_at_a_match(answers.signature, corpus, config, on_match)
         else:
             answers = _interactive_answers(start, config, corpus, day)
-        data = scaffold.build_entry(answers, day)
-        target = entry_path(config.root, answers.entry_id)
-        if target.exists() and not force:
-            raise CommandError(f"`{display_path(target)}` exists; choose another id (--force overwrites it)")
-        if not no_input:
-            click.echo(formatter.dump_entry(data, "yaml", schema_ref(target, config)))
-            verb = "Overwrite" if target.exists() else "Write"
-            if not click.confirm(f"{verb} {display_path(target)}?", default=True):
-                raise _Stopped("nothing written")
-        written = write_entry(config.root, data, config, "yaml", overwrite=force)
+        written = _write_answers(answers, config, day, confirm=not no_input, force=force)
     except click.Abort:
         click.echo("\naborted; nothing written", err=True)
         click.get_current_context().exit(int(ExitCode.ERROR))
@@ -437,6 +440,81 @@ def new_command(
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
     click.echo(f"wrote {display_path(written)}")
+    _report_written(written, config, day)
+
+
+def _from_file_fields(from_file: Path, config: Config) -> dict[str, Any]:
+    """The entry fields in the --from file; CommandError for one of the wrong type."""
+    start = _json_object(from_file, config)
+    if not isinstance(start, dict):
+        raise CommandError(f"{from_file} must hold a JSON object of entry fields")
+    for key, kind in _FROM_TYPES.items():
+        if key in start and not isinstance(start[key], kind):
+            raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
+    return start
+
+
+def _add_item_options(
+    start: dict[str, Any], dead_ends: tuple[str, ...], workarounds: tuple[str, ...], versions: tuple[str, ...]
+) -> None:
+    """The --dead-end and --workaround options added to `start`'s lists; --version rows replace its rows."""
+    for value in dead_ends:
+        action, why, rate = _split_option(value, 3, "--dead-end")
+        start.setdefault("dead_ends", []).append({"action": action, "why_fails": why, "fail_rate": _rate_option(rate)})
+    for value in workarounds:
+        action, rate, how = _split_option(value, 3, "--workaround")
+        item: dict[str, Any] = {"action": action, "success_rate": _rate_option(rate)}
+        if how:
+            item["how"] = how
+        start.setdefault("workarounds", []).append(item)
+    if versions:
+        start["versions"] = [{"version": v} for v in versions]
+
+
+def _add_translation_options(start: dict[str, Any], translations: tuple[str, ...]) -> None:
+    """Each --translation into `start`: a text field set, a list's item appended."""
+    for value in translations:
+        key, sep, text = value.partition("=")
+        if not sep or not re.fullmatch(r"(signature|root_cause|workarounds|dead_ends)_[A-Za-z]{2,3}(_[A-Za-z0-9]+)*", key):
+            raise CommandError(f"--translation `{value}` is not `<field>_<locale>=TEXT`")
+        if key.startswith(("workarounds_", "dead_ends_")):
+            start.setdefault(key, []).append(text)
+        else:
+            start[key] = text
+
+
+def _stop_at_a_match(signature: str, corpus: list[Entry], config: Config, on_match: str) -> None:
+    """With --no-input, what --on-match says for entries whose regex already matches the
+    message: _AddExample, _Stopped, or exit with the matches shown (nothing for `continue`)."""
+    found = scaffold.entries_matching(signature, corpus, config.settings.get("regex", {}))
+    if not found or on_match == "continue":
+        return
+    if on_match == "example" and len(found) == 1:
+        held = scaffold.held_message(found[0], signature)
+        if held is not None:
+            raise _Stopped(f"nothing written: {found[0].id} already holds this message as {held}")
+        raise _AddExample(found[0], signature)
+    _show_matches(found)
+    click.echo("nothing written (--on-match continue writes a new entry anyway)", err=True)
+    click.get_current_context().exit(int(ExitCode.FINDINGS))
+
+
+def _write_answers(answers: scaffold.Answers, config: Config, day: date, *, confirm: bool, force: bool) -> Path:
+    """The entry built from `answers`, written (shown and confirmed first if `confirm`); its path."""
+    data = scaffold.build_entry(answers, day)
+    target = entry_path(config.root, answers.entry_id)
+    if target.exists() and not force:
+        raise CommandError(f"`{display_path(target)}` exists; choose another id (--force overwrites it)")
+    if confirm:
+        click.echo(formatter.dump_entry(data, "yaml", schema_ref(target, config)))
+        verb = "Overwrite" if target.exists() else "Write"
+        if not click.confirm(f"{verb} {display_path(target)}?", default=True):
+            raise _Stopped("nothing written")
+    return write_entry(config.root, data, config, "yaml", overwrite=force)
+
+
+def _report_written(written: Path, config: Config, day: date) -> None:
+    """Where the schema for editors is, and the new entry's lint; exit 1 on an error finding."""
     schema_file = project_schema(config.base, config.schema)
     if not schema_file.is_file():
         shown_schema = display_path(schema_file)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from entrykit.regex.redos import Finding, pump_count
 
@@ -98,52 +98,92 @@ def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) 
     run that exceeds the budget costs the budget, and more than all runs before it.
     A run that exceeds the budget on its own confirms the finding too.
     """
-    runs: list[tuple[int, float | None]] = []
     budget = runner.budget
-    limit = _POLYNOMIAL_LENGTHS[-1]
-    # Every size up to the first run that takes `_PREDICT_FROM` of the budget is only a
-    # step on the way, so the sizes still to come go to the worker as one series that
-    # stops there (one round trip); the loops below then read the runs in order.
     if finding.kind == "exponential":
         texts = [finding.attack.build(n) for n in _EXPONENTIAL_STEPS]
     else:
         texts = [finding.attack.build(pump_count(finding.attack, n)) for n in _POLYNOMIAL_LENGTHS]
-    ahead: deque[Any] = deque()
-    sent = 0
+    series = _Series(runner, pattern, flags, mode, texts, _PREDICT_FROM * budget)
+    if finding.kind == "exponential":
+        prediction = _predict_exponential(series, finding, budget)
+    else:
+        prediction = _predict_polynomial(series, finding, budget)
+    runs = tuple(series.runs)
+    if prediction is None:
+        return Measurement(runs, finding.kind, finding.degree)
+    return Measurement(
+        runs, finding.kind, finding.degree,
+        predicted=prediction.predicted, growth=prediction.growth, step=prediction.step,
+    )
 
-    def run(text: str) -> bool:
-        nonlocal sent
-        if not ahead:  # `text` is one of `texts`, asked for in order
-            start = texts.index(text, sent)
-            ahead.extend(runner.run_series(pattern, flags, mode, texts[start:], _PREDICT_FROM * budget))
-            sent = start + len(ahead)
-        outcome = ahead.popleft()
-        runs.append((len(text), None if outcome.timed_out else outcome.seconds))
+
+class _Prediction(NamedTuple):
+    """The length that would exceed the budget, and the growth it was extrapolated from."""
+
+    predicted: int
+    growth: float
+    step: int = 0
+
+
+class _Series:
+    """The attack texts of one measurement, run in order, and the runs so far.
+
+    Every size up to the first run that takes `_PREDICT_FROM` of the budget is only a
+    step on the way, so the sizes still to come go to the worker as one series that
+    stops there (one round trip); `run` then reads the runs in order.
+    """
+
+    def __init__(self, runner: Any, pattern: str, flags: int, mode: str, texts: list[str], stop_at: float) -> None:
+        self.runner = runner
+        self.pattern = pattern
+        self.flags = flags
+        self.mode = mode
+        self.texts = texts
+        self.stop_at = stop_at
+        self.runs: list[tuple[int, float | None]] = []
+        self._ahead: deque[Any] = deque()
+        self._sent = 0
+
+    def run(self, text: str) -> bool:
+        """Record the run of `text` (one of `texts`, asked for in order); whether it timed out."""
+        if not self._ahead:
+            start = self.texts.index(text, self._sent)
+            self._ahead.extend(
+                self.runner.run_series(self.pattern, self.flags, self.mode, self.texts[start:], self.stop_at)
+            )
+            self._sent = start + len(self._ahead)
+        outcome = self._ahead.popleft()
+        self.runs.append((len(text), None if outcome.timed_out else outcome.seconds))
         return bool(outcome.timed_out)
 
-    def done(**found: Any) -> Measurement:
-        return Measurement(tuple(runs), finding.kind, finding.degree, **found)
 
-    if finding.kind == "exponential":
-        for previous, n in zip((None, *_EXPONENTIAL_STEPS[:-1]), _EXPONENTIAL_STEPS, strict=True):
-            if run(finding.attack.build(n)):
-                break
-            (l2, t2), before = runs[-1], runs[-2] if len(runs) > 1 else None
-            if previous is None or before is None or t2 is None or t2 < _PREDICT_FROM * budget:
-                continue
-            l1, t1 = before
-            if not t1 or t2 / t1 < _MIN_FACTOR:
-                continue
-            factor = t2 / t1
-            steps = math.log(budget / t2) / math.log(factor)
-            predicted = len(finding.attack.build(n + max(1, math.ceil(steps * (n - previous)))))
-            if predicted <= limit:
-                return done(predicted=predicted, growth=factor, step=l2 - l1)
-        return done()
-    length = _POLYNOMIAL_LENGTHS[0]
-    while length <= limit:
-        if run(finding.attack.build(pump_count(finding.attack, length))):
-            break
+def _predict_exponential(series: _Series, finding: Finding, budget: float) -> _Prediction | None:
+    """Four more pumps a step; the factor per step of two long enough runs predicts the rest."""
+    runs = series.runs
+    for previous, n in zip((None, *_EXPONENTIAL_STEPS[:-1]), _EXPONENTIAL_STEPS, strict=True):
+        if series.run(finding.attack.build(n)):
+            return None
+        (l2, t2), before = runs[-1], runs[-2] if len(runs) > 1 else None
+        if previous is None or before is None or t2 is None or t2 < _PREDICT_FROM * budget:
+            continue
+        l1, t1 = before
+        if not t1 or t2 / t1 < _MIN_FACTOR:
+            continue
+        factor = t2 / t1
+        steps = math.log(budget / t2) / math.log(factor)
+        predicted = len(finding.attack.build(n + max(1, math.ceil(steps * (n - previous)))))
+        if predicted <= _POLYNOMIAL_LENGTHS[-1]:
+            return _Prediction(predicted, factor, l2 - l1)
+    return None
+
+
+def _predict_polynomial(series: _Series, finding: Finding, budget: float) -> _Prediction | None:
+    """Doubling lengths; the exponent of two long enough runs predicts the rest."""
+    runs = series.runs
+    limit = _POLYNOMIAL_LENGTHS[-1]
+    for length in _POLYNOMIAL_LENGTHS:
+        if series.run(finding.attack.build(pump_count(finding.attack, length))):
+            return None
         (l2, t2) = runs[-1]
         if t2 is not None and t2 >= _PREDICT_FROM * budget and len(runs) > 1 and runs[-2][1]:
             l1, t1 = runs[-2]
@@ -152,8 +192,7 @@ def measure(pattern: str, flags: int, mode: str, finding: Finding, runner: Any) 
             if exponent >= _MIN_EXPONENT:
                 predicted = int(l2 * (budget / t2) ** (1 / exponent)) + 1
                 if predicted <= limit:
-                    return done(predicted=predicted, growth=exponent)
+                    return _Prediction(predicted, exponent)
             elif l2 * budget / t2 > limit:
-                break  # about linear: no size we would try exceeds the budget
-        length *= 2
-    return done()
+                return None  # about linear: no size we would try exceeds the budget
+    return None

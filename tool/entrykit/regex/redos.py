@@ -697,38 +697,21 @@ def _analyse_items(
     return found, builder.nested
 
 
+# A step from one looping component to a later one: (target component, state left in the
+# source, state reached in the target, the word that loops in both).
+_Step = tuple[int, int, int, str]
+
+
 def _longest_chain(analysis: _Analysis) -> Candidate | None:
     """The longest chain of looping states that hand the same word on (degree = length)."""
     auto = analysis.auto
     looping = analysis.looping
     if len(looping) < 2:
         return None
-    forward = {c: analysis.reach(analysis.components[c]) for c in looping}
-    backward = {c: analysis.reach(analysis.components[c], reverse=True) for c in looping}
-    # edges[c1] = [(c2, p, q, word)]; components come out of Tarjan in reverse topological order
-    edges: dict[int, list[tuple[int, int, int, str]]] = {c: [] for c in looping}
-    spend = analysis.budget.spend
-    for c1 in looping:
-        for c2 in looping:
-            spend(1 + len(analysis.components[c2]))
-            if c1 == c2 or not (set(analysis.components[c2]) & forward[c1]):
-                continue
-            spend(min(len(forward[c1]), len(backward[c2])))
-            between = forward[c1] & backward[c2]
-            found = None
-            for p in analysis.components[c1]:
-                for q in analysis.components[c2]:
-                    word = analysis.ida(p, q, between)
-                    if word is not None:
-                        found = (c2, p, q, word)
-                        break
-                if found:
-                    break
-            if found:
-                edges[c1].append(found)
-    best: dict[int, list[tuple[int, int, int, str]]] = {}
+    edges = _chain_edges(analysis)
+    best: dict[int, list[_Step]] = {}
 
-    def longest(c: int) -> list[tuple[int, int, int, str]]:
+    def longest(c: int) -> list[_Step]:
         if c not in best:
             options = [[edge, *longest(edge[0])] for edge in edges[c]]
             best[c] = max(options, key=len) if options else []
@@ -742,6 +725,51 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
     prefix = "" if first_state == auto.start else analysis.prefix_to(first_state)
     if prefix is None:
         return None
+    pumps = _chain_pumps(analysis, first_state, steps)
+    if pumps is None:
+        return None
+    loops = [analysis.comp_of[first_state]] + [analysis.comp_of[q] for _, _, q, _ in steps]
+    where = "`, `".join(
+        "(every start)" if auto.start in analysis.components[c] else _describe(auto, analysis.components[c])
+        for c in loops
+    )
+    group = any(analysis.group_looped(c) for c in loops[1:])
+    return Candidate("polynomial", len(steps) + 1, prefix, tuple(pumps), where, group)
+
+
+def _chain_edges(analysis: _Analysis) -> dict[int, list[_Step]]:
+    """For each looping component, the later ones it hands a word on to."""
+    looping = analysis.looping
+    forward = {c: analysis.reach(analysis.components[c]) for c in looping}
+    backward = {c: analysis.reach(analysis.components[c], reverse=True) for c in looping}
+    # components come out of Tarjan in reverse topological order
+    edges: dict[int, list[_Step]] = {c: [] for c in looping}
+    spend = analysis.budget.spend
+    for c1 in looping:
+        for c2 in looping:
+            spend(1 + len(analysis.components[c2]))
+            if c1 == c2 or not (set(analysis.components[c2]) & forward[c1]):
+                continue
+            spend(min(len(forward[c1]), len(backward[c2])))
+            step = _hand_on(analysis, c1, c2, forward[c1] & backward[c2])
+            if step is not None:
+                edges[c1].append(step)
+    return edges
+
+
+def _hand_on(analysis: _Analysis, c1: int, c2: int, between: set[int]) -> _Step | None:
+    """The first pair of states of `c1` and `c2` that one word loops through, through `between`."""
+    for p in analysis.components[c1]:
+        for q in analysis.components[c2]:
+            word = analysis.ida(p, q, between)
+            if word is not None:
+                return (c2, p, q, word)
+    return None
+
+
+def _chain_pumps(analysis: _Analysis, first_state: int, steps: list[_Step]) -> list[str] | None:
+    """The words that pump a chain: each step's loop word, with a bridge between steps
+    where one step ends in another state than the next starts from; None if none bridges."""
     pumps = []
     at = first_state
     for _, p, q, word in steps:
@@ -752,13 +780,7 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
             pumps.append(bridge)
         pumps.append(word)
         at = q
-    loops = [analysis.comp_of[first_state]] + [analysis.comp_of[q] for _, _, q, _ in steps]
-    where = "`, `".join(
-        "(every start)" if auto.start in analysis.components[c] else _describe(auto, analysis.components[c])
-        for c in loops
-    )
-    group = any(analysis.group_looped(c) for c in loops[1:])
-    return Candidate("polynomial", len(steps) + 1, prefix, tuple(pumps), where, group)
+    return pumps
 
 
 def _bridge(analysis: _Analysis, source: int, target: int) -> str | None:

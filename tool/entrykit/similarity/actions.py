@@ -110,7 +110,6 @@ class ActionTokens:
 @lru_cache(maxsize=4096)
 def action_tokens(text: str) -> ActionTokens:
     """The tokens of one action (cached: a merge and a lint read the same actions many times)."""
-    words = _words()
     text = unicodedata.normalize("NFKC", text[:MAX_ACTION_CHARS])
     codes: list[str] = []
 
@@ -118,51 +117,83 @@ def action_tokens(text: str) -> ActionTokens:
         codes.append(match.group(0).lower().rstrip("."))
         return f" \x00{len(codes) - 1}\x00 "
 
-    weights: dict[str, float] = {}
-    code: set[str] = set()
-    anchors: set[str] = set()
-    sides: set[tuple[int, int]] = set()
-    verb: str | None = None
-    first, negated, tail = True, False, 1.0
+    reader = _Reader(_words())
     for number, match in enumerate(_TOKEN.finditer(_CODE.sub(hide, text))):
         token = match.group(0)
         if match.group(1) is not None:
-            for part in codes[int(match.group(1))].split("="):
-                if part:
-                    code.add(part)
-                    weights.setdefault(("¬" if negated else "") + part, CODE_WEIGHT * tail)
-            first = False
-            continue
-        if not token[0].isalnum():
-            negated = False  # punctuation ends a negation's reach
-            if not first:
-                tail = TAIL_WEIGHT
-            continue
+            reader.read_code(codes[int(match.group(1))])
+        elif not token[0].isalnum():
+            reader.read_punctuation()
+        else:
+            reader.read_word(token, number)
+    return reader.tokens()
+
+
+class _Reader:
+    """Reads an action's tokens left to right into its `ActionTokens`."""
+
+    def __init__(self, words: _Words) -> None:
+        self.words = words
+        self.weights: dict[str, float] = {}
+        self.code: set[str] = set()
+        self.anchors: set[str] = set()
+        self.sides: set[tuple[int, int]] = set()
+        self.verb: str | None = None
+        self.first = True  # no word or code read yet: the next one is the action's verb
+        self.negated = False
+        self.tail = 1.0
+
+    def tokens(self) -> ActionTokens:
+        return ActionTokens(self.weights, frozenset(self.code), frozenset(self.anchors), frozenset(self.sides), self.verb)
+
+    def read_code(self, code: str) -> None:
+        """A command, flag, identifier or variable, whole (`NAME=value` as its two sides)."""
+        for part in code.split("="):
+            if part:
+                self.code.add(part)
+                self.weights.setdefault(("¬" if self.negated else "") + part, CODE_WEIGHT * self.tail)
+        self.first = False
+
+    def read_punctuation(self) -> None:
+        self.negated = False  # punctuation ends a negation's reach
+        if not self.first:
+            self.tail = TAIL_WEIGHT
+
+    def read_word(self, token: str, number: int) -> None:
+        """A word, the `number`th token of the action."""
+        words = self.words
         lower = token.lower()
-        if not first and lower in words.breaks:
-            tail = TAIL_WEIGHT
-        for index, (one, other) in enumerate(words.contrasts):
-            if lower in one:
-                sides.add((index, 0))
-            if lower in other:
-                sides.add((index, 1))
-        if first and lower in words.openers:
-            continue
-        if first:
-            verb, first = words.verbs.get(_stem(lower, words.synonyms)), False
+        if not self.first and lower in words.breaks:
+            self.tail = TAIL_WEIGHT
+        self._read_contrast(lower)
+        if self.first and lower in words.openers:
+            return
+        if self.first:
+            self.verb, self.first = words.verbs.get(_stem(lower, words.synonyms)), False
         if lower in words.negators:
-            negated = True
-            continue
-        mark = "¬" if negated else ""
+            self.negated = True
+            return
+        mark = "¬" if self.negated else ""
         if _NUMBER.fullmatch(lower):
-            anchors.add(mark + lower)
-            continue
-        if number > 0 and token[0].isupper() and not token.isupper() and lower not in words.stop:
-            anchors.add(mark + lower)  # a proper name: a place, a product
+            self.anchors.add(mark + lower)
+            return
+        if number > 0 and _is_proper_name(token) and lower not in words.stop:
+            self.anchors.add(mark + lower)  # a place, a product
         if lower in words.stop:
-            continue
-        weights.setdefault(mark + _stem(lower, words.synonyms), tail)
-    return ActionTokens(weights, frozenset(code), frozenset(anchors), frozenset(sides), verb)
+            return
+        self.weights.setdefault(mark + _stem(lower, words.synonyms), self.tail)
+
+    def _read_contrast(self, lower: str) -> None:
+        for index, (one, other) in enumerate(self.words.contrasts):
+            if lower in one:
+                self.sides.add((index, 0))
+            if lower in other:
+                self.sides.add((index, 1))
+
+
+def _is_proper_name(token: str) -> bool:
+    """Capitalised but not all capitals (away from the sentence start, a name)."""
+    return token[0].isupper() and not token.isupper()
 
 
 def _same_flag(a: str, b: str) -> bool:

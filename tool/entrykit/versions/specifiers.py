@@ -176,30 +176,46 @@ def _package(words: str) -> str:
 
 def _clause(op: str | None, token: str, scheme: Scheme) -> tuple[Clause, bool]:
     """One clause in canonical form, and whether its operator was guessed."""
+    _reject_unorderable(op, token)
+    plus = token.endswith("+") and len(token) > 1
+    core = token[:-1] if plus else token
+    op = _RESPELLED.get(op or "", op)
+    wildcard = _WILDCARD.match(core)
+    if wildcard and scheme.wildcards:
+        return _series_clause(op, token, wildcard["prefix"], plus), False
+    return _release_clause(op, token, core, plus, scheme)
+
+
+def _reject_unorderable(op: str | None, token: str) -> None:
+    """_Unparsable for operators and words that name no range PEP 440 can compare."""
     if op in ("^", "~"):
         raise _Unparsable(f"`{op}` ranges are not PEP 440; write both bounds (`>=1.2,<2`)")
     if op == "===":
         raise _Unparsable("arbitrary equality `===` cannot be compared with other versions")
     if token.lower() in _MOVING:
         raise _Unparsable(f"`{token}` moves with every release; name the versions")
-    plus = token.endswith("+") and len(token) > 1
-    core = token[:-1] if plus else token
-    op = _RESPELLED.get(op or "", op)
-    wildcard = _WILDCARD.match(core)
-    if wildcard and scheme.wildcards:
-        prefix = wildcard["prefix"].lstrip("vV")
-        if not _RELEASE.match(prefix):
-            raise _Unparsable(f"`{token}` is not a version series")
-        prefix = ".".join(str(int(p)) for p in prefix.split("."))
-        if plus and op not in (None, ">="):
-            raise _Unparsable(f"`{op}{token}` mixes `{op}` with a trailing `+`")
-        if plus or op == ">=":
-            return Clause(">=", prefix), False
-        if op in (None, "=="):
-            return Clause("==", prefix + ".*"), False
-        if op in ("!=", "<"):
-            return Clause(op, prefix + (".*" if op == "!=" else "")), False
-        raise _Unparsable(f"`{op}{token}` has no PEP 440 form")
+
+
+def _series_clause(op: str | None, token: str, prefix: str, plus: bool) -> Clause:
+    """The clause of a wildcard series (`2.x`, `>=11.*`, `2.x+`) whose release is `prefix`."""
+    prefix = prefix.lstrip("vV")
+    if not _RELEASE.match(prefix):
+        raise _Unparsable(f"`{token}` is not a version series")
+    prefix = ".".join(str(int(p)) for p in prefix.split("."))
+    if plus and op not in (None, ">="):
+        raise _Unparsable(f"`{op}{token}` mixes `{op}` with a trailing `+`")
+    if plus or op == ">=":
+        return Clause(">=", prefix)
+    if op in (None, "=="):
+        return Clause("==", prefix + ".*")
+    if op in ("!=", "<"):
+        return Clause(op, prefix + (".*" if op == "!=" else ""))
+    raise _Unparsable(f"`{op}{token}` has no PEP 440 form")
+
+
+def _release_clause(op: str | None, token: str, core: str, plus: bool, scheme: Scheme) -> tuple[Clause, bool]:
+    """The clause of one version (`core`, `token` less its trailing `+`), and whether its
+    operator was guessed."""
     try:
         version = scheme.parse(core)
     except ValueError as exc:

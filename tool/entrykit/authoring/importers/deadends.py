@@ -108,8 +108,8 @@ def entry_id_for(upstream_id: str) -> str:
     """The entry id of an upstream id, decided by that id alone (never by what else is
     imported), so an entry and every reference to it get the same id in any import."""
     if UPSTREAM_ID.fullmatch(upstream_id):
-        domain, slug, env = upstream_id.split("/")
-        exact = f"{domain}/{slug}_{env}"
+        upstream_domain, upstream_slug, environment = upstream_id.split("/")
+        exact = f"{upstream_domain}/{upstream_slug}_{environment}"
         if is_valid_id(exact):
             return exact
     domain, slug, env = split_upstream(upstream_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,8 +11,12 @@ from typing import Any
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.authoring.render import (
     CONDITION_LABEL,
+    HEADER_FIELDS,
     NONE,
+    NULLABLE_VERSION_FIELDS,
     SEPARATOR,
+    STATS_HEADINGS,
+    VERSION_FIELDS,
     rate_from,
     read_code_span,
     unescape,
@@ -89,15 +93,19 @@ def _value(cursor: _Lines, indent: str = "") -> str:
     return unescape(cursor.take()[len(indent) :])
 
 
-def _table(cursor: _Lines) -> list[list[str]]:
-    """Rows of the pipe table at the cursor (header and rule skipped)."""
+def _table(cursor: _Lines, columns: Sequence[str]) -> list[list[str]]:
+    """Rows of the pipe table at the cursor (header and rule skipped), each of the width
+    of `columns`; PageError for a row with more or fewer cells."""
     rows: list[list[str]] = []
     cursor.take()
     cursor.take()
     while cursor.peek().startswith("|"):
+        line_number = cursor.pos + 1
         line = cursor.take().strip()
-        cells = re.split(r"(?<!\\)\|", line[1:-1])
-        rows.append([cell.strip() for cell in cells])
+        cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line[1:-1])]
+        if len(cells) != len(columns):
+            raise PageError(line_number, f"the table row has {len(cells)} cells, not {len(columns)}")
+        rows.append(cells)
     return rows
 
 
@@ -160,9 +168,9 @@ def _plain_items(cursor: _Lines) -> list[str]:
 
 def _header(line: str, entry: dict[str, Any]) -> None:
     parts = line.split(SEPARATOR)
-    if len(parts) != 4:
+    if len(parts) != len(HEADER_FIELDS):
         raise PageError(1, "the first line is not `domain · category · tier · resolvable`")
-    for key, part in zip(("domain", "category", "verification_tier", "resolvable"), parts):
+    for key, part in zip(HEADER_FIELDS, parts, strict=True):
         if part != NONE:
             value = read_code_span(part)
             if value is None:
@@ -246,8 +254,11 @@ def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
     cursor.skip_blank()
     if not cursor.peek().startswith("| Fix Rate"):
         raise cursor.error("expected the table `| Fix Rate | Confidence | Evidence | First Seen |`")
-    [row] = _table(cursor)
-    fix, confidence, evidence, first_seen = row
+    line_number = cursor.pos + 1
+    rows = _table(cursor, STATS_HEADINGS)
+    if len(rows) != 1:
+        raise PageError(line_number, f"the table `| Fix Rate | ...` has {len(rows)} rows, not 1")
+    fix, confidence, evidence, first_seen = rows[0]
     for key, cell in (("fix_success_rate", fix), ("confidence", confidence)):
         rate = rate_from(cell)
         if rate is not None:
@@ -262,13 +273,13 @@ def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
 def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
     cursor.skip_blank()
     if name == "Version Compatibility":
-        rows = _table(cursor) if cursor.peek().startswith("|") else []
+        rows = _table(cursor, VERSION_FIELDS) if cursor.peek().startswith("|") else []
         versions = []
         for cells in rows:
             row: dict[str, Any] = {}
-            for key, cell in zip(("version", "status", "introduced", "deprecated", "behavior_change"), cells):
+            for key, cell in zip(VERSION_FIELDS, cells, strict=True):
                 value = unescape_cell(cell)
-                if value is not None or key in ("introduced", "deprecated", "behavior_change"):
+                if value is not None or key in NULLABLE_VERSION_FIELDS:
                     row[key] = value
             versions.append(row)
         entry["versions"] = versions
