@@ -111,6 +111,15 @@ def test_parse_agrees_with_re_and_walk_with_a_recursive_reading(pieces: list[str
     assert syntax.count_nodes(parsed.nodes) == len(_reference_order(parsed.nodes))
 
 
+@pytest.mark.parametrize("pattern", ["(?<!a|)", "(?<=a*)", "x(?<=ab?)"])
+def test_a_lookbehind_of_varying_width_fails_as_re_compile_fails(pattern: str) -> None:
+    """`re`'s parser accepts these and its compiler refuses them (hypothesis found the first)."""
+    with pytest.raises(re.error):
+        re.compile(pattern)
+    with pytest.raises(re.error, match="fixed-width"):
+        syntax.parse(pattern)
+
+
 def test_a_pattern_is_parsed_once_and_a_bad_one_fails_afresh_each_time() -> None:
     pattern = "parsed once: (a|b)+c"
     assert syntax.parse(pattern, 0) is syntax.parse(pattern, 0)

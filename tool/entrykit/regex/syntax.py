@@ -265,7 +265,10 @@ def _node(op: Any, av: Any) -> Node:
         return Atomic(_seq(av))
     if op is _c.ASSERT or op is _c.ASSERT_NOT:
         behind = av[0] < 0
-        return Lookaround(behind, op is _c.ASSERT_NOT, _seq(av[1]), av[1].getwidth()[0] if behind else 0)
+        low, high = av[1].getwidth()
+        if behind and low != high:  # as `re.compile` refuses it: the parser alone lets it through
+            raise re.error("look-behind requires fixed-width pattern")
+        return Lookaround(behind, op is _c.ASSERT_NOT, _seq(av[1]), low if behind else 0)
     if op is _c.GROUPREF:
         return Backref(av)
     if op is _c.GROUPREF_EXISTS:
