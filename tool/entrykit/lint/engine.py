@@ -335,7 +335,7 @@ class _Run:
             pending.append((len(records), planned.old))
             tasks.append(planned.task)
             records.append(None)
-        for checked, ((place, old), fresh) in enumerate(zip(pending, self._run(tasks)), start=1):
+        for checked, ((place, old), fresh) in enumerate(zip(pending, self._run(tasks), strict=True), start=1):
             records[place] = self._keep(fresh.merged_with(old) if old is not None and fresh.digest == old.digest else fresh)
             self.progress("checking files", checked, len(tasks))
         done = [r for r in records if r is not None]
@@ -378,7 +378,7 @@ class _Run:
             )
             for old in (records[n] for n in missing)
         ]
-        for checked, (number, fresh) in enumerate(zip(missing, self._run(tasks)), start=1):
+        for checked, (number, fresh) in enumerate(zip(missing, self._run(tasks), strict=True), start=1):
             old = records[number]
             records[number] = self._keep(fresh.merged_with(old) if fresh.digest == old.digest else fresh)
             self.progress("reading corpus", checked, len(tasks))
@@ -696,7 +696,7 @@ def check(
         FileRecord(f.path, f.path, f.abspath, file_format(f.abspath), failure=Failure(f.line, f.col, f.message))
         for f in failures
     ]
-    target_records = [r for r, e in zip(records, entries) if id(e) in wanted] + failed
+    target_records = [r for r, e in zip(records, entries, strict=True) if id(e) in wanted] + failed
     corpus_found = _corpus_findings(records, {r.shown for r in target_records}, config, today, {})
     return _diagnostics(records, target_records, corpus_found, config)
 
