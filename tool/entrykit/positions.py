@@ -239,9 +239,8 @@ def yaml_positions(text: str, root: yaml.Node | None = None) -> PositionIndex:
         else:
             spot = Spot(line, col)
         index.spots.setdefault(pointer, spot)
-        if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG:
-            if _nonfinite_yaml_float(node.value):
-                index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, node.value))
+        if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG and _nonfinite_yaml_float(node.value):
+            index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, node.value))
         if key_node is not None and _yaml11_spelling(loader, key_node):
             index.irregularities.append(Irregularity("yaml-1.1-scalar", pointer, key_line, key_col, key_node.value))
         if _yaml11_spelling(loader, node):
@@ -263,9 +262,13 @@ def yaml_place(root: yaml.Node, place: Any, pointer: str, at_key: bool = False) 
                 if len(pairs) > 1:
                     return None
                 found = pairs[0] if pairs else None
-            elif isinstance(node, yaml.SequenceNode) and token.isdigit() and str(int(token)) == token:
-                if int(token) < len(node.value):
-                    found = (None, node.value[int(token)])
+            elif (
+                isinstance(node, yaml.SequenceNode)
+                and token.isdigit()
+                and str(int(token)) == token
+                and int(token) < len(node.value)
+            ):
+                found = (None, node.value[int(token)])
             if found is None:
                 break  # the nearest ancestor that exists
             key_node, node = found

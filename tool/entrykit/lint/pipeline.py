@@ -9,6 +9,7 @@ are enough of them; records come back in the order of the files.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -281,9 +282,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())  # (before shutdown forgets them)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
-        try:
+        with contextlib.suppress(OSError, ValueError):  # already gone
             process.terminate()
-        except (OSError, ValueError):  # pragma: no cover - already gone
-            pass
     for process in processes:
         process.join(5)
