@@ -82,7 +82,7 @@ def too_broad(
     them holds is the entry's own error, which its regex should match."""
     probes = ("", *generic_probes())
     outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in probes])
-    for probe, outcome in zip(probes, outcomes):
+    for probe, outcome in zip(probes, outcomes, strict=True):
         if outcome.status is Status.MATCH:
             if probe == "":
                 return Broad("matches the empty string, so it matches every message")
@@ -113,11 +113,11 @@ def _other_errors(
     keys = _folded_keys()
     tried = [
         probe
-        for probe, key in zip(probes, keys)
+        for probe, key in zip(probes, keys, strict=True)
         if not any(key in text for text in own) and may_match(query, probe.message)
     ]
     outcomes = runner.run([Job(pattern, flags, mode, probe.message) for probe in tried])
-    matched = [probe for probe, outcome in zip(tried, outcomes) if outcome.status is Status.MATCH]
+    matched = [probe for probe, outcome in zip(tried, outcomes, strict=True) if outcome.status is Status.MATCH]
     if not matched:
         return None
     first = matched[0]
