@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Union, overload
+from typing import Any, overload
 
 import ahocorasick
 
@@ -37,7 +37,7 @@ _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
 _LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
 
 # A query: a literal, ("and", parts), ("or", parts), or None for "anything".
-Query = Union[str, tuple[str, tuple["Query", ...]], None]
+Query = str | tuple[str, tuple["Query", ...]] | None
 
 
 # --- case folding as re's IGNORECASE compares ----------------------------------------------
@@ -360,7 +360,7 @@ class RegexIndex:
         self.covers = []
         self.fallback = []
         self._users = defaultdict(list)
-        for number, (pattern, query) in enumerate(zip(self.patterns, self.queries)):
+        for number, (pattern, query) in enumerate(zip(self.patterns, self.queries, strict=True)):
             chosen = cover(query, df) if pattern is not None else None
             self.covers.append(chosen)
             if pattern is None:
@@ -412,7 +412,7 @@ class RegexIndex:
         """Outcomes of the candidate regexes on `text` (others cannot match it)."""
         numbers = sorted(self.candidates(text))
         jobs = [Job(self.patterns[n] or "", self.flags, self.mode, text) for n in numbers]
-        return dict(zip(numbers, runner.run(jobs)))
+        return dict(zip(numbers, runner.run(jobs), strict=True))
 
 
 def _safe_required(pattern: str | None, flags: int) -> Query:
@@ -572,7 +572,7 @@ def cross_matches(
     known = [queries[members[0]] for members in alike] if queries is not None else None
     index = RegexIndex(unique, flags, mode, (t.text for t in texts), known)
     by_pattern: dict[int, list[Text]] = defaultdict(list)
-    for item, literals in zip(texts, index.df_literals):
+    for item, literals in zip(texts, index.df_literals, strict=True):
         for key in index.candidates(item.text, literals):
             if alike[key] != [item.owner]:  # a regex alone never runs on its own texts
                 by_pattern[key].append(item)
@@ -714,7 +714,7 @@ def focused_cross_matches(
                 candidates[number].add(position)
     users: dict[str, list[int]] = defaultdict(list)
     fallback: list[int] = []
-    for number, (pattern, chosen) in enumerate(zip(patterns, covers)):
+    for number, (pattern, chosen) in enumerate(zip(patterns, covers, strict=True)):
         if pattern is None or number in wanted:
             continue
         if chosen is None:
