@@ -288,7 +288,7 @@ class RegexRunner:
                     pending.append(job)
                 remote.append((index, place))
         outcomes = self._run_remote(pending) if pending else []
-        for job, outcome in zip(pending, outcomes):
+        for job, outcome in zip(pending, outcomes, strict=True):
             if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
                 continue  # unknown, not a result: another run may try it
             if remember or outcome.status is Status.TIMEOUT:
