@@ -157,7 +157,7 @@ def regex_misses_example(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if pattern is None:
         return
     examples = _own_texts(entry, "examples")
-    for (index, text), outcome in zip(examples, _run(ctx, pattern, [t for _, t in examples])):
+    for (index, text), outcome in zip(examples, _run(ctx, pattern, [t for _, t in examples]), strict=True):
         if outcome.status is Status.NO_MATCH and _only_by_case(ctx, pattern, text):
             yield Finding(jp.join("examples", index), f"regex matches example {index + 1} {CASE_HINT}")
         elif outcome.status is Status.NO_MATCH:
@@ -195,7 +195,7 @@ def regex_matches_counterexample(entry: Entry, ctx: Context) -> Iterator[Finding
     if pattern is None:
         return
     counters = _own_texts(entry, "counterexamples")
-    for (index, _), outcome in zip(counters, _run(ctx, pattern, [t for _, t in counters])):
+    for (index, _), outcome in zip(counters, _run(ctx, pattern, [t for _, t in counters]), strict=True):
         if outcome.status is Status.MATCH:
             yield Finding(
                 jp.join("counterexamples", index), f"regex matches counterexample {index + 1}"
@@ -402,7 +402,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
         own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
         own += [(f"the generic probe `{probe}`", probe) for probe in ("", *generic_probes())]
         outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
-        slow = tuple(name for (name, _), outcome in zip(own, outcomes) if outcome.timed_out)
+        slow = tuple(name for (name, _), outcome in zip(own, outcomes, strict=True) if outcome.timed_out)
     return (flags, mode, settings.timeout_ms, slow)
 
 
@@ -451,7 +451,7 @@ def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
     texts = [t for t in [entry.str_field("signature")] if t is not None]
     texts += [t for _, t in _own_texts(entry, "examples")] + [t for _, t in _own_texts(entry, "counterexamples")]
     expected = _run(ctx, pattern, texts)
-    known = [(t, o.matched) for t, o in zip(texts, expected) if o.status in (Status.MATCH, Status.NO_MATCH)]
+    known = [(t, o.matched) for t, o in zip(texts, expected, strict=True) if o.status in (Status.MATCH, Status.NO_MATCH)]
     for engine in engines:
         problem = check_portable(pattern, _flags(ctx), _mode(ctx), engine, known, _runner(ctx).budget)
         if problem is not None:
