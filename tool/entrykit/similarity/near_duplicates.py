@@ -118,7 +118,7 @@ def signature_shingles(text: str, normalized: str | None = None) -> frozenset[st
     """1- and 2-gram shingles of the normalised signature."""
     words = (normalize_signature(text) if normalized is None else normalized).split()
     grams = set(words)
-    grams.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    grams.update(f"{a} {b}" for a, b in itertools.pairwise(words))
     return frozenset(grams)
 
 
@@ -278,7 +278,7 @@ def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PER
 
 def _bucket_links(members: list[int]) -> list[tuple[int, int]]:
     if len(members) > BUCKET_LIMIT:
-        return list(zip(members, members[1:]))
+        return list(itertools.pairwise(members))
     return [(x, y) for n, x in enumerate(members) for y in members[n + 1 :]]
 
 
@@ -345,7 +345,7 @@ def lsh_candidates(
         ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         ends = np.r_[starts[1:], len(ordered)]
-        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
+        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
             members = sorted(present[k] for k in order[start:end])
             for pair in _bucket_links(members):
                 if pair not in seen:
@@ -591,7 +591,7 @@ def _reach(
 
         def run() -> None:
             outcomes = runner.run([Job(pattern or "", flags, mode, t.text) for t in batch], remember=False)
-            for text, outcome in zip(batch, outcomes):
+            for text, outcome in zip(batch, outcomes, strict=True):
                 if outcome.status is Status.MATCH and text.owner not in found and len(found) < needed:
                     found.append(text.owner)
             batch.clear()
