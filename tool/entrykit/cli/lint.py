@@ -184,34 +184,10 @@ def lint(
         known = baselines.read(baseline_path) if baseline_path is not None else None
         day = today.date() if today else date.today()
         if show_diff or apply_fixes:
-            # the round-trip editor (ruamel.yaml) is loaded only by a run that fixes
-            from entrykit.lint import fixer
-
-            fixed = fixer.fix(list(paths) or None, config, day)
-            for shown, why in sorted(fixed.skipped.items()):
-                click.echo(f"entrykit: {escape(shown)} not fixed: {escape(why)}", err=True)
-            if show_diff:
-                if quiet < 2:
-                    click.echo(escape_lines(fixed.diff()), nl=False)
-                ctx.exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-            write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
-            if not quiet:
-                _report_fixes(fixed, out if name == "text" else None)
-            result = fixed.remaining
+            result = _fix(paths, config, day, show_diff, quiet, out if name == "text" else None)
         else:
-            with Progress.on_stderr(quiet=bool(quiet)) as progress:
-                result = run_lint(
-                    list(paths) or None,
-                    config,
-                    day,
-                    use_cache=not no_cache,
-                    cache_dir=cache_dir,
-                    jobs=jobs or default_jobs(),
-                    progress=progress,
-                    with_summaries=baseline_path is not None or write_baseline_path is not None,
-                )
-            for note in result.notes:
-                click.echo(f"entrykit: warning: {escape(note)}", err=True)
+            with_summaries = baseline_path is not None or write_baseline_path is not None
+            result = _check(paths, config, day, quiet, not no_cache, cache_dir, jobs, with_summaries)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
@@ -227,16 +203,77 @@ def lint(
     options = ReportOptions(color=name == "text" and color_enabled(out), cwd=Path.cwd(), base=repository_root(config))
     _write_output_files(extra_outputs, diagnostics, len(result.files), options)
     if quiet < 2:
-        REPORTERS[name](diagnostics, registry.all_rules(), out, options)
-        if show_statistics:
-            statistics(diagnostics, out)
-        if name == "text" and not quiet:
-            line = summary_line(diagnostics, len(result.files))
-            out.write((click.style(line, **summary_style(diagnostics)) if options.color else line) + "\n")
+        _report(name, diagnostics, len(result.files), out, options, show_statistics, summary=not quiet)
     out.flush()
     failing = sum(1 for d in diagnostics if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING))
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     ctx.exit(int(code))
+
+
+def _fix(
+    paths: tuple[Path, ...], config: Config, day: date, show_diff: bool, quiet: int, fixes_out: TextIO | None
+) -> LintResult:
+    """Apply the safe fixes and return what remains to report; with `show_diff`, print
+    them as a diff and exit without writing."""
+    # the round-trip editor (ruamel.yaml) is loaded only by a run that fixes
+    from entrykit.lint import fixer
+
+    fixed = fixer.fix(list(paths) or None, config, day)
+    for shown, why in sorted(fixed.skipped.items()):
+        click.echo(f"entrykit: {escape(shown)} not fixed: {escape(why)}", err=True)
+    if show_diff:
+        if quiet < 2:
+            click.echo(escape_lines(fixed.diff()), nl=False)
+        click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
+    write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
+    if not quiet:
+        _report_fixes(fixed, fixes_out)
+    return fixed.remaining
+
+
+def _check(
+    paths: tuple[Path, ...],
+    config: Config,
+    day: date,
+    quiet: int,
+    use_cache: bool,
+    cache_dir: Path | None,
+    jobs: int | None,
+    with_summaries: bool,
+) -> LintResult:
+    """Lint `paths` (default: the corpus) with progress on standard error, and warn of the run's notes."""
+    with Progress.on_stderr(quiet=bool(quiet)) as progress:
+        result = run_lint(
+            list(paths) or None,
+            config,
+            day,
+            use_cache=use_cache,
+            cache_dir=cache_dir,
+            jobs=jobs or default_jobs(),
+            progress=progress,
+            with_summaries=with_summaries,
+        )
+    for note in result.notes:
+        click.echo(f"entrykit: warning: {escape(note)}", err=True)
+    return result
+
+
+def _report(
+    name: str,
+    diagnostics: list[Diagnostic],
+    files: int,
+    out: TextIO,
+    options: ReportOptions,
+    show_statistics: bool,
+    summary: bool,
+) -> None:
+    """The report in format `name`, then the statistics and the text summary line if asked."""
+    REPORTERS[name](diagnostics, registry.all_rules(), out, options)
+    if show_statistics:
+        statistics(diagnostics, out)
+    if name == "text" and summary:
+        line = summary_line(diagnostics, files)
+        out.write((click.style(line, **summary_style(diagnostics)) if options.color else line) + "\n")
 
 
 def _write_output_files(
