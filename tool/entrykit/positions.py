@@ -84,7 +84,6 @@ def json_positions(text: str) -> PositionIndex:
     """
     index = PositionIndex()
     where = _LineMap(text)
-    scanstring = json.decoder.scanstring
     # Each frame: [kind, pointer, keys-seen-or-next-index]
     stack: list[list[Any]] = []
     pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
@@ -107,25 +106,10 @@ def json_positions(text: str) -> PositionIndex:
                 pos += 1
                 continue
             if stack and stack[-1][0] == "object":
-                # Expect a key.
-                if ch != '"':
+                read = _json_key(text, pos, stack[-1], index, where)
+                if read is None:
                     break
-                key_start = pos
-                key, pos = scanstring(text, pos + 1)
-                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
-                if pos >= len(text) or text[pos] != ":":
-                    break
-                pos += 1
-                frame = stack[-1]
-                pending_pointer = jp.child(frame[1], key)
-                pending_key = where(key_start)
-                if key in frame[2]:
-                    line, col = pending_key
-                    index.irregularities.append(
-                        Irregularity("duplicate-key", pending_pointer, line, col, key)
-                    )
-                frame[2].add(key)
-                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+                pos, pending_pointer, pending_key = read
                 if pos >= len(text):
                     break
                 ch = text[pos]
@@ -137,41 +121,72 @@ def json_positions(text: str) -> PositionIndex:
             line, col = where(pos)
             key_line, key_col = pending_key if pending_key else (None, None)
             index.spots[pending_pointer] = Spot(line, col, key_line, key_col)
-            if ch == "{":
-                stack.append(["object", pending_pointer, set()])
-                pos += 1
-            elif ch == "[":
-                stack.append(["array", pending_pointer, 0])
-                pos += 1
-            elif ch == '"':
-                _, pos = scanstring(text, pos + 1)
-            else:
-                for name in _NONFINITE:
-                    if text.startswith(name, pos):
-                        index.irregularities.append(
-                            Irregularity("nonfinite-number", pending_pointer, line, col, name)
-                        )
-                        pos += len(name)
-                        break
-                else:
-                    for name in _CONSTANTS:
-                        if text.startswith(name, pos):
-                            pos += len(name)
-                            break
-                    else:
-                        match = _NUMBER.match(text, pos)
-                        if not match:
-                            break
-                        if _overflows(match.group()):
-                            index.irregularities.append(
-                                Irregularity("nonfinite-number", pending_pointer, line, col, match.group())
-                            )
-                        pos = match.end()
+            end = _json_value(text, pos, stack, pending_pointer, line, col, index)
+            if end is None:
+                break
+            pos = end
             if not stack:
                 break
     except (ValueError, IndexError):
         pass
     return index
+
+
+def _json_key(
+    text: str, pos: int, frame: list[Any], index: PositionIndex, where: _LineMap
+) -> tuple[int, str, tuple[int, int]] | None:
+    """Read the key of object `frame` at `pos` and its colon (noting a key written twice):
+    where its value starts, its pointer and the key's place; None if the text is malformed there."""
+    if text[pos] != '"':
+        return None
+    key_start = pos
+    key, pos = json.decoder.scanstring(text, pos + 1)
+    pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+    if pos >= len(text) or text[pos] != ":":
+        return None
+    pos += 1
+    pointer = jp.child(frame[1], key)
+    key_place = where(key_start)
+    if key in frame[2]:
+        line, col = key_place
+        index.irregularities.append(Irregularity("duplicate-key", pointer, line, col, key))
+    frame[2].add(key)
+    return _WS.match(text, pos).end(), pointer, key_place  # type: ignore[union-attr]
+
+
+def _json_value(
+    text: str, pos: int, stack: list[list[Any]], pointer: str, line: int, col: int, index: PositionIndex
+) -> int | None:
+    """Read the value starting at `pos` (a container opens a frame on `stack`): where
+    reading goes on, None if the text is malformed there."""
+    ch = text[pos]
+    if ch == "{":
+        stack.append(["object", pointer, set()])
+        return pos + 1
+    if ch == "[":
+        stack.append(["array", pointer, 0])
+        return pos + 1
+    if ch == '"':
+        return json.decoder.scanstring(text, pos + 1)[1]
+    return _json_scalar(text, pos, pointer, line, col, index)
+
+
+def _json_scalar(text: str, pos: int, pointer: str, line: int, col: int, index: PositionIndex) -> int | None:
+    """Read the number or constant at `pos` (noting a non-finite number): where it ends,
+    None if there is neither."""
+    for name in _NONFINITE:
+        if text.startswith(name, pos):
+            index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, name))
+            return pos + len(name)
+    for name in _CONSTANTS:
+        if text.startswith(name, pos):
+            return pos + len(name)
+    match = _NUMBER.match(text, pos)
+    if not match:
+        return None
+    if _overflows(match.group()):
+        index.irregularities.append(Irregularity("nonfinite-number", pointer, line, col, match.group()))
+    return match.end()
 
 
 def _overflows(number: str) -> bool:
