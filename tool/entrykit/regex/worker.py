@@ -26,6 +26,7 @@ import signal
 import struct
 import sys
 import time
+from collections.abc import Callable
 from types import ModuleType
 
 
@@ -84,77 +85,121 @@ def main() -> None:
         if payload is None:
             return
         budget, jobs = pickle.loads(payload)
-        pending: list[bytes] = []
-        flushed = time.perf_counter()
+        results = _Results(fd_out)
         _current["budget"] = budget
         signal.setitimer(signal.ITIMER_PROF, budget / TICKS, budget / TICKS)
         # `stop_at` > 0 makes a run a series (texts of growing size): the texts after the
         # first that takes `stop_at` seconds or times out are not run.
         for pattern, flags, mode, texts, stop_at in jobs:
-            compiled: re.Pattern[str] | None = None
-            failure, failed = "", ERROR
-            start = time.thread_time()
-            try:
-                _current["started"] = start
-                _current["running"] = True
-                try:
-                    if (pattern, flags) in failures:
-                        failure, failed = failures[(pattern, flags)]
-                    else:
-                        compiled = cache.get((pattern, flags))
-                        if compiled is None:
-                            compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
-                finally:
-                    _current["running"] = False
-            except _Expired:
-                failure, failed = failures[(pattern, flags)] = COMPILE_TIMEOUT, TIMEOUT
-            except Exception as exc:  # re.error, RecursionError, OverflowError, ...
-                failure, failed = failures[(pattern, flags)] = f"{type(exc).__name__}: {exc}", ERROR
-            run = None if compiled is None or mode == COMPILE else getattr(compiled, mode, None)
-            if compiled is not None and run is None and mode != COMPILE:
-                failure = f"unknown match mode {mode!r}"
-            overruns = 0
-            stopped = False
-            for text in texts:
-                status, message, where = NO_MATCH, "", -1
-                start = time.thread_time()
-                if mode == COMPILE and compiled is not None:
-                    status = MATCH
-                elif stopped:
-                    status, message = TIMEOUT, SKIPPED
-                elif overruns >= STRIKES:
-                    status, message = TIMEOUT, NOT_RUN
-                elif run is None:
-                    status, message = failed, failure
-                else:
-                    try:
-                        _current["started"] = start
-                        _current["running"] = True
-                        try:
-                            found = run(text)
-                            if found is not None:
-                                status, where = MATCH, found.start()
-                        finally:
-                            _current["running"] = False
-                    except _Expired:
-                        status = TIMEOUT
-                        overruns += 1
-                    except Exception as exc:  # errors CPython raises at search time (SystemError seen)
-                        status, message = ERROR, f"{type(exc).__name__}: {exc}"
-                elapsed = time.thread_time() - start
-                if stop_at > 0 and message != SKIPPED and (status == TIMEOUT or elapsed >= stop_at):
-                    stopped = True
-                # Short messages keep a batch's results well inside one pipe buffer, so the
-                # worker never blocks on writing while the parent writes the next batch.
-                encoded = message[:120].encode("utf-8", "replace")
-                pending.append(framing.frame(RESULT.pack(status, elapsed, where) + encoded))
-                # Results go out in bulk, but at least every FLUSH_EVERY seconds (on the
-                # wall clock), so the parent's watchdog hears from us well within its wait.
-                if time.perf_counter() - flushed >= FLUSH_EVERY:
-                    framing.write_all(fd_out, b"".join(pending))
-                    pending, flushed = [], time.perf_counter()
+            compiled, failure, failed = _compile(pattern, flags, cache, failures)
+            _run_job(compiled, failure, failed, mode, texts, stop_at, results)
         signal.setitimer(signal.ITIMER_PROF, 0)
-        framing.write_all(fd_out, b"".join(pending))
+        results.send()
+
+
+class _Results:
+    """A batch's result frames, sent in bulk but at least every FLUSH_EVERY seconds (on the
+    wall clock), so the parent's watchdog hears from us well within its wait."""
+
+    def __init__(self, fd_out: int) -> None:
+        self.fd_out = fd_out
+        self.pending: list[bytes] = []
+        self.flushed = time.perf_counter()
+
+    def add(self, frame: bytes) -> None:
+        self.pending.append(frame)
+        if time.perf_counter() - self.flushed >= FLUSH_EVERY:
+            self.send()
+
+    def send(self) -> None:
+        framing.write_all(self.fd_out, b"".join(self.pending))
+        self.pending, self.flushed = [], time.perf_counter()
+
+
+def _compile(
+    pattern: str,
+    flags: int,
+    cache: dict[tuple[str, int], re.Pattern[str]],
+    failures: dict[tuple[str, int], tuple[str, int]],
+) -> tuple[re.Pattern[str] | None, str, int]:
+    """The compiled regex (from `cache` if compiled before), or None with the failure
+    message and the status that reports it; a failure is kept in `failures`."""
+    compiled: re.Pattern[str] | None = None
+    failure, failed = "", ERROR
+    try:
+        _current["started"] = time.thread_time()
+        _current["running"] = True
+        try:
+            if (pattern, flags) in failures:
+                failure, failed = failures[(pattern, flags)]
+            else:
+                compiled = cache.get((pattern, flags))
+                if compiled is None:
+                    compiled = cache[(pattern, flags)] = re.compile(pattern, flags)
+        finally:
+            _current["running"] = False
+    except _Expired:
+        failure, failed = failures[(pattern, flags)] = COMPILE_TIMEOUT, TIMEOUT
+    except Exception as exc:  # re.error, RecursionError, OverflowError, ...
+        failure, failed = failures[(pattern, flags)] = f"{type(exc).__name__}: {exc}", ERROR
+    return compiled, failure, failed
+
+
+def _run_job(
+    compiled: re.Pattern[str] | None,
+    failure: str,
+    failed: int,
+    mode: str,
+    texts: list[str],
+    stop_at: float,
+    results: _Results,
+) -> None:
+    """One result frame per text of a job: its status, CPU seconds, match start and message."""
+    run = None if compiled is None or mode == COMPILE else getattr(compiled, mode, None)
+    if compiled is not None and run is None and mode != COMPILE:
+        failure = f"unknown match mode {mode!r}"
+    overruns = 0
+    stopped = False
+    for text in texts:
+        status, message, where = NO_MATCH, "", -1
+        start = time.thread_time()
+        if mode == COMPILE and compiled is not None:
+            status = MATCH
+        elif stopped:
+            status, message = TIMEOUT, SKIPPED
+        elif overruns >= STRIKES:
+            status, message = TIMEOUT, NOT_RUN
+        elif run is None:
+            status, message = failed, failure
+        else:
+            status, message, where = _match(run, text, start)
+            if status == TIMEOUT:
+                overruns += 1
+        elapsed = time.thread_time() - start
+        if stop_at > 0 and message != SKIPPED and (status == TIMEOUT or elapsed >= stop_at):
+            stopped = True
+        # Short messages keep a batch's results well inside one pipe buffer, so the
+        # worker never blocks on writing while the parent writes the next batch.
+        encoded = message[:120].encode("utf-8", "replace")
+        results.add(framing.frame(RESULT.pack(status, elapsed, where) + encoded))
+
+
+def _match(run: Callable[[str], re.Match[str] | None], text: str, start: float) -> tuple[int, str, int]:
+    """(status, message, match start or -1) of one match, stopped at the budget."""
+    try:
+        _current["started"] = start
+        _current["running"] = True
+        try:
+            found = run(text)
+            if found is not None:
+                return MATCH, "", found.start()
+        finally:
+            _current["running"] = False
+    except _Expired:
+        return TIMEOUT, "", -1
+    except Exception as exc:  # errors CPython raises at search time (SystemError seen)
+        return ERROR, f"{type(exc).__name__}: {exc}", -1
+    return NO_MATCH, "", -1
 
 
 if __name__ == "__main__":
