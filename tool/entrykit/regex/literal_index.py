@@ -180,35 +180,13 @@ def _node(node: syntax.Node, budget: Budget) -> _Info:
     if isinstance(node, (syntax.Group, syntax.Atomic)):
         return _seq(node.body, budget)
     if isinstance(node, syntax.Alternation):
-        infos = [_seq(branch, budget) for branch in node.branches]
-        if all(i.exact is not None for i in infos):
-            union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
-            if len(union) <= _EXACT_LIMIT:
-                return _Info(union)
-        return _Info(None, _or((_query(i, budget) for i in infos), budget))
+        return _alternation(node, budget)
     if isinstance(node, syntax.Conditional):
         yes = _seq(node.yes, budget)
         no = _seq(node.no, budget) if node.no is not None else _EMPTY
         return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
     if isinstance(node, syntax.Repeat):
-        low, high = node.low, node.high
-        inner = _seq(node.body, budget)
-        if low == 0:  # nothing required; an optional exact part keeps literal runs going
-            if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
-                return _Info(inner.exact | {""})
-            return _ANY
-        if (
-            low == high
-            and inner.exact is not None
-            and len(inner.exact) ** low <= _EXACT_LIMIT
-            and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
-        ):
-            exact = frozenset({""})
-            for _ in range(low):
-                budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
-                exact = frozenset(a + b for a in exact for b in inner.exact)
-            return _Info(exact)
-        return _Info(None, _query(inner, budget))
+        return _repeat(node, budget)
     if isinstance(node, syntax.Lookaround):
         if node.negative:
             return _EMPTY
@@ -217,6 +195,39 @@ def _node(node: syntax.Node, budget: Budget) -> _Info:
     if isinstance(node, syntax.Anchor):
         return _EMPTY
     return _ANY  # AnyChar, NotChar, Backref
+
+
+def _alternation(node: syntax.Alternation, budget: Budget) -> _Info:
+    """The branches' exact strings while they are few, else a query that one branch holds."""
+    infos = [_seq(branch, budget) for branch in node.branches]
+    if all(i.exact is not None for i in infos):
+        union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
+        if len(union) <= _EXACT_LIMIT:
+            return _Info(union)
+    return _Info(None, _or((_query(i, budget) for i in infos), budget))
+
+
+def _repeat(node: syntax.Repeat, budget: Budget) -> _Info:
+    """A fixed repeat of few exact strings spelt out; an optional one keeps its strings
+    (and the empty one); otherwise what one pass of the body requires."""
+    low, high = node.low, node.high
+    inner = _seq(node.body, budget)
+    if low == 0:  # nothing required; an optional exact part keeps literal runs going
+        if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
+            return _Info(inner.exact | {""})
+        return _ANY
+    if (
+        low == high
+        and inner.exact is not None
+        and len(inner.exact) ** low <= _EXACT_LIMIT
+        and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+    ):
+        exact = frozenset({""})
+        for _ in range(low):
+            budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
+            exact = frozenset(a + b for a in exact for b in inner.exact)
+        return _Info(exact)
+    return _Info(None, _query(inner, budget))
 
 
 LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
@@ -700,6 +711,34 @@ def focused_cross_matches(
     wanted = set(focus)
     folded = [fold(t.text) for t in texts]
     candidates: dict[int, set[int]] = defaultdict(set)  # regex -> text positions
+    _focus_regex_candidates(patterns, queries, covers, texts, folded, wanted, candidates)
+    fallback = _focus_text_candidates(patterns, queries, covers, texts, folded, wanted, candidates)
+    # regexes written alike run once, on the texts any of them is to be tried on
+    alike = _alike(patterns, sorted(candidates))
+    union = [sorted(set().union(*(candidates[n] for n in members))) for members in alike]
+    unique: list[str | None] = [patterns[members[0]] for members in alike]
+    groups = ((k, [texts[p] for p in union[k]]) for k in range(len(alike)))
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    place = {id(t): p for p, t in enumerate(texts)}
+
+    def asked(number: int) -> Callable[[Text], bool]:
+        return lambda text: place[id(text)] in candidates[number]
+
+    pairs, slow, failed = _rows(alike, (matched, timeouts, errors), asked)
+    return CrossMatches(pairs, slow, failed, tried, len(fallback))
+
+
+def _focus_regex_candidates(
+    patterns: Sequence[str | None],
+    queries: Sequence[Query],
+    covers: Sequence[frozenset[str] | None],
+    texts: Sequence[Text],
+    folded: Sequence[str],
+    wanted: set[int],
+    candidates: dict[int, set[int]],
+) -> None:
+    """Add to `candidates` the texts each focus regex is to be tried on: another entry's
+    texts holding one of its cover literals and satisfying its query."""
     for number in sorted(wanted):
         if number >= len(patterns) or patterns[number] is None:
             continue
@@ -712,6 +751,19 @@ def focused_cross_matches(
                 continue
             if satisfied(query, _present(query, text), text):
                 candidates[number].add(position)
+
+
+def _focus_text_candidates(
+    patterns: Sequence[str | None],
+    queries: Sequence[Query],
+    covers: Sequence[frozenset[str] | None],
+    texts: Sequence[Text],
+    folded: Sequence[str],
+    wanted: set[int],
+    candidates: dict[int, set[int]],
+) -> list[int]:
+    """Add to `candidates` each focus text for the other regexes to be tried on it: those
+    with a cover literal it holds and those without a cover (returned: they see every text)."""
     users: dict[str, list[int]] = defaultdict(list)
     fallback: list[int] = []
     for number, (pattern, chosen) in enumerate(zip(patterns, covers, strict=True)):
@@ -733,19 +785,7 @@ def focused_cross_matches(
         for number in maybe:
             if number != item.owner and satisfied(queries[number], _present(queries[number], text), text):
                 candidates[number].add(position)
-    # regexes written alike run once, on the texts any of them is to be tried on
-    alike = _alike(patterns, sorted(candidates))
-    union = [sorted(set().union(*(candidates[n] for n in members))) for members in alike]
-    unique: list[str | None] = [patterns[members[0]] for members in alike]
-    groups = ((k, [texts[p] for p in union[k]]) for k in range(len(alike)))
-    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
-    place = {id(t): p for p, t in enumerate(texts)}
-
-    def asked(number: int) -> Callable[[Text], bool]:
-        return lambda text: place[id(text)] in candidates[number]
-
-    pairs, slow, failed = _rows(alike, (matched, timeouts, errors), asked)
-    return CrossMatches(pairs, slow, failed, tried, len(fallback))
+    return fallback
 
 
 def corpus_cross_matches(
