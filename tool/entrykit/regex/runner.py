@@ -91,48 +91,52 @@ def _paths_and_size(nodes: syntax.Seq) -> tuple[int, int] | None:
     """(paths, nodes) of a parsed sequence, or None if it repeats anything more than once."""
     paths, size = 1, 0
     for node in nodes:
-        size += 1
-        if isinstance(node, syntax.Repeat):
-            if node.high is None or node.high > 1:
-                return None
-            inner = _paths_and_size(node.body)
-            if inner is None:
-                return None
-            paths *= inner[0] + (1 if node.low == 0 else 0)
-            size += inner[1]
-        elif isinstance(node, syntax.Alternation):
-            total = 0
-            for branch in node.branches:
-                inner = _paths_and_size(branch)
-                if inner is None:
-                    return None
-                total += inner[0]
-                size += inner[1]
-            paths *= max(total, 1)
-        elif isinstance(node, (syntax.Group, syntax.Atomic)):
-            inner = _paths_and_size(node.body)
-            if inner is None:
-                return None
-            paths *= inner[0]
-            size += inner[1]
-        elif isinstance(node, syntax.Lookaround):
-            inner = _paths_and_size(node.body)
-            if inner is None:
-                return None
-            paths *= inner[0] + 1
-            size += inner[1]
-        elif isinstance(node, syntax.Conditional):
-            yes = _paths_and_size(node.yes)
-            no = _paths_and_size(node.no) if node.no is not None else (1, 0)
-            if yes is None or no is None:
-                return None
-            paths *= yes[0] + no[0]
-            size += yes[1] + no[1]
-        elif isinstance(node, syntax.CharClass):
-            size += len(node.items) + node.negated
+        counted = _node_paths_and_size(node)
+        if counted is None:
+            return None
+        paths *= counted[0]
+        size += 1 + counted[1]
         if paths > _FAST_PATH_LIMIT:
             return None  # too many paths to be worth running here, however short the text
     return paths, size
+
+
+def _node_paths_and_size(node: syntax.Node) -> tuple[int, int] | None:
+    """(paths through, nodes inside) of one parsed node, or None if it repeats anything
+    more than once."""
+    if isinstance(node, syntax.Repeat):
+        if node.high is None or node.high > 1:
+            return None
+        inner = _paths_and_size(node.body)
+        return None if inner is None else (inner[0] + (1 if node.low == 0 else 0), inner[1])
+    if isinstance(node, syntax.Alternation):
+        return _branches_paths_and_size(node.branches)
+    if isinstance(node, (syntax.Group, syntax.Atomic)):
+        return _paths_and_size(node.body)
+    if isinstance(node, syntax.Lookaround):
+        inner = _paths_and_size(node.body)
+        return None if inner is None else (inner[0] + 1, inner[1])
+    if isinstance(node, syntax.Conditional):
+        yes = _paths_and_size(node.yes)
+        no = _paths_and_size(node.no) if node.no is not None else (1, 0)
+        if yes is None or no is None:
+            return None
+        return yes[0] + no[0], yes[1] + no[1]
+    if isinstance(node, syntax.CharClass):
+        return 1, len(node.items) + node.negated
+    return 1, 0
+
+
+def _branches_paths_and_size(branches: Sequence[syntax.Seq]) -> tuple[int, int] | None:
+    """(paths, nodes) of an alternation's branches: their paths add up (at least one)."""
+    total, size = 0, 0
+    for branch in branches:
+        inner = _paths_and_size(branch)
+        if inner is None:
+            return None
+        total += inner[0]
+        size += inner[1]
+    return max(total, 1), size
 
 
 @lru_cache(maxsize=65536)
