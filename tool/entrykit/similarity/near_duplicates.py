@@ -304,41 +304,72 @@ def lsh_candidates(
     if len(present) <= EXACT_LIMIT:
         # Comparing every pair of a small corpus is exact, and quicker than
         # importing datasketch (its import alone takes about a second).
-        for n, i in enumerate(present):
-            for j in present[n + 1 :]:
-                if wanted is not None and i not in wanted and j not in wanted:
-                    continue
-                if _jaccard(sets[i], sets[j]) >= threshold:
-                    yield (i, j)
+        yield from _exact_pairs(sets, present, threshold, wanted)
         return
+    matrix = _band_matrix(sets, present, threshold, num_perm, keys)
+    if wanted is not None:
+        yield from _focused_band_pairs(matrix, present, wanted)
+    else:
+        yield from _band_pairs(matrix, present)
 
+
+def _exact_pairs(
+    sets: Sequence[frozenset[str]], present: list[int], threshold: float, wanted: set[int] | None
+) -> Iterator[tuple[int, int]]:
+    """Every pair of `present` (involving one of `wanted`, if given) with Jaccard >= threshold."""
+    for n, i in enumerate(present):
+        for j in present[n + 1 :]:
+            if wanted is not None and i not in wanted and j not in wanted:
+                continue
+            if _jaccard(sets[i], sets[j]) >= threshold:
+                yield (i, j)
+
+
+def _band_matrix(
+    sets: Sequence[frozenset[str]],
+    present: list[int],
+    threshold: float,
+    num_perm: int,
+    keys: Sequence[Sequence[int] | bytes | None] | None,
+) -> Any:
+    """The band keys of the `present` sets, one row each (a numpy uint64 matrix)."""
     import numpy as np
 
     known = keys or [None] * len(sets)
     rows_of = [known[i] or band_keys(sets[i], threshold, num_perm) for i in present]
     if all(isinstance(row, bytes) for row in rows_of):
-        matrix = np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(present), -1)  # type: ignore[arg-type]
-    else:
-        matrix = np.array(
-            [np.frombuffer(row, dtype="<u8") if isinstance(row, bytes) else row for row in rows_of], dtype=np.uint64
-        )
+        return np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(present), -1)  # type: ignore[arg-type]
+    return np.array(
+        [np.frombuffer(row, dtype="<u8") if isinstance(row, bytes) else row for row in rows_of], dtype=np.uint64
+    )
+
+
+def _focused_band_pairs(matrix: Any, present: list[int], wanted: set[int]) -> Iterator[tuple[int, int]]:
+    """The pairs sharing a band key with one of `wanted`, each once."""
+    import numpy as np
+
     seen: set[tuple[int, int]] = set()
     positions = np.array(present)
-    if wanted is not None:
-        place = {i: k for k, i in enumerate(present)}
-        for i in sorted(wanted):
-            if i not in place:
+    place = {i: k for k, i in enumerate(present)}
+    for i in sorted(wanted):
+        if i not in place:
+            continue
+        for band in range(matrix.shape[1]):
+            column = matrix[:, band]
+            members = [int(m) for m in positions[np.flatnonzero(column == column[place[i]])]]
+            if len(members) < 2:
                 continue
-            for band in range(matrix.shape[1]):
-                column = matrix[:, band]
-                members = [int(m) for m in positions[np.flatnonzero(column == column[place[i]])]]
-                if len(members) < 2:
-                    continue
-                for pair in _bucket_links(members):
-                    if i in pair and pair not in seen:
-                        seen.add(pair)
-                        yield pair
-        return
+            for pair in _bucket_links(members):
+                if i in pair and pair not in seen:
+                    seen.add(pair)
+                    yield pair
+
+
+def _band_pairs(matrix: Any, present: list[int]) -> Iterator[tuple[int, int]]:
+    """The pairs sharing a band key, each once: band by band, its buckets found by sorting."""
+    import numpy as np
+
+    seen: set[tuple[int, int]] = set()
     for band in range(matrix.shape[1]):
         column = matrix[:, band]
         order = np.argsort(column, kind="stable")
@@ -857,6 +888,22 @@ def find_duplicates(
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
+    prepared, combined = _shingled(entries, report)
+    cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
+    candidates = _candidates(entries, combined, settings, matched, wanted, report)
+    neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report)
+    result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
+    for i in sorted(wanted) if wanted is not None else range(total):
+        _add_closest(result, i)
+    if wanted is None:
+        order = {k: cliques.key(k) for pair in edges for k in pair}
+        result.families = family_search.families(edges, {k: prepared[k].words for k in order}, order)
+    return result
+
+
+def _shingled(entries: Sequence[Entry], report: Progress) -> tuple[list[Prepared], list[frozenset[str]]]:
+    """Each entry prepared for scoring, and its shingles."""
+    total = len(entries)
     prepared: list[Prepared] = []
     combined: list[frozenset[str]] = []
     for n, entry in enumerate(entries):
@@ -865,7 +912,20 @@ def find_duplicates(
         if n % 1000 == 999:
             report("shingling", n + 1, total)
     report("shingling", total, total)
-    cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
+    return prepared, combined
+
+
+def _candidates(
+    entries: Sequence[Entry],
+    combined: list[frozenset[str]],
+    settings: Settings,
+    matched: Iterable[tuple[int, int]],
+    wanted: set[int] | None,
+    report: Progress,
+) -> dict[tuple[int, int], _Signals]:
+    """The pairs worth scoring (i < j) with what brought each: shared LSH bands, one
+    message's variants, or a regex of one matching the other's signature."""
+    total = len(entries)
     candidates: dict[tuple[int, int], _Signals] = {}
     keys: list[Sequence[int] | bytes | None] | None = None
     if sum(1 for shingles in combined if shingles) > EXACT_LIMIT:
@@ -884,6 +944,19 @@ def find_duplicates(
         else:
             signals.b_matches_a = True
     report("regexes", total, total)
+    return candidates
+
+
+def _scored(
+    entries: Sequence[Entry],
+    prepared: list[Prepared],
+    cliques: _Cliques,
+    candidates: dict[tuple[int, int], _Signals],
+    settings: Settings,
+    report: Progress,
+) -> tuple[dict[int, list[tuple[int, Pair]]], list[tuple[int, int]]]:
+    """Each entry's scored pairs at or above the threshold, and the template-family edges
+    (pairs of one template with another named value)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
     done = 0
@@ -912,22 +985,23 @@ def find_duplicates(
         if done % 5000 == 0:
             report("scoring", done, len(candidates))
     report("scoring", len(candidates), len(candidates))
-    result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
-    for i in sorted(wanted) if wanted is not None else range(total):
-        count = cliques.count(i) + len(neighbours.get(i, ()))
-        if not count:
-            continue
-        shown: list[Pair] = []
-        for k in cliques.members(i):
-            if len(shown) >= per_entry:
-                break
-            shown.append(result.clique_pair(i, k))
-        if len(shown) < per_entry and i in neighbours:
-            near = sorted(neighbours[i], key=lambda item: (-item[1].score, *cliques.key(item[0])))
-            shown.extend(pair for _, pair in near[: per_entry - len(shown)])
-        result.closest[i] = shown
-        result.counts[i] = count
-    if wanted is None:
-        order = {k: cliques.key(k) for pair in edges for k in pair}
-        result.families = family_search.families(edges, {k: prepared[k].words for k in order}, order)
-    return result
+    return neighbours, edges
+
+
+def _add_closest(result: Duplicates, i: int) -> None:
+    """Record entry i's pair count and its closest pairs: its cliques' first, then its
+    best-scoring neighbours."""
+    cliques, neighbours, per_entry = result.cliques, result.neighbours, result.per_entry
+    count = cliques.count(i) + len(neighbours.get(i, ()))
+    if not count:
+        return
+    shown: list[Pair] = []
+    for k in cliques.members(i):
+        if len(shown) >= per_entry:
+            break
+        shown.append(result.clique_pair(i, k))
+    if len(shown) < per_entry and i in neighbours:
+        near = sorted(neighbours[i], key=lambda item: (-item[1].score, *cliques.key(item[0])))
+        shown.extend(pair for _, pair in near[: per_entry - len(shown)])
+    result.closest[i] = shown
+    result.counts[i] = count
