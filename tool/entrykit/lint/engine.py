@@ -351,6 +351,8 @@ class _Run:
             store.forget(store.known() - {r.key for r in done})
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
+        if not tasks:
+            return  # no run at all: `run_tasks` would reset the checker's facts for zero files
         for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
             if self.store is not None:
                 self.store.remember(fresh.memo)
