@@ -280,10 +280,8 @@ def _node(op: Any, av: Any) -> Node:
 MAX_DEPTH = 64  # parentheses nested deeper make a regex too complex to analyse
 
 
-def nesting_depth(pattern: str) -> int:
-    """How deep the parentheses of `pattern` nest (escapes and classes skipped), without
-    parsing it: a bound on how deep every walk over its parse tree recurses."""
-    depth = deepest = 0
+def _plain_characters(pattern: str) -> Iterator[tuple[int, str]]:
+    """Each character of `pattern` that is neither escaped nor inside a class, with its index."""
     at, size = 0, len(pattern)
     in_class = False
     while at < size:
@@ -301,40 +299,28 @@ def nesting_depth(pattern: str) -> int:
             if at < size and pattern[at] == "]":  # a `]` first in a class is a literal
                 at += 1
             continue
-        elif char == "(":
+        else:
+            yield at, char
+        at += 1
+
+
+def nesting_depth(pattern: str) -> int:
+    """How deep the parentheses of `pattern` nest (escapes and classes skipped), without
+    parsing it: a bound on how deep every walk over its parse tree recurses."""
+    depth = deepest = 0
+    for _, char in _plain_characters(pattern):
+        if char == "(":
             depth += 1
             deepest = max(deepest, depth)
         elif char == ")":
             depth = max(0, depth - 1)
-        at += 1
     return deepest
 
 
 def unescaped_dots(pattern: str) -> list[int]:
     """Where `pattern` spells `.` as any character (not escaped, not inside a class), in
     order: to edit a dot the parsed tree shows (it keeps no source positions)."""
-    found = []
-    at, size = 0, len(pattern)
-    in_class = False
-    while at < size:
-        char = pattern[at]
-        if char == "\\":
-            at += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            at += 1
-            if at < size and pattern[at] == "^":
-                at += 1
-            if at < size and pattern[at] == "]":  # a `]` first in a class is a literal
-                at += 1
-            continue
-        elif char == ".":
-            found.append(at)
-        at += 1
-    return found
+    return [at for at, char in _plain_characters(pattern) if char == "."]
 
 
 _BODY_PREFIXES = ("?:", "?=", "?!", "?<=", "?<!", "?>")

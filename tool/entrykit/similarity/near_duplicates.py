@@ -674,19 +674,6 @@ def regex_matches(
     return out
 
 
-def signature_matches(
-    entries: Sequence[Entry],
-    flags: int,
-    mode: str,
-    runner: RegexRunner,
-    memo: dict[Any, Any] | None = None,
-    focus: Iterable[int] | None = None,
-    progress: Progress | None = None,
-) -> set[tuple[int, int]]:
-    """The pairs of `regex_matches` (the name earlier versions used)."""
-    return regex_matches(entries, flags, mode, runner, memo, focus, progress)
-
-
 def _variant_pairs(
     entries: Sequence[Entry], limit: int, focus: set[int] | None = None
 ) -> dict[tuple[int, int], str]:
