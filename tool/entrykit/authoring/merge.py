@@ -238,13 +238,7 @@ class Merger:
         source, chosen = self.settle(jp.join(name), values, tuple(locales), f"which `{name}` the merged entry states")
         if chosen is not SKIP:
             self.out[name] = chosen
-        for _, label, data in self.sides():
-            if name not in data:
-                continue
-            if value_key(data[name]) == value_key(chosen):
-                self.place(label, "field", jp.join(name), data[name], jp.join(name))
-            elif not missing(data[name]):
-                self.drop(label, jp.join(name), data[name], f"the merged entry states another `{name}`")
+        self.place_or_drop(name, chosen, f"the merged entry states another `{name}`")
         carriers = [
             label for _, label, data in self.sides()
             if source is not None and chosen is not SKIP and value_key(data.get(name, SKIP)) == value_key(chosen)
@@ -458,13 +452,18 @@ class Merger:
             value = self.settle(jp.join(name), values)[1]
             if value is not SKIP:
                 self.out[name] = value
-            for _, label, data in self.sides():
-                if name not in data:
-                    continue
-                if value_key(data[name]) == value_key(value):
-                    self.place(label, "field", jp.join(name), data[name], jp.join(name))
-                elif not missing(data[name]):
-                    self.drop(label, jp.join(name), data[name], f"the merged entry has another `{name}`")
+            self.place_or_drop(name, value, f"the merged entry has another `{name}`")
+
+    def place_or_drop(self, name: str, value: object, reason: str) -> None:
+        """Each input's field `name`: placed where it equals the merged `value`, else (when it
+        says something) dropped for `reason`."""
+        for _, label, data in self.sides():
+            if name not in data:
+                continue
+            if value_key(data[name]) == value_key(value):
+                self.place(label, "field", jp.join(name), data[name], jp.join(name))
+            elif not missing(data[name]):
+                self.drop(label, jp.join(name), data[name], reason)
 
     def run(self) -> MergeResult:
         self.identity()

@@ -12,6 +12,7 @@ other: what the input already says is not the merge's to change.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from entrykit.authoring.merge_model import (
     value_key,
 )
 from entrykit.versions.specifiers import parse
-from entrykit.versions.table import Contradiction, Redundant, compare, usable_rows
+from entrykit.versions.table import Contradiction, Redundant, Row, compare, usable_rows
 
 if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
@@ -100,54 +101,52 @@ def _merge_rows(merger: Merger, at: int, kept: _Row, row: Any, side: int) -> Any
     return merged
 
 
+def _across_inputs(merger: Merger, rows: list[_Row]) -> Iterator[tuple[Row, Row]]:
+    """Each pair of usable rows (in table order) that no one input holds both of."""
+    table = usable_rows([r.data for r in rows], merger.naming)
+    for position, first in enumerate(table):
+        for second in table[position + 1 :]:
+            if not rows[first.index].sides & rows[second.index].sides:
+                yield first, second
+
+
 def _fold(merger: Merger, rows: list[_Row]) -> None:
     """Fold rows another input's row makes redundant, until none is left."""
     changed = True
     while changed:
         changed = False
-        table = usable_rows([r.data for r in rows], merger.naming)
-        for position, first in enumerate(table):
-            for second in table[position + 1 :]:
-                a, b = rows[first.index], rows[second.index]
-                if a.sides & b.sides:
-                    continue
-                relation = compare(first, second)
-                if isinstance(relation, Redundant):
-                    narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
-                    for side, index, row in narrow.holders:
-                        merger.drop(
-                            merger.labels[side], jp.join("versions", index), row,
-                            f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
-                        )  # fmt: skip
-                    rows.remove(narrow)
-                    changed = True
-                    break
-            if changed:
+        for first, second in _across_inputs(merger, rows):
+            relation = compare(first, second)
+            if isinstance(relation, Redundant):
+                narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
+                for side, index, row in narrow.holders:
+                    merger.drop(
+                        merger.labels[side], jp.join("versions", index), row,
+                        f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
+                    )  # fmt: skip
+                rows.remove(narrow)
+                changed = True
                 break
 
 
 def _contradictions(merger: Merger, rows: list[_Row]) -> None:
-    table = usable_rows([r.data for r in rows], merger.naming)
-    for position, first in enumerate(table):
-        for second in table[position + 1 :]:
-            a, b = rows[first.index], rows[second.index]
-            if a.sides & b.sides:
-                continue
-            relation = compare(first, second)
-            if not isinstance(relation, Contradiction):
-                continue
-            pointer = jp.join("versions", second.index)
-            about = (
-                f"`{first.spec}` and `{second.spec}` disagree on `{relation.shared}`: keep the row of "
-                "one input, or `both` (then make their ranges meet without overlapping)"
-            )
-            options = (
-                Option(merger.labels[min(a.sides)], a.data, tuple(merger.labels[s] for s in sorted(a.sides))),
-                Option(merger.labels[min(b.sides)], b.data, tuple(merger.labels[s] for s in sorted(b.sides))),
-                Option(KEEP_BOTH, None),
-            )
-            merger.decide(Conflict(pointer, "version", options, about))
-            merger.version_conflicts.append((pointer, first.index, second.index))
+    for first, second in _across_inputs(merger, rows):
+        a, b = rows[first.index], rows[second.index]
+        relation = compare(first, second)
+        if not isinstance(relation, Contradiction):
+            continue
+        pointer = jp.join("versions", second.index)
+        about = (
+            f"`{first.spec}` and `{second.spec}` disagree on `{relation.shared}`: keep the row of "
+            "one input, or `both` (then make their ranges meet without overlapping)"
+        )
+        options = (
+            Option(merger.labels[min(a.sides)], a.data, tuple(merger.labels[s] for s in sorted(a.sides))),
+            Option(merger.labels[min(b.sides)], b.data, tuple(merger.labels[s] for s in sorted(b.sides))),
+            Option(KEEP_BOTH, None),
+        )
+        merger.decide(Conflict(pointer, "version", options, about))
+        merger.version_conflicts.append((pointer, first.index, second.index))
 
 
 def apply_version_choices(merger: Merger) -> None:
