@@ -27,7 +27,7 @@ reach the merged entry is in `report.dropped`, in full, with the reason.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from entrykit import pointer as jp
@@ -193,6 +193,24 @@ class Merger:
 
     def note(self, text: str) -> None:
         self.report.notes.append(text)
+
+    def forget_item(self, lists: Collection[str], index: int, why: str, drops: Callable[[Placement], bool]) -> None:
+        """After item `index` left the merged lists `lists`: the placements into it are dropped
+        for `why` (those `drops` names) or forgotten, and later ones move up by one."""
+        ledger: list[Placement] = []
+        for place in self.report.ledger:
+            tokens = jp.split(place.target)
+            if tokens[:1] and tokens[0] in lists and len(tokens) > 1 and tokens[1].isdigit():
+                at = int(tokens[1])
+                if at == index:
+                    if drops(place):
+                        self.drop(place.side, place.source, place.value, why)
+                    continue
+                if at > index:
+                    tokens[1] = str(at - 1)
+                    place = Placement(place.side, place.kind, place.source, place.value, jp.from_path(tokens), place.merged)
+            ledger.append(place)
+        self.report.ledger = ledger
 
     # -- the parts ------------------------------------------------------------------
 

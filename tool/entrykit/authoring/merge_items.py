@@ -22,7 +22,6 @@ from entrykit.authoring.merge_model import (
     SKIP,
     Conflict,
     Option,
-    Placement,
     union,
     value_key,
 )
@@ -325,18 +324,5 @@ def remove_item(merger: Merger, name: str, index: int, why: str) -> None:
     for key in [k for k in merger.out if k.startswith(name + "_") and isinstance(merger.out[k], list)]:
         if index < len(merger.out[key]):
             merger.out[key].pop(index)
-    prefix = jp.join(name)
-    ledger: list[Placement] = []
-    for place in merger.report.ledger:
-        tokens = jp.split(place.target)
-        if place.target.startswith(prefix + "/") or any(place.target.startswith(jp.join(k) + "/") for k in merger.out if k.startswith(name + "_")):
-            at = int(tokens[1]) if len(tokens) > 1 and tokens[1].isdigit() else -1
-            if at == index:
-                if place.kind in ("dead end", "workaround"):
-                    merger.drop(place.side, place.source, place.value, why)
-                continue
-            if at > index:
-                tokens[1] = str(at - 1)
-                place = Placement(place.side, place.kind, place.source, place.value, jp.from_path(tokens), place.merged)
-        ledger.append(place)
-    merger.report.ledger = ledger
+    lists = {name, *(k for k in merger.out if k.startswith(name + "_"))}
+    merger.forget_item(lists, index, why, lambda place: place.kind in ("dead end", "workaround"))

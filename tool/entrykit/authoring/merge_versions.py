@@ -22,7 +22,6 @@ from entrykit.authoring.merge_model import (
     SKIP,
     Conflict,
     Option,
-    Placement,
     value_key,
 )
 from entrykit.versions.specifiers import parse
@@ -163,16 +162,5 @@ def apply_version_choices(merger: Merger) -> None:
         removals.add(second if keep == first else first)
     for index in sorted(removals, reverse=True):
         row = merger.out["versions"].pop(index)
-        ledger: list[Placement] = []
-        for place in merger.report.ledger:
-            tokens = jp.split(place.target)
-            if tokens[:1] == ["versions"] and len(tokens) > 1 and tokens[1].isdigit():
-                at = int(tokens[1])
-                if at == index:
-                    merger.drop(place.side, place.source, place.value, f"the merged entry keeps another row than `{row.get('version') if isinstance(row, dict) else row}`")
-                    continue
-                if at > index:
-                    tokens[1] = str(at - 1)
-                    place = Placement(place.side, place.kind, place.source, place.value, jp.from_path(tokens), place.merged)
-            ledger.append(place)
-        merger.report.ledger = ledger
+        shown_row = row.get("version") if isinstance(row, dict) else row
+        merger.forget_item({"versions"}, index, f"the merged entry keeps another row than `{shown_row}`", lambda _: True)
