@@ -11,7 +11,7 @@ from importlib import resources
 
 from entrykit.regex.budget import TooComplex
 from entrykit.regex.information import least_information
-from entrykit.regex.literal_index import Query, fold, may_match, required
+from entrykit.regex.literal_index import Query, fold, may_match_each, required
 from entrykit.regex.runner import Job, RegexRunner, Status
 
 PROBES_FILE = "generic_probes.txt"
@@ -52,6 +52,11 @@ def probe_messages() -> tuple[ProbeMessage, ...]:
 @lru_cache(maxsize=1)
 def _folded_keys() -> tuple[str, ...]:
     return tuple(fold(probe.key) for probe in probe_messages())
+
+
+@lru_cache(maxsize=1)
+def _folded_messages() -> tuple[str, ...]:
+    return tuple(fold(probe.message) for probe in probe_messages())
 
 
 @dataclass(frozen=True)
@@ -111,10 +116,11 @@ def _other_errors(
     own = [fold(text) for text in own_texts]
     probes = probe_messages()
     keys = _folded_keys()
+    holding = may_match_each(query, _folded_messages())
     tried = [
         probe
-        for probe, key in zip(probes, keys, strict=True)
-        if not any(key in text for text in own) and may_match(query, probe.message)
+        for number, (probe, key) in enumerate(zip(probes, keys, strict=True))
+        if holding >> number & 1 and not any(key in text for text in own)
     ]
     outcomes = runner.run([Job(pattern, flags, mode, probe.message) for probe in tried])
     matched = [probe for probe, outcome in zip(tried, outcomes, strict=True) if outcome.status is Status.MATCH]

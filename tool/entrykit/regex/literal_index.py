@@ -304,6 +304,38 @@ def may_match(query: Query, text: str) -> bool:
     return satisfied(query, _present(query, folded), folded)
 
 
+def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
+    """`may_match` of `query` on many texts at once, as a bitmask: bit i is set when
+    `folded_texts[i]` (folded already) holds every literal the query requires.
+
+    The query is walked once, and each distinct literal looked for once per text, where
+    `may_match` walks it (and lists its literals) again for every text."""
+    everything = (1 << len(folded_texts)) - 1
+    holding: dict[str, int] = {}
+
+    def walk(part: Query) -> int:
+        if part is None:
+            return everything
+        if isinstance(part, str):
+            found = holding.get(part)
+            if found is None:
+                found = sum(1 << i for i, text in enumerate(folded_texts) if part in text)
+                holding[part] = found
+            return found
+        masks = (walk(item) for item in part[1])
+        if part[0] == "and":
+            out = everything
+            for mask in masks:
+                out &= mask
+            return out
+        out = 0
+        for mask in masks:
+            out |= mask
+        return out
+
+    return walk(query)
+
+
 def longest_literal(query: Query) -> int:
     """Length of the longest literal every match must contain (0 if none)."""
     if query is None:

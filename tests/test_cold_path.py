@@ -1,0 +1,42 @@
+"""The cold path's shortcuts answer exactly what the long way answers."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex.breadth import probe_messages
+from entrykit.regex.literal_index import fold, may_match, may_match_each, required
+
+_LITERALS = st.sampled_from(["", "a", "ab", "err", "error", "x", "no such", "中文", "ß", "İ"])
+_QUERIES = st.recursive(
+    st.none() | _LITERALS,
+    lambda inner: st.tuples(st.sampled_from(["and", "or"]), st.lists(inner, max_size=4).map(tuple)),
+    max_leaves=12,
+)
+_TEXTS = st.lists(
+    st.text(alphabet="abexrotnsuchİß中文 ", max_size=24) | st.sampled_from(["Error: no such file", "中文 error"]),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_QUERIES, _TEXTS)
+def test_may_match_each_is_may_match_on_every_text(query: object, texts: list[str]) -> None:
+    mask = may_match_each(query, [fold(text) for text in texts])  # type: ignore[arg-type]
+    assert [bool(mask >> i & 1) for i in range(len(texts))] == [may_match(query, t) for t in texts]  # type: ignore[arg-type]
+    assert mask >> len(texts) == 0
+
+
+def test_may_match_each_on_real_regexes_and_probe_messages() -> None:
+    messages = [probe.message for probe in probe_messages()]
+    folded = [fold(m) for m in messages]
+    held = 0
+    for pattern in [r"No module named '(\w+)'", r"(error|fatal): .*not found", r"Permission denied", r"x"]:
+        query = required(pattern, re.IGNORECASE)
+        mask = may_match_each(query, folded)
+        assert [bool(mask >> i & 1) for i in range(len(messages))] == [may_match(query, m) for m in messages]
+        held += bin(mask).count("1")
+    assert held > 0  # some of the real messages hold these literals: the masks were not all empty
