@@ -23,7 +23,9 @@ def flags_value(names: Iterable[str]) -> int:
     value = 0
     for name in names:
         value |= FLAG_NAMES[name.upper()]
-    return value
+    # A plain int: `re.RegexFlag` arithmetic and hashing run in Python (enum), and the
+    # flags take part in every analysis step and every job's memo key.
+    return int(value)
 
 
 @lru_cache(maxsize=65536)

@@ -151,6 +151,7 @@ class _Alphabet:
         self._variants: list[int] | None = None
         self._codes: list[int] | None = None
         self._masks: dict[tuple[str, int], int] = {}
+        self._node_masks: dict[tuple[CharNode, int], int] = {}  # the same, by node
 
     def variants(self) -> list[int]:
         """Every code point a character of the alphabet can equal under IGNORECASE
@@ -182,6 +183,12 @@ class _Alphabet:
         return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
 
     def mask(self, node: CharNode, flags: int) -> int:
+        known = self._node_masks.get((node, flags))
+        if known is None:
+            known = self._node_masks[(node, flags)] = self._mask(node, flags)
+        return known
+
+    def _mask(self, node: CharNode, flags: int) -> int:
         # A class matches a character exactly when one of the class's code points equals
         # it under the flags; only the alphabet's variants can, so the rest of a wide range
         # is dropped before compiling (the same verdicts, milliseconds instead of minutes).
