@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from entrykit.lint.corpus_summary import summary_entry
+from entrykit.parsing import compose_yaml
+from entrykit.positions import build_index
 from entrykit.regex.breadth import probe_messages
 from entrykit.regex.literal_index import fold, may_match, may_match_each, required
 
@@ -40,3 +45,28 @@ def test_may_match_each_on_real_regexes_and_probe_messages() -> None:
         assert [bool(mask >> i & 1) for i in range(len(messages))] == [may_match(query, m) for m in messages]
         held += bin(mask).count("1")
     assert held > 0  # some of the real messages hold these literals: the masks were not all empty
+
+
+_STARRED_YAML = [
+    'id: a\nregex: "fail.*ed (a|b)*"\nsignature: "x * y"\n',  # stars, no alias: places along the nodes
+    "id: a\nnote: |\n  *not an alias*\nlist: [1, '*', 3]\n",
+    "a: &x 1\nb: *x\nc: [*x, 2]\n",  # an alias of a scalar: places from the index
+    "a: &x [1, {k: v}]\nb:\n  - *x\n",
+]
+
+
+@pytest.mark.parametrize("text", _STARRED_YAML)
+def test_places_of_a_summary_with_stars_equal_the_index(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_text(text, encoding="utf-8")
+    index = build_index(text, "yaml")
+    wanted = {(p, k) for p in [*index.spots, "/list/9", "/b/0/k", "/c/0", "/nothing"] for k in (False, True)}
+    summary = summary_entry("e.yaml", path, "yaml", {}, {})
+    assert summary.places(wanted) == {(p, k): index.locate(p, k) for p, k in wanted}
+
+
+def test_composed_nodes_are_kept_only_without_aliases() -> None:
+    assert compose_yaml(_STARRED_YAML[0]) is not None
+    assert compose_yaml(_STARRED_YAML[1]) is not None
+    assert compose_yaml(_STARRED_YAML[2]) is None
+    assert compose_yaml(_STARRED_YAML[3]) is None

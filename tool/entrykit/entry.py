@@ -61,7 +61,7 @@ class Entry:
             return {(pointer, at_key): self.locate(pointer, at_key) for pointer, at_key in wanted}
         text = _read_text(self.abspath)
         whole = Entry(self.path, self.abspath, self.fmt, {}, text, self.needs_positions)
-        if self.fmt == "yaml" and "*" not in text:  # no alias can be written without one
+        if self.fmt == "yaml":
             whole.nodes = compose_yaml(text)
         return {(pointer, at_key): whole.locate(pointer, at_key) for pointer, at_key in wanted}
 

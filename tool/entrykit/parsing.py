@@ -369,14 +369,30 @@ def parse_yaml(
 
 
 def compose_yaml(text: str) -> yaml.Node | None:
-    """The composed nodes of YAML text (for places), or None if libyaml cannot compose it."""
+    """The composed nodes of YAML text (for places), or None if libyaml cannot compose it
+    or a node is reached through an alias (the position index settles those places)."""
     loader = EntryYamlLoader(text)
     try:
-        return loader.get_single_node()
+        root = loader.get_single_node()
     except (yaml.YAMLError, ValueError, RecursionError):
         return None
     finally:
         loader.dispose()
+    return None if root is None or _reached_twice(root) else root
+
+
+def _reached_twice(root: yaml.Node) -> bool:
+    """Whether some node is reached along two paths: the composer hands an alias the node
+    of its anchor. Each node is walked once, so a text of aliases costs its size."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        stack.extend(_children(node))
+    return False
 
 
 def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
