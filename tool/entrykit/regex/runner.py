@@ -439,6 +439,23 @@ class RegexSettings:
 
     @classmethod
     def of(cls, section: Mapping[str, Any]) -> RegexSettings:
+        # Every regex rule asks for every entry: the settings are read once per table's values.
+        flags = section.get("flags", [])
+        measure = section.get("measure", False)
+        key = (
+            tuple(flags) if isinstance(flags, list) else flags,
+            section.get("mode", "search"),
+            section.get("timeout_ms", DEFAULT_TIMEOUT_MS),
+            section.get("polynomial_degree", 3),
+            measure is True,
+        )
+        try:
+            return _settings_of(key) if cls is RegexSettings else cls._read(section)
+        except TypeError:  # a value that cannot be a key: read it each time
+            return cls._read(section)
+
+    @classmethod
+    def _read(cls, section: Mapping[str, Any]) -> RegexSettings:
         return cls(
             flags=settings_flags(section),
             mode=str(section.get("mode", "search")),
@@ -450,3 +467,10 @@ class RegexSettings:
     def runner(self) -> RegexRunner:
         """This process's runner for the configured budget."""
         return shared_runner(self.timeout_ms)
+
+
+@lru_cache(maxsize=64)
+def _settings_of(key: tuple[Any, ...]) -> RegexSettings:
+    flags, mode, timeout_ms, degree, measure = key
+    return RegexSettings._read({"flags": list(flags) if isinstance(flags, tuple) else flags, "mode": mode,
+                      "timeout_ms": timeout_ms, "polynomial_degree": degree, "measure": measure})
