@@ -6,14 +6,17 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from entrykit import parsing
 from entrykit.lint.corpus_summary import summary_entry
 from entrykit.parsing import compose_yaml
 from entrykit.positions import build_index
 from entrykit.regex.breadth import probe_messages
 from entrykit.regex.literal_index import fold, may_match, may_match_each, required
+from entrykit.regex.runner import RegexSettings
 
 _LITERALS = st.sampled_from(["", "a", "ab", "err", "error", "x", "no such", "中文", "ß", "İ"])
 _QUERIES = st.recursive(
@@ -70,3 +73,101 @@ def test_composed_nodes_are_kept_only_without_aliases() -> None:
     assert compose_yaml(_STARRED_YAML[1]) is not None
     assert compose_yaml(_STARRED_YAML[2]) is None
     assert compose_yaml(_STARRED_YAML[3]) is None
+
+
+# -- YAML: the direct construction of anchor-free documents is the loader's construction ------
+
+_ODD_DOCUMENTS = [
+    "id: a\nn: 017\nf: .inf\nb: !!bool yes\nz: ~\nx: 0x1F\ne: 1e3\n",
+    "a: 1\na: 2\n1: int key\n? [1, 2]\n: complex key\n",
+    "a: !!str 12\nb: !!int '7'\nc: !!float '1.5'\nd: !!null ''\n",
+    "a: !custom x\nb: [1, !!map {k: v}]\n",
+    "a: !!str {k: v}\n",
+    "a: !!map x\n",
+    "a: !!int nope\nb: [!!int 0b]\n",
+    "a: [" * 60 + "]" * 60 + "\n",
+    "a: &x [1]\nb: *x\n",
+    "- 1\n- two\n",
+    "just text\n",
+    "a: {b: {c: {d: [1, 2, {e: f}]}}}\nyes: no\non: off\n",
+    "'': empty key\n~: null key\ntrue: bool key\n.nan: nan key\n",
+]
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=12),
+    st.sampled_from(["yes", "No", "017", "0o17", "1:30", "1e3", ".inf", "~", "null", "True", "0x1f", "-", "&a", "*a"]),
+)
+_DATA = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _both_ways(text: str, nesting: int = 50) -> tuple[parsing.Parsed, parsing.Parsed]:
+    fast = parsing.parse_yaml(text, max_nesting=nesting)
+    original = parsing._plain_data
+    parsing._plain_data = lambda *args: parsing._UNUSUAL  # every document the loader's way
+    try:
+        slow = parsing.parse_yaml(text, max_nesting=nesting)
+    finally:
+        parsing._plain_data = original
+    return fast, slow
+
+
+def _same(fast: parsing.Parsed, slow: parsing.Parsed) -> None:
+    assert repr(fast.data) == repr(slow.data)
+    assert (fast.problem, fast.needs_positions, fast.nodes is None) == (slow.problem, slow.needs_positions, slow.nodes is None)
+
+
+@pytest.mark.parametrize("text", _ODD_DOCUMENTS)
+def test_direct_yaml_construction_equals_the_loaders_on_odd_documents(text: str) -> None:
+    _same(*_both_ways(text))
+    _same(*_both_ways(text, nesting=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DATA, st.sampled_from([None, True, False]), st.integers(min_value=1, max_value=6))
+def test_direct_yaml_construction_equals_the_loaders(data: object, flow: bool | None, nesting: int) -> None:
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True)
+    _same(*_both_ways(text, nesting))
+
+
+def test_direct_yaml_construction_equals_the_loaders_on_rule_cases() -> None:
+    cases = sorted((Path(__file__).parent / "rules" / "cases").glob("*.yaml"))
+    texts = [case["entry"] for path in cases for case in yaml.safe_load(path.read_text(encoding="utf-8"))
+             if isinstance(case.get("entry"), str)]
+    assert len(texts) > 100
+    for text in texts:
+        _same(*_both_ways(text))
+
+
+def test_an_ordinary_entry_is_built_directly() -> None:
+    text = "id: a/b\nsignature: 'x: y'\nregex: a.*b\ntags: [x, y]\nversions:\n  - version: pkg>=1\n"
+    loader = parsing.EntryYamlLoader(text)
+    root = loader.get_single_node()
+    loader.dispose()
+    data = parsing._plain_data(loader, root, 50)
+    assert data == {"id": "a/b", "signature": "x: y", "regex": "a.*b", "tags": ["x", "y"],
+                    "versions": [{"version": "pkg>=1"}]}
+    assert parsing._plain_data(loader, root, 1) is parsing._UNUSUAL  # nested past the limit: the loader's way
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        {},
+        {"flags": ["IGNORECASE"], "mode": "match"},
+        {"flags": ["ignorecase", "ASCII"], "timeout_ms": 250.0, "polynomial_degree": 4},
+        {"measure": True},
+        {"measure": 1},  # not `true`: no timing
+        {"timeout_ms": 0},
+    ],
+)
+def test_regex_settings_read_once_equal_settings_read_each_time(section: dict[str, object]) -> None:
+    assert RegexSettings.of(section) == RegexSettings._read(section)
+    assert RegexSettings.of(dict(section)) is RegexSettings.of(section)  # kept by the values
+
+
+def test_regex_settings_flags_are_plain_ints() -> None:
+    flags = RegexSettings.of({"flags": ["IGNORECASE"]}).flags
+    assert type(flags) is int and flags == re.IGNORECASE

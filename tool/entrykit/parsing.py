@@ -111,14 +111,16 @@ class EntryYamlLoader(_BaseLoader):
         self.saw_yaml11 = False
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if (
-            kind is yaml.ScalarNode
-            and implicit[0]
-            and value
-            and value[0] in _YAML11_FIRST
-            and YAML11_SPELLING.match(value)
-        ):
-            self.saw_yaml11 = True
+        # PyYAML's resolver, for the resolvers of this class (it has no path resolvers):
+        # libyaml calls it for every node, so it looks each first character up once.
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                if value and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value):
+                    self.saw_yaml11 = True
+                for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
+                    if regexp.match(value):
+                        return tag
+            return self.DEFAULT_SCALAR_TAG
         return super().resolve(kind, value, implicit)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -157,6 +159,14 @@ for _tag, _regexp, _first in _YAML12_RESOLVERS:
 EntryYamlLoader.yaml_implicit_resolvers.setdefault("", []).append(
     ("tag:yaml.org,2002:null", re.compile(r"^$"))
 )
+# What PyYAML's resolver tries for a plain scalar, by its first character ("" when empty):
+# the resolvers of that character, then those of any character.
+_IMPLICIT_ANY = tuple(EntryYamlLoader.yaml_implicit_resolvers.get(None, []))
+_IMPLICIT = {
+    first: tuple(resolvers) + _IMPLICIT_ANY
+    for first, resolvers in EntryYamlLoader.yaml_implicit_resolvers.items()
+    if first is not None
+}
 
 # Python-specific and timestamp constructors are never reachable: only these tags load.
 EntryYamlLoader.yaml_constructors = {
@@ -368,6 +378,63 @@ def parse_yaml(
     return parsed
 
 
+_UNUSUAL: Any = object()  # what `_plain_data` says of a document it leaves to the loader
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_SCALARS = frozenset(
+    {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+)
+
+
+def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int) -> Any:
+    """The data of a document that holds no anchor (so no alias), built straight from its
+    nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else (another
+    tag, a collection as a key, nesting past `max_nesting`, more nodes than the shape
+    check allows, an error), which the shape check and the loader's constructor settle,
+    in their order. PyYAML's constructor goes through generators and a state machine for
+    every collection; entries are plain mappings of strings and lists."""
+    constructors = loader.yaml_constructors
+    count = 0
+
+    def build(node: yaml.Node, depth: int) -> Any:
+        nonlocal count
+        count += 1
+        kind, tag = type(node), node.tag
+        if kind is yaml.ScalarNode:
+            if tag == _STR:
+                return node.value
+            if tag in _SCALARS:
+                return constructors[tag](loader, node)
+            raise _Unusual
+        if depth > max_nesting or count > MAX_EXPANDED_NODES:
+            raise _Unusual
+        if kind is yaml.SequenceNode and tag == _SEQ:
+            return [build(item, depth + 1) for item in node.value]
+        if kind is not yaml.MappingNode or tag != _MAP:
+            raise _Unusual
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if type(key_node) is not yaml.ScalarNode:
+                raise _Unusual
+            key = build(key_node, depth + 1)
+            if not isinstance(key, str):
+                loader.saw_nonstring_key = True
+                key = _key_text(key)
+            if key in mapping:
+                loader.saw_duplicate = True
+            mapping[key] = build(value_node, depth + 1)
+        return mapping
+
+    try:
+        data = build(root, 1)
+    except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
+        return _UNUSUAL
+    return _UNUSUAL if count > MAX_EXPANDED_NODES else data
+
+
+class _Unusual(Exception):
+    pass
+
+
 def compose_yaml(text: str) -> yaml.Node | None:
     """The composed nodes of YAML text (for places), or None if libyaml cannot compose it
     or a node is reached through an alias (the position index settles those places)."""
@@ -401,10 +468,14 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
         root = loader.get_single_node()
         if root is None:
             return Parsed(data=None)
-        problem, aliased = _shape_problem(text, root, max_nesting, max_aliases)
-        if problem is not None:
-            return Parsed(problem=problem)
-        data = loader.construct_document(root)
+        data = _plain_data(loader, root, max_nesting) if "&" not in text else _UNUSUAL
+        aliased = False  # no anchor, no alias
+        if data is _UNUSUAL:
+            loader.saw_duplicate = loader.saw_nonstring_key = loader.saw_nonfinite = False
+            problem, aliased = _shape_problem(text, root, max_nesting, max_aliases)
+            if problem is not None:
+                return Parsed(problem=problem)
+            data = loader.construct_document(root)
     except _ParseFailure as failure:
         return Parsed(problem=failure.problem)
     except yaml.MarkedYAMLError as exc:
