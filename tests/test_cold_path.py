@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,9 @@ from entrykit import parsing
 from entrykit.lint.corpus_summary import summary_entry
 from entrykit.parsing import compose_yaml
 from entrykit.positions import build_index
+from entrykit.regex import redos, syntax
 from entrykit.regex.breadth import probe_messages
+from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.literal_index import fold, may_match, may_match_each, required
 from entrykit.regex.runner import RegexSettings
 
@@ -171,3 +174,57 @@ def test_regex_settings_read_once_equal_settings_read_each_time(section: dict[st
 def test_regex_settings_flags_are_plain_ints() -> None:
     flags = RegexSettings.of({"flags": ["IGNORECASE"]}).flags
     assert type(flags) is int and flags == re.IGNORECASE
+
+
+# -- the backtracking analysis: shortcuts build the same automaton for the same steps ---------
+
+_PATTERNS = [
+    r"(a+)+$", r"(\w+\s?)*$", r".*x.*y.*z", r"(a|ab)*c", r"^(?:foo|bar)?baz\d{2,5}[^x]*?q",
+    r"(?i)Error: (?P<name>\w+) not found( in .*)?", r"(a)(?>a*)b|(?=c)d|\1?", r"x{0,3}y{2}(?:z|)*",
+    r"[Ā-￠]+é\u2028", r"(a?){3}a{3}", r"ERROR: frobnicate failed" + ".*" * 6,
+]
+
+
+class _PlainBuilder(redos._Builder):
+    def then_char(self, left: redos._Frag, node: syntax.CharNode, flags: int) -> redos._Frag:
+        return self.concat(left, self.node(node, flags))
+
+
+def _automaton(builder_class: type[redos._Builder], pattern: str, flags: int) -> tuple[object, ...]:
+    parsed = syntax.parse(pattern, flags)
+    budget = Budget(redos.STEP_BUDGET, "test")
+    builder = builder_class(redos._alphabet_for(parsed.nodes, budget))
+    frag = builder.seq(parsed.nodes, flags | parsed.flags)
+    auto = builder.auto
+    follow = [list(out.items()) for out in auto.follow]
+    return (auto.masks, auto.labels, auto.prefer, follow, auto.group_edges, list(frag.first.items()),
+            list(frag.last.items()), frag.nullable, budget.left, len(builder.nested))
+
+
+def _real_patterns() -> list[str]:
+    found = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "entries").rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("regex"), str):
+            found.append(data["regex"])
+    return found
+
+
+@pytest.mark.parametrize("flags", [0, re.IGNORECASE])
+def test_literal_runs_build_the_automaton_concatenation_builds(flags: int) -> None:
+    patterns = _PATTERNS + _real_patterns()
+    assert len(patterns) > len(_PATTERNS)
+    for pattern in patterns:
+        assert _automaton(redos._Builder, pattern, flags) == _automaton(_PlainBuilder, pattern, flags), pattern
+
+
+def test_literal_runs_build_the_automaton_on_deadends_regexes(deadends_dir: Path) -> None:
+    documents = [json.loads(p.read_text(encoding="utf-8")) for p in deadends_dir.rglob("*.json")]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert len(patterns) > 1000
+    for pattern in patterns[::3]:  # a third keeps the test quick (benchmarks/compare_builds.py compares whole lint outputs)
+        try:
+            expected = _automaton(_PlainBuilder, pattern, re.IGNORECASE)
+        except (re.error, TooComplex):
+            continue
+        assert _automaton(redos._Builder, pattern, re.IGNORECASE) == expected, pattern

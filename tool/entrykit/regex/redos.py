@@ -306,10 +306,33 @@ class _Builder:
     def seq(self, nodes: Seq, flags: int) -> _Frag:
         frag = _Frag({}, {}, 1)
         for node in nodes:
-            frag = self.concat(frag, self.node(node, flags))
+            if isinstance(node, syntax.CHARACTER_NODES):
+                frag = self.then_char(frag, node, flags)
+            else:
+                frag = self.concat(frag, self.node(node, flags))
             if len(self.auto.masks) > _POSITION_LIMIT:
                 raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
         return frag
+
+    def then_char(self, left: _Frag, node: CharNode, flags: int) -> _Frag:
+        """`concat(left, node(node))` for a character node, without building the fragment
+        of its one position: the same automaton, fragment and steps, for the commonest case
+        (a regex is mostly literal characters)."""
+        mask = self.alphabet.mask(node, flags)
+        spend = self.budget.spend
+        spend()
+        pos = self.auto.add(mask, _class_label(node), chr(node.code) if isinstance(node, syntax.Char) else "")
+        spend(len(left.first) + len(left.last) + 2)
+        spend(len(left.last))
+        follow = self.auto.follow
+        for p, mp in left.last.items():
+            out = follow[p]
+            out[pos] = min(2, out.get(pos, 0) + mp)
+        first = left.first  # fragments' multisets are never changed once made
+        if left.nullable:
+            first = dict(first)
+            first[pos] = min(2, first.get(pos, 0) + left.nullable)
+        return _Frag(first, {pos: 1}, 0)
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
         self.budget.spend(len(last) * len(first))
