@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,12 @@ def test_literal_runs_build_the_automaton_on_deadends_regexes(deadends_dir: Path
         except (re.error, TooComplex):
             continue
         assert _automaton(redos._Builder, pattern, re.IGNORECASE) == expected, pattern
+
+
+def test_lower_preimages_by_blocks_equal_every_code_point_one_by_one() -> None:
+    table: dict[int, list[int]] = {}
+    for code in range(sys.maxunicode + 1):
+        low = syntax.re_lower(code)
+        if low != code:
+            table.setdefault(low, []).append(code)
+    assert list(redos._lower_preimages().items()) == [(low, tuple(codes)) for low, codes in table.items()]

@@ -35,6 +35,7 @@ any machine. Timing an attack in the regex worker is an opt-in extra
 
 from __future__ import annotations
 
+import array
 import bisect
 import re
 import sys
@@ -125,14 +126,27 @@ def _class_regex(source: str, flags: int) -> re.Pattern[str]:
     return re.compile(source, flags & _CLASS_FLAGS)
 
 
+_BLOCK = 256
+
+
 @lru_cache(maxsize=1)
 def _lower_preimages() -> dict[int, tuple[int, ...]]:
-    """Code point -> the other code points whose lower case (as `re` lowers) it is."""
+    """Code point -> the other code points whose lower case (as `re` lowers) it is.
+
+    A code point `re` lowers to another one is changed by `str.lower` too (its full
+    mapping starts with that one), so a block of code points that `str.lower` leaves
+    alone holds none: only the few blocks with cased letters are looked at one by one."""
     table: dict[int, list[int]] = {}
-    for code in range(sys.maxunicode + 1):
-        low = syntax.re_lower(code)
-        if low != code:
-            table.setdefault(low, []).append(code)
+    every = array.array("I", range(sys.maxunicode + 1)).tobytes()
+    text = every.decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")  # every code point, in order
+    for base in range(0, len(text), _BLOCK):
+        block = text[base : base + _BLOCK]
+        if block.lower() == block:
+            continue
+        for code in range(base, base + len(block)):
+            low = syntax.re_lower(code)
+            if low != code:
+                table.setdefault(low, []).append(code)
     return {low: tuple(codes) for low, codes in table.items()}
 
 
