@@ -238,3 +238,33 @@ def test_lower_preimages_by_blocks_equal_every_code_point_one_by_one() -> None:
         if low != code:
             table.setdefault(low, []).append(code)
     assert list(redos._lower_preimages().items()) == [(low, tuple(codes)) for low, codes in table.items()]
+
+
+def _reported(results: list[redos.Result], degree: int) -> list[redos.Result]:
+    """What ET205 reports of `analyse`'s results."""
+    return [r for r in results if not (r.finding.kind == "polynomial" and r.finding.degree < degree and not r.finding.group_repeat)]
+
+
+def _same_reports(patterns: list[str], degree: int) -> int:
+    pruned = 0
+    for pattern in patterns:
+        try:
+            full = redos.analyse(pattern, re.IGNORECASE, "search")
+        except (re.error, TooComplex):
+            continue
+        quick = redos.analyse(pattern, re.IGNORECASE, "search", report_from_degree=degree)
+        assert _reported(quick, degree) == _reported(full, degree), pattern
+        pruned += bool(full) and not quick
+    return pruned
+
+
+@pytest.mark.parametrize("degree", [2, 3, 4])
+def test_unreported_candidates_are_not_attacked_and_the_reports_stay(degree: int) -> None:
+    pruned = _same_reports(_PATTERNS + _real_patterns() + [r"(a|ab)*c", r".*a", r"(ab|a)+b.*c"], degree)
+    assert pruned > 0 if degree > 2 else pruned == 0
+
+
+def test_unreported_candidates_on_deadends_regexes(deadends_dir: Path) -> None:
+    documents = [json.loads(p.read_text(encoding="utf-8")) for p in deadends_dir.rglob("*.json")]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert _same_reports(patterns[1::3], 3) > 100

@@ -974,9 +974,15 @@ def analyse(
     *,
     measure: bool = False,
     steps: int = STEP_BUDGET,
+    report_from_degree: int | None = None,
 ) -> list[Result]:
     """The worst finding for `pattern` (a list of at most one), with an attack the model
     of CPython's matcher rejects. Decided by analysis alone, within `steps`.
+
+    With `report_from_degree`, a caller that reports no polynomial finding of a lower
+    degree unless a repeated group loops (ET205) gets [] without any attack being looked
+    for when every candidate is such a one: whichever of them the attacks settled on,
+    it would not be reported.
 
     With `measure` (and the `runner`), exponential findings and polynomial ones of
     degree >= `confirm_from_degree` are also timed at growing sizes in the regex
@@ -988,7 +994,12 @@ def analyse(
     parsed = syntax.parse(pattern, flags)
     model = None
     alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
-    for candidate in _structural(parsed, flags, mode, budget, alphabets):
+    candidates = _structural(parsed, flags, mode, budget, alphabets)
+    if report_from_degree is not None and all(
+        c.kind == "polynomial" and c.degree < report_from_degree and not c.group_repeat for c in candidates
+    ):
+        return []
+    for candidate in candidates:
         model = model or _model(parsed, budget, alphabets)
         attack = choose_attack(parsed, mode, candidate, budget, model)
         if attack is None:

@@ -314,6 +314,7 @@ def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
         results = analyse(
             pattern, flags, mode, settings.runner() if settings.measure else None,
             confirm_from_degree=settings.polynomial_degree, measure=settings.measure,
+            report_from_degree=settings.polynomial_degree,
         )
     except TooComplex as exc:
         ctx.memo.put(key, exc.reason)
