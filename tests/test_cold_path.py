@@ -268,3 +268,14 @@ def test_unreported_candidates_on_deadends_regexes(deadends_dir: Path) -> None:
     documents = [json.loads(p.read_text(encoding="utf-8")) for p in deadends_dir.rglob("*.json")]
     patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
     assert _same_reports(patterns[1::3], 3) > 100
+
+
+def test_a_schema_of_ones_own_is_still_checked_against_the_meta_schema(tmp_path: Path) -> None:
+    from entrykit.errors import ConfigError
+    from entrykit.schema import validator
+
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": 5}), encoding="utf-8")
+    with pytest.raises(ConfigError, match="is invalid"):
+        validator(path)
+    assert validator(None).is_valid({}) is False  # the bundled schema, unchecked here, still validates
