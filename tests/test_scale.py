@@ -26,20 +26,7 @@ CORPUS_CODES = {"ET206", "ET209", "ET501", "ET502", "ET504"}
 
 
 def _rows(result: Any) -> list[tuple[Any, ...]]:
-    """Diagnostics as compared: ET205's measured times differ from run to run, and so may
-    its severity (a measurement that confirms the attack on a busy machine may not on an
-    idle one); the rest may not."""
-    rows = []
-    for d in result.diagnostics:
-        timed = d.code == "ET205"
-        message = re.sub(r"; measured: .*", "; measured: ...", d.message) if timed else d.message
-        severity = "measured" if timed else d.severity.value
-        rows.append((d.path, d.line, d.col, d.code, severity, message, d.pointer, d.related, d.fix))
-    return rows
-
-
-def _timeless(result: Any) -> list[tuple[Any, ...]]:
-    return [r for r in _rows(result) if r[3] != "ET205"]
+    return [(d.path, d.line, d.col, d.code, d.severity.value, d.message, d.pointer, d.related, d.fix) for d in result.diagnostics]
 
 
 def _corpus(tmp_path: Path, count: int, style: str = "mixed") -> tuple[Path, Config, dict[str, Any]]:
@@ -177,9 +164,8 @@ def test_an_edit_outside_the_summary_reuses_corpus_findings_at_their_new_places(
         warm_full = lint(None, config, TODAY, cwd=root.parent, use_cache=True)
         assert calls == []
         fresh = lint(None, config, TODAY, cwd=root.parent)
-        # (ET205's verdict rests on timings, which a fresh run measures again: left out here)
-        assert _timeless(focused) == [r for r in _timeless(fresh) if r[0] == victim.path]
-        assert _timeless(warm_full) == _timeless(fresh)
+        assert _rows(focused) == [r for r in _rows(fresh) if r[0] == victim.path]
+        assert _rows(warm_full) == _rows(fresh)
         moved = [r for r in _rows(fresh) if r[0] == victim.path and r[3] == victim.code]
         assert moved and moved[0][1] != victim.line  # the places really moved
         # a change corpus rules do see runs them again
