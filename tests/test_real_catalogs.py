@@ -34,7 +34,11 @@ EXPECTED = {
     catalogs.HALF: "ET308",
 }
 
-pytestmark = pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed")
+# one worker builds this module's shared fixtures once (`--dist loadgroup`)
+pytestmark = [
+    pytest.mark.xdist_group("test_real_catalogs"),
+    pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed"),
+]
 
 
 def _rules() -> list[tuple[registry.Rule, registry.Context]]:
