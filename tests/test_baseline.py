@@ -15,9 +15,6 @@ from entrykit.lint import baseline
 
 from .conftest import DEADENDS, write_corpus
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_baseline")
-
 ENTRY = """\
 id: pip/x
 signature: "ERROR: boom in module x"

@@ -19,9 +19,6 @@ from .conftest import REPO, TODAY, make_config
 sys.path.insert(0, str(REPO / "benchmarks"))
 import generate  # noqa: E402
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_corpus_bounds")
-
 COUNT = dupes.EXACT_LIMIT + 200  # above it: the MinHash LSH path
 CODES = ["ET209", "ET501", "ET502"]
 

@@ -24,9 +24,6 @@ from entrykit.lint.engine import lint
 
 from .conftest import FIXTURES, REPO, TODAY
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_merge")
-
 SEED_000 = REPO / "entries/pytorch/fsdp-parameter-mismatch.yaml"
 SEED_001 = FIXTURES / "seed001/json/pytorch/fsdp-param-mismatch.json"
 

@@ -24,9 +24,6 @@ from entrykit.output_safety import dumps, escape, escape_lines, json_safe
 
 from .conftest import write_corpus
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_output_safety")
-
 # What a CI log or a terminal would obey.
 INJECTIONS = [
     "fine\n::error file=entries/x.yaml,line=1,title=FORGED::forged annotation",

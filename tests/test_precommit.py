@@ -15,9 +15,6 @@ from entrykit.authoring.formatter import format_text
 
 from .conftest import REPO
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_precommit")
-
 MESSY = """\
 regex: 'ERROR: boom in module x'
 id: pip/x

@@ -34,11 +34,7 @@ EXPECTED = {
     catalogs.HALF: "ET308",
 }
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = [
-    pytest.mark.xdist_group("test_real_catalogs"),
-    pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed"),
-]
+pytestmark = pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed")
 
 
 def _rules() -> list[tuple[registry.Rule, registry.Context]]:

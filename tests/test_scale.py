@@ -23,9 +23,6 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import generate  # noqa: E402
 
-# one worker builds this module's shared fixtures once (`--dist loadgroup`)
-pytestmark = pytest.mark.xdist_group("test_scale")
-
 CORPUS_CODES = {"ET206", "ET209", "ET501", "ET502", "ET504"}
 
 
