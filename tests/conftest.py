@@ -119,6 +119,12 @@ def _keep_bytecode_outside_the_tree(config: pytest.Config) -> None:
     del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules marked `slow` run first: `--dist loadfile` gives each module whole to one
+    process, and a long module dealt out last keeps one process busy while the others wait."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     home = config.stash.get(_HYPOTHESIS_HOME, None)
     if home is not None:

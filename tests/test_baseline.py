@@ -15,6 +15,8 @@ from entrykit.lint import baseline
 
 from .conftest import DEADENDS, write_corpus
 
+pytestmark = pytest.mark.slow
+
 ENTRY = """\
 id: pip/x
 signature: "ERROR: boom in module x"

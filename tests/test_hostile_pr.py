@@ -30,6 +30,8 @@ from entrykit.lint import cache, engine
 from .conftest import REPO
 from .faults import changed, snapshot
 
+pytestmark = pytest.mark.slow
+
 HANG_GUARD = 300  # seconds: a run that takes this long is a hang, whatever the machine
 ENTRYKIT = [sys.executable, "-m", "entrykit"]
 BAD_ENTRY = 'id: pip/bad\nsignature: "ERROR: x"\nregex: "("\nunknown_key: 1\n'

@@ -26,6 +26,8 @@ from entrykit.regex.runner import RegexRunner
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from generate import make_entries  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 
 def _pairs(found: dict[int, list[Text]]) -> set[tuple[int, int, str]]:
     return {(a, t.owner, t.pointer) for a, texts in found.items() for t in texts}

@@ -23,6 +23,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import generate  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 CORPUS_CODES = {"ET206", "ET209", "ET501", "ET502", "ET504"}
 
 
