@@ -36,6 +36,28 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def shared(value: Any, pool: dict[Any, Any]) -> Any:
+    """`value` rebuilt with each string, and each tuple of nothing but strings, None and
+    such tuples, replaced by the pool's one copy of an equal one. A summary that comes
+    from a worker process is made of copies of its own (the same keys, domains, regex
+    fragments as every other entry's); the corpus phase holds every summary at once.
+    Only values whose equals are indistinguishable are shared (not `1` and `True`), and
+    no list or dict is (nor a value of a subclass): nothing a summary's reader sees changes."""
+    kind = type(value)  # exactly these types: a subclass is kept as it is
+    if kind is str:
+        return pool.setdefault(value, value)
+    if kind is dict:
+        return {shared(k, pool): shared(v, pool) for k, v in value.items()}
+    if kind is list:
+        return [shared(v, pool) for v in value]
+    if kind is tuple:
+        items = tuple(shared(v, pool) for v in value)
+        if all(v is None or type(v) is str or (type(v) is tuple and pool.get(v) is v) for v in items):
+            return pool.setdefault(items, items)
+        return items
+    return value
+
+
 def summary_entry(
     path: str, abspath: Path, fmt: str, data: dict[str, Any], facts: dict[str, Any], text: str = ""
 ) -> Entry:
