@@ -356,10 +356,13 @@ class _Run:
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
             return  # no run at all: `run_tasks` would reset the checker's facts for zero files
-        for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
+        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus))
+        for task, fresh in zip(tasks, checked, strict=True):
             if self.store is not None:
                 self.store.remember(fresh.memo)
             fresh.memo = {}  # in the store's memo now (or, without a store, of no further use)
+            # the run's own names of the file, not a worker's copies of them
+            fresh.abspath, fresh.key, fresh.shown = task.abspath, task.key, task.shown
             self._share(fresh)
             yield fresh
 
@@ -687,9 +690,7 @@ def _corpus_phase(
         if len(record.facts) != facts_before[record.key] and record.text is None:
             store.put(record.key, None, record.index_data())
     if snapshot_key is not None:
-        store.set_corpus(
-            {"key": snapshot_key, "findings": found, "places": places, "digests": _digests(records)}
-        )
+        store.set_corpus({"key": snapshot_key, "findings": found, "places": places, "digests": _digests(records)})
     store.save()  # now, so that the run does not hold what it wrote while it makes the diagnostics
     return found
 
