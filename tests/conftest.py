@@ -103,12 +103,38 @@ def pytest_configure(config: pytest.Config) -> None:
     # machine would fail them. What a property test checks is its property.
     settings.register_profile("entrykit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
     settings.load_profile("entrykit")
+    if not hasattr(config, "workerinput"):  # the controller: pytest-xdist's workers inherit it
+        _keep_bytecode_outside_the_tree(config)
+
+
+def _keep_bytecode_outside_the_tree(config: pytest.Config) -> None:
+    """Where Python is told never to write bytecode (PYTHONDONTWRITEBYTECODE), every
+    `python -m entrykit` a test starts would compile entrykit's modules again; the tests'
+    processes keep it in a private folder of this run instead, never in the tree."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    folder = tempfile.mkdtemp(prefix="entrykit-bytecode-")
+    config.stash[_BYTECODE] = (folder, os.environ["PYTHONDONTWRITEBYTECODE"])
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules marked `slow` run first: `--dist loadfile` gives each module whole to one
+    process, and a long module dealt out last keeps one process busy while the others wait."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     home = config.stash.get(_HYPOTHESIS_HOME, None)
     if home is not None:
         shutil.rmtree(home, ignore_errors=True)
+    bytecode = config.stash.get(_BYTECODE, None)
+    if bytecode is not None:
+        folder, setting = bytecode
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = setting
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -138,4 +164,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 _HYPOTHESIS_HOME = pytest.StashKey[str]()
+_BYTECODE = pytest.StashKey[tuple[str, str]]()
 _TREE_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()

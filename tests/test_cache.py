@@ -19,6 +19,8 @@ from entrykit.lint.engine import lint
 
 from .conftest import TODAY, make_config, write_corpus
 
+pytestmark = pytest.mark.slow
+
 GOOD = """\
 id: pip/no-matching-dist
 signature: "ERROR: No matching distribution found for torch==9.9"

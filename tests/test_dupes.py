@@ -262,7 +262,7 @@ def test_dupes_command_on_a_clean_corpus(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_planted_duplicates_are_found(tmp_path: Path) -> None:
     root = tmp_path / "corpus"
-    generate.write_corpus(root, 3000, "json", seed=5, duplicates=0.05)
+    generate.write_corpus(root, 2000, "json", seed=5, duplicates=0.08)
     planted = {frozenset((p["a"], p["b"])) for p in json.loads((tmp_path / "corpus.duplicates.json").read_text())["pairs"]}
     entries = [load(p, str(p)) for p in discover([root])]
     found = {frozenset((p.a.id, p.b.id)) for p in dupes.find_duplicates(entries).pairs}  # type: ignore[arg-type]

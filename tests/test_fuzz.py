@@ -14,6 +14,8 @@ from entrykit.loader import LoadFailure, load
 
 from .fuzzing import LIMITS, ROOT, TARGETS, Broken, assert_inside, pairs, target_merge
 
+pytestmark = pytest.mark.slow
+
 CI = settings(
     max_examples=250, deadline=None, database=None, phases=[Phase.explicit, Phase.generate, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],

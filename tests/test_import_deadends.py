@@ -20,6 +20,8 @@ from entrykit.schema import validator
 
 from .conftest import TODAY
 
+pytestmark = pytest.mark.slow
+
 CANON: dict[str, Any] = {
     "schema_version": "1.0.0",
     "id": "python/modulenotfounderror/py311-linux",

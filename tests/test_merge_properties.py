@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,8 @@ from entrykit.config import from_table
 from entrykit.entry import Entry
 from entrykit.lint.engine import check, lint, load_plan
 from entrykit.loader import parse_text
+
+pytestmark = pytest.mark.slow
 
 ACTIONS = [
     "Run git init again", "run git init again.", "Reinstall the package", "Pin the package version",

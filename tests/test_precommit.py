@@ -15,6 +15,8 @@ from entrykit.authoring.formatter import format_text
 
 from .conftest import REPO
 
+pytestmark = pytest.mark.slow
+
 MESSY = """\
 regex: 'ERROR: boom in module x'
 id: pip/x

@@ -34,7 +34,10 @@ EXPECTED = {
     catalogs.HALF: "ET308",
 }
 
-pytestmark = pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not catalogs.available(catalogs.TOOLS, LOCALES), reason="no gettext catalogs installed"),
+]
 
 
 def _rules() -> list[tuple[registry.Rule, registry.Context]]:

@@ -8,9 +8,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from entrykit.authoring.reference_edits import edit_references
 
 from .conftest import REPO
+
+pytestmark = pytest.mark.slow
 
 NEW_ID = "zz/merged-entry"
 

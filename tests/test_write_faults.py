@@ -30,6 +30,8 @@ from .test_import_deadends import CANON
 from .test_merge import A, B, C
 from .test_translations_report import ENTRY as TRANSLATED
 
+pytestmark = pytest.mark.slow
+
 SIGNATURE = "ModuleNotFoundError: No module named 'yaml_missing'"
 PYPROJECT = '[tool.entrykit]\nroot = "entries"\n'
 
