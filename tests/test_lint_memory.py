@@ -25,6 +25,8 @@ from .conftest import REPO, TODAY, make_config
 sys.path.insert(0, str(REPO / "benchmarks"))
 import generate  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False), st.text(max_size=4), st.binary(max_size=3)
 )
