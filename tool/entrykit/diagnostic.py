@@ -19,7 +19,7 @@ class Severity(enum.StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fix:
     """Replace the value at `pointer` with `value`; `safe` fixes are applied by --fix."""
 
@@ -29,7 +29,7 @@ class Fix:
     safe: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Related:
     """A second place a corpus finding points at, before positions are resolved."""
 
@@ -37,7 +37,7 @@ class Related:
     pointer: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """What a rule yields: a JSON Pointer into an entry and one sentence.
 
@@ -58,7 +58,7 @@ class Finding:
     position: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A resolved place: 1-based line and column in a file."""
 
@@ -68,7 +68,7 @@ class Location:
     pointer: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem at one place, ready for any reporter."""
 

@@ -11,7 +11,7 @@ from entrykit.parsing import YamlLines, compose_yaml
 from entrykit.positions import Irregularity, PositionIndex, build_index, yaml_place, yaml_positions
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # (a corpus phase holds one per file)
 class Entry:
     """An entry file that parsed into a mapping.
 

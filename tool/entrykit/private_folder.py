@@ -17,7 +17,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Self
 
@@ -198,8 +198,10 @@ class Folder:
         finally:
             os.close(fd)
 
-    def _temp(self, name: str, data: bytes) -> str:
-        """`data` in a new file beside `name` (mode 0600, never through a link): its name."""
+    def _temp(self, name: str, data: bytes | Sequence[bytes]) -> str:
+        """`data` (or its pieces, one after the other) in a new file beside `name` (mode
+        0600, never through a link): its name."""
+        pieces = [data] if isinstance(data, bytes) else data
         for _ in range(100):
             temp = f".{name[:64]}.{os.urandom(6).hex()}.tmp"
             try:
@@ -207,9 +209,10 @@ class Folder:
             except FileExistsError:
                 continue
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                for piece in pieces:
+                    view = memoryview(piece)
+                    while view:
+                        view = view[os.write(fd, view) :]
             except BaseException:
                 os.close(fd)
                 self.remove(temp)
@@ -218,9 +221,10 @@ class Folder:
             return temp
         raise FileExistsError(errno.EEXIST, "no free temporary name", name)  # pragma: no cover
 
-    def write(self, name: str, data: bytes) -> None:
+    def write(self, name: str, data: bytes | Sequence[bytes]) -> None:
         """Replace `name` with `data` in one step (a link of that name is replaced, not
-        followed). OSError if it cannot be written."""
+        followed). OSError if it cannot be written. `data` may come in pieces: a large
+        file need not be put together in memory first."""
         temp = self._temp(name, data)
         try:
             os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)  # (replaces, on POSIX)

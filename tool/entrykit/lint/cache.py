@@ -126,11 +126,17 @@ def _tag(key: bytes, name: str, body: bytes) -> bytes:
 def encode(payload: Any, key: bytes, name: str) -> bytes:
     """A cache file's bytes: payload authenticated under `key` for the file `name`.
     TypeError if the payload holds a value of a type records do not declare."""
+    return b"".join(encoded(payload, key, name))
+
+
+def encoded(payload: Any, key: bytes, name: str) -> tuple[bytes, bytes]:
+    """`encode` in two pieces, its head and its body: written one after the other, a large
+    payload's bytes are not copied once more to put them together."""
     try:
         body = marshal.dumps(payload)
     except ValueError:  # a subclass marshal refuses (a regex flag): write its base type
         body = marshal.dumps(_plain(payload))
-    return MAGIC + _tag(key, name, body) + body
+    return MAGIC + _tag(key, name, body), body
 
 
 def decode(blob: bytes, key: bytes, name: str) -> Any:
@@ -190,7 +196,9 @@ class Store:
     """One corpus's cache in one environment: per-file records, corpus findings, and the memo.
 
     Everything is loaded on first use and written by `save()`; nothing here raises
-    for a cache that is missing, damaged, foreign or read-only.
+    for a cache that is missing, damaged, foreign or read-only. What `save()` wrote of
+    the results and the corpus findings it lets go (read again if asked for): a run
+    saves after its per-file phase and after its corpus phase, and need not hold both.
     """
 
     def __init__(self, top: Folder, key: bytes, corpus: str, env: str, version: str = "") -> None:
@@ -361,7 +369,7 @@ class Store:
         if folder is None:
             raise OSError(f"cannot create the cache folder for {name}")
         try:
-            blob = encode(payload, self.key, f"{place}/{name}")
+            blob = encoded(payload, self.key, f"{place}/{name}")
         except (TypeError, ValueError) as exc:  # a value of an undeclared type: not kept
             log.debug("cache: not writing %s: %s", name, exc)
             return
@@ -383,6 +391,10 @@ class Store:
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
                 self._write("env", name, merged)
+                if kind == "res":  # written: read again if asked for
+                    del self._shards[(kind, number)]
+                    self._dirty.discard((kind, number))
+                    self._removed.pop((kind, number), None)
             for number, added in sorted(self._memo_new.items()):
                 name = self._memo_name(number)
                 if self._unchanged("format", name):
@@ -393,6 +405,7 @@ class Store:
                 self._write("format", name, merged)
             if self._corpus_new is not None:
                 self._write("env", "corpus", self._corpus_new)
+                self._corpus = None
             if self._files_dirty:
                 if self._unchanged("env", "files"):
                     merged = self._table()

@@ -36,6 +36,35 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def shared(value: Any, pool: dict[Any, Any]) -> Any:
+    """`value` rebuilt with each string, and each tuple of nothing but strings, None and
+    such tuples, replaced by the pool's one copy of an equal one. A summary that comes
+    from a worker process is made of copies of its own (the same keys, domains, regex
+    fragments as every other entry's); the corpus phase holds every summary at once.
+    Only values whose equals are indistinguishable are shared (not `1` and `True`), and
+    no list or dict is (nor a value of a subclass): nothing a summary's reader sees changes."""
+    return _shared(value, pool)[0]
+
+
+def _shared(value: Any, pool: dict[Any, Any]) -> tuple[Any, bool]:
+    """`shared`, and whether the value is one the pool may hold (a text, or a tuple of nothing
+    but those and None)."""
+    kind = type(value)  # exactly these types: a subclass is kept as it is
+    if kind is str:
+        return pool.setdefault(value, value), True
+    if kind is dict:
+        return {_shared(k, pool)[0]: _shared(v, pool)[0] for k, v in value.items()}, False
+    if kind is list:
+        return [_shared(v, pool)[0] for v in value], False
+    if kind is tuple:
+        items = [_shared(v, pool) for v in value]
+        rebuilt = tuple(v for v, _ in items)
+        if all(ok or v is None for v, ok in items):
+            return pool.setdefault(rebuilt, rebuilt), True
+        return rebuilt, False
+    return value, False
+
+
 def summary_entry(
     path: str, abspath: Path, fmt: str, data: dict[str, Any], facts: dict[str, Any], text: str = ""
 ) -> Entry:

@@ -32,7 +32,7 @@ from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.cache import open_store as open_cache
-from entrykit.lint.corpus_summary import summary_entry
+from entrykit.lint.corpus_summary import shared, summary_entry
 from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
 from entrykit.lint.records import (
     Failure,
@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 
 # Told (stage, done, total) as a run gets on: e.g. a progress bar at a terminal.
 Progress = Callable[[str, int, int], None]
+# Corpus-rule findings by record key, each as the cache keeps it (`StoredFinding.plain`).
+CorpusFound = dict[str, list[tuple[Any, ...]]]
 
 
 def _no_progress(stage: str, done: int, total: int) -> None:
@@ -251,6 +253,7 @@ class _Run:
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._keys: dict[Path, str | None] = {}
+        self._pool: dict[Any, Any] = {}  # one copy of each text of the summaries kept (`shared`)
         # Below an absolute root (or working directory), a discovered path, absolute and
         # normalised, gives its key (or the name diagnostics show) by string slicing: a
         # pre-commit run over a large corpus does this for every file.
@@ -353,11 +356,21 @@ class _Run:
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
             return  # no run at all: `run_tasks` would reset the checker's facts for zero files
-        for fresh in run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus)):
+        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus))
+        for task, fresh in zip(tasks, checked, strict=True):
             if self.store is not None:
                 self.store.remember(fresh.memo)
             fresh.memo = {}  # in the store's memo now (or, without a store, of no further use)
+            # the run's own names of the file, not a worker's copies of them
+            fresh.abspath, fresh.key, fresh.shown = task.abspath, task.key, task.shown
+            self._share(fresh)
             yield fresh
+
+    def _share(self, record: FileRecord) -> None:
+        """Let the record's summary and facts share equal texts with the other records'."""
+        if record.summary is not None:
+            record.summary = shared(record.summary, self._pool)
+            record.facts = shared(record.facts, self._pool)
 
     def _keep(self, record: FileRecord) -> FileRecord:
         if self.store is not None and record.text is None and self._key(record.abspath) is not None:
@@ -371,6 +384,7 @@ class _Run:
             if record.failure is not None or record.summary is not None:
                 continue
             if self.store is not None and record.add_index(self.store.index(record.key)):
+                self._share(record)
                 continue
             missing.append(number)
         tasks = [
@@ -433,14 +447,14 @@ class _Relocate:
 
 def _reuse_corpus(
     snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
-) -> tuple[dict[str, list[StoredFinding]], bool] | None:
+) -> tuple[CorpusFound, bool] | None:
     """The findings on `targets` of the last full run's corpus phase (its summaries are
     the current ones), with places looked up again in files whose content changed since;
     and whether any place was. None if the snapshot cannot serve."""
     try:
         digests, places = snapshot["digests"], snapshot["places"]
-        found = {k: read_findings(v) for k, v in snapshot["findings"].items() if isinstance(k, str)}
-        if not all(_known_codes(items) for items in found.values()):
+        found: CorpusFound = {k: v for k, v in snapshot["findings"].items() if isinstance(k, str)}
+        if not all(_known_codes(read_findings(items)) for items in found.values()):
             return None
         by_key = {r.key: r for r in records}
         moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
@@ -450,10 +464,10 @@ def _reuse_corpus(
         for record in targets:
             items = found.get(record.key)
             if items:
-                found[record.key] = [
+                found[record.key] = plain_findings([
                     relocate.finding(record.key, item, at_key)
-                    for item, at_key in zip(items, places[record.key], strict=True)
-                ]
+                    for item, at_key in zip(read_findings(items), places[record.key], strict=True)
+                ])
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return found, True
@@ -498,15 +512,17 @@ def _corpus_findings(
     memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
     progress: Progress = _no_progress,
-) -> dict[str, list[StoredFinding]]:
-    """Corpus-rule findings on the target files (by record key), places resolved.
+) -> CorpusFound:
+    """Corpus-rule findings on the target files (by record key), places resolved, in the
+    form the cache keeps them (`StoredFinding.plain`): a run over a large corpus holds them
+    all, and writes them to the cache as they are.
 
     `places` gets, for each finding, how its place was found: `at_key`, or None when the
     rule gave the position itself."""
     rules = [
         r for r in registry.all_rules() if r.func is not None and r.scope == "corpus" and config.enabled(r.code)
     ]
-    out: dict[str, list[StoredFinding]] = {}
+    out: CorpusFound = {}
     if not rules:
         return out
     corpus = _corpus_of(records, targets, config.root)
@@ -531,7 +547,9 @@ def _corpus_findings(
                     wanted.setdefault(other.path, set()).add((other.pointer, False))
     # Each file's places at once: a summary's text is read and parsed once for all of them.
     where = {path: corpus.by_path[path].places(pointers) for path, pointers in wanted.items()}
-    for rule, finding, path in found:
+    found.reverse()  # taken from the end, in order: each finding let go once it is stored
+    while found:
+        rule, finding, path = found.pop()
         place = finding.position or where[path][(finding.pointer, finding.at_key)]
         related = tuple(
             RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
@@ -540,7 +558,7 @@ def _corpus_findings(
         )
         key = key_of[path]
         severity = config.severity(rule, finding.severity)
-        out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity))
+        out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity).plain())
         if places is not None:
             places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
@@ -608,37 +626,40 @@ def _unused_suppressions(
 def _diagnostics(
     records: Sequence[FileRecord],
     targets: Sequence[FileRecord],
-    corpus_found: Mapping[str, list[StoredFinding]],
+    corpus_found: Mapping[str, list[tuple[Any, ...]]],
     config: Config,
 ) -> list[Diagnostic]:
     """Diagnostics on the targets: ET001, entry and corpus findings, suppressions, ET002; sorted."""
     shown_of = {r.key: r.shown for r in records}
     name_of = {r.code: r.name for r in registry.all_rules()}
     known = list(name_of)
-    out: list[Diagnostic] = []
+    # Sorted a file at a time: every diagnostic names its file first (`sort_key`), so the
+    # files in order of their names, each sorted, are the whole list sorted, without a sort
+    # key held for every diagnostic of a large corpus at once.
+    by_file: dict[str, list[Diagnostic]] = {}
     for record in targets:
+        out = by_file.setdefault(record.shown, [])
         if record.failure is not None:
             out += _load_failure(record, record.failure, config)
             continue
         directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-        for found in [*record.findings(), *corpus_found.get(record.key, [])]:
+        for found in [*record.findings(), *map(StoredFinding.read, corpus_found.get(record.key, ()))]:
             # (a file's ignores first: a directive is used only by what would be reported)
             if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
                 found.line, found.code
             ):
                 out.append(_diagnostic(record, found, shown_of, name_of))
         out += _unused_suppressions(record, directives, config, known)
-    return sorted(out, key=Diagnostic.sort_key)
-
-
-def _snapshot_findings(found: Mapping[str, list[StoredFinding]]) -> dict[str, list[tuple[Any, ...]]]:
-    return {key: plain_findings(items) for key, items in found.items()}
+    ordered: list[Diagnostic] = []
+    for shown in sorted(by_file):
+        ordered += sorted(by_file.pop(shown), key=Diagnostic.sort_key)
+    return ordered
 
 
 def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date) -> list[Diagnostic]:
     """Corpus phase (from the cache's last full run when the corpus is unchanged) and collection."""
     config, store = run.config, run.store
-    corpus_found: dict[str, list[StoredFinding]] | None = None
+    corpus_found: CorpusFound | None = None
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     full = len(targets) == len(records)
     if store is not None:
@@ -647,7 +668,7 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
         if reused is not None:
             corpus_found, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
-                store.set_corpus({**snapshot, "findings": _snapshot_findings(corpus_found), "digests": _digests(records)})
+                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
     return _diagnostics(records, targets, corpus_found, config)
@@ -655,7 +676,7 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
 
 def _corpus_phase(
     run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date, snapshot_key: str | None
-) -> dict[str, list[StoredFinding]]:
+) -> CorpusFound:
     """Run the corpus rules (summaries first) and keep what the cache should: facts a corpus
     rule computed late (e.g. band keys) and, after a full run, the snapshot."""
     store = run.store
@@ -669,9 +690,8 @@ def _corpus_phase(
         if len(record.facts) != facts_before[record.key] and record.text is None:
             store.put(record.key, None, record.index_data())
     if snapshot_key is not None:
-        store.set_corpus(
-            {"key": snapshot_key, "findings": _snapshot_findings(found), "places": places, "digests": _digests(records)}
-        )
+        store.set_corpus({"key": snapshot_key, "findings": found, "places": places, "digests": _digests(records)})
+    store.save()  # now, so that the run does not hold what it wrote while it makes the diagnostics
     return found
 
 
@@ -734,6 +754,8 @@ def lint(
     store, note = cache_store(config, cache_dir) if use_cache and not keep_entries else (None, None)
     run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries, progress or _no_progress)
     records = run.records()
+    if store is not None:
+        store.save()  # the per-file results: written (and let go) before the corpus phase
     target_set = set(files.targets)
     targets = [r for r in records if r.abspath in target_set]
     diagnostics = _report(run, records, targets, today)

@@ -62,7 +62,7 @@ def file_stat(path: Path) -> Stat | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Task:
     """One file to check, and what to compute of it if its content is the cached one
     (`cached_digest`); a file whose content changed is checked in full."""

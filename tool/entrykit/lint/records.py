@@ -2,8 +2,9 @@
 pipeline makes, the cache keeps and the engine turns into diagnostics.
 
 The cache writes records with `marshal`, which takes plain tuples only: each named
-record here has `plain()` (as the cache writes it) and `read()` (from what the cache
-holds, checked: ValueError or TypeError for anything that is not one).
+record here has `plain()` (as the cache writes it; `cache.encode` makes the same of a
+record handed over as it is) and `read()` (from what the cache holds, checked:
+ValueError or TypeError for anything that is not one).
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class Dated(NamedTuple):
     findings: list[StoredFinding]
 
 
-@dataclass
+@dataclass(slots=True)  # (a large corpus keeps one per file)
 class FileRecord:
     """Everything a run needs of one file.
 
@@ -148,15 +149,17 @@ class FileRecord:
         return [*(self.results or []), *(self.dated.findings if self.dated else [])]
 
     def result_data(self) -> dict[str, Any]:
-        """What the cache keeps of the file's results."""
+        """What the cache keeps of the file's results. The findings are the record's own,
+        not copies: the cache holds every file's until it writes them, and makes them
+        plain tuples only then, a shard at a time (`cache.encode`)."""
         return {
             "d": self.digest,
             "st": self.stat,
             "sd": self.sdigest,
             "fmt": self.fmt,
             "f": tuple(self.failure) if self.failure is not None else None,
-            "r": plain_findings(self.results) if self.results is not None else None,
-            "dr": (self.dated.day, plain_findings(self.dated.findings)) if self.dated is not None else None,
+            "r": self.results,
+            "dr": (self.dated.day, self.dated.findings) if self.dated is not None else None,
             "sup": self.directives,
         }
 

@@ -190,7 +190,10 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
 
 @fact("dupes", rules=("ET502",))
 def _duplicate_profile(entry: Entry, ctx: Context) -> object:
-    return dupes.profile(entry)
+    # The fact is what `profile` keeps in `entry.facts` (with its version), not what it
+    # returns: the corpus phase then reads it instead of computing it again.
+    dupes.profile(entry)
+    return entry.facts["dupes"]
 
 
 @fact("bands", rules=("ET502",), on_demand=True)

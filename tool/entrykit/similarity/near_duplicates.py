@@ -114,11 +114,16 @@ def normalize_signature(text: str, placeholders: Mapping[str, str] = PLACEHOLDER
     return " ".join(w for n, w in enumerate(words) if not (n and w in _UNIT_WORDS and words[n - 1] in _NUMBERS))
 
 
-def signature_shingles(text: str, normalized: str | None = None) -> frozenset[str]:
-    """1- and 2-gram shingles of the normalised signature."""
+def signature_shingles(
+    text: str, normalized: str | None = None, pool: dict[str, str] | None = None
+) -> frozenset[str]:
+    """1- and 2-gram shingles of the normalised signature. With `pool`, each shingle is
+    the pool's one copy of that text (a corpus repeats its words many times over)."""
     words = (normalize_signature(text) if normalized is None else normalized).split()
     grams = set(words)
     grams.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    if pool is not None:
+        grams = {pool.setdefault(gram, gram) for gram in grams}
     return frozenset(grams)
 
 
@@ -306,7 +311,13 @@ def lsh_candidates(
         # importing datasketch (its import alone takes about a second).
         yield from _exact_pairs(sets, present, threshold, wanted)
         return
-    matrix = _band_matrix(sets, present, threshold, num_perm, keys)
+    known = keys or [None] * len(sets)
+    rows = [known[i] or band_keys(sets[i], threshold, num_perm) for i in present]
+    yield from _banded(_band_matrix(rows), present, wanted)
+
+
+def _banded(matrix: Any, present: list[int], wanted: set[int] | None) -> Iterator[tuple[int, int]]:
+    """The pairs of `present` sharing a band key (involving one of `wanted`, if given)."""
     if wanted is not None:
         yield from _focused_band_pairs(matrix, present, wanted)
     else:
@@ -325,20 +336,13 @@ def _exact_pairs(
                 yield (i, j)
 
 
-def _band_matrix(
-    sets: Sequence[frozenset[str]],
-    present: list[int],
-    threshold: float,
-    num_perm: int,
-    keys: Sequence[Sequence[int] | bytes | None] | None,
-) -> Any:
-    """The band keys of the `present` sets, one row each (a numpy uint64 matrix)."""
+def _band_matrix(rows_of: Sequence[Sequence[int] | bytes]) -> Any:
+    """Band keys, one row each (bytes as the cache keeps them, or integers), as a numpy
+    uint64 matrix."""
     import numpy as np
 
-    known = keys or [None] * len(sets)
-    rows_of = [known[i] or band_keys(sets[i], threshold, num_perm) for i in present]
     if all(isinstance(row, bytes) for row in rows_of):
-        return np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(present), -1)  # type: ignore[arg-type]
+        return np.frombuffer(b"".join(rows_of), dtype="<u8").astype(np.uint64).reshape(len(rows_of), -1)  # type: ignore[arg-type]
     return np.array(
         [np.frombuffer(row, dtype="<u8") if isinstance(row, bytes) else row for row in rows_of], dtype=np.uint64
     )
@@ -452,7 +456,7 @@ def _slug(entry: Entry) -> str:
 
 
 
-@dataclass
+@dataclass(slots=True)
 class _Signals:
     """What is known about one candidate pair before scoring."""
 
@@ -460,6 +464,9 @@ class _Signals:
     same_id: bool = False
     a_matches_b: bool = False
     b_matches_a: bool = False
+
+
+_NO_SIGNALS = _Signals()  # a pair only LSH brought (never changed: scoring reads signals only)
 
 
 # Environment variants of one id beyond this many are a family, not duplicates
@@ -487,9 +494,17 @@ class Prepared:
     names: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, entry: Entry) -> Prepared:
+    def of(cls, entry: Entry, pool: dict[str, str] | None = None) -> Prepared:
+        """`pool` shares equal texts between the entries of one search (see `_shingled`)."""
         normalized, _, _, names = profile(entry)
-        return cls(normalized, signature_shingles("", normalized), tuple(normalized.split()), frozenset(names))
+        if pool is None:
+            return cls(normalized, signature_shingles("", normalized), tuple(normalized.split()), frozenset(names))
+        return cls(
+            normalized,
+            signature_shingles("", normalized, pool),
+            tuple(pool.setdefault(word, word) for word in normalized.split()),
+            frozenset(pool.setdefault(name, name) for name in names),
+        )
 
 
 def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None, tuple[str, ...]]:
@@ -875,9 +890,9 @@ def find_duplicates(
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
-    prepared, combined = _shingled(entries, report)
+    prepared = _shingled(entries, report)
     cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
-    candidates = _candidates(entries, combined, settings, matched, wanted, report)
+    candidates = _candidates(entries, prepared, settings, matched, wanted, report)
     neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report)
     result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
     for i in sorted(wanted) if wanted is not None else range(total):
@@ -888,44 +903,58 @@ def find_duplicates(
     return result
 
 
-def _shingled(entries: Sequence[Entry], report: Progress) -> tuple[list[Prepared], list[frozenset[str]]]:
-    """Each entry prepared for scoring, and its shingles."""
+def _shingled(entries: Sequence[Entry], report: Progress) -> list[Prepared]:
+    """Each entry prepared for scoring. Entries of one normalised signature and one set of
+    name words share one `Prepared`, and all of them one copy of each word and shingle:
+    what a search of a large corpus holds grows with its vocabulary, not its words."""
     total = len(entries)
+    pool: dict[str, str] = {}
+    alike: dict[tuple[str, tuple[str, ...]], Prepared] = {}
     prepared: list[Prepared] = []
-    combined: list[frozenset[str]] = []
     for n, entry in enumerate(entries):
-        prepared.append(Prepared.of(entry))
-        combined.append(entry_shingles(entry))
+        normalized, _, _, names = profile(entry)
+        one = alike.get((normalized, names))
+        if one is None:
+            one = alike[(normalized, names)] = Prepared.of(entry, pool)
+        prepared.append(one)
         if n % 1000 == 999:
             report("shingling", n + 1, total)
     report("shingling", total, total)
-    return prepared, combined
+    return prepared
 
 
 def _candidates(
     entries: Sequence[Entry],
-    combined: list[frozenset[str]],
+    prepared: Sequence[Prepared],
     settings: Settings,
     matched: Iterable[tuple[int, int]],
     wanted: set[int] | None,
     report: Progress,
-) -> dict[tuple[int, int], _Signals]:
-    """The pairs worth scoring (i < j) with what brought each: shared LSH bands, one
-    message's variants, or a regex of one matching the other's signature."""
+) -> dict[tuple[int, int], _Signals | None]:
+    """The pairs worth scoring (i < j) with what brought each: shared LSH bands (None: no
+    other signal), one message's variants, or a regex of one matching the other's signature.
+
+    An entry's candidate shingles (`entry_shingles`) are not empty when its normalised
+    signature has a word or its id a token; above `EXACT_LIMIT` such entries only their
+    band keys are read (kept with the file), so the shingles of the whole corpus are
+    never held at once."""
     total = len(entries)
-    candidates: dict[tuple[int, int], _Signals] = {}
-    keys: list[Sequence[int] | bytes | None] | None = None
-    if sum(1 for shingles in combined if shingles) > EXACT_LIMIT:
-        keys = [entry_band_blob(entry, settings.candidate) if combined[n] else None for n, entry in enumerate(entries)]
-    for i, j in lsh_candidates(combined, settings.candidate, keys=keys, focus=wanted):
-        candidates[(i, j)] = _Signals()
+    candidates: dict[tuple[int, int], _Signals | None] = {}
+    present = [n for n, entry in enumerate(entries) if prepared[n].shingles or profile(entry)[1]]
+    if len(present) > EXACT_LIMIT:
+        rows = [entry_band_blob(entries[n], settings.candidate) for n in present]
+        pairs = _banded(_band_matrix(rows), present, wanted)
+    else:
+        pairs = lsh_candidates([entry_shingles(entry) for entry in entries], settings.candidate, focus=wanted)
+    for pair in pairs:
+        candidates[pair] = None
     report("candidates", total, total)
     for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT, wanted).items():
-        candidates.setdefault(key, _Signals()).variant = stem
+        _signals_of(candidates, key).variant = stem
     for i, j in matched:
         if i == j or (wanted is not None and i not in wanted and j not in wanted):
             continue
-        signals = candidates.setdefault((min(i, j), max(i, j)), _Signals())
+        signals = _signals_of(candidates, (min(i, j), max(i, j)))
         if i < j:
             signals.a_matches_b = True
         else:
@@ -934,11 +963,19 @@ def _candidates(
     return candidates
 
 
+def _signals_of(candidates: dict[tuple[int, int], _Signals | None], pair: tuple[int, int]) -> _Signals:
+    """The pair's signals, made the first time one is known (most pairs have none)."""
+    signals = candidates.get(pair)
+    if signals is None:
+        signals = candidates[pair] = _Signals()
+    return signals
+
+
 def _scored(
     entries: Sequence[Entry],
     prepared: list[Prepared],
     cliques: _Cliques,
-    candidates: dict[tuple[int, int], _Signals],
+    candidates: dict[tuple[int, int], _Signals | None],
     settings: Settings,
     report: Progress,
 ) -> tuple[dict[int, list[tuple[int, Pair]]], list[tuple[int, int]]]:
@@ -947,7 +984,8 @@ def _scored(
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
     done = 0
-    for (i, j), signals in sorted(candidates.items()):
+    for i, j in sorted(candidates):  # (the keys alone: a list of every item would double the pairs' memory)
+        signals = candidates[(i, j)] or _NO_SIGNALS
         done += 1
         a, b = entries[i], entries[j]
         if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
