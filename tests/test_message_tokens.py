@@ -6,7 +6,7 @@ import re
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from entrykit import message_tokens as mt
@@ -273,6 +273,8 @@ def test_spans_are_ordered_and_hold_their_text(message: str) -> None:
 
 
 @given(st.lists(st.sampled_from(_CHARS), max_size=50).map("".join))
+@example("0×0")  # a bare shape once kept its first and last digit as if they were brackets
+@example("1x1")
 def test_suggested_regex_matches_its_message(message: str) -> None:
     for level in ("general", "names kept", "literal"):
         assert re.search(suggest_regex(message, level), message), level

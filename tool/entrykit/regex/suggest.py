@@ -37,6 +37,8 @@ def _number(text: str) -> str:
 
 def _shape(text: str) -> str:
     item = r"-?\d+" if "-" in text else r"\d+"
+    if text[0] not in "[(":  # a bare shape (`64x512`): no brackets to keep
+        return rf"{item}(?:[x×]{item})+"
     separator = r" *[x×] *" if re.search(r"\d\s*[x×]", text) else r",\s*"
     trailing = "," if re.search(r",\s*[\])]$", text) else ""
     return re.escape(text[0]) + item + f"(?:{separator}{item})*" + trailing + re.escape(text[-1])
