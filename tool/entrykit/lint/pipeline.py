@@ -286,3 +286,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes:
         process.join(5)
+    # A worker stopped while it was sending a result leaves half a message in the result
+    # pipe: the pool's manager thread would wait for the rest for ever, and the interpreter
+    # waits for that thread at exit. With every worker gone, closing this process's own
+    # end for writing ends that read (EOF: the pool counts as broken, and its thread ends).
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
