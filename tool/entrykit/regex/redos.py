@@ -679,6 +679,12 @@ class Candidate:
     group_repeat: bool
 
 
+def reported(found: Finding | Candidate, from_degree: int) -> bool:
+    """Whether ET205 reports a finding of this class: exponential, polynomial of degree
+    `from_degree` or more, or quadratic and worse through a repeated group."""
+    return found.kind != "polynomial" or found.degree >= from_degree or found.group_repeat
+
+
 def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     labels = []
     for member in sorted(members):
@@ -979,10 +985,9 @@ def analyse(
     """The worst finding for `pattern` (a list of at most one), with an attack the model
     of CPython's matcher rejects. Decided by analysis alone, within `steps`.
 
-    With `report_from_degree`, a caller that reports no polynomial finding of a lower
-    degree unless a repeated group loops (ET205) gets [] without any attack being looked
-    for when every candidate is such a one: whichever of them the attacks settled on,
-    it would not be reported.
+    With `report_from_degree`, a caller that reports only what `reported` says (ET205)
+    gets [] without any attack being looked for when no candidate is such a one:
+    whichever of them the attacks settled on, it would not be reported.
 
     With `measure` (and the `runner`), exponential findings and polynomial ones of
     degree >= `confirm_from_degree` are also timed at growing sizes in the regex
@@ -995,9 +1000,7 @@ def analyse(
     model = None
     alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
     candidates = _structural(parsed, flags, mode, budget, alphabets)
-    if report_from_degree is not None and all(
-        c.kind == "polynomial" and c.degree < report_from_degree and not c.group_repeat for c in candidates
-    ):
+    if report_from_degree is not None and not any(reported(c, report_from_degree) for c in candidates):
         return []
     for candidate in candidates:
         model = model or _model(parsed, budget, alphabets)

@@ -13,7 +13,7 @@ from entrykit.entry import Entry
 from entrykit.regex.breadth import generic_probes, too_broad
 from entrykit.regex.budget import TooComplex
 from entrykit.regex.literal_index import Row, Text, corpus_cross_matches, regex_fact, required
-from entrykit.regex.redos import Result, analyse
+from entrykit.regex.redos import Result, analyse, reported
 from entrykit.regex.runner import (
     Job,
     Outcome,
@@ -267,7 +267,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
         return  # too complex to analyse: ET210
     for result in analysed:
         finding = result.finding
-        if finding.kind == "polynomial" and finding.degree < warn_degree and not finding.group_repeat:
+        if not reported(finding, warn_degree):
             continue
         if finding.kind == "exponential":
             severity = Severity.ERROR
