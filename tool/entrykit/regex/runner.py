@@ -440,17 +440,8 @@ class RegexSettings:
     @classmethod
     def of(cls, section: Mapping[str, Any]) -> RegexSettings:
         # Every regex rule asks for every entry: the settings are read once per table's values.
-        flags = section.get("flags", [])
-        measure = section.get("measure", False)
-        key = (
-            tuple(flags) if isinstance(flags, list) else flags,
-            section.get("mode", "search"),
-            section.get("timeout_ms", DEFAULT_TIMEOUT_MS),
-            section.get("polynomial_degree", 3),
-            measure is True,
-        )
         try:
-            return _settings_of(key) if cls is RegexSettings else cls._read(section)
+            return _settings_of(_frozen(section)) if cls is RegexSettings else cls._read(section)
         except TypeError:  # a value that cannot be a key: read it each time
             return cls._read(section)
 
@@ -469,8 +460,12 @@ class RegexSettings:
         return shared_runner(self.timeout_ms)
 
 
+def _frozen(section: Mapping[str, Any]) -> tuple[tuple[str, type, Any], ...]:
+    """The table as a key: each item with its value's type (`1` is not `True`), lists as tuples."""
+    items = ((key, type(value), tuple(value) if type(value) is list else value) for key, value in section.items())
+    return tuple(sorted(items))
+
+
 @lru_cache(maxsize=64)
-def _settings_of(key: tuple[Any, ...]) -> RegexSettings:
-    flags, mode, timeout_ms, degree, measure = key
-    return RegexSettings._read({"flags": list(flags) if isinstance(flags, tuple) else flags, "mode": mode,
-                      "timeout_ms": timeout_ms, "polynomial_degree": degree, "measure": measure})
+def _settings_of(frozen: tuple[tuple[str, type, Any], ...]) -> RegexSettings:
+    return RegexSettings._read({key: list(value) if kind is list else value for key, kind, value in frozen})
