@@ -496,9 +496,8 @@ class Prepared:
     @classmethod
     def of(cls, entry: Entry, pool: dict[str, str] | None = None) -> Prepared:
         """`pool` shares equal texts between the entries of one search (see `_shingled`)."""
+        pool = {} if pool is None else pool
         normalized, _, _, names = profile(entry)
-        if pool is None:
-            return cls(normalized, signature_shingles("", normalized), tuple(normalized.split()), frozenset(names))
         return cls(
             normalized,
             signature_shingles("", normalized, pool),
