@@ -167,9 +167,12 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     matched = dupes.regex_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", dupes.PER_ENTRY)))
     found = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit)
-    for number, pairs in sorted(found.closest.items()):
+    for number in sorted(found.closest):
         this = corpus.entries[number]
-        for pair in pairs:
+        more = found.more(number)
+        # let go of the entry's pairs once told: a large corpus then never holds every
+        # pair and every finding at once
+        for pair in found.closest.pop(number):
             other = pair.b if pair.a is this else pair.a
             why = ", ".join(r.text for r in pair.reasons)
             yield Finding(
@@ -178,7 +181,6 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 path=this.path,
                 related=(Related(other.path, "/signature"),),
             )
-        more = found.more(number)
         if more > 0:
             yield Finding(
                 "/signature",

@@ -31,6 +31,7 @@ import heapq
 import itertools
 import re
 import struct
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -370,22 +371,38 @@ def _focused_band_pairs(matrix: Any, present: list[int], wanted: set[int]) -> It
 
 
 def _band_pairs(matrix: Any, present: list[int]) -> Iterator[tuple[int, int]]:
-    """The pairs sharing a band key, each once: band by band, its buckets found by sorting."""
+    """The pairs sharing a band key, each once, in order (see `_band_codes`)."""
+    total = max(present) + 1 if present else 1
+    for code in _code_array(_band_codes(matrix, present, total)):
+        yield divmod(code, total)
+
+
+def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
+    """The pairs (i < j) sharing a band key as sorted, distinct codes `i * total + j`
+    (a numpy int64 array): band by band, its buckets found by sorting, each band's
+    pairs merged into those of the bands before. Eight bytes a pair, where a set of
+    tuples held some twenty times that for every pair of a large corpus at once."""
     import numpy as np
 
-    seen: set[tuple[int, int]] = set()
+    where = np.asarray(present, dtype=np.int64)
+    found = np.zeros(0, dtype=np.int64)
     for band in range(matrix.shape[1]):
         column = matrix[:, band]
         order = np.argsort(column, kind="stable")
         ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         ends = np.r_[starts[1:], len(ordered)]
+        codes = []
         for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
-            members = sorted(present[k] for k in order[start:end])
-            for pair in _bucket_links(members):
-                if pair not in seen:
-                    seen.add(pair)
-                    yield pair
+            members = np.sort(where[order[start:end]])
+            if len(members) > BUCKET_LIMIT:  # chained (see `_bucket_links`)
+                codes.append(members[:-1] * total + members[1:])
+            else:
+                first, second = np.triu_indices(len(members), 1)
+                codes.append(members[first] * total + members[second])
+        if codes:
+            found = np.union1d(found, np.concatenate(codes))
+    return found
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -922,6 +939,31 @@ def _shingled(entries: Sequence[Entry], report: Progress) -> list[Prepared]:
     return prepared
 
 
+class _Candidates:
+    """The pairs worth scoring (i < j), in order, each kept as one integer `i * total + j`
+    in an array (a large corpus has about ten candidate pairs an entry: a dict of
+    tuples held some 180 bytes for each), and the signals of the few pairs that
+    something besides LSH brought (most pairs have none)."""
+
+    def __init__(self, total: int, codes: array[int], signals: dict[int, _Signals]) -> None:
+        self.total = total
+        self.codes = codes
+        self.signals = signals
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        total = self.total
+        return (divmod(code, total) for code in self.codes)
+
+    def items(self) -> Iterator[tuple[tuple[int, int], _Signals | None]]:
+        """(pair, its signals or None), in order."""
+        total, signals = self.total, self.signals
+        for code in self.codes:
+            yield divmod(code, total), signals.get(code)
+
+
 def _candidates(
     entries: Sequence[Entry],
     prepared: Sequence[Prepared],
@@ -929,52 +971,69 @@ def _candidates(
     matched: Iterable[tuple[int, int]],
     wanted: set[int] | None,
     report: Progress,
-) -> dict[tuple[int, int], _Signals | None]:
-    """The pairs worth scoring (i < j) with what brought each: shared LSH bands (None: no
-    other signal), one message's variants, or a regex of one matching the other's signature.
+) -> _Candidates:
+    """The pairs worth scoring (i < j) with what brought each: shared LSH bands (no
+    signals), one message's variants, or a regex of one matching the other's signature.
 
     An entry's candidate shingles (`entry_shingles`) are not empty when its normalised
     signature has a word or its id a token; above `EXACT_LIMIT` such entries only their
     band keys are read (kept with the file), so the shingles of the whole corpus are
     never held at once."""
-    total = len(entries)
-    candidates: dict[tuple[int, int], _Signals | None] = {}
+    total = max(len(entries), 1)
     present = [n for n, entry in enumerate(entries) if prepared[n].shingles or profile(entry)[1]]
+    banded: Any = None  # the codes of the LSH pairs as a numpy array, in a large corpus
+    lsh: set[int] = set()
     if len(present) > EXACT_LIMIT:
         rows = [entry_band_blob(entries[n], settings.candidate) for n in present]
-        pairs = _banded(_band_matrix(rows), present, wanted)
+        matrix = _band_matrix(rows)
+        if wanted is None:
+            banded = _band_codes(matrix, present, total)
+        else:
+            lsh.update(i * total + j for i, j in _focused_band_pairs(matrix, present, wanted))
     else:
         pairs = lsh_candidates([entry_shingles(entry) for entry in entries], settings.candidate, focus=wanted)
-    for pair in pairs:
-        candidates[pair] = None
+        lsh.update(i * total + j for i, j in pairs)
     report("candidates", total, total)
-    for key, stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT, wanted).items():
-        _signals_of(candidates, key).variant = stem
+    signals: dict[int, _Signals] = {}
+
+    def signals_of(i: int, j: int) -> _Signals:
+        """The pair's signals, made the first time one is known."""
+        code = i * total + j
+        found = signals.get(code)
+        if found is None:
+            found = signals[code] = _Signals()
+        return found
+
+    for (i, j), stem in _variant_pairs(entries, VARIANT_GROUP_LIMIT, wanted).items():
+        signals_of(i, j).variant = stem
     for i, j in matched:
         if i == j or (wanted is not None and i not in wanted and j not in wanted):
             continue
-        signals = _signals_of(candidates, (min(i, j), max(i, j)))
         if i < j:
-            signals.a_matches_b = True
+            signals_of(i, j).a_matches_b = True
         else:
-            signals.b_matches_a = True
+            signals_of(j, i).b_matches_a = True
     report("regexes", total, total)
-    return candidates
+    if banded is None:
+        return _Candidates(total, array("q", sorted(lsh.union(signals))), signals)
+    import numpy as np
+
+    brought = np.fromiter(sorted(signals), dtype=np.int64, count=len(signals))
+    return _Candidates(total, _code_array(np.union1d(banded, brought)), signals)
 
 
-def _signals_of(candidates: dict[tuple[int, int], _Signals | None], pair: tuple[int, int]) -> _Signals:
-    """The pair's signals, made the first time one is known (most pairs have none)."""
-    signals = candidates.get(pair)
-    if signals is None:
-        signals = candidates[pair] = _Signals()
-    return signals
+def _code_array(codes: Any) -> array[int]:
+    """A numpy int64 array as an `array` of Python ints, without a list of them in between."""
+    import numpy as np
+
+    return array("q", np.ascontiguousarray(codes, dtype=np.int64).tobytes())
 
 
 def _scored(
     entries: Sequence[Entry],
     prepared: list[Prepared],
     cliques: _Cliques,
-    candidates: dict[tuple[int, int], _Signals | None],
+    candidates: _Candidates,
     settings: Settings,
     report: Progress,
 ) -> tuple[dict[int, list[tuple[int, Pair]]], list[tuple[int, int]]]:
@@ -983,8 +1042,8 @@ def _scored(
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
     done = 0
-    for i, j in sorted(candidates):  # (the keys alone: a list of every item would double the pairs' memory)
-        signals = candidates[(i, j)] or _NO_SIGNALS
+    for (i, j), brought in candidates.items():
+        signals = brought or _NO_SIGNALS
         done += 1
         a, b = entries[i], entries[j]
         if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
