@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -260,7 +261,7 @@ def _check(
 
 def _report(
     name: str,
-    diagnostics: list[Diagnostic],
+    diagnostics: Sequence[Diagnostic],
     files: int,
     out: TextIO,
     options: ReportOptions,
@@ -277,7 +278,7 @@ def _report(
 
 
 def _write_output_files(
-    outputs: list[tuple[str, Path]], diagnostics: list[Diagnostic], files: int, options: ReportOptions
+    outputs: list[tuple[str, Path]], diagnostics: Sequence[Diagnostic], files: int, options: ReportOptions
 ) -> None:
     """Each --output-file report, written atomically (all of them or none)."""
     if not outputs:
@@ -334,7 +335,7 @@ def _against_baseline(
     return comparison.new
 
 
-def _add_suppressions(diagnostics: list[Diagnostic], result: LintResult, config: Config, quiet: int) -> ExitCode:
+def _add_suppressions(diagnostics: Sequence[Diagnostic], result: LintResult, config: Config, quiet: int) -> ExitCode:
     """Write suppressions for `diagnostics`; advise per-file-ignores for JSON entries."""
     from entrykit.lint.suppression_edits import plan_suppressions
 

@@ -22,9 +22,16 @@ FIELDS = (
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
 
 
+# Fields whose empty list a corpus rule reads as it reads no field (`Entry.list_field`).
+EMPTY_AS_ABSENT = ("aliases", "examples", "counterexamples")
+
+
 def summarize(data: dict[str, Any]) -> dict[str, Any]:
-    """The fields corpus rules read; of workarounds only their actions, of the graph its lists."""
-    out = {key: data[key] for key in FIELDS if key in data}
+    """The fields corpus rules read; of workarounds only their actions, of the graph its
+    lists that hold something. An empty list (and a graph of nothing but empty lists) is
+    left out: every reader takes a missing one for empty, and a large corpus keeps a
+    summary of every entry through the corpus phase."""
+    out = {key: data[key] for key in FIELDS if key in data and not (key in EMPTY_AS_ABSENT and data[key] == [])}
     workarounds = out.get("workarounds")
     if isinstance(workarounds, list):
         out["workarounds"] = [
@@ -32,7 +39,11 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
         ]
     graph = out.get("transition_graph")
     if isinstance(graph, dict):
-        out["transition_graph"] = {k: graph[k] for k in GRAPH_LISTS if k in graph}
+        lists = {k: graph[k] for k in GRAPH_LISTS if k in graph and graph[k] != []}
+        if lists or not graph.keys() <= set(GRAPH_LISTS):
+            out["transition_graph"] = lists
+        else:
+            del out["transition_graph"]
     return out
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import entrykit.rules  # noqa: F401  (importing the rule families registers every rule)
 from entrykit import registry
@@ -35,6 +35,7 @@ from entrykit.lint.cache import open_store as open_cache
 from entrykit.lint.corpus_summary import shared, summary_entry
 from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
 from entrykit.lint.records import (
+    Dated,
     Failure,
     FileRecord,
     RelatedPlace,
@@ -42,6 +43,7 @@ from entrykit.lint.records import (
     StoredFinding,
     plain_findings,
     read_findings,
+    shared_findings,
 )
 from entrykit.loader import LoadFailure, display_path, file_format, load
 from entrykit.private_folder import Unusable, location
@@ -69,7 +71,7 @@ class LintResult:
     `entries` (the targets that parsed) are made on first use: a run over a large
     corpus that only reports need not build them."""
 
-    diagnostics: list[Diagnostic]
+    diagnostics: Sequence[Diagnostic]  # a `Diagnostics` from a run: made as they are read
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the run could not do (the cache), for people
     _records: list[FileRecord] = field(default_factory=list, repr=False)
@@ -367,10 +369,15 @@ class _Run:
             yield fresh
 
     def _share(self, record: FileRecord) -> None:
-        """Let the record's summary and facts share equal texts with the other records'."""
+        """Let the record's summary, facts and findings share equal texts with the other records'."""
+        pool = self._pool
         if record.summary is not None:
-            record.summary = shared(record.summary, self._pool)
-            record.facts = shared(record.facts, self._pool)
+            record.summary = shared(record.summary, pool)
+            record.facts = shared(record.facts, pool)
+        if record.results:
+            record.results = shared_findings(record.results, pool)
+        if record.dated is not None:
+            record.dated = Dated(pool.setdefault(record.dated.day, record.dated.day), shared_findings(record.dated.findings, pool))
 
     def _keep(self, record: FileRecord) -> FileRecord:
         if self.store is not None and record.text is None and self._key(record.abspath) is not None:
@@ -623,40 +630,83 @@ def _unused_suppressions(
     return out
 
 
-def _diagnostics(
-    records: Sequence[FileRecord],
-    targets: Sequence[FileRecord],
-    corpus_found: Mapping[str, list[tuple[Any, ...]]],
-    config: Config,
-) -> list[Diagnostic]:
-    """Diagnostics on the targets: ET001, entry and corpus findings, suppressions, ET002; sorted."""
-    shown_of = {r.key: r.shown for r in records}
-    name_of = {r.code: r.name for r in registry.all_rules()}
-    known = list(name_of)
-    # Sorted a file at a time: every diagnostic names its file first (`sort_key`), so the
-    # files in order of their names, each sorted, are the whole list sorted, without a sort
-    # key held for every diagnostic of a large corpus at once.
-    by_file: dict[str, list[Diagnostic]] = {}
-    for record in targets:
-        out = by_file.setdefault(record.shown, [])
-        if record.failure is not None:
-            out += _load_failure(record, record.failure, config)
-            continue
-        directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-        for found in [*record.findings(), *map(StoredFinding.read, corpus_found.get(record.key, ()))]:
-            # (a file's ignores first: a directive is used only by what would be reported)
-            if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
-                found.line, found.code
-            ):
-                out.append(_diagnostic(record, found, shown_of, name_of))
-        out += _unused_suppressions(record, directives, config, known)
-    ordered: list[Diagnostic] = []
-    for shown in sorted(by_file):
-        ordered += sorted(by_file.pop(shown), key=Diagnostic.sort_key)
-    return ordered
+class Diagnostics(Sequence[Diagnostic]):
+    """The diagnostics on a run's targets, sorted: ET001, entry and corpus findings,
+    suppressions, ET002. Made a file at a time each time they are read, from the records
+    and corpus findings the run keeps anyway: a run over a large corpus (hundreds of
+    thousands of diagnostics) never holds them all as objects at once. Reads as a list
+    does: its length, an index, equality with a list."""
+
+    def __init__(
+        self,
+        records: Sequence[FileRecord],
+        targets: Sequence[FileRecord],
+        corpus_found: Mapping[str, list[tuple[Any, ...]]],
+        config: Config,
+    ) -> None:
+        self._shown_of = {r.key: r.shown for r in records}
+        self._name_of = {r.code: r.name for r in registry.all_rules()}
+        # Every diagnostic names its file first (`sort_key`): the files in order of their
+        # names, each sorted, are the whole list sorted.
+        by_file: dict[str, list[FileRecord]] = {}
+        for record in targets:
+            by_file.setdefault(record.shown, []).append(record)
+        self._files = [by_file[shown] for shown in sorted(by_file)]
+        self._found, self._config = corpus_found, config
+        self._made: list[Diagnostic] | None = None  # made once an index asks for one
+        self._count = sum(len(self._of_file(records)) for records in self._files)
+
+    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
+        """The diagnostics on the records of one shown name, sorted."""
+        config, known = self._config, list(self._name_of)
+        out: list[Diagnostic] = []
+        for record in records:
+            if record.failure is not None:
+                out += _load_failure(record, record.failure, config)
+                continue
+            directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
+            for found in [*record.findings(), *map(StoredFinding.read, self._found.get(record.key, ()))]:
+                # (a file's ignores first: a directive is used only by what would be reported)
+                if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
+                    found.line, found.code
+                ):
+                    out.append(_diagnostic(record, found, self._shown_of, self._name_of))
+            out += _unused_suppressions(record, directives, config, known)
+        out.sort(key=Diagnostic.sort_key)
+        return out
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        if self._made is not None:
+            yield from self._made
+            return
+        for records in self._files:
+            yield from self._of_file(records)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Diagnostic: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Diagnostic]: ...
+    def __getitem__(self, index: int | slice) -> Diagnostic | list[Diagnostic]:
+        if self._made is None:
+            self._made = list(self)
+        return self._made[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    # equal to a list, which has no hash
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Diagnostics({list(self)!r})"
 
 
-def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date) -> list[Diagnostic]:
+def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date) -> Diagnostics:
     """Corpus phase (from the cache's last full run when the corpus is unchanged) and collection."""
     config, store = run.config, run.store
     corpus_found: CorpusFound | None = None
@@ -671,7 +721,7 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
                 store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
     if corpus_found is None:
         corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
-    return _diagnostics(records, targets, corpus_found, config)
+    return Diagnostics(records, targets, corpus_found, config)
 
 
 def _corpus_phase(
@@ -720,7 +770,7 @@ def check(
     ]
     target_records = [r for r, e in zip(records, entries, strict=True) if id(e) in wanted] + failed
     corpus_found = _corpus_findings(records, {r.shown for r in target_records}, config, today, {})
-    return _diagnostics(records, target_records, corpus_found, config)
+    return list(Diagnostics(records, target_records, corpus_found, config))
 
 
 def lint(

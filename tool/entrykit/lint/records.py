@@ -102,6 +102,20 @@ class StoredFinding(NamedTuple):
         ))
 
 
+def shared_findings(findings: list[StoredFinding], pool: dict[Any, Any]) -> list[StoredFinding]:
+    """The findings with their code, severity and pointer taken from `pool` (its one copy
+    of each): findings from a worker process come with copies of their own, and a large
+    corpus holds every file's until its diagnostics are made."""
+    return [
+        f._replace(
+            code=pool.setdefault(f.code, f.code),
+            severity=pool.setdefault(f.severity, f.severity),
+            pointer=pool.setdefault(f.pointer, f.pointer),
+        )
+        for f in findings
+    ]
+
+
 def plain_findings(findings: list[StoredFinding]) -> list[tuple[Any, ...]]:
     return [f.plain() for f in findings]
 
