@@ -81,7 +81,7 @@ def phases(root: Path) -> None:
         watch(engine._Run, "records", "per-file phase"),
         watch(cache.Store, "save", "cache save"),
         watch(engine, "_corpus_findings", "corpus rules"),
-        watch(engine, "_diagnostics", "diagnostics"),
+        watch(engine.Diagnostics, "__init__", "diagnostics"),
     ]
     here = Path.cwd()
     os.chdir(root.parent)

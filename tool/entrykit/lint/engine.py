@@ -255,7 +255,8 @@ class _Run:
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._keys: dict[Path, str | None] = {}
-        self._pool: dict[Any, Any] = {}  # one copy of each text of the summaries kept (`shared`)
+        # one copy of each text of the summaries kept (`shared`), for the length of a phase
+        self._pool: dict[Any, Any] = {}
         # Below an absolute root (or working directory), a discovered path, absolute and
         # normalised, gives its key (or the name diagnostics show) by string slicing: a
         # pre-commit run over a large corpus does this for every file.
@@ -345,6 +346,7 @@ class _Run:
             self.progress("checking files", checked, len(tasks))
         done = [r for r in records if r is not None]
         self._forget_gone(done)
+        self._pool = {}  # its texts live on in the records; its own table need not
         return done
 
     def _forget_gone(self, done: list[FileRecord]) -> None:
@@ -405,6 +407,7 @@ class _Run:
             old = records[number]
             records[number] = self._keep(fresh.merged_with(old) if fresh.digest == old.digest else fresh)
             self.progress("reading corpus", checked, len(tasks))
+        self._pool = {}
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
@@ -535,39 +538,51 @@ def _corpus_findings(
     corpus = _corpus_of(records, targets, config.root)
     key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
-    found: list[tuple[registry.Rule, Finding, str]] = []
+    found: list[tuple[registry.Rule, list[Finding]]] = []  # each rule's findings on the targets
     wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
+    # One copy of each (pointer, at_key) and of each place: most files share them, and
+    # a large corpus holds a few for every file until its findings are stored.
+    spots: dict[tuple[Any, Any], tuple[Any, Any]] = {}
     for number, rule in enumerate(rules):
         progress("corpus rules", number, len(rules))
         ctx = registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
+        kept: list[Finding] = []
         for finding in _run_corpus_rule(rule, corpus, ctx):
             path = finding.path
             if path is None or path not in targets:
                 continue
-            found.append((rule, finding, path))
+            kept.append(finding)
             if not finding.position:
-                wanted.setdefault(path, set()).add((finding.pointer, finding.at_key))
+                spot = (finding.pointer, finding.at_key)
+                wanted.setdefault(path, set()).add(spots.setdefault(spot, spot))
             for other in finding.related:
                 if other.path in corpus.by_path:
-                    wanted.setdefault(other.path, set()).add((other.pointer, False))
+                    spot = (other.pointer, False)
+                    wanted.setdefault(other.path, set()).add(spots.setdefault(spot, spot))
+        found.append((rule, kept))
     # Each file's places at once: a summary's text is read and parsed once for all of them.
-    where = {path: corpus.by_path[path].places(pointers) for path, pointers in wanted.items()}
-    found.reverse()  # taken from the end, in order: each finding let go once it is stored
-    while found:
-        rule, finding, path = found.pop()
-        place = finding.position or where[path][(finding.pointer, finding.at_key)]
-        related = tuple(
-            RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
-            for other in finding.related
-            if other.path in corpus.by_path
-        )
-        key = key_of[path]
-        severity = config.severity(rule, finding.severity)
-        out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity).plain())
-        if places is not None:
-            places.setdefault(key, []).append(None if finding.position else finding.at_key)
+    where: dict[str, dict[tuple[str, bool], tuple[int, int]]] = {}
+    for path in list(wanted):
+        places_of = corpus.by_path[path].places(wanted.pop(path))
+        where[path] = {spots.setdefault(k, k): spots.setdefault(v, v) for k, v in places_of.items()}
+    for rule, kept in found:
+        kept.reverse()  # taken from the end, in order: each finding let go once it is stored
+        while kept:
+            finding = kept.pop()
+            path = finding.path or ""
+            place = finding.position or where[path][(finding.pointer, finding.at_key)]
+            related = tuple(
+                RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
+                for other in finding.related
+                if other.path in corpus.by_path
+            )
+            key = key_of[path]
+            severity = config.severity(rule, finding.severity)
+            out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity).plain())
+            if places is not None:
+                places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
     progress("corpus rules", len(rules), len(rules))
     return out
