@@ -175,3 +175,5 @@ def test_findings_sharing_their_texts_are_the_findings() -> None:
     assert kept == findings
     assert len({id(f.code) for f in kept}) == 2 and len({id(f.pointer) for f in kept}) == 3
     assert len({id(f.severity) for f in kept}) == 1
+    again = shared_findings([made(n) for n in range(12)], pool)  # said again of other files
+    assert again == findings and all(a is b for a, b in zip(again, kept, strict=True))

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -257,6 +257,7 @@ class _Run:
         self._keys: dict[Path, str | None] = {}
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
+        self._found: dict[Any, Any] = {}  # one copy of each finding of the records kept, likewise
         # Below an absolute root (or working directory), a discovered path, absolute and
         # normalised, gives its key (or the name diagnostics show) by string slicing: a
         # pre-commit run over a large corpus does this for every file.
@@ -346,7 +347,7 @@ class _Run:
             self.progress("checking files", checked, len(tasks))
         done = [r for r in records if r is not None]
         self._forget_gone(done)
-        self._pool = {}  # its texts live on in the records; its own table need not
+        self._pool, self._found = {}, {}  # their texts live on in the records; their tables need not
         return done
 
     def _forget_gone(self, done: list[FileRecord]) -> None:
@@ -377,9 +378,10 @@ class _Run:
             record.summary = shared(record.summary, pool)
             record.facts = shared(record.facts, pool)
         if record.results:
-            record.results = shared_findings(record.results, pool)
+            record.results = shared_findings(record.results, self._found)
         if record.dated is not None:
-            record.dated = Dated(pool.setdefault(record.dated.day, record.dated.day), shared_findings(record.dated.findings, pool))
+            day = pool.setdefault(record.dated.day, record.dated.day)
+            record.dated = Dated(day, shared_findings(record.dated.findings, self._found))
 
     def _keep(self, record: FileRecord) -> FileRecord:
         if self.store is not None and record.text is None and self._key(record.abspath) is not None:
@@ -407,7 +409,7 @@ class _Run:
             old = records[number]
             records[number] = self._keep(fresh.merged_with(old) if fresh.digest == old.digest else fresh)
             self.progress("reading corpus", checked, len(tasks))
-        self._pool = {}
+        self._pool, self._found = {}, {}
 
 
 def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
@@ -501,10 +503,22 @@ def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> 
     return Corpus(entries, root if root.is_dir() else None, None if len(focus) == len(entries) else focus)
 
 
-def _run_corpus_rule(rule: registry.Rule, corpus: Corpus, ctx: registry.Context) -> list[Finding]:
+def _run_corpus_rule(
+    rule: registry.Rule, corpus: Corpus, ctx: registry.Context, pool: dict[Any, Any] | None = None
+) -> list[Finding]:
+    """The rule's findings; with `pool`, each message and tuple of related places is the
+    pool's one copy of an equal one (a corpus rule says one thing of many entries: of a
+    large corpus of one template, nearly the same of every entry)."""
     assert rule.func is not None
+    pool = {} if pool is None else pool
+    found: list[Finding] = []
     try:
-        found = list(rule.func(corpus, ctx))
+        for finding in rule.func(corpus, ctx):
+            message = pool.setdefault(finding.message, finding.message)
+            related = pool.setdefault(finding.related, finding.related)
+            if message is not finding.message or related is not finding.related:
+                finding = replace(finding, message=message, related=related)
+            found.append(finding)
     except EntrykitError:  # the configuration, not the rule
         raise
     except Exception as exc:  # a bug in a rule, not in the data: name both
@@ -540,16 +554,16 @@ def _corpus_findings(
     shared = registry.Memo(memo)
     found: list[tuple[registry.Rule, list[Finding]]] = []  # each rule's findings on the targets
     wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
-    # One copy of each (pointer, at_key) and of each place: most files share them, and
-    # a large corpus holds a few for every file until its findings are stored.
-    spots: dict[tuple[Any, Any], tuple[Any, Any]] = {}
+    # One copy of each (pointer, at_key), place, message and stored finding: most files
+    # share them, and a large corpus holds a few for every file until they are reported.
+    spots: dict[Any, Any] = {}
     for number, rule in enumerate(rules):
         progress("corpus rules", number, len(rules))
         ctx = registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
         kept: list[Finding] = []
-        for finding in _run_corpus_rule(rule, corpus, ctx):
+        for finding in _run_corpus_rule(rule, corpus, ctx, spots):
             path = finding.path
             if path is None or path not in targets:
                 continue
@@ -580,7 +594,8 @@ def _corpus_findings(
             )
             key = key_of[path]
             severity = config.severity(rule, finding.severity)
-            out.setdefault(key, []).append(StoredFinding.of(rule.code, finding, place, related, severity).plain())
+            item = StoredFinding.of(rule.code, finding, place, related, severity).plain()
+            out.setdefault(key, []).append(spots.setdefault(item, item) if finding.fix is None else item)
             if places is not None:
                 places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)

@@ -103,17 +103,21 @@ class StoredFinding(NamedTuple):
 
 
 def shared_findings(findings: list[StoredFinding], pool: dict[Any, Any]) -> list[StoredFinding]:
-    """The findings with their code, severity and pointer taken from `pool` (its one copy
-    of each): findings from a worker process come with copies of their own, and a large
-    corpus holds every file's until its diagnostics are made."""
-    return [
-        f._replace(
+    """The findings, each the pool's one copy of an equal finding (its texts the pool's
+    copies of equal texts when it has a fix, which may hold a list): findings from a
+    worker process come with copies of their own, a rule says the same of many files,
+    and a large corpus holds every file's findings until its diagnostics are made.
+    `pool` holds findings and texts only."""
+    out = []
+    for f in findings:
+        f = f._replace(
             code=pool.setdefault(f.code, f.code),
             severity=pool.setdefault(f.severity, f.severity),
+            message=pool.setdefault(f.message, f.message),
             pointer=pool.setdefault(f.pointer, f.pointer),
         )
-        for f in findings
-    ]
+        out.append(pool.setdefault(f, f) if f.fix is None else f)
+    return out
 
 
 def plain_findings(findings: list[StoredFinding]) -> list[tuple[Any, ...]]:
