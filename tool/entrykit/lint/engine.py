@@ -446,31 +446,40 @@ class _Relocate:
 
 
 def _reuse_corpus(
-    snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
-) -> tuple[CorpusFound, bool] | None:
-    """The findings on `targets` of the last full run's corpus phase (its summaries are
-    the current ones), with places looked up again in files whose content changed since;
-    and whether any place was. None if the snapshot cannot serve."""
+    store: Store, snapshot_key: str, records: Sequence[FileRecord], targets: Sequence[FileRecord]
+) -> tuple[CorpusFound, dict[str, list[Any]], bool] | None:
+    """The findings on `targets` of the last full run's corpus phase when its key is
+    `snapshot_key` (its summaries are the current ones), with places looked up again in
+    files whose content changed since; how each place was found (`_corpus_findings`); and
+    whether any place was looked up again. Only the targets' findings are read. None if
+    the last full run cannot serve."""
+    head = store.corpus()
+    if head.get("key") != snapshot_key:
+        return None
+    found: CorpusFound = {}
+    places: dict[str, list[Any]] = {}
     try:
-        digests, places = snapshot["digests"], snapshot["places"]
-        found: CorpusFound = {k: v for k, v in snapshot["findings"].items() if isinstance(k, str)}
-        if not all(_known_codes(read_findings(items)) for items in found.values()):
-            return None
-        by_key = {r.key: r for r in records}
-        moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
-        if not moved:
-            return found, False
-        relocate = _Relocate(by_key, moved)
         for record in targets:
-            items = found.get(record.key)
+            part = store.corpus_part(record.key)
+            if part is None:
+                return None
+            items, at = list(part[0]), list(part[1])
+            if len(items) != len(at) or not _known_codes(read_findings(items)):
+                return None
             if items:
-                found[record.key] = plain_findings([
-                    relocate.finding(record.key, item, at_key)
-                    for item, at_key in zip(read_findings(items), places[record.key], strict=True)
-                ])
+                found[record.key], places[record.key] = items, at
+        digests = head["digests"]
+        moved = {r.key for r in records if r.failure is None and digests.get(r.key) != r.digest}
+        if not moved:
+            return found, places, False
+        relocate = _Relocate({r.key: r for r in records}, moved)
+        for key, items in found.items():
+            found[key] = plain_findings([
+                relocate.finding(key, item, at_key) for item, at_key in zip(read_findings(items), places[key], strict=True)
+            ])
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
-    return found, True
+    return found, places, True
 
 
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
@@ -663,12 +672,11 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     full = len(targets) == len(records)
     if store is not None:
-        snapshot = store.corpus()
-        reused = _reuse_corpus(snapshot, records, targets) if snapshot.get("key") == snapshot_key else None
+        reused = _reuse_corpus(store, snapshot_key, records, targets)
         if reused is not None:
-            corpus_found, moved = reused
+            corpus_found, places, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
-                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
+                store.set_corpus(snapshot_key, _digests(records), corpus_found, places)
     if corpus_found is None:
         corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
     return _diagnostics(records, targets, corpus_found, config)
@@ -690,7 +698,7 @@ def _corpus_phase(
         if len(record.facts) != facts_before[record.key] and record.text is None:
             store.put(record.key, None, record.index_data())
     if snapshot_key is not None:
-        store.set_corpus({"key": snapshot_key, "findings": found, "places": places, "digests": _digests(records)})
+        store.set_corpus(snapshot_key, _digests(records), found, places)
     store.save()  # now, so that the run does not hold what it wrote while it makes the diagnostics
     return found
 
