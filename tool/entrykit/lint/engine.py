@@ -249,9 +249,10 @@ class _Run:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
         self.store, self.jobs, self.progress = store, jobs, progress
         self.memo: registry.Known = store.memo() if store is not None else {}
-        self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
+        self.checker = Checker(config, today, self.memo, files.size, keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
+        self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
         self._pool: dict[Any, Any] = {}  # one copy of each text of the summaries kept (`shared`)
         # Below an absolute root (or working directory), a discovered path, absolute and
@@ -275,11 +276,11 @@ class _Run:
             self._keys[path] = known
         return known
 
-    def _shown(self, path: Path) -> str:
-        text = str(path)
-        if self._here is not None and text.startswith(self._here):
-            return text[len(self._here) :]
-        return display_path(path, self.cwd)
+    def _shown(self, name: str) -> str:
+        """How diagnostics name the file at the absolute path `name`."""
+        if self._here is not None and name.startswith(self._here):
+            return name[len(self._here) :]
+        return display_path(Path(name), self.cwd)
 
     def _rerun(self, old: FileRecord | None, want: bool) -> Rerun:
         """The entry rules a file needs run again, given what the cache holds of it (`old`)."""
@@ -305,7 +306,7 @@ class _Run:
         want = path in self.targets
         text = self.texts.get(path)  # content that stands in for the file: never from the cache
         key = self._key(path)
-        shown = self._shown(path)
+        shown = self._shown(str(path))
         old: FileRecord | None = None
         if key is not None and text is None and self.store is not None:
             row = self.store.file_row(key) if not want else None
@@ -325,13 +326,28 @@ class _Run:
         )
         return _Pending(task, old)
 
+    def _plan_other(self, name: str) -> FileRecord | _Pending:
+        """`_plan` of a file the run does not report on, named by its absolute path in text:
+        served by its row in the cache's `files` table when its stat is the one stored, with
+        no more work than that (a pre-commit run in a large corpus does this for every file)."""
+        prefix, store = self._prefix, self.store
+        if store is not None and prefix is not None and name.startswith(prefix) and name not in self._stand_ins:
+            key = name[len(prefix) :]
+            row = store.file_row(key)
+            # (the root joined with the key: the same path as `Path(name)`, parsed in half the time)
+            path = self.config.root / key
+            record = FileRecord.from_row(key, self._shown(name), path, row) if row is not None else None
+            if record is not None and record.stat is not None and record.stat == file_stat(name):
+                return record
+        return self._plan(Path(name))
+
     def records(self) -> list[FileRecord]:
-        """One record per corpus file, in order; summaries only where a file was checked."""
+        """One record per corpus file, in order (the targets first); summaries only where
+        a file was checked."""
         records: list[FileRecord | None] = []
         pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        for path in self.files.corpus:
-            planned = self._plan(path)
+        for planned in [*map(self._plan, self.files.targets), *map(self._plan_other, self.files.others)]:
             if isinstance(planned, FileRecord):
                 records.append(planned)
                 continue
@@ -348,15 +364,15 @@ class _Run:
     def _forget_gone(self, done: list[FileRecord]) -> None:
         """After a run over the whole corpus, drop what the cache holds of files that are gone."""
         store = self.store
-        if store is None or not done or len(self.files.targets) != len(self.files.corpus):
+        if store is None or not done or self.files.others:
             return
-        if all(self._key(p) is not None for p in self.files.corpus):
+        if all(self._key(p) is not None for p in self.files.targets):
             store.forget(store.known() - {r.key for r in done})
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
             return  # no run at all: `run_tasks` would reset the checker's facts for zero files
-        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus))
+        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, self.files.size)
         for task, fresh in zip(tasks, checked, strict=True):
             if self.store is not None:
                 self.store.remember(fresh.memo)
@@ -764,8 +780,7 @@ def lint(
     records = run.records()
     if store is not None:
         store.save()  # the per-file results: written (and let go) before the corpus phase
-    target_set = set(files.targets)
-    targets = [r for r in records if r.abspath in target_set]
+    targets = records[: len(files.targets)]  # (records are in the plan's order: the targets first)
     diagnostics = _report(run, records, targets, today)
     if with_summaries:
         run.summaries(targets)
@@ -774,5 +789,5 @@ def lint(
     shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [
         display_path(p, cwd) for p in files.targets
     ]
-    log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
+    log.debug("linted %d files (%d in corpus)", len(files.targets), files.size)
     return LintResult(diagnostics, shown, [note] if note else [], targets)
