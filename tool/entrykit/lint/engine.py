@@ -479,19 +479,19 @@ def _reuse_corpus(
             part = store.corpus_part(record.key)
             if part is None:
                 return None
-            items, at = list(part[0]), list(part[1])
-            if len(items) != len(at) or not _known_codes(read_findings(items)):
+            items, at = read_findings(part[0]), list(part[1])
+            if len(items) != len(at) or not _known_codes(items):
                 return None
-            if items:
-                found[record.key], places[record.key] = items, at
+            if items:  # read once: `_diagnostics` takes them as they are (`_stored`)
+                found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
         digests = head["digests"]
         moved = {r.key for r in records if r.failure is None and digests.get(r.key) != r.digest}
         if not moved:
             return found, places, False
         relocate = _Relocate({r.key: r for r in records}, moved)
-        for key, items in found.items():
+        for key, kept in found.items():
             found[key] = plain_findings([
-                relocate.finding(key, item, at_key) for item, at_key in zip(read_findings(items), places[key], strict=True)
+                relocate.finding(key, _stored(item), at_key) for item, at_key in zip(kept, places[key], strict=True)
             ])
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
@@ -648,6 +648,11 @@ def _unused_suppressions(
     return out
 
 
+def _stored(item: tuple[Any, ...]) -> StoredFinding:
+    """A corpus finding as `StoredFinding`: read from its plain form unless it was already."""
+    return item if type(item) is StoredFinding else StoredFinding.read(item)
+
+
 def _diagnostics(
     records: Sequence[FileRecord],
     targets: Sequence[FileRecord],
@@ -668,7 +673,7 @@ def _diagnostics(
             out += _load_failure(record, record.failure, config)
             continue
         directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-        for found in [*record.findings(), *map(StoredFinding.read, corpus_found.get(record.key, ()))]:
+        for found in [*record.findings(), *map(_stored, corpus_found.get(record.key, ()))]:
             # (a file's ignores first: a directive is used only by what would be reported)
             if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
                 found.line, found.code
