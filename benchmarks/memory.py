@@ -10,8 +10,9 @@ corpus, `diverse` the mixed one), written once. Each cold lint is its own proces
 peak is the largest process's maximum resident set. Printed per shape and size: the
 peak in MB, the peak per entry, and the growth per entry from the size before (what
 each further entry costs, without the interpreter and the imports every run pays
-once). If memory is linear in the corpus, that growth is about the same at every
-size. With `--before DIR` (a checkout of another entrykit version) each lint of the
+once), the diagnostics, and the CPU time per entry (the lint and the processes it
+waited for). If memory, output and time are linear in the corpus, the growth, the
+diagnostics per entry and the CPU per entry are about the same at every size. With `--before DIR` (a checkout of another entrykit version) each lint of the
 `--before-sizes` also runs that version's source right after this one's: a before ->
 after table.
 
@@ -131,13 +132,14 @@ def main() -> None:
                 run = cold(root, source)
                 rows.append((shape, name, count, run))
                 print(
-                    f"  {shape} {count:,} ({name}): peak {run.rss:,} MB, {run.wall:.0f} s, {run.found:,} diagnostics",
+                    f"  {shape} {count:,} ({name}): peak {run.rss:,} MB, {run.wall:.0f} s ({run.cpu:.0f} s CPU), "
+                    f"{run.found:,} diagnostics",
                     flush=True,
                 )
         if args.phases:
             phases(targets.corpus(args.work, shape, sizes[-1], args.lint_format))
 
-    print("\nshape     version   entries   peak MB   KB/entry   growth KB/entry   diagnostics")
+    print("\nshape     version   entries   peak MB   KB/entry   growth KB/entry   diagnostics   CPU ms/entry")
     for shape in shapes:
         for name, _ in versions:
             previous: tuple[int, int] | None = None
@@ -149,7 +151,7 @@ def main() -> None:
                 )
                 print(
                     f"{shape:<9} {name:<7} {count:>9,} {run.rss:9,} {run.rss * 1024 / count:10.1f} {growth} "
-                    f"{run.found:13,}"
+                    f"{run.found:13,} {run.cpu * 1000 / count:14.2f}"
                 )
                 previous = (count, run.rss)
     for shape in shapes:

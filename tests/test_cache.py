@@ -257,6 +257,103 @@ def test_a_damaged_cache_never_changes_a_pre_commit_run(tmp_path: Path, how: str
     assert _rows(_run(root, config, paths=target)) == expected
 
 
+def _many_files() -> dict[str, str]:
+    """`_files()` and copies of its good entry under other names: duplicate ids, so that
+    corpus rules find something on most files, spread over the cache's shards."""
+    files = _files()
+    for n in range(24):
+        files[f"pip/copy-{n}.yaml"] = GOOD
+    return files
+
+
+def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    """After a full run, a run over one edited file reads the files table, the corpus
+    phase's head, and the shards of that one file: no other file's results or findings."""
+    root = write_corpus(tmp_path, _many_files())
+    config = make_config(tmp_path)
+    target = root / "pip" / "copy-7.yaml"
+    _run(root, config)
+    target.write_text(GOOD + "# reviewed\n")  # an edit corpus rules do not see: findings reused
+    expected = _rows(_reference(root, config, paths=[target]))
+    assert any(row[3] == "ET501" for row in expected)  # a corpus finding, from the last full run
+    loaded: list[str] = []
+    real = cache.Store._load
+
+    def spy(store: cache.Store, place: str, name: str) -> Any:
+        loaded.append(name)
+        return real(store, place, name)
+
+    read: list[int] = []
+    real_read = engine.read_findings
+
+    def count(items: Any) -> Any:
+        found = real_read(items)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(cache.Store, "_load", spy)
+    monkeypatch.setattr(engine, "read_findings", count)
+    monkeypatch.setattr(engine, "_corpus_findings", None)  # the corpus rules never run
+    assert _rows(_run(root, config, paths=[target])) == expected
+    assert 0 < sum(read) <= len(expected)  # the corpus findings of the target, not of every file
+    shard = f"{cache.shard_of('pip/copy-7.yaml'):02d}"
+    own = {f"cor-{shard}", f"res-{shard}", f"idx-{shard}"}  # (its new summary goes into idx)
+    assert {n for n in loaded if not n.startswith("memo-")} <= {"files", "corpus", *own}
+    assert f"cor-{shard}" in loaded
+
+
+@pytest.mark.parametrize("which", ["a shard", "the head"])
+def test_corpus_findings_of_another_writing_are_never_taken(
+    tmp_path: Path, which: str, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    """Each writing of the corpus findings names itself in its head and every shard: a run
+    that sees a shard of one writing and the head of another (a writer stopped midway, or
+    two at once) runs the corpus rules again rather than take findings of another state."""
+    root = write_corpus(tmp_path, _many_files())
+    config = make_config(tmp_path)
+    target = root / "pip" / "copy-7.yaml"
+    _run(root, config)
+    store = engine.open_store(config)
+    assert store is not None
+    name = "corpus" if which == "the head" else f"cor-{cache.shard_of('pip/copy-7.yaml'):02d}"
+    path = store.folder / name
+    payload = cache.decode(path.read_bytes(), store.key, f"env/{name}")
+    assert isinstance(payload.get("written"), str)
+    payload["written"] = "another writing"
+    if which == "a shard":
+        payload["findings"], payload["places"] = {}, {}  # what it would claim: nothing to report
+    path.write_bytes(cache.encode(payload, store.key, f"env/{name}"))
+    expected = _rows(_reference(root, config, paths=[target]))
+    calls: list[int] = []
+    real = engine._corpus_findings
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(engine, "_corpus_findings", spy)
+    assert _rows(_run(root, config, paths=[target])) == expected
+    assert calls == [1]
+
+
+def test_a_pre_commit_plan_names_the_rest_of_the_corpus_as_discovery_finds_it(tmp_path: Path) -> None:
+    from entrykit.loader import discover
+    from entrykit.targets import plan
+
+    root = write_corpus(tmp_path, _many_files())
+    config = make_config(tmp_path)
+    target = root / "pip" / "copy-7.yaml"
+    files = plan([target], config)
+    everything = list(discover([root]))
+    assert files.targets == [target] and files.size == len(everything)
+    assert files.corpus == [target, *(p for p in everything if p != target)]
+    assert files.others == [str(p) for p in everything if p != target]
+    whole = plan(None, config)
+    assert whole.targets == whole.corpus == everything and whole.others == []
+
+
 def test_an_unusable_cache_folder_does_not_fail_the_run(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, _files())
     where = tmp_path.parent / f"{tmp_path.name}-not-a-folder"

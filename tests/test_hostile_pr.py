@@ -170,7 +170,7 @@ def test_a_forged_cache_changes_no_finding(site: Site, tmp_path: Path, how: str)
     expected = _reference(site)
     site.lint()
     store = site.store()
-    records = [p for p in store.folder.iterdir() if p.name.startswith(("res-", "files", "corpus"))]
+    records = [p for p in store.folder.iterdir() if p.name.startswith(("res-", "files", "corpus", "cor-"))]
     assert records
     for path in records:
         name = f"env/{path.name}"
@@ -178,7 +178,7 @@ def test_a_forged_cache_changes_no_finding(site: Site, tmp_path: Path, how: str)
         if path.name.startswith("res-"):
             for record in payload.values():
                 record["r"], record["sup"] = [], []
-        elif path.name == "corpus":
+        elif path.name.startswith("cor-"):
             payload["findings"], payload["places"] = {}, {}
         if how == "another key":
             path.write_bytes(cache.encode(payload, os.urandom(32), name))

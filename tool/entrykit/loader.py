@@ -78,11 +78,7 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     given_paths = list(paths)
     seen: set[Path] = set()
     for given in given_paths:
-        if given.is_dir():
-            candidates: list[Path] = []
-            _walk(given.absolute(), candidates)
-        else:
-            candidates = [given.absolute()]
+        candidates = [Path(name) for name in discover_names(given)] if given.is_dir() else [given.absolute()]
         if len(given_paths) == 1:  # nothing to find twice
             yield from candidates
             continue
@@ -92,7 +88,15 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
                 yield key
 
 
-def _walk(folder: Path, found: list[Path]) -> None:
+def discover_names(folder: Path) -> list[str]:
+    """The entry files below the folder as `discover` finds them, as absolute paths in
+    text: a run over a large corpus makes a `Path` only of the files it reads."""
+    found: list[str] = []
+    _walk(str(folder.absolute()), found)
+    return found
+
+
+def _walk(folder: str, found: list[str]) -> None:
     """Append the entry files below `folder` to `found`, sorted as paths sort (by parts):
     each directory's names in order, a subdirectory's files at its name's place. A
     directory that cannot be listed is appended itself."""
@@ -109,9 +113,9 @@ def _walk(folder: Path, found: list[Path]) -> None:
             is_dir = False
         if is_dir:
             if not name.startswith(".") and name not in SKIPPED_DIRS and not item.is_symlink():
-                _walk(folder.joinpath(name), found)
+                _walk(item.path, found)
         elif os.path.splitext(name)[1].lower() in ENTRY_SUFFIXES:
-            found.append(folder.joinpath(name))  # joinpath: no parsing of the whole path again
+            found.append(item.path)
 
 
 def _line_col(data: bytes, offset: int) -> tuple[int, int]:

@@ -5,22 +5,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, is_entry_file
+from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, discover_names, is_entry_file
 
 _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Which files are reported on (targets) and which the corpus rules see (corpus)."""
+    """Which files are reported on (targets) and which the corpus rules see (corpus):
+    the targets, then the `others`, files of the corpus root not reported on, named as
+    absolute paths in text (a pre-commit run in a large corpus makes a `Path` only of
+    the few it reads)."""
 
     targets: list[Path]
-    corpus: list[Path]
+    others: list[str] = field(default_factory=list)
+
+    @cached_property
+    def corpus(self) -> list[Path]:
+        return self.targets + [Path(name) for name in self.others] if self.others else self.targets
+
+    @property
+    def size(self) -> int:
+        """How many files the corpus rules see."""
+        return len(self.targets) + len(self.others)
 
 
 def _under(path: Path, folder: Path) -> bool:
@@ -41,7 +54,7 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
         targets = list(discover([root]))
         if not targets:
             raise UsageError(f"corpus root `{root}` holds no entry files ({_SUFFIXES}); is `root` right?")
-        return Plan(targets, targets)
+        return Plan(targets)
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"`{given}` does not exist")
@@ -49,10 +62,9 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
             raise UsageError(f"`{given}` holds no entry files ({_SUFFIXES})")
     targets = list(discover(paths))
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
-        known = set(targets)
-        corpus = targets + [p for p in discover([root]) if p not in known]
-        return Plan(targets, corpus)
-    return Plan(targets, targets)
+        known = {str(t) for t in targets}
+        return Plan(targets, [name for name in discover_names(root) if name not in known])
+    return Plan(targets)
 
 
 def inside_corpus(paths: Sequence[Path], config: Config) -> list[Path]:

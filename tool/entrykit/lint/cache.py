@@ -13,7 +13,12 @@ unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
                                         only when corpus rules have to run
     lint-v2/<corpus>/<env>/files        per file: digest, stat, summary digest, format, failure
                                         (what a run that does not report on a file needs of it)
-    lint-v2/<corpus>/<env>/corpus       the corpus-rule findings of the last full run
+    lint-v2/<corpus>/<env>/corpus       the last full run's corpus phase: its key (what its
+                                        findings depend on), every file's digest, and the
+                                        name of that writing of it
+    lint-v2/<corpus>/<env>/cor-XX       that run's corpus-rule findings on each file, in 32
+                                        shards by path, each under the writing's name: a
+                                        run reporting on a few files reads only their shards
 
 `<corpus>` is a digest of the corpus root's real path; `<env>` a digest of what every
 cached result depends on besides the file: entrykit's code, the configuration and the
@@ -213,7 +218,8 @@ class Store:
         self._memo: dict[int, dict[str, Any]] = {}
         self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
-        self._corpus_new: dict[str, Any] | None = None
+        self._corpus_parts: dict[int, dict[str, Any]] = {}
+        self._corpus_new: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None
         self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
         self._files: dict[str, Any] | None = None
         self._files_dirty = False
@@ -321,13 +327,38 @@ class Store:
     # --- corpus findings of the last full run -----------------------------------------------
 
     def corpus(self) -> dict[str, Any]:
+        """The last full run's corpus phase: `key` (what its findings depend on) and
+        `digests` (each file's content digest then); empty if there is none."""
         if self._corpus is None:
             loaded = self._load("env", "corpus")
             self._corpus = loaded if isinstance(loaded, dict) else {}
         return self._corpus
 
-    def set_corpus(self, snapshot: dict[str, Any]) -> None:
-        self._corpus = self._corpus_new = snapshot
+    def corpus_part(self, key: str) -> tuple[Any, Any] | None:
+        """The findings on the file `key` of the run `corpus()` describes, and how their
+        places were found, as `set_corpus` was given them (nothing for a file without any);
+        None if the shard that holds them is missing or of another run."""
+        number = shard_of(key)
+        part = self._corpus_parts.get(number)
+        if part is None:
+            part = self._corpus_parts[number] = _str_keys(self._load("env", f"cor-{number:02d}"))
+        written = self.corpus().get("written")
+        findings, places = part.get("findings"), part.get("places")
+        if not isinstance(written, str) or part.get("written") != written:
+            return None  # another writing's shard: a run that wrote them meanwhile, or stopped midway
+        if not isinstance(findings, dict) or not isinstance(places, dict):
+            return None
+        return findings.get(key, ()), places.get(key, ())
+
+    def set_corpus(
+        self, key: str, digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
+    ) -> None:
+        """Keep a full run's corpus phase (see `corpus` and `corpus_part`): written by `save`."""
+        # Named afresh at every writing, so that no shard of one is ever read with another's
+        # head: even two writings of one key differ in the places they hold.
+        self._corpus = {"key": key, "digests": digests, "written": os.urandom(12).hex()}
+        self._corpus_parts = {}
+        self._corpus_new = (self._corpus, findings, places)
 
     # --- reading and writing -------------------------------------------------------------
 
@@ -376,6 +407,20 @@ class Store:
         folder.write(name, blob)
         self._seen[(place, name)] = self._signature(place, name)
 
+    def _write_corpus(self, head: dict[str, Any], findings: dict[str, Any], places: dict[str, Any]) -> None:
+        parts: list[dict[str, Any]] = [{"written": head["written"], "findings": {}, "places": {}} for _ in range(SHARDS)]
+        for name, items in findings.items():
+            parts[shard_of(name)]["findings"][name] = items
+        for name, items in places.items():
+            parts[shard_of(name)]["places"][name] = items
+        # Every shard, even one without findings: each names the writing it belongs to. The
+        # head last: until it is written, the shards do not match the head a reader sees.
+        for number, part in enumerate(parts):
+            self._write("env", f"cor-{number:02d}", part)
+        self._write("env", "corpus", head)
+        self._corpus = None
+        self._corpus_parts = {}
+
     def save(self) -> None:
         """Write what changed; records another process wrote meanwhile are merged in."""
         if not (self._dirty or self._memo_new or self._corpus_new is not None or self._files_dirty):
@@ -404,8 +449,7 @@ class Store:
                     merged.update(added)
                 self._write("format", name, merged)
             if self._corpus_new is not None:
-                self._write("env", "corpus", self._corpus_new)
-                self._corpus = None
+                self._write_corpus(*self._corpus_new)
             if self._files_dirty:
                 if self._unchanged("env", "files"):
                     merged = self._table()

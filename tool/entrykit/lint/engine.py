@@ -251,9 +251,10 @@ class _Run:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
         self.store, self.jobs, self.progress = store, jobs, progress
         self.memo: registry.Known = store.memo() if store is not None else {}
-        self.checker = Checker(config, today, self.memo, len(files.corpus), keep_entries)
+        self.checker = Checker(config, today, self.memo, files.size, keep_entries)
         self.day = today.isoformat()
         self.targets = set(files.targets)
+        self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
@@ -279,11 +280,11 @@ class _Run:
             self._keys[path] = known
         return known
 
-    def _shown(self, path: Path) -> str:
-        text = str(path)
-        if self._here is not None and text.startswith(self._here):
-            return text[len(self._here) :]
-        return display_path(path, self.cwd)
+    def _shown(self, name: str) -> str:
+        """How diagnostics name the file at the absolute path `name`."""
+        if self._here is not None and name.startswith(self._here):
+            return name[len(self._here) :]
+        return display_path(Path(name), self.cwd)
 
     def _rerun(self, old: FileRecord | None, want: bool) -> Rerun:
         """The entry rules a file needs run again, given what the cache holds of it (`old`)."""
@@ -309,7 +310,7 @@ class _Run:
         want = path in self.targets
         text = self.texts.get(path)  # content that stands in for the file: never from the cache
         key = self._key(path)
-        shown = self._shown(path)
+        shown = self._shown(str(path))
         old: FileRecord | None = None
         if key is not None and text is None and self.store is not None:
             row = self.store.file_row(key) if not want else None
@@ -329,13 +330,28 @@ class _Run:
         )
         return _Pending(task, old)
 
+    def _plan_other(self, name: str) -> FileRecord | _Pending:
+        """`_plan` of a file the run does not report on, named by its absolute path in text:
+        served by its row in the cache's `files` table when its stat is the one stored, with
+        no more work than that (a pre-commit run in a large corpus does this for every file)."""
+        prefix, store = self._prefix, self.store
+        if store is not None and prefix is not None and name.startswith(prefix) and name not in self._stand_ins:
+            key = name[len(prefix) :]
+            row = store.file_row(key)
+            # (the root joined with the key: the same path as `Path(name)`, parsed in half the time)
+            path = self.config.root / key
+            record = FileRecord.from_row(key, self._shown(name), path, row) if row is not None else None
+            if record is not None and record.stat is not None and record.stat == file_stat(name):
+                return record
+        return self._plan(Path(name))
+
     def records(self) -> list[FileRecord]:
-        """One record per corpus file, in order; summaries only where a file was checked."""
+        """One record per corpus file, in order (the targets first); summaries only where
+        a file was checked."""
         records: list[FileRecord | None] = []
         pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        for path in self.files.corpus:
-            planned = self._plan(path)
+        for planned in [*map(self._plan, self.files.targets), *map(self._plan_other, self.files.others)]:
             if isinstance(planned, FileRecord):
                 records.append(planned)
                 continue
@@ -353,15 +369,15 @@ class _Run:
     def _forget_gone(self, done: list[FileRecord]) -> None:
         """After a run over the whole corpus, drop what the cache holds of files that are gone."""
         store = self.store
-        if store is None or not done or len(self.files.targets) != len(self.files.corpus):
+        if store is None or not done or self.files.others:
             return
-        if all(self._key(p) is not None for p in self.files.corpus):
+        if all(self._key(p) is not None for p in self.files.targets):
             store.forget(store.known() - {r.key for r in done})
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
             return  # no run at all: `run_tasks` would reset the checker's facts for zero files
-        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, len(self.files.corpus))
+        checked = run_tasks(tasks, self.checker, self.jobs, self.memo, self.files.size)
         for task, fresh in zip(tasks, checked, strict=True):
             if self.store is not None:
                 self.store.remember(fresh.memo)
@@ -458,31 +474,40 @@ class _Relocate:
 
 
 def _reuse_corpus(
-    snapshot: Mapping[str, Any], records: Sequence[FileRecord], targets: Sequence[FileRecord]
-) -> tuple[CorpusFound, bool] | None:
-    """The findings on `targets` of the last full run's corpus phase (its summaries are
-    the current ones), with places looked up again in files whose content changed since;
-    and whether any place was. None if the snapshot cannot serve."""
+    store: Store, snapshot_key: str, records: Sequence[FileRecord], targets: Sequence[FileRecord]
+) -> tuple[CorpusFound, dict[str, list[Any]], bool] | None:
+    """The findings on `targets` of the last full run's corpus phase when its key is
+    `snapshot_key` (its summaries are the current ones), with places looked up again in
+    files whose content changed since; how each place was found (`_corpus_findings`); and
+    whether any place was looked up again. Only the targets' findings are read. None if
+    the last full run cannot serve."""
+    head = store.corpus()
+    if head.get("key") != snapshot_key:
+        return None
+    found: CorpusFound = {}
+    places: dict[str, list[Any]] = {}
     try:
-        digests, places = snapshot["digests"], snapshot["places"]
-        found: CorpusFound = {k: v for k, v in snapshot["findings"].items() if isinstance(k, str)}
-        if not all(_known_codes(read_findings(items)) for items in found.values()):
-            return None
-        by_key = {r.key: r for r in records}
-        moved = {k for k, r in by_key.items() if r.failure is None and digests.get(k) != r.digest}
-        if not moved:
-            return found, False
-        relocate = _Relocate(by_key, moved)
         for record in targets:
-            items = found.get(record.key)
-            if items:
-                found[record.key] = plain_findings([
-                    relocate.finding(record.key, item, at_key)
-                    for item, at_key in zip(read_findings(items), places[record.key], strict=True)
-                ])
+            part = store.corpus_part(record.key)
+            if part is None:
+                return None
+            items, at = read_findings(part[0]), list(part[1])
+            if len(items) != len(at) or not _known_codes(items):
+                return None
+            if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
+                found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
+        digests = head["digests"]
+        moved = {r.key for r in records if r.failure is None and digests.get(r.key) != r.digest}
+        if not moved:
+            return found, places, False
+        relocate = _Relocate({r.key: r for r in records}, moved)
+        for key, kept in found.items():
+            found[key] = plain_findings([
+                relocate.finding(key, _stored(item), at_key) for item, at_key in zip(kept, places[key], strict=True)
+            ])
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
-    return found, True
+    return found, places, True
 
 
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
@@ -660,6 +685,11 @@ def _unused_suppressions(
     return out
 
 
+def _stored(item: tuple[Any, ...]) -> StoredFinding:
+    """A corpus finding as `StoredFinding`: read from its plain form unless it was already."""
+    return item if type(item) is StoredFinding else StoredFinding.read(item)
+
+
 class Diagnostics(Sequence[Diagnostic]):
     """The diagnostics on a run's targets, sorted: ET001, entry and corpus findings,
     suppressions, ET002. Made a file at a time each time they are read, from the records
@@ -695,7 +725,7 @@ class Diagnostics(Sequence[Diagnostic]):
                 out += _load_failure(record, record.failure, config)
                 continue
             directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-            for found in [*record.findings(), *map(StoredFinding.read, self._found.get(record.key, ()))]:
+            for found in [*record.findings(), *map(_stored, self._found.get(record.key, ()))]:
                 # (a file's ignores first: a directive is used only by what would be reported)
                 if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
                     found.line, found.code
@@ -743,12 +773,11 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     full = len(targets) == len(records)
     if store is not None:
-        snapshot = store.corpus()
-        reused = _reuse_corpus(snapshot, records, targets) if snapshot.get("key") == snapshot_key else None
+        reused = _reuse_corpus(store, snapshot_key, records, targets)
         if reused is not None:
-            corpus_found, moved = reused
+            corpus_found, places, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
-                store.set_corpus({**snapshot, "findings": corpus_found, "digests": _digests(records)})
+                store.set_corpus(snapshot_key, _digests(records), corpus_found, places)
     if corpus_found is None:
         corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
     return Diagnostics(records, targets, corpus_found, config)
@@ -770,7 +799,7 @@ def _corpus_phase(
         if len(record.facts) != facts_before[record.key] and record.text is None:
             store.put(record.key, None, record.index_data())
     if snapshot_key is not None:
-        store.set_corpus({"key": snapshot_key, "findings": found, "places": places, "digests": _digests(records)})
+        store.set_corpus(snapshot_key, _digests(records), found, places)
     store.save()  # now, so that the run does not hold what it wrote while it makes the diagnostics
     return found
 
@@ -836,8 +865,7 @@ def lint(
     records = run.records()
     if store is not None:
         store.save()  # the per-file results: written (and let go) before the corpus phase
-    target_set = set(files.targets)
-    targets = [r for r in records if r.abspath in target_set]
+    targets = records[: len(files.targets)]  # (records are in the plan's order: the targets first)
     diagnostics = _report(run, records, targets, today)
     if with_summaries:
         run.summaries(targets)
@@ -846,5 +874,5 @@ def lint(
     shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [
         display_path(p, cwd) for p in files.targets
     ]
-    log.debug("linted %d files (%d in corpus)", len(files.targets), len(files.corpus))
+    log.debug("linted %d files (%d in corpus)", len(files.targets), files.size)
     return LintResult(diagnostics, shown, [note] if note else [], targets)

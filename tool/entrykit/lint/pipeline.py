@@ -51,7 +51,7 @@ def summary_digest(summary: dict[str, Any]) -> str:
     return content_digest(repr(summary).encode("utf-8", "surrogatepass"))
 
 
-def file_stat(path: Path) -> Stat | None:
+def file_stat(path: Path | str) -> Stat | None:
     """(mtime_ns, size, inode), or None when the file changed too recently to trust it."""
     try:
         st = os.stat(path)

@@ -685,6 +685,72 @@ def reported(found: Finding | Candidate, from_degree: int) -> bool:
     return found.kind != "polynomial" or found.degree >= from_degree or found.group_repeat
 
 
+# A regex whose every unbounded repeat loops over one character, with at most `loops` of
+# them along any one path, has no automaton state with two ways back to itself and no
+# repeated group, and its worst polynomial chain holds those loops plus search mode's
+# start loop: a degree the analysis would find no higher than that. Up to these sizes
+# the analysis it stands for stays far within `STEP_BUDGET` (it grows with the square
+# of the positions: about 260,000 steps at the limits, `tests/test_redos_shortcut.py`),
+# so answering without it changes no verdict, ET210's included.
+_SHORTCUT_POSITIONS = 200
+_SHORTCUT_CLASS_ITEMS = 200
+
+
+def provably_unreported(parsed: syntax.Parsed, mode: str, from_degree: int) -> bool:
+    """True when `analyse` with `report_from_degree=from_degree` certainly returns [] for
+    `parsed`, decided from its shape alone: no automaton is built."""
+    shape = _loop_shape(parsed.nodes)
+    if shape is None:
+        return False
+    loops, positions, items = shape
+    if positions > _SHORTCUT_POSITIONS or items > _SHORTCUT_CLASS_ITEMS:
+        return False
+    return loops + (1 if mode == "search" else 0) < max(from_degree, 2)
+
+
+def _loop_shape(nodes: Seq) -> tuple[int, int, int] | None:
+    """(most loops along one path, positions, class items) of a regex whose loops each
+    repeat one character; None for any other shape (nested loops, looping groups,
+    lookarounds, atomic groups, backreferences, conditionals, astral class ranges)."""
+    loops = positions = items = 0
+    for node in nodes:
+        shape = _node_shape(node)
+        if shape is None:
+            return None
+        loops, positions, items = loops + shape[0], positions + shape[1], items + shape[2]
+    return loops, positions, items
+
+
+def _node_shape(node: syntax.Node) -> tuple[int, int, int] | None:
+    if isinstance(node, syntax.CHARACTER_NODES):
+        if isinstance(node, CharClass):
+            if any(isinstance(i, CharRange) and i.high > 0xFFFF for i in node.items):
+                return None  # compiled whole under ASCII and IGNORECASE: costly masks
+            return 0, 1, len(node.items)
+        return 0, 1, 0
+    if isinstance(node, syntax.Anchor):
+        return 0, 0, 0
+    if isinstance(node, syntax.Group):
+        return _loop_shape(node.body)
+    if isinstance(node, syntax.Alternation):
+        shapes = [_loop_shape(branch) for branch in node.branches]
+        known = [shape for shape in shapes if shape is not None]
+        if len(known) != len(shapes):
+            return None
+        return max(s[0] for s in known), sum(s[1] for s in known), sum(s[2] for s in known)
+    if isinstance(node, syntax.Repeat) and node.kind != syntax.POSSESSIVE:
+        body = _loop_shape(node.body)
+        if body is None:
+            return None
+        high = node.high
+        if high is None or high * max(_size(node.body), 1) > _EXPAND_LIMIT:  # the builder's loop
+            if len(node.body) != 1 or not isinstance(node.body[0], syntax.CHARACTER_NODES):
+                return None
+            return 1, node.low + 1, body[2]
+        return body[0] * high, body[1] * high, body[2]
+    return None
+
+
 def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     labels = []
     for member in sorted(members):
@@ -997,6 +1063,8 @@ def analyse(
     """
     budget = Budget(steps, _WHAT)
     parsed = syntax.parse(pattern, flags)
+    if report_from_degree is not None and steps >= STEP_BUDGET and provably_unreported(parsed, mode, report_from_degree):
+        return []
     model = None
     alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
     candidates = _structural(parsed, flags, mode, budget, alphabets)

@@ -263,8 +263,9 @@ def alike_pairs(texts: Sequence[str], bar: float, budget: int) -> list[Pair]:
     found: list[Pair] = []
     seen: dict[str, int] = {}
     steps = 0
+    keys = [normalize_phrase(text) for text in texts]
     for second, text in enumerate(texts):
-        key = normalize_phrase(text)
+        key = keys[second]
         if key in seen:
             found.append(Pair(seen[key], second, 1.0))
             continue
@@ -273,7 +274,7 @@ def alike_pairs(texts: Sequence[str], bar: float, budget: int) -> list[Pair]:
             if steps >= budget:
                 break
             steps += 1
-            if normalize_phrase(texts[first]) == key:
+            if keys[first] == key:
                 continue
             score = action_similarity(texts[first], text)
             if score >= bar:
