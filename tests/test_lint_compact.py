@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from entrykit import registry
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Finding, Severity
+from entrykit.diagnostic import Finding, Severity, Tally, tally
 from entrykit.lint import engine
 from entrykit.lint.corpus_summary import summarize, summary_entry
 from entrykit.lint.records import StoredFinding, shared_findings
-from entrykit.lint.reporters import REPORTERS, ReportOptions
+from entrykit.lint.reporters import REPORTERS, ReportOptions, summary_line, summary_style
 from entrykit.similarity import near_duplicates as dupes
 
 from .conftest import REPO, TODAY, make_config
@@ -63,6 +63,10 @@ def test_diagnostics_made_as_they_are_read_are_the_sorted_list(generated: tuple[
         reporter(made, registry.all_rules(), of_list, options)
         assert of_lazy.getvalue() == of_list.getvalue(), name
     assert lazy[0] == made[0] and lazy[-3:] == made[-3:]
+    # the counts a run's diagnostics carry are those of the list, and so is what reads them
+    assert lazy.tally == Tally.of(made) and tally(lazy) == tally(made)
+    assert len(lazy.tally.severities) >= 2 and lazy.tally.files > 1
+    assert summary_line(lazy, 9) == summary_line(made, 9) and summary_style(lazy) == summary_style(made)
 
 
 def test_a_run_without_diagnostics_reads_as_an_empty_list(tmp_path: Path) -> None:

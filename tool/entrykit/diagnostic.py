@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,3 +87,27 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.line, self.col, self.code, self.message)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many diagnostics there are of each severity, and on how many files."""
+
+    severities: Counter[Severity]
+    files: int
+
+    @classmethod
+    def of(cls, diagnostics: Iterable[Diagnostic]) -> Tally:
+        severities: Counter[Severity] = Counter()
+        paths: set[str] = set()
+        for d in diagnostics:
+            severities[d.severity] += 1
+            paths.add(d.path)
+        return cls(severities, len(paths))
+
+
+def tally(diagnostics: Iterable[Diagnostic]) -> Tally:
+    """The diagnostics' `Tally`: the one they carry when they know it (a lint run's, counted
+    as they were made), else counted in one pass."""
+    known = getattr(diagnostics, "tally", None)
+    return known if isinstance(known, Tally) else Tally.of(diagnostics)

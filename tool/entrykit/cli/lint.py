@@ -23,7 +23,7 @@ from entrykit.cli.common import (
 )
 from entrykit.cli.terminal import Progress, color_enabled
 from entrykit.config import Config
-from entrykit.diagnostic import Diagnostic, Severity
+from entrykit.diagnostic import Diagnostic, Severity, tally
 from entrykit.errors import EntrykitError
 from entrykit.lint import baseline as baselines
 from entrykit.lint.engine import LintResult, default_jobs
@@ -206,7 +206,8 @@ def lint(
     if quiet < 2:
         _report(name, diagnostics, len(result.files), out, options, show_statistics, summary=not quiet)
     out.flush()
-    failing = sum(1 for d in diagnostics if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING))
+    counts = tally(diagnostics).severities
+    failing = counts[Severity.ERROR] + (counts[Severity.WARNING] if strict else 0)
     code = ExitCode.FINDINGS if failing and not exit_zero else ExitCode.CLEAN
     ctx.exit(int(code))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -26,7 +27,7 @@ import entrykit.rules  # noqa: F401  (importing the rule families registers ever
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity
+from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity, Tally
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
@@ -714,7 +715,15 @@ class Diagnostics(Sequence[Diagnostic]):
         self._files = [by_file[shown] for shown in sorted(by_file)]
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
-        self._count = sum(len(self._of_file(records)) for records in self._files)
+        # Counted as they are made once here: readers of the counts need not make them again.
+        severities: Counter[Severity] = Counter()
+        files = 0
+        for records in self._files:
+            made = self._of_file(records)
+            severities.update(d.severity for d in made)
+            files += len({d.path for d in made})
+        self.tally = Tally(severities, files)
+        self._count = sum(severities.values())
 
     def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
         """The diagnostics on the records of one shown name, sorted."""

@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote
 import click
 
 import entrykit
-from entrykit.diagnostic import Diagnostic, Severity
+from entrykit.diagnostic import Diagnostic, Severity, tally
 from entrykit.output_safety import escape, json_safe
 from entrykit.registry import Rule
 from entrykit.rule_docs import rule_url
@@ -78,18 +78,18 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
     """One closing sentence for the text format."""
     if not diagnostics:
         return f"No problems in {_plural(files, 'file')}."
-    counts = Counter(d.severity for d in diagnostics)
+    counted = tally(diagnostics)
+    counts = counted.severities
     parts = [
         _plural(counts[s], s.value) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO) if counts[s]
     ]
-    paths = len({d.path for d in diagnostics})
-    return f"Found {', '.join(parts)} in {_plural(paths, 'file')} ({_plural(files, 'file')} checked)."
+    return f"Found {', '.join(parts)} in {_plural(counted.files, 'file')} ({_plural(files, 'file')} checked)."
 
 
 def summary_style(diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
     """The colour of the summary line: red with errors, yellow with warnings, else green."""
-    severities = {d.severity for d in diagnostics}
-    color = "red" if Severity.ERROR in severities else "yellow" if severities else "green"
+    severities = tally(diagnostics).severities
+    color = "red" if severities[Severity.ERROR] else "yellow" if sum(severities.values()) else "green"
     return {"fg": color, "bold": True}
 
 
