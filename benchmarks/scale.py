@@ -93,13 +93,18 @@ def lint(root: Path, *extra: str) -> tuple[float, int, int]:
     return wall, int(rss.group(1)) // 1024 if rss else -1, len(json.loads(done.stdout))
 
 
-def _child_env(root: Path) -> dict[str, str]:
-    """The environment of a measured run: bytecode cached (beside the corpus) as an installed
-    entrykit has it, even where PYTHONDONTWRITEBYTECODE is set, so that no run pays for
-    compiling entrykit's source: that fixed cost would hide what a corpus's size costs."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(root.parent / "pycache")
+def with_bytecode(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """`env` for a measured run that keeps its compiled modules in `folder`, as an installed
+    program has them, even where PYTHONDONTWRITEBYTECODE is set: compiling every module
+    again in each run is a fixed cost that would hide what a corpus's size costs."""
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder)
     return env
+
+
+def _child_env(root: Path) -> dict[str, str]:
+    """The environment of a measured run: bytecode kept beside the corpus (`with_bytecode`)."""
+    return with_bytecode(dict(os.environ), root.parent / "pycache")
 
 
 def _cache_dir(root: Path) -> Path:

@@ -93,10 +93,7 @@ def corpus(work: Path, shape: str, count: int, fmt: str) -> Path:
 def _env(source: Path | None) -> dict[str, str]:
     env = dict(os.environ)
     if BYTECODE is not None:
-        # As installed: pip writes bytecode at install time. Where the environment turns
-        # writing it off, every measured process would compile each module it imports again.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(BYTECODE)
+        env = scale.with_bytecode(env, BYTECODE)
     if source is not None:
         env["PYTHONPATH"] = (
             str(source / "tool") + os.pathsep + env.get("PYTHONPATH", "")
