@@ -85,19 +85,18 @@ _CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS = range(5)
 _WORD = syntax.CharClass(False, (syntax.Category("\\w"),))
 
 
-class _Test:
-    """A character node's answers, asked once per distinct character."""
+class _Test(dict[str, bool]):
+    """A character node's answers by character, asked once per distinct character: looking
+    one up (`test[char]`) costs a dict lookup, not a call."""
 
-    __slots__ = ("ask", "known")
+    __slots__ = ("ask",)
 
     def __init__(self, ask: Callable[[str], bool]) -> None:
+        super().__init__()
         self.ask = ask
-        self.known: dict[str, bool] = {}
 
-    def __call__(self, char: str) -> bool:
-        known = self.known.get(char)
-        if known is None:
-            known = self.known[char] = bool(self.ask(char))
+    def __missing__(self, char: str) -> bool:
+        known = self[char] = bool(self.ask(char))
         return known
 
 
@@ -106,14 +105,31 @@ class _Compiler:
         self.oracle = oracle
         self.code: list[Any] = []
         self.registers = 0
-        self.tests: dict[tuple[CharNode, int], _Test] = {}
+        # A node's test, asked once per equal node and flags that matter to it, looked up
+        # by cheap keys: `Char` nodes by code point, others by the object first (hashing a
+        # class by value costs more than looking it up); the entry holds the node, so its id
+        # is not reused.
+        self.chars: dict[int, _Test] = {}
+        self.nodes: dict[tuple[int, int], tuple[_Test, CharNode]] = {}
+        self.equal: dict[tuple[CharNode, int], _Test] = {}
 
     def test(self, node: CharNode, flags: int) -> _Test:
-        key = (node, flags & syntax.CLASS_FLAGS)
-        found = self.tests.get(key)
-        if found is None:
-            found = self.tests[key] = _Test(self.oracle.test(node, flags))
-        return found
+        matters = flags & syntax.CLASS_FLAGS
+        if type(node) is syntax.Char:
+            code = node.code | matters << 21
+            test = self.chars.get(code)
+            if test is None:
+                test = self.chars[code] = _Test(self.oracle.test(node, flags))
+            return test
+        key = (id(node), matters)
+        found = self.nodes.get(key)
+        if found is not None:
+            return found[0]
+        test = self.equal.get((node, matters))
+        if test is None:
+            test = self.equal[(node, matters)] = _Test(self.oracle.test(node, flags))
+        self.nodes[key] = (test, node)
+        return test
 
     def emit(self, *instruction: Any) -> int:
         self.code.append(list(instruction))
@@ -263,7 +279,7 @@ class _State:
             kind = op[0]
             ok = True
             if kind == CHAR:
-                if pos < size and op[1](text[pos]):
+                if pos < size and op[1][text[pos]]:
                     pos += 1
                     pc += 1
                     continue
@@ -272,7 +288,7 @@ class _State:
                 test, low, high, how = op[1], op[2], op[3], op[4]
                 if how == syntax.LAZY:
                     taken = 0
-                    while taken < low and pos + taken < size and test(text[pos + taken]):
+                    while taken < low and pos + taken < size and test[text[pos + taken]]:
                         taken += 1
                     steps += taken
                     if taken < low:
@@ -285,7 +301,7 @@ class _State:
                 else:
                     most = size - pos if high is None else min(high, size - pos)
                     taken = 0
-                    while taken < most and test(text[pos + taken]):
+                    while taken < most and test[text[pos + taken]]:
                         taken += 1
                     steps += taken
                     if taken < low:
@@ -408,7 +424,7 @@ class _State:
                 if what == _TAKE_MORE:
                     _, at, from_pos, taken = entry
                     test, high = code[at][1], code[at][3]
-                    if (high is None or taken < high) and from_pos < size and test(text[from_pos]):
+                    if (high is None or taken < high) and from_pos < size and test[text[from_pos]]:
                         stack.append((_TAKE_MORE, at, from_pos + 1, taken + 1))
                         pc, pos = at + 1, from_pos + 1
                         break
@@ -459,8 +475,8 @@ def _at(kind: str, multiline: bool, word: _Test | None, text: str, pos: int, siz
     if size == 0:  # re: neither \b nor \B holds in an empty text
         return False
     assert word is not None
-    before = pos > 0 and word(text[pos - 1])
-    after = pos < size and word(text[pos])
+    before = pos > 0 and word[text[pos - 1]]
+    after = pos < size and word[text[pos]]
     return before != after if kind == "\\b" else before == after
 
 

@@ -165,7 +165,8 @@ class _Alphabet:
         self._variants: list[int] | None = None
         self._codes: list[int] | None = None
         self._masks: dict[tuple[str, int], int] = {}
-        self._node_masks: dict[tuple[CharNode, int], int] = {}  # the same, by node
+        self._node_masks: dict[tuple[int, int], tuple[int, CharNode]] = {}  # the same, by node
+        self._char_masks: dict[int, int] = {}  # the same for `Char` nodes, by code point and flags
 
     def variants(self) -> list[int]:
         """Every code point a character of the alphabet can equal under IGNORECASE
@@ -197,10 +198,20 @@ class _Alphabet:
         return codes[bisect.bisect_left(codes, low) : bisect.bisect_right(codes, high)]
 
     def mask(self, node: CharNode, flags: int) -> int:
-        known = self._node_masks.get((node, flags))
-        if known is None:
-            known = self._node_masks[(node, flags)] = self._mask(node, flags)
-        return known
+        if type(node) is syntax.Char:  # the commonest node: by its code point
+            key = node.code | flags << 21
+            known = self._char_masks.get(key)
+            if known is None:
+                known = self._char_masks[key] = self._mask(node, flags)
+            return known
+        # Other nodes by the object: hashing a class by value costs more than its mask.
+        # The entry holds the node, so its id is not reused while the entry lives.
+        found = self._node_masks.get((id(node), flags))
+        if found is None:
+            value = self._mask(node, flags)
+            self._node_masks[(id(node), flags)] = (value, node)
+            return value
+        return found[0]
 
     def _mask(self, node: CharNode, flags: int) -> int:
         # A class matches a character exactly when one of the class's code points equals
@@ -235,22 +246,32 @@ class _Alphabet:
 
 
 def _collect_chars(nodes: Seq, out: list[str]) -> None:
-    for node, _ in syntax.walk(nodes):
-        if isinstance(node, (syntax.Char, syntax.NotChar)):
-            char = chr(node.code)
-            out += [char, char.lower(), char.upper(), char.swapcase()]
-        elif isinstance(node, CharClass):
-            for item in node.items:
-                if isinstance(item, syntax.Char):
-                    char = chr(item.code)
-                    out += [char, char.lower(), char.upper()]
-                elif isinstance(item, CharRange):
+    """The characters `nodes` spell, in pattern order: each literal with its cases, each
+    class range's ends and their neighbours."""
+    for node in nodes:
+        kind = type(node)
+        if kind is syntax.Char or kind is syntax.NotChar:
+            out += _char_cases(node.code)  # type: ignore[union-attr]
+        elif kind is CharClass:
+            for item in node.items:  # type: ignore[union-attr]
+                if type(item) is syntax.Char:
+                    out += _char_cases(item.code)[:3]
+                elif type(item) is CharRange:
                     low, high = item.low, item.high
                     out += [chr(low), chr(high)]
                     if low > 0:
                         out.append(chr(low - 1))
                     if high < 0x10FFFF:
                         out.append(chr(high + 1))
+        else:
+            for part in node.children():
+                _collect_chars(part, out)
+
+
+@lru_cache(maxsize=4096)
+def _char_cases(code: int) -> tuple[str, str, str, str]:
+    char = chr(code)
+    return char, char.lower(), char.upper(), char.swapcase()
 
 
 # --- the position automaton ----------------------------------------------------------
@@ -280,19 +301,29 @@ def _plus(left: Ways, right: Ways, factor: int = 1) -> Ways:
 @dataclass
 class _Automaton:
     masks: list[int] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
+    spelled: list[CharNode | str] = field(default_factory=list)  # the node, or the label, of each position
     prefer: list[str] = field(default_factory=list)  # the literal character, for attacks
     follow: list[Ways] = field(default_factory=list)
     group_edges: set[tuple[int, int]] = field(default_factory=set)
     initial: Ways = field(default_factory=dict)
     start: int | None = None  # the looping start state of search mode
 
-    def add(self, mask: int, label: str, prefer: str = "") -> int:
+    def add(self, mask: int, label: CharNode | str, prefer: str = "") -> int:
         self.masks.append(mask)
-        self.labels.append(label)
+        self.spelled.append(label)
         self.prefer.append(prefer)
         self.follow.append({})
         return len(self.masks) - 1
+
+    def label(self, pos: int) -> str:
+        """How a person writes the position (labels are only read for the few positions
+        a finding names, so they are made then)."""
+        spelled = self.spelled[pos]
+        return spelled if isinstance(spelled, str) else _class_label(spelled)
+
+    @property
+    def labels(self) -> list[str]:
+        return [self.label(pos) for pos in range(len(self.masks))]
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
         for p, mp in last.items():
@@ -312,7 +343,7 @@ class _Builder:
         self.auto = _Automaton()
         self.nested: list[tuple[Seq, int, str]] = []  # (nodes, flags, why) analysed on their own
 
-    def position(self, mask: int, label: str, prefer: str = "") -> _Frag:
+    def position(self, mask: int, label: CharNode | str, prefer: str = "") -> _Frag:
         self.budget.spend()
         pos = self.auto.add(mask, label, prefer)
         return _Frag({pos: 1}, {pos: 1}, 0)
@@ -333,19 +364,21 @@ class _Builder:
         of its one position: the same automaton, fragment and steps, for the commonest case
         (a regex is mostly literal characters)."""
         mask = self.alphabet.mask(node, flags)
-        spend = self.budget.spend
-        spend()
-        pos = self.auto.add(mask, _class_label(node), chr(node.code) if isinstance(node, syntax.Char) else "")
-        spend(len(left.first) + len(left.last) + 2)
-        spend(len(left.last))
-        follow = self.auto.follow
-        for p, mp in left.last.items():
-            out = follow[p]
-            out[pos] = min(2, out.get(pos, 0) + mp)
+        last = left.last
+        self.budget.spend(3 + len(left.first) + 2 * len(last))  # what `position` and `concat` spend
+        auto = self.auto
+        follow = auto.follow
+        pos = len(follow)
+        auto.masks.append(mask)
+        auto.spelled.append(node)
+        auto.prefer.append(chr(node.code) if type(node) is syntax.Char else "")
+        follow.append({})
+        for p, mp in last.items():  # a new position: no way to it yet
+            follow[p][pos] = mp
         first = left.first  # fragments' multisets are never changed once made
         if left.nullable:
             first = dict(first)
-            first[pos] = min(2, first.get(pos, 0) + left.nullable)
+            first[pos] = left.nullable
         return _Frag(first, {pos: 1}, 0)
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
@@ -373,7 +406,7 @@ class _Builder:
     def node(self, node: syntax.Node, flags: int) -> _Frag:
         if isinstance(node, syntax.CHARACTER_NODES):
             mask = self.alphabet.mask(node, flags)
-            return self.position(mask, _class_label(node), chr(node.code) if isinstance(node, syntax.Char) else "")
+            return self.position(mask, node, chr(node.code) if isinstance(node, syntax.Char) else "")
         if isinstance(node, syntax.Group):
             return self.seq(node.body, syntax.scoped_flags(node, flags))
         if isinstance(node, syntax.Alternation):
@@ -460,54 +493,75 @@ def _anchored_at_start(nodes: Seq) -> bool:
 # --- graph algorithms ------------------------------------------------------------------
 
 
-def _sccs(nodes: int, succ: Callable[[int], Iterable[int]]) -> list[list[int]]:
-    """Tarjan's algorithm, iterative; components in reverse topological order."""
-    index = [0] * nodes
+def _sccs(follow: Sequence[Iterable[int]]) -> list[list[int]]:
+    """Tarjan's algorithm, iterative; components in reverse topological order, each
+    component's members in the order they leave Tarjan's stack."""
+    nodes = len(follow)
+    index = [0] * nodes  # 0: not visited yet
     low = [0] * nodes
     on_stack = [False] * nodes
-    seen = [False] * nodes
     stack: list[int] = []
     out: list[list[int]] = []
     counter = 1
     for root in range(nodes):
-        if seen[root]:
+        if index[root]:
             continue
-        work = [(root, iter(succ(root)))]
-        seen[root] = True
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
         on_stack[root] = True
+        work = [(root, iter(follow[root]))]
         while work:
             node, children = work[-1]
-            advanced = False
             for child in children:
-                if not seen[child]:
-                    seen[child] = True
+                if not index[child]:
                     index[child] = low[child] = counter
                     counter += 1
                     stack.append(child)
                     on_stack[child] = True
-                    work.append((child, iter(succ(child))))
-                    advanced = True
+                    work.append((child, iter(follow[child])))
                     break
-                if on_stack[child]:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component.append(member)
-                    if member == node:
-                        break
-                out.append(component)
+                if on_stack[child] and index[child] < low[node]:
+                    low[node] = index[child]
+            else:  # every child seen: the node is done
+                work.pop()
+                reached = low[node]
+                if work:
+                    parent = work[-1][0]
+                    if reached < low[parent]:
+                        low[parent] = reached
+                if reached == index[node]:
+                    if stack[-1] == node:  # the commonest component: one position
+                        stack.pop()
+                        on_stack[node] = False
+                        out.append([node])
+                        continue
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack[member] = False
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
     return out
+
+
+def _weigher(weights: Sequence[int]) -> Callable[[int], int]:
+    """The sum of `weights` over a set of positions given as a bitset: `sum(weights[p] for p
+    in the set)`, from one population count per binary digit of the weights."""
+    planes = []
+    for digit in range(max(weights, default=0).bit_length()):
+        plane = 0
+        for pos, weight in enumerate(weights):
+            if weight >> digit & 1:
+                plane |= 1 << pos
+        planes.append((digit, plane))
+
+    def weigh(members: int) -> int:
+        return sum((members & plane).bit_count() << digit for digit, plane in planes)
+
+    return weigh
 
 
 class _Analysis:
@@ -515,19 +569,38 @@ class _Analysis:
         self.auto = auto
         self.alphabet = alphabet
         self.budget = alphabet.budget
-        self.n = len(auto.masks)
-        self.budget.spend(self.n + sum(len(out) for out in auto.follow))
-        self._preds: list[list[int]] | None = None
-        self.comp_of = [0] * self.n
-        self.components = _sccs(self.n, lambda p: auto.follow[p].keys())
+        follow = auto.follow
+        self.n = len(follow)
+        self.degree = [len(out) for out in follow]
+        self.edges = sum(self.degree)
+        self.budget.spend(self.n + self.edges)
+        self.components = _sccs(follow)
+        self.comp_of = comp_of = [0] * self.n
         for number, component in enumerate(self.components):
             for member in component:
-                self.comp_of[member] = number
+                comp_of[member] = number
         self.looping = [
             number
             for number, component in enumerate(self.components)
-            if len(component) > 1 or component[0] in auto.follow[component[0]]
+            if len(component) > 1 or component[0] in follow[component[0]]
         ]
+        self._members: dict[int, frozenset[int]] = {}
+        self._inner: dict[int, list[tuple[int, int]]] = {}
+
+    def members(self, number: int) -> frozenset[int]:
+        known = self._members.get(number)
+        if known is None:
+            known = self._members[number] = frozenset(self.components[number])
+        return known
+
+    def inner(self, pos: int) -> list[tuple[int, int]]:
+        """The (successor, ways) of `pos` in its own component, in the automaton's order."""
+        known = self._inner.get(pos)
+        if known is None:
+            comp_of = self.comp_of
+            here = comp_of[pos]
+            known = self._inner[pos] = [(q, ways) for q, ways in self.auto.follow[pos].items() if comp_of[q] == here]
+        return known
 
     def prefix_to(self, target: int) -> str | None:
         """A shortest word that leads from the initial states to `target`."""
@@ -556,24 +629,24 @@ class _Analysis:
 
     def eda(self, number: int) -> tuple[int, str] | None:
         """(state, word) with two distinct paths state -> state reading word, if any."""
-        members = set(self.components[number])
-        follow = self.auto.follow
+        component = self.components[number]
+        degree = self.degree
         masks = self.auto.masks
+        prefer = self.auto.prefer
+        pick = self.alphabet.pick
+        inner = self.inner
         spend = self.budget.spend
-        spend(len(members))
-        for p in self.components[number]:
+        spend(len(component))
+        for p in component:
             start = (p, p, False)
             parents: dict[tuple[int, int, bool], tuple[tuple[int, int, bool], str] | None] = {start: None}
             queue = deque([start])
             while queue:
                 a, b, diverged = node = queue.popleft()
-                spend(1 + len(follow[a]) * len(follow[b]))
-                for a2, ma in follow[a].items():
-                    if a2 not in members:
-                        continue
-                    for b2 in follow[b]:
-                        if b2 not in members:
-                            continue
+                spend(1 + degree[a] * degree[b])
+                b_next = inner(b)
+                for a2, ma in inner(a):
+                    for b2, _ in b_next:
                         common = masks[a2] & masks[b2]
                         if not common:
                             continue
@@ -581,20 +654,23 @@ class _Analysis:
                         nxt = (a2, b2, split)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, self.alphabet.pick(common, self.auto.prefer[a2]))
+                        parents[nxt] = (node, pick(common, prefer[a2]))
                         if a2 == b2 == p and split:
                             return p, _unwind(parents, nxt)
                         queue.append(nxt)
         return None
 
-    def ida(self, p: int, q: int, between: set[int]) -> str | None:
-        """A word w with p -w-> p, p -w-> q and q -w-> q, if any."""
+    def ida(self, p: int, q: int, between: int) -> str | None:
+        """A word w with p -w-> p, p -w-> q and q -w-> q, if any (`between`: a bitset of
+        the positions the middle path may go through)."""
         follow = self.auto.follow
+        degree = self.degree
         masks = self.auto.masks
-        comp_p = set(self.components[self.comp_of[p]])
-        comp_q = set(self.components[self.comp_of[q]])
+        prefer = self.auto.prefer
+        pick = self.alphabet.pick
+        inner = self.inner
         spend = self.budget.spend
-        spend(len(comp_p) + len(comp_q))
+        spend(len(self.components[self.comp_of[p]]) + len(self.components[self.comp_of[q]]))
         start = (p, p, q)
         target = (p, q, q)
         parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], str] | None] = {start: None}
@@ -602,53 +678,80 @@ class _Analysis:
         while queue:
             node = queue.popleft()
             x, y, z = node
-            spend(1 + len(follow[x]) * len(follow[y]))
-            for x2 in follow[x]:
-                if x2 not in comp_p:
-                    continue
-                for y2 in follow[y]:
-                    if y2 not in between:
-                        continue
-                    common_xy = masks[x2] & masks[y2]
+            spend(1 + degree[x] * degree[y])
+            x_next = inner(x)
+            if not x_next:
+                continue
+            y_next = [y2 for y2 in follow[y] if between >> y2 & 1]
+            z_next = inner(z)
+            for x2, _ in x_next:
+                mask_x = masks[x2]
+                for y2 in y_next:
+                    common_xy = mask_x & masks[y2]
                     if not common_xy:
                         continue
-                    spend(len(follow[z]))
-                    for z2 in follow[z]:
-                        if z2 not in comp_q:
-                            continue
+                    spend(degree[z])
+                    for z2, _ in z_next:
                         common = common_xy & masks[z2]
                         if not common:
                             continue
                         nxt = (x2, y2, z2)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, self.alphabet.pick(common, self.auto.prefer[y2]))
+                        parents[nxt] = (node, pick(common, prefer[y2]))
                         if nxt == target:
                             return _unwind(parents, nxt)
                         queue.append(nxt)
         return None
 
-    def reach(self, sources: Iterable[int], reverse: bool = False) -> set[int]:
-        if reverse:
-            if self._preds is None:
-                self.budget.spend(self.n + sum(len(out) for out in self.auto.follow))
-                self._preds = [[] for _ in range(self.n)]
-                for p in range(self.n):
-                    for q in self.auto.follow[p]:
-                        self._preds[q].append(p)
-            edges: Sequence[Iterable[int]] = self._preds
-        else:
-            edges = self.auto.follow
-        seen = set(sources)
-        queue = deque(seen)
-        while queue:
-            here = edges[queue.popleft()]
-            self.budget.spend(1 + len(here))  # type: ignore[arg-type]
-            for nxt in here:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return seen
+    def reaches(self) -> tuple[dict[int, int], dict[int, int]]:
+        """For each looping component, the positions reachable from it and those it is
+        reachable from, as bitsets; the steps spent are a search's from each component
+        (one per position reached and one per edge followed from it)."""
+        follow = self.auto.follow
+        comp_of = self.comp_of
+        components = self.components
+        count = len(components)
+        # Components come out of Tarjan in reverse topological order: those a component
+        # reaches are numbered below it, those that reach it above.
+        bits = [0] * count
+        for number, component in enumerate(components):
+            for member in component:
+                bits[number] |= 1 << member
+        forward = list(bits)
+        for number, component in enumerate(components):
+            reach = forward[number]
+            for member in component:
+                for nxt in follow[member]:
+                    other = comp_of[nxt]
+                    if other != number:
+                        reach |= forward[other]
+            forward[number] = reach
+        backward = list(bits)
+        for number in range(count - 1, -1, -1):
+            reach = backward[number]
+            for member in components[number]:
+                for nxt in follow[member]:
+                    other = comp_of[nxt]
+                    if other != number:
+                        backward[other] |= reach
+        spend = self.budget.spend
+        out_weight = _weigher([1 + d for d in self.degree])
+        found_forward = {}
+        for number in self.looping:
+            found_forward[number] = forward[number]
+            spend(out_weight(forward[number]))
+        spend(self.n + self.edges)  # the edges reversed
+        in_degree = [1] * self.n
+        for out in follow:
+            for nxt in out:
+                in_degree[nxt] += 1
+        in_weight = _weigher(in_degree)
+        found_backward = {}
+        for number in self.looping:
+            found_backward[number] = backward[number]
+            spend(in_weight(backward[number]))
+        return found_forward, found_backward
 
     def group_looped(self, number: int) -> bool:
         members = set(self.components[number])
@@ -754,8 +857,10 @@ def _node_shape(node: syntax.Node) -> tuple[int, int, int] | None:
 def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     labels = []
     for member in sorted(members):
-        if member != auto.start and auto.labels[member] not in labels:
-            labels.append(auto.labels[member])
+        if member != auto.start:
+            label = auto.label(member)
+            if label not in labels:
+                labels.append(label)
     return "".join(labels[:8]) or "."
 
 
@@ -764,12 +869,15 @@ def _alphabet_for(nodes: Seq, budget: Budget, known: dict[int, _Alphabet] | None
     tests characters with the masks the automaton was built from."""
     if known is not None and id(nodes) in known:
         return known[id(nodes)]
-    chars: list[str] = []
-    _collect_chars(nodes, chars)
-    budget.spend(len(chars))
-    lowered = {syntax.re_lower(ord(ch)) for ch in chars if len(ch) == 1}  # as `re` lowers
+    spelled: list[str] = []
+    _collect_chars(nodes, spelled)
+    budget.spend(len(spelled))
+    # Once each, in the order first spelled: the same set of lower cases, built in the same
+    # order (adding one again changes no set), so the extra cases come in the same order.
+    chars = [c for c in dict.fromkeys(spelled) if len(c) == 1]
+    lowered = {syntax.re_lower(ord(ch)) for ch in chars}  # as `re` lowers
     extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
-    alphabet = _Alphabet([c for c in _BASE_ALPHABET] + [c for c in chars + extra if len(c) == 1], budget)
+    alphabet = _Alphabet([*_BASE_ALPHABET, *chars, *extra], budget)
     if len(alphabet.chars) > _ALPHABET_LIMIT:
         raise TooComplex(f"it spells more than {_ALPHABET_LIMIT:,} distinct characters")
     if known is not None:
@@ -856,24 +964,28 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
 def _chain_edges(analysis: _Analysis) -> dict[int, list[_Step]]:
     """For each looping component, the later ones it hands a word on to."""
     looping = analysis.looping
-    forward = {c: analysis.reach(analysis.components[c]) for c in looping}
-    backward = {c: analysis.reach(analysis.components[c], reverse=True) for c in looping}
-    # components come out of Tarjan in reverse topological order
+    components = analysis.components
+    forward, backward = analysis.reaches()
+    bits = {c: sum(1 << member for member in components[c]) for c in looping}
+    sizes = {c: (forward[c].bit_count(), backward[c].bit_count()) for c in looping}
     edges: dict[int, list[_Step]] = {c: [] for c in looping}
     spend = analysis.budget.spend
+    # what looking at each pair costs, whether or not the pair hands a word on
+    per_source = sum(1 + len(components[c2]) for c2 in looping)
     for c1 in looping:
+        spend(per_source)
+        reach = forward[c1]
         for c2 in looping:
-            spend(1 + len(analysis.components[c2]))
-            if c1 == c2 or not (set(analysis.components[c2]) & forward[c1]):
+            if c1 == c2 or not bits[c2] & reach:
                 continue
-            spend(min(len(forward[c1]), len(backward[c2])))
-            step = _hand_on(analysis, c1, c2, forward[c1] & backward[c2])
+            spend(min(sizes[c1][0], sizes[c2][1]))
+            step = _hand_on(analysis, c1, c2, reach & backward[c2])
             if step is not None:
                 edges[c1].append(step)
     return edges
 
 
-def _hand_on(analysis: _Analysis, c1: int, c2: int, between: set[int]) -> _Step | None:
+def _hand_on(analysis: _Analysis, c1: int, c2: int, between: int) -> _Step | None:
     """The first pair of states of `c1` and `c2` that one word loops through, through `between`."""
     for p in analysis.components[c1]:
         for q in analysis.components[c2]:
