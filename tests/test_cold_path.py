@@ -187,8 +187,13 @@ _PATTERNS = [
 
 
 class _PlainBuilder(redos._Builder):
-    def then_char(self, left: redos._Frag, node: syntax.CharNode, flags: int) -> redos._Frag:
-        return self.concat(left, self.node(node, flags))
+    def seq(self, nodes: syntax.Seq, flags: int) -> redos._Frag:  # every node by `concat`
+        frag = redos._Frag({}, {}, 1)
+        for node in nodes:
+            frag = self.concat(frag, self.node(node, flags))
+            if len(self.auto.masks) > redos._POSITION_LIMIT:
+                raise TooComplex("too many positions")
+        return frag
 
 
 def _automaton(builder_class: type[redos._Builder], pattern: str, flags: int) -> tuple[object, ...]:

@@ -417,10 +417,33 @@ class _State:
                     break
                 if what == _GIVE_BACK:
                     _, resume, start, taken, low = entry
-                    if taken > low:
-                        stack.append((_GIVE_BACK, resume, start, taken - 1, low))
-                    pc, pos = resume, start + taken
-                    break
+                    after = code[resume]
+                    if after[0] != CHAR:
+                        if taken > low:
+                            stack.append((_GIVE_BACK, resume, start, taken - 1, low))
+                        pc, pos = resume, start + taken
+                        break
+                    # The repeat is followed by a character (`.*x`): give back one character
+                    # at a time until it fits, each try the same two steps (this backtrack,
+                    # then the character) as one turn of the loops above would count.
+                    test = after[1]
+                    while True:
+                        steps += 1  # the character, at the repeat's end
+                        if steps > limit:
+                            self.steps = steps
+                            raise _OverBudget()
+                        here = start + taken
+                        fits = here < size and test[text[here]]
+                        if fits or taken == low:
+                            break
+                        taken -= 1
+                        steps += 1  # backtracking into the repeat once more
+                    if fits:
+                        if taken > low:
+                            stack.append((_GIVE_BACK, resume, start, taken - 1, low))
+                        pc, pos = resume + 1, here + 1
+                        break
+                    continue
                 if what == _TAKE_MORE:
                     _, at, from_pos, taken = entry
                     test, high = code[at][1], code[at][3]

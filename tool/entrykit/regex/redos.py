@@ -65,6 +65,7 @@ _ALPHABET_LIMIT = 4096  # distinct characters a regex may spell before it is too
 _BASE_ALPHABET = "a0 A_!-.:/\n\t\x00é\u00a0\u4e2d\u2028zZ9,;'\"()[]{}@#=+<>?|\\"
 _CLASS_FLAGS = syntax.CLASS_FLAGS
 _ANCHORS_AT_START = {"^", "\\A"}
+_CHARACTER_TYPES = frozenset(syntax.CHARACTER_NODES)
 CharNode = syntax.CharNode
 
 if TYPE_CHECKING:
@@ -167,6 +168,7 @@ class _Alphabet:
         self._masks: dict[tuple[str, int], int] = {}
         self._node_masks: dict[tuple[int, int], tuple[int, CharNode]] = {}  # the same, by node
         self._char_masks: dict[int, int] = {}  # the same for `Char` nodes, by code point and flags
+        self._by_lower: dict[bool, dict[int, int]] = {}
 
     def variants(self) -> list[int]:
         """Every code point a character of the alphabet can equal under IGNORECASE
@@ -202,7 +204,7 @@ class _Alphabet:
             key = node.code | flags << 21
             known = self._char_masks.get(key)
             if known is None:
-                known = self._char_masks[key] = self._mask(node, flags)
+                known = self._char_masks[key] = self._literal_mask(node.code, flags)
             return known
         # Other nodes by the object: hashing a class by value costs more than its mask.
         # The entry holds the node, so its id is not reused while the entry lives.
@@ -212,6 +214,37 @@ class _Alphabet:
             self._node_masks[(id(node), flags)] = (value, node)
             return value
         return found[0]
+
+    def _literal_mask(self, code: int, flags: int) -> int:
+        """What `re.compile(re.escape(chr(code)), flags)` matches of the alphabet, as `re`
+        compiles a literal: itself only, or, under IGNORECASE when it is cased, every
+        character of the same lower case (and of the lower cases `re` adds to it); the same
+        steps as compiling it (no other node's source is a literal's)."""
+        self.budget.spend(len(self.chars) + len(re.escape(chr(code))))
+        if flags & syntax.IGNORECASE:
+            if flags & syntax.ASCII:
+                if syntax.ascii_is_cased(code):
+                    return self._lowered(True).get(syntax.ascii_lower(code), 0)
+            elif syntax.re_is_cased(code):
+                low = syntax.re_lower(code)
+                table = self._lowered(False)
+                value = table.get(low, 0)
+                for other in syntax.extra_cases(low):
+                    value |= table.get(other, 0)
+                return value
+        place = self.index.get(chr(code))
+        return 0 if place is None else 1 << place
+
+    def _lowered(self, ascii_only: bool) -> dict[int, int]:
+        """Lower case (as `re` lowers, ASCII only or not) -> the alphabet's characters with it."""
+        table = self._by_lower.get(ascii_only)
+        if table is None:
+            lower = syntax.ascii_lower if ascii_only else syntax.re_lower
+            table = self._by_lower[ascii_only] = {}
+            for number, char in enumerate(self.chars):
+                low = lower(ord(char))
+                table[low] = table.get(low, 0) | 1 << number
+        return table
 
     def _mask(self, node: CharNode, flags: int) -> int:
         # A class matches a character exactly when one of the class's code points equals
@@ -349,37 +382,40 @@ class _Builder:
         return _Frag({pos: 1}, {pos: 1}, 0)
 
     def seq(self, nodes: Seq, flags: int) -> _Frag:
-        frag = _Frag({}, {}, 1)
-        for node in nodes:
-            if isinstance(node, syntax.CHARACTER_NODES):
-                frag = self.then_char(frag, node, flags)
-            else:
-                frag = self.concat(frag, self.node(node, flags))
-            if len(self.auto.masks) > _POSITION_LIMIT:
-                raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
-        return frag
-
-    def then_char(self, left: _Frag, node: CharNode, flags: int) -> _Frag:
-        """`concat(left, node(node))` for a character node, without building the fragment
-        of its one position: the same automaton, fragment and steps, for the commonest case
-        (a regex is mostly literal characters)."""
-        mask = self.alphabet.mask(node, flags)
-        last = left.last
-        self.budget.spend(3 + len(left.first) + 2 * len(last))  # what `position` and `concat` spend
+        """The fragment of `nodes` in a row: `concat` of each node's fragment in turn. A
+        character node is added in place, without building the fragment of its one
+        position: the same automaton, fragment and steps, for the commonest case (a regex
+        is mostly literal characters)."""
         auto = self.auto
-        follow = auto.follow
-        pos = len(follow)
-        auto.masks.append(mask)
-        auto.spelled.append(node)
-        auto.prefer.append(chr(node.code) if type(node) is syntax.Char else "")
-        follow.append({})
-        for p, mp in last.items():  # a new position: no way to it yet
-            follow[p][pos] = mp
-        first = left.first  # fragments' multisets are never changed once made
-        if left.nullable:
-            first = dict(first)
-            first[pos] = left.nullable
-        return _Frag(first, {pos: 1}, 0)
+        follow, masks, spelled, prefer = auto.follow, auto.masks, auto.spelled, auto.prefer
+        mask_of = self.alphabet.mask
+        spend = self.budget.spend
+        first: Ways = {}
+        last: Ways = {}
+        nullable = 1
+        for node in nodes:
+            kind = type(node)
+            if kind in _CHARACTER_TYPES:
+                mask = mask_of(node, flags)  # type: ignore[arg-type]
+                spend(3 + len(first) + 2 * len(last))  # what `position` and `concat` spend
+                pos = len(follow)
+                masks.append(mask)
+                spelled.append(node)  # type: ignore[arg-type]
+                prefer.append(chr(node.code) if kind is syntax.Char else "")  # type: ignore[union-attr]
+                follow.append({})
+                for p, ways in last.items():  # a new position: no way to it yet
+                    follow[p][pos] = ways
+                if nullable:  # fragments' multisets are never changed once made: a copy
+                    first = dict(first)
+                    first[pos] = nullable
+                    nullable = 0
+                last = {pos: 1}
+            else:
+                frag = self.concat(_Frag(first, last, nullable), self.node(node, flags))
+                first, last, nullable = frag.first, frag.last, frag.nullable
+            if len(follow) > _POSITION_LIMIT:
+                raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
+        return _Frag(first, last, nullable)
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
         self.budget.spend(len(last) * len(first))

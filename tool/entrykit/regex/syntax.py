@@ -582,6 +582,12 @@ def char_source(node: CharNode, clip: Callable[[int, int], list[int]] | None = N
 
 re_lower: Callable[[int], int] = _sre.unicode_tolower
 """The lower case `re` compares a character by under IGNORECASE (one code point)."""
+re_is_cased: Callable[[int], bool] = _sre.unicode_iscased
+"""Whether `re` compares a literal character by its lower case under IGNORECASE."""
+ascii_lower: Callable[[int], int] = _sre.ascii_tolower
+"""The lower case `re` compares a character by under IGNORECASE and ASCII."""
+ascii_is_cased: Callable[[int], bool] = _sre.ascii_iscased
+"""Whether `re` compares a literal character by its lower case under IGNORECASE and ASCII."""
 
 
 def extra_cases(lower: int) -> tuple[int, ...]:
