@@ -232,13 +232,24 @@ class Model:
         self.code = [tuple(instruction) for instruction in compiler.code]
         self.registers = compiler.registers
         self.slots = 2 * (parsed.groups + 1)
+        self._refused: tuple[int, tuple[_Test, ...]] | None = None
+        self._refused_over = 0  # no attempt on a refused character fails within this many steps
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
         """Match `text` as `re` would in `mode`, within `steps`."""
         state = _State(self, text, mode == "fullmatch", steps)
-        starts = range(len(text) + 1) if mode == "search" else range(1)
+        size = len(text)
+        starts = range(size + 1) if mode == "search" else range(1)
+        refused = self.refused(steps)
         try:
             for start in starts:
+                if (
+                    refused is not None
+                    and state.steps + refused[0] <= steps
+                    and (start == size or not any(test[text[start]] for test in refused[1]))
+                ):
+                    state.steps += refused[0]  # what the attempt would take, and fail
+                    continue
                 state.reset()
                 end = state.execute(0, start, True)
                 if end >= 0:
@@ -246,6 +257,49 @@ class Model:
         except _OverBudget:
             return Run(Verdict.OVER_BUDGET, state.steps)
         return Run(Verdict.NO_MATCH, state.steps)
+
+    def refused(self, limit: int) -> tuple[int, tuple[_Test, ...]] | None:
+        """An attempt at a position whose character every test it meets refuses (or at the
+        end of the text) fails after the same steps wherever it starts: (those steps, those
+        tests), worked out once by an attempt on a character no test accepts, within
+        `limit` steps. None where an attempt may look at more than that character
+        (anchors, sub-matches, backreferences, conditionals), succeeds that way (the regex
+        matches the empty text) or takes more than `limit` steps."""
+        if self._refused is not None or self._refused_over >= limit:
+            return self._refused
+        if any(op[0] in (AT, SUB, BACKREF, COND) for op in self.code):
+            self._refused_over = 1 << 62
+            return None
+        met: dict[int, _Test] = {}
+        state = _State(self, (_NOWHERE,), False, limit)  # type: ignore[arg-type]
+        state.code = [(op[0], _Probe(op[1], met), *op[2:]) if op[0] in (CHAR, ONE) else op for op in self.code]
+        try:
+            end = state.execute(0, 0, True)
+        except _OverBudget:
+            self._refused_over = limit
+            return None
+        if end >= 0:
+            self._refused_over = 1 << 62
+            return None
+        self._refused = (state.steps, tuple(met.values()))
+        return self._refused
+
+
+class _Probe(dict[str, bool]):
+    """A test that refuses every character and notes that it was asked."""
+
+    __slots__ = ("test", "met")
+
+    def __init__(self, test: _Test, met: dict[int, _Test]) -> None:
+        super().__init__()
+        self.test, self.met = test, met
+
+    def __missing__(self, char: str) -> bool:
+        self.met[id(self.test)] = self.test
+        return False
+
+
+_NOWHERE = "\0" * 2  # a text's one "character", none of a real text's
 
 
 class _State:

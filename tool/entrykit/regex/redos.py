@@ -620,23 +620,21 @@ class _Analysis:
             for number, component in enumerate(self.components)
             if len(component) > 1 or component[0] in follow[component[0]]
         ]
-        self._members: dict[int, frozenset[int]] = {}
-        self._inner: dict[int, list[tuple[int, int]]] = {}
+        self.looped = [False] * len(self.components)
+        for number in self.looping:
+            self.looped[number] = True
+        self._inner: list[list[tuple[int, int]]] | None = None
 
-    def members(self, number: int) -> frozenset[int]:
-        known = self._members.get(number)
-        if known is None:
-            known = self._members[number] = frozenset(self.components[number])
-        return known
-
-    def inner(self, pos: int) -> list[tuple[int, int]]:
-        """The (successor, ways) of `pos` in its own component, in the automaton's order."""
-        known = self._inner.get(pos)
-        if known is None:
+    @property
+    def inner(self) -> list[list[tuple[int, int]]]:
+        """Each position's (successor, ways) in its own component, in the automaton's order."""
+        if self._inner is None:
             comp_of = self.comp_of
-            here = comp_of[pos]
-            known = self._inner[pos] = [(q, ways) for q, ways in self.auto.follow[pos].items() if comp_of[q] == here]
-        return known
+            self._inner = [
+                [(q, ways) for q, ways in out.items() if comp_of[q] == comp_of[p]] if self.looped[comp_of[p]] else []
+                for p, out in enumerate(self.auto.follow)
+            ]
+        return self._inner
 
     def prefix_to(self, target: int) -> str | None:
         """A shortest word that leads from the initial states to `target`."""
@@ -680,8 +678,8 @@ class _Analysis:
             while queue:
                 a, b, diverged = node = queue.popleft()
                 spend(1 + degree[a] * degree[b])
-                b_next = inner(b)
-                for a2, ma in inner(a):
+                b_next = inner[b]
+                for a2, ma in inner[a]:
                     for b2, _ in b_next:
                         common = masks[a2] & masks[b2]
                         if not common:
@@ -715,11 +713,11 @@ class _Analysis:
             node = queue.popleft()
             x, y, z = node
             spend(1 + degree[x] * degree[y])
-            x_next = inner(x)
+            x_next = inner[x]
             if not x_next:
                 continue
             y_next = [y2 for y2 in follow[y] if between >> y2 & 1]
-            z_next = inner(z)
+            z_next = inner[z]
             for x2, _ in x_next:
                 mask_x = masks[x2]
                 for y2 in y_next:
@@ -853,6 +851,10 @@ def _loop_shape(nodes: Seq) -> tuple[int, int, int] | None:
     lookarounds, atomic groups, backreferences, conditionals, astral class ranges)."""
     loops = positions = items = 0
     for node in nodes:
+        kind = type(node)
+        if kind is syntax.Char or kind is syntax.AnyChar or kind is syntax.NotChar:  # the commonest
+            positions += 1
+            continue
         shape = _node_shape(node)
         if shape is None:
             return None
@@ -900,11 +902,14 @@ def _describe(auto: _Automaton, members: Iterable[int]) -> str:
     return "".join(labels[:8]) or "."
 
 
-def _alphabet_for(nodes: Seq, budget: Budget, known: dict[int, _Alphabet] | None = None) -> _Alphabet:
+_Alphabets = dict[int, tuple[Seq, "_Alphabet"]]  # by the id of the nodes, which each entry keeps alive
+
+
+def _alphabet_for(nodes: Seq, budget: Budget, known: _Alphabets | None = None) -> _Alphabet:
     """The alphabet of `nodes`; `known` keeps those of one analysis, so that the model
     tests characters with the masks the automaton was built from."""
     if known is not None and id(nodes) in known:
-        return known[id(nodes)]
+        return known[id(nodes)][1]
     spelled: list[str] = []
     _collect_chars(nodes, spelled)
     budget.spend(len(spelled))
@@ -917,12 +922,12 @@ def _alphabet_for(nodes: Seq, budget: Budget, known: dict[int, _Alphabet] | None
     if len(alphabet.chars) > _ALPHABET_LIMIT:
         raise TooComplex(f"it spells more than {_ALPHABET_LIMIT:,} distinct characters")
     if known is not None:
-        known[id(nodes)] = alphabet
+        known[id(nodes)] = (nodes, alphabet)  # an id is only its nodes' while they live
     return alphabet
 
 
 def _analyse_items(
-    items: Seq, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
+    items: Seq, flags: int, mode: str, budget: Budget, alphabets: _Alphabets | None = None
 ) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
     alphabet = _alphabet_for(items, budget, alphabets)
     builder = _Builder(alphabet)
@@ -1074,7 +1079,7 @@ _WHAT = "the backtracking analysis"
 
 
 def _structural(
-    parsed: syntax.Parsed, flags: int, mode: str, budget: Budget, alphabets: dict[int, _Alphabet] | None = None
+    parsed: syntax.Parsed, flags: int, mode: str, budget: Budget, alphabets: _Alphabets | None = None
 ) -> list[Candidate]:
     flags |= parsed.flags
     pending: list[tuple[Seq, int, str]] = [(parsed.nodes, flags, mode)]
@@ -1148,7 +1153,7 @@ def choose_attack(
     return None
 
 
-def _model(parsed: syntax.Parsed, budget: Budget, alphabets: dict[int, _Alphabet] | None = None) -> Model:
+def _model(parsed: syntax.Parsed, budget: Budget, alphabets: _Alphabets | None = None) -> Model:
     """The regex compiled for the model, its characters tested on the alphabet every
     attack is spelled in (the alphabets of nested parts are parts of it)."""
     budget.spend(syntax.count_nodes(parsed.nodes))
@@ -1214,7 +1219,7 @@ def analyse(
     if report_from_degree is not None and steps >= STEP_BUDGET and provably_unreported(parsed, mode, report_from_degree):
         return []
     model = None
-    alphabets: dict[int, _Alphabet] = {}  # the top-level alphabet serves the model too
+    alphabets: _Alphabets = {}  # the top-level alphabet serves the model too
     candidates = _structural(parsed, flags, mode, budget, alphabets)
     if report_from_degree is not None and not any(reported(c, report_from_degree) for c in candidates):
         return []
