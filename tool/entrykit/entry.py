@@ -38,6 +38,7 @@ class Entry:
     # along its pointer, and a file with a few findings never indexes all its values.
     nodes: Any = field(default=None, repr=False)
     _lines: Any = field(default=None, repr=False)
+    _tables: Any = field(default=None, repr=False)  # each YAML mapping's pairs by key, once read
 
     @property
     def positions(self) -> PositionIndex:
@@ -50,8 +51,8 @@ class Entry:
         """1-based (line, col) of the value at `pointer` (or of its key)."""
         if self._index is None and self.nodes is not None and not self.needs_positions and self.text:
             if self._lines is None:
-                self._lines = YamlLines(self.text)
-            found = yaml_place(self.nodes, self._lines, pointer, at_key)
+                self._lines, self._tables = YamlLines(self.text), {}
+            found = yaml_place(self.nodes, self._lines, pointer, at_key, self._tables)
             if found is not None:
                 return found
         return self.positions.locate(pointer, at_key=at_key)
