@@ -264,7 +264,8 @@ def run_tasks(
                 item.prepare(checker.fact_context)
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
-    chunk = max(1, min(32, len(tasks) // (workers * 8)))
+    # Small chunks: at the end one worker waits for the other's last chunk, all alone.
+    chunk = max(1, min(8, len(tasks) // (workers * 8)))
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
