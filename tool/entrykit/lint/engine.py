@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -253,6 +254,7 @@ class _Run:
         self.store, self.jobs, self.progress = store, jobs, progress
         self.memo: registry.Known = store.memo() if store is not None else {}
         self.checker = Checker(config, today, self.memo, files.size, keep_entries)
+        self.dated_active = self.checker.dated_active  # (asked of every file)
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._stand_ins = {str(path) for path in texts}
@@ -293,7 +295,7 @@ class _Run:
             return Rerun.NONE
         if old is None or (old.failure is None and old.results is None):
             return Rerun.ALL
-        if old.failure is None and self.checker.dated_active and (old.dated is None or old.dated.day != self.day):
+        if old.failure is None and self.dated_active and (old.dated is None or old.dated.day != self.day):
             return Rerun.DATED
         return Rerun.NONE
 
@@ -629,23 +631,25 @@ def _corpus_findings(
     return out
 
 
+_SEVERITY = {s.value: s for s in Severity}
+
+
 def _diagnostic(
     record: FileRecord, found: StoredFinding, shown_of: Mapping[str, str], name_of: Mapping[str, str]
 ) -> Diagnostic:
-    return Diagnostic(
-        path=record.shown,
-        line=found.line,
-        col=found.col,
-        code=found.code,
-        name=name_of[found.code],
-        severity=Severity(found.severity),
-        message=found.message,
-        pointer=found.pointer,
-        related=tuple(
-            Location(shown_of.get(r.key, record.shown) if r.key is not None else record.shown, r.line, r.col, r.pointer)
+    shown = record.shown
+    related = (
+        tuple(
+            Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
             for r in found.related
-        ),
-        fix=Fix(*found.fix) if found.fix is not None else None,
+        )
+        if found.related
+        else ()
+    )
+    # (by position, the severity by lookup: a warm run over a large corpus makes every one of them)
+    return Diagnostic(
+        shown, found.line, found.col, found.code, name_of[found.code], _SEVERITY[found.severity], found.message,
+        found.pointer, related, Fix(*found.fix) if found.fix is not None else None,
     )
 
 
@@ -691,6 +695,12 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
     return item if type(item) is StoredFinding else StoredFinding.read(item)
 
 
+# What a file reports, in the order it is found: a finding kept, with its record; or a
+# diagnostic made on the spot (ET001, ET002).
+_Reported = tuple[FileRecord, StoredFinding] | Diagnostic
+_ORDER = attrgetter("path", "line", "col", "code", "message")  # `Diagnostic.sort_key`, without a call
+
+
 class Diagnostics(Sequence[Diagnostic]):
     """The diagnostics on a run's targets, sorted: ET001, entry and corpus findings,
     suppressions, ET002. Made a file at a time each time they are read, from the records
@@ -707,6 +717,7 @@ class Diagnostics(Sequence[Diagnostic]):
     ) -> None:
         self._shown_of = {r.key: r.shown for r in records}
         self._name_of = {r.code: r.name for r in registry.all_rules()}
+        self._known = list(self._name_of)
         # Every diagnostic names its file first (`sort_key`): the files in order of their
         # names, each sorted, are the whole list sorted.
         by_file: dict[str, list[FileRecord]] = {}
@@ -715,33 +726,54 @@ class Diagnostics(Sequence[Diagnostic]):
         self._files = [by_file[shown] for shown in sorted(by_file)]
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
-        # Counted as they are made once here: readers of the counts need not make them again.
-        severities: Counter[Severity] = Counter()
-        files = 0
-        for records in self._files:
-            made = self._of_file(records)
-            severities.update(d.severity for d in made)
-            files += len({d.path for d in made})
-        self.tally = Tally(severities, files)
-        self._count = sum(severities.values())
+        self._tally: Tally | None = None
 
-    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
-        """The diagnostics on the records of one shown name, sorted."""
-        config, known = self._config, list(self._name_of)
-        out: list[Diagnostic] = []
+    @property
+    def tally(self) -> Tally:
+        """How many there are of each severity, and on how many files: counted (once) from
+        what each file reports, without making a diagnostic of it."""
+        if self._tally is None:
+            severities: Counter[str] = Counter()
+            files = 0
+            for records in self._files:
+                reported = self._reported(records)
+                severities.update(item.severity if isinstance(item, Diagnostic) else item[1].severity for item in reported)
+                files += bool(reported)
+            self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
+        return self._tally
+
+    def _reported(self, records: list[FileRecord]) -> list[_Reported]:
+        """What the records of one shown name report, in the order found: the findings that
+        a file's ignores and suppressions leave, and ET001 and ET002. The one place those
+        decisions are made, for counting and for making diagnostics alike."""
+        config, out = self._config, list[_Reported]()
         for record in records:
             if record.failure is not None:
                 out += _load_failure(record, record.failure, config)
                 continue
+            found = self._found.get(record.key, ())
+            if not record.directives and not config.per_file_ignores:  # nothing to leave out
+                out += [(record, f) for f in record.findings()]
+                out += [(record, _stored(item)) for item in found]
+                continue
             directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-            for found in [*record.findings(), *map(_stored, self._found.get(record.key, ()))]:
+            for item in [*record.findings(), *map(_stored, found)]:
                 # (a file's ignores first: a directive is used only by what would be reported)
-                if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
-                    found.line, found.code
+                if not config.ignored_in_file(record.abspath, item.code) and not directives.suppresses(
+                    item.line, item.code
                 ):
-                    out.append(_diagnostic(record, found, self._shown_of, self._name_of))
-            out += _unused_suppressions(record, directives, config, known)
-        out.sort(key=Diagnostic.sort_key)
+                    out.append((record, item))
+            out += _unused_suppressions(record, directives, config, self._known)
+        return out
+
+    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
+        """The diagnostics on the records of one shown name, sorted."""
+        shown_of, name_of = self._shown_of, self._name_of
+        out = [
+            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of)
+            for item in self._reported(records)
+        ]
+        out.sort(key=_ORDER)
         return out
 
     def __iter__(self) -> Iterator[Diagnostic]:
@@ -752,7 +784,7 @@ class Diagnostics(Sequence[Diagnostic]):
             yield from self._of_file(records)
 
     def __len__(self) -> int:
-        return self._count
+        return sum(self.tally.severities.values())
 
     @overload
     def __getitem__(self, index: int) -> Diagnostic: ...
