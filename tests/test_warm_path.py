@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from entrykit import registry
 from entrykit.diagnostic import Diagnostic, Fix, Location, Severity, Tally, tally
 from entrykit.lint import engine
+from entrykit.lint.records import StoredFinding, read_findings
 from entrykit.lint.reporters import _ONE_LINE, REPORTERS, diagnostic_json, diagnostic_line, summary_line
 from entrykit.output_safety import _UNSAFE_IN_JSON, json_safe
 
@@ -153,3 +154,17 @@ def test_a_warm_lint_does_not_load_jsonschema(tmp_path: Path) -> None:
     )
     assert warm.stdout == cold.stdout and json.loads(warm.stdout)
     assert json.loads(warm.stderr.strip().splitlines()[-1]) == []
+
+
+def test_equal_findings_are_read_once_and_shared() -> None:
+    plain = ("ET502", 2, 12, "warning", "entry looks like a near-duplicate", "/signature", (("a/b.yaml", 2, 12, "/s"),), None)
+    fixed = ("ET607", 3, 1, "warning", "old", "/last_confirmed", (), ("/x", 1, "set it", True))
+    with_list = ("ET502", 2, 12, "warning", "m", "/signature", [("a/b.yaml", 2, 12, "/s")], None)
+    pool: dict[Any, StoredFinding] = {}
+    first = read_findings([plain, fixed, with_list], pool)
+    second = read_findings([tuple(plain), fixed, with_list], pool)
+    assert first == second == [StoredFinding.read(plain), StoredFinding.read(fixed), StoredFinding.read(with_list)]
+    assert first[0] is second[0]  # read once
+    assert first[1] is not second[1]  # a fix's value 1 equals True: never shared
+    with pytest.raises((TypeError, ValueError)):
+        read_findings([(*plain[:3], "fatal", *plain[4:])], pool)  # what is no finding is refused as before

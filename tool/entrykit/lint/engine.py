@@ -261,7 +261,8 @@ class _Run:
         self._keys: dict[Path, str | None] = {}
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
-        self._found: dict[Any, Any] = {}  # one copy of each finding of the records kept, likewise
+        # one copy of each finding of the records kept, likewise (checked, or read from the cache)
+        self._found: dict[Any, Any] = {}
         # Below an absolute root (or working directory), a discovered path, absolute and
         # normalised, gives its key (or the name diagnostics show) by string slicing: a
         # pre-commit run over a large corpus does this for every file.
@@ -321,7 +322,7 @@ class _Run:
             if light is not None and self._current(light, path, want):
                 return light
             data = self.store.result(key)
-            old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
+            old = FileRecord.from_data(key, shown, path, data, want, self._found) if data is not None else None
             if old is not None and not _known_codes(old.findings()):
                 old = None  # not a record this entrykit wrote: check the file again
             if old is not None and self._current(old, path, want):
@@ -489,12 +490,13 @@ def _reuse_corpus(
         return None
     found: CorpusFound = {}
     places: dict[str, list[Any]] = {}
+    pool: dict[Any, StoredFinding] = {}  # each equal finding read once (`read_findings`)
     try:
         for record in targets:
             part = store.corpus_part(record.key)
             if part is None:
                 return None
-            items, at = read_findings(part[0]), list(part[1])
+            items, at = read_findings(part[0], pool), list(part[1])
             if len(items) != len(at) or not _known_codes(items):
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
