@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from entrykit import registry
@@ -21,6 +23,7 @@ from entrykit.diagnostic import Diagnostic, Fix, Location, Severity, Tally, tall
 from entrykit.lint import engine
 from entrykit.lint.records import StoredFinding, read_findings
 from entrykit.lint.reporters import _ONE_LINE, REPORTERS, diagnostic_json, diagnostic_line, summary_line
+from entrykit.loader import display_path
 from entrykit.output_safety import _UNSAFE_IN_JSON, json_safe
 
 from .conftest import REPO, TODAY, make_config
@@ -168,3 +171,19 @@ def test_equal_findings_are_read_once_and_shared() -> None:
     assert first[1] is not second[1]  # a fix's value 1 equals True: never shared
     with pytest.raises((TypeError, ValueError)):
         read_findings([(*plain[:3], "fatal", *plain[4:])], pool)  # what is no finding is refused as before
+
+
+parts = st.lists(st.sampled_from(["a", "b", "c", "entries", "..", "..x", "."]), max_size=5)
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c"]), max_size=4), parts, st.sampled_from(["x.yaml", "a", "..x.json"]))
+def test_a_file_outside_the_working_directory_is_named_as_display_path_names_it(
+    here: list[str], folder: list[str], base: str
+) -> None:
+    cwd = Path("/", *here)
+    name = str(Path("/", *folder, base))  # as a run names a file: absolute, `..` kept
+    real = os.path.normpath(name)
+    assume(real != str(cwd) and not str(cwd).startswith(real.rstrip("/") + "/"))  # a file, not a folder of cwd
+    run = SimpleNamespace(_here=str(cwd).rstrip("/") + "/", _folders={}, cwd=cwd)
+    for _ in range(2):  # once to learn the folder's name, once from what it learnt
+        assert engine._Run._shown(run, name) == display_path(Path(name), cwd)  # type: ignore[arg-type]

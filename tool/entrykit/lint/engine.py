@@ -259,6 +259,7 @@ class _Run:
         self.targets = set(files.targets)
         self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
+        self._folders: dict[str, str] = {}  # how diagnostics name a folder outside the working directory
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
         # one copy of each finding of the records kept, likewise (checked, or read from the cache)
@@ -274,21 +275,31 @@ class _Run:
         """The file's key in the cache (None without a cache, or outside the corpus root)."""
         if self.store is None:
             return None
+        prefix = self._prefix
+        if prefix is not None:  # (by slicing, every time: cheaper than a table keyed by paths)
+            text = str(path)
+            if text.startswith(prefix) and len(text) > len(prefix):
+                return text[len(prefix) :]
         known = self._keys.get(path)
         if known is None and path not in self._keys:
-            text = str(path)
-            if self._prefix is not None and text.startswith(self._prefix) and len(text) > len(self._prefix):
-                known = text[len(self._prefix) :]
-            else:
-                known = _key(path, self.config.root)
-            self._keys[path] = known
+            known = self._keys[path] = _key(path, self.config.root)
         return known
 
     def _shown(self, name: str) -> str:
         """How diagnostics name the file at the absolute path `name`."""
-        if self._here is not None and name.startswith(self._here):
+        if self._here is None:
+            return display_path(Path(name), self.cwd)
+        if name.startswith(self._here):
             return name[len(self._here) :]
-        return display_path(Path(name), self.cwd)
+        # Not below the working directory: its folder's name (worked out once per folder) and
+        # its own, as `display_path` would give them (`..` up, or absolute from `/`).
+        folder, _, base = name.rpartition("/")
+        if not folder or "/.." in name:  # (`..` in a path named as given: display_path resolves it)
+            return display_path(Path(name), self.cwd)
+        shown = self._folders.get(folder)
+        if shown is None:
+            shown = self._folders[folder] = display_path(Path(folder), self.cwd)
+        return f"{shown}/{base}" if not shown.endswith("/") else display_path(Path(name), self.cwd)
 
     def _rerun(self, old: FileRecord | None, want: bool) -> Rerun:
         """The entry rules a file needs run again, given what the cache holds of it (`old`)."""
@@ -306,13 +317,14 @@ class _Run:
         is unchanged: an edit in place leaves its directory's mtime alone)."""
         return self._rerun(old, want) is Rerun.NONE and old.stat is not None and old.stat == file_stat(path)
 
-    def _plan(self, path: Path) -> FileRecord | _Pending:
-        """The file's record from the cache when it is current, else the check it needs.
+    def _plan(self, path: Path, want: bool) -> FileRecord | _Pending:
+        """The file's record from the cache when it is current, else the check it needs;
+        `want` tells whether the run reports on the file.
 
         A file the run does not report on is looked up in the cache's `files` table
         first (all such a file needs); its stored results only when that will not do."""
-        want = path in self.targets
-        text = self.texts.get(path)  # content that stands in for the file: never from the cache
+        # content that stands in for the file: never from the cache
+        text = self.texts.get(path) if self.texts else None
         key = self._key(path)
         shown = self._shown(str(path))
         old: FileRecord | None = None
@@ -347,7 +359,8 @@ class _Run:
             record = FileRecord.from_row(key, self._shown(name), path, row) if row is not None else None
             if record is not None and record.stat is not None and record.stat == file_stat(name):
                 return record
-        return self._plan(Path(name))
+        path = Path(name)
+        return self._plan(path, path in self.targets)
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order (the targets first); summaries only where
@@ -355,7 +368,8 @@ class _Run:
         records: list[FileRecord | None] = []
         pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        for planned in [*map(self._plan, self.files.targets), *map(self._plan_other, self.files.others)]:
+        targets = (self._plan(path, True) for path in self.files.targets)
+        for planned in [*targets, *map(self._plan_other, self.files.others)]:
             if isinstance(planned, FileRecord):
                 records.append(planned)
                 continue
