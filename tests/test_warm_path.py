@@ -77,6 +77,17 @@ def test_the_tally_is_counted_without_making_a_diagnostic(
     monkeypatch.undo()
     assert list(again) == made
 
+    # read in full before anything asks for the counts: counted as they were made
+    third = engine.lint(None, config, TODAY, cwd=base).diagnostics
+    assert isinstance(third, engine.Diagnostics)
+    assert list(third) == made
+    monkeypatch.setattr(engine.Diagnostics, "_reported", no_diagnostic)  # no second pass over the files
+    assert third.tally == Tally.of(made) and len(third) == len(made)
+    monkeypatch.undo()
+    fourth = engine.lint(None, config, TODAY, cwd=base).diagnostics
+    assert next(iter(fourth)) == made[0]  # a read that stops early counts nothing
+    assert fourth.tally == Tally.of(made)
+
 
 def test_a_warm_run_reports_what_a_cold_one_does(corpus: tuple[Path, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
     base, config = corpus

@@ -796,8 +796,20 @@ class Diagnostics(Sequence[Diagnostic]):
         if self._made is not None:
             yield from self._made
             return
+        if self._tally is not None:
+            for records in self._files:
+                yield from self._of_file(records)
+            return
+        # Counted as they are made: after a report has read them all, the exit status and
+        # the summary line need no second pass (`tally`).
+        severities: Counter[Severity] = Counter()
+        files = 0
         for records in self._files:
-            yield from self._of_file(records)
+            made = self._of_file(records)
+            severities.update(d.severity for d in made)
+            files += bool(made)
+            yield from made
+        self._tally = Tally(severities, files)
 
     def __len__(self) -> int:
         return sum(self.tally.severities.values())
