@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from entrykit import registry
+from entrykit import loader, registry
 from entrykit.diagnostic import Diagnostic, Fix, Location, Severity, Tally, tally
 from entrykit.lint import engine
 from entrykit.lint.records import StoredFinding, read_findings
@@ -198,3 +198,10 @@ def test_a_file_outside_the_working_directory_is_named_as_display_path_names_it(
     run = SimpleNamespace(_here=str(cwd).rstrip("/") + "/", _folders={}, cwd=cwd)
     for _ in range(2):  # once to learn the folder's name, once from what it learnt
         assert engine._Run._shown(run, name) == display_path(Path(name), cwd)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "x.yaml", "..", ".", "é"]), max_size=4), max_size=6), st.booleans())
+def test_discovered_names_become_the_paths_they_name(names: list[list[str]], absolute: bool) -> None:
+    written = [("/" if absolute else "") + "/".join(parts) for parts in names if parts]
+    assert loader._paths(written) == [Path(name) for name in written]
+    assert [str(p) for p in loader._paths(written)] == [str(Path(name)) for name in written]
