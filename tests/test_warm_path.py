@@ -4,6 +4,7 @@ the documented encoding, no jsonschema loaded."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from entrykit import loader, registry
 from entrykit.diagnostic import Diagnostic, Fix, Location, Severity, Tally, tally
-from entrykit.lint import engine
+from entrykit.lint import engine, pipeline
 from entrykit.lint.records import StoredFinding, read_findings
 from entrykit.lint.reporters import _ONE_LINE, REPORTERS, diagnostic_json, diagnostic_line, summary_line
 from entrykit.loader import display_path
@@ -32,10 +33,12 @@ ET001_TEXT = "id: [unclosed\n"
 
 
 @pytest.fixture
-def corpus(tmp_path: Path) -> tuple[Path, Any]:
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Any]:
     """The bundled entries with every kind of thing a report decides on: a file that does
     not load, an id twice (a corpus finding), a file-wide suppression that is used and one
-    that names no rule, and a per-file ignore."""
+    that names no rule, and a per-file ignore. Its files count as old: a file changed
+    within the last moment would be read again by every run (`pipeline.RACY_NS`)."""
+    monkeypatch.setattr(pipeline, "RACY_NS", -(10**18))
     root = tmp_path / "entries"
     shutil.copytree(REPO / "entries", root)
     (root / "git" / "broken.yaml").write_text(ET001_TEXT)
@@ -94,7 +97,14 @@ def test_a_warm_run_reports_what_a_cold_one_does(corpus: tuple[Path, Any], tmp_p
     cache = tmp_path_factory.mktemp("warm-cache")
     cold = engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
     cold_json = _json(cold.diagnostics)
-    warm = engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
+
+    def no_check(*args: Any) -> Any:
+        raise AssertionError("a warm run checked a file")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "run_tasks", no_check)
+        patch.setattr(engine, "_corpus_findings", no_check)
+        warm = engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
     assert _json(warm.diagnostics) == cold_json
     assert warm.diagnostics.tally == cold.diagnostics.tally  # type: ignore[attr-defined]
     uncached = engine.lint(None, config, TODAY, cwd=base)
@@ -205,3 +215,58 @@ def test_discovered_names_become_the_paths_they_name(names: list[list[str]], abs
     written = [("/" if absolute else "") + "/".join(parts) for parts in names if parts]
     assert loader._paths(written) == [Path(name) for name in written]
     assert [str(p) for p in loader._paths(written)] == [str(Path(name)) for name in written]
+
+
+def test_the_collector_is_paused_while_the_cache_is_read(
+    corpus: tuple[Path, Any], tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """And the caller is told when what was read may be left alone (a command line freezes
+    it); not after files were checked in this process, which may leave cycles behind."""
+    base, config = corpus
+    cache = tmp_path_factory.mktemp("warm-cache")
+    engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
+    collected_inside: list[str] = []
+    inside: list[str] = []
+    real_plan, real_reuse = engine._Run._plan, engine._reuse_corpus
+
+    def plan(self: Any, *args: Any) -> Any:
+        inside.append("plan")
+        try:
+            return real_plan(self, *args)
+        finally:
+            inside.pop()
+
+    def reuse(*args: Any) -> Any:
+        inside.append("reuse")
+        try:
+            return real_reuse(*args)
+        finally:
+            inside.pop()
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and inside:
+            collected_inside.append(inside[-1])
+
+    monkeypatch.setattr(engine._Run, "_plan", plan)
+    monkeypatch.setattr(engine, "_reuse_corpus", reuse)
+    settled: list[bool] = []
+    threshold = gc.get_threshold()
+    gc.callbacks.append(collecting)
+    gc.set_threshold(1, 1, 1)  # a collection at every chance
+    try:
+        warm = engine.lint(
+            None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache, settle=lambda: settled.append(gc.isenabled())
+        )
+        assert gc.isenabled()
+        assert collected_inside == [] and settled == [False, False]  # paused: planning, then corpus findings
+        edited = base / "entries" / "git" / "not-a-repository.yaml"
+        edited.write_text(edited.read_text() + "# reviewed\n")
+        settled.clear()
+        again = engine.lint(
+            None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache, settle=lambda: settled.append(gc.isenabled())
+        )
+        assert settled == [False]  # a file was checked: only what was read before it
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(collecting)
+    assert _json(warm.diagnostics) == _json(again.diagnostics)
