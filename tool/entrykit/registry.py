@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from entrykit.diagnostic import Finding, Severity
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from entrykit.corpus import Corpus
     from entrykit.entry import Entry
 
+T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Option:
@@ -134,9 +135,20 @@ class Context:
     settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     schema: Path | None = None  # None: the bundled schema
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    _read: dict[tuple[str, Callable[[Mapping[str, Any]], Any]], Any] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.settings.get(name, {})
+
+    def read(self, name: str, reader: Callable[[Mapping[str, Any]], T]) -> T:
+        """The settings section `name` as `reader` makes it, made once per context: a rule
+        asks for its settings on every entry, and the settings do not change during a run."""
+        key = (name, reader)
+        if key not in self._read:
+            self._read[key] = reader(self.section(name))
+        return self._read[key]
 
 
 EntryRule = Callable[["Entry", Context], Iterable[Finding]]

@@ -25,7 +25,7 @@ import entrykit.rules  # noqa: F401  (a spawned worker registers every rule, too
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.diagnostic import Finding
-from entrykit.entry import Entry
+from entrykit.entry import PLACES, Entry, pack_places
 from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
@@ -158,6 +158,9 @@ class Checker:
         light = summary_entry(entry.path, entry.abspath, entry.fmt, record.summary, {}, entry.text)
         for item in self.facts:
             light.facts[item.name] = item.func(light, self.fact_context)
+        # Where a corpus finding may point, found now while the file is parsed: the corpus
+        # phase, which runs alone after every file is checked, then need not parse it again.
+        light.facts[PLACES] = pack_places(entry, record.summary)
         record.facts = light.facts
 
     def check_entry(self, record: FileRecord, entry: Entry, rerun: Rerun, facts: bool) -> FileRecord:

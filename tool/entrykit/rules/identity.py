@@ -93,7 +93,7 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
 
 
 def duplicate_settings(ctx: Context) -> dupes.Settings:
-    return dupes.Settings.from_section(ctx.section("dupes"))
+    return ctx.read("dupes", dupes.Settings.from_section)
 
 
 @rule(
@@ -163,7 +163,7 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
       score first, then by id); beyond, one diagnostic counts the others.
     """
     settings = duplicate_settings(ctx)
-    regex = RegexSettings.of(ctx.section("regex"))
+    regex = ctx.read("regex", RegexSettings.of)
     matched = dupes.regex_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", dupes.PER_ENTRY)))
     found = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit)

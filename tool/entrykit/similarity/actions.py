@@ -68,6 +68,19 @@ class _Words:
     verbs: dict[str, str]  # stem -> verb class
     synonyms: dict[str, str]
     contrasts: tuple[tuple[frozenset[str], frozenset[str]], ...]
+    sides_of: dict[str, tuple[tuple[int, int], ...]]  # word -> (contrast, side) of each contrast naming it
+    stems: dict[str, str]  # word -> its stem, as read so far (words repeat across actions)
+
+    def stem(self, word: str) -> str:
+        found = self.stems.get(word)
+        if found is None:
+            if len(self.stems) >= _STEMS_KEPT:
+                self.stems.clear()
+            found = self.stems[word] = _stem(word, self.synonyms)
+        return found
+
+
+_STEMS_KEPT = 65536
 
 
 def _stem(word: str, synonyms: dict[str, str]) -> str:
@@ -90,9 +103,14 @@ def _words() -> _Words:
     synonyms = dict(data["synonyms"])
     verbs = {_stem(v, synonyms): synonyms.get(v, v) for v in data["verbs"]}
     contrasts = tuple((frozenset(c["one"]), frozenset(c["other"])) for c in data["contrasts"])
+    sides_of: dict[str, list[tuple[int, int]]] = {}
+    for index, pair in enumerate(contrasts):
+        for side, words in enumerate(pair):
+            for word in words:
+                sides_of.setdefault(word, []).append((index, side))
     return _Words(
         frozenset(data["stop"]), frozenset(data["negators"]), frozenset(data["openers"]), frozenset(data["breaks"]),
-        verbs, synonyms, contrasts,
+        verbs, synonyms, contrasts, {word: tuple(found) for word, found in sides_of.items()}, {},
     )
 
 
@@ -169,7 +187,7 @@ class _Reader:
         if self.first and lower in words.openers:
             return
         if self.first:
-            self.verb, self.first = words.verbs.get(_stem(lower, words.synonyms)), False
+            self.verb, self.first = words.verbs.get(words.stem(lower)), False
         if lower in words.negators:
             self.negated = True
             return
@@ -181,14 +199,10 @@ class _Reader:
             self.anchors.add(mark + lower)  # a place, a product
         if lower in words.stop:
             return
-        self.weights.setdefault(mark + _stem(lower, words.synonyms), self.tail)
+        self.weights.setdefault(mark + words.stem(lower), self.tail)
 
     def _read_contrast(self, lower: str) -> None:
-        for index, (one, other) in enumerate(self.words.contrasts):
-            if lower in one:
-                self.sides.add((index, 0))
-            if lower in other:
-                self.sides.add((index, 1))
+        self.sides.update(self.words.sides_of.get(lower, ()))
 
 
 def _is_proper_name(token: str) -> bool:
