@@ -50,9 +50,9 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Any]:
     return tmp_path, config
 
 
-def _json(diagnostics: Any) -> str:
+def _json(diagnostics: Any, name: str = "json") -> str:
     out = io.StringIO()
-    REPORTERS["json"](diagnostics, registry.all_rules(), out)
+    REPORTERS[name](diagnostics, registry.all_rules(), out)
     return out.getvalue()
 
 
@@ -106,6 +106,8 @@ def test_a_warm_run_reports_what_a_cold_one_does(corpus: tuple[Path, Any], tmp_p
         patch.setattr(engine, "_corpus_findings", no_check)
         warm = engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
     assert _json(warm.diagnostics) == cold_json
+    for name in REPORTERS:  # every format: the same report of the same diagnostics
+        assert _json(warm.diagnostics, name) == _json(cold.diagnostics, name), name
     assert warm.diagnostics.tally == cold.diagnostics.tally  # type: ignore[attr-defined]
     uncached = engine.lint(None, config, TODAY, cwd=base)
     assert _json(uncached.diagnostics) == cold_json
