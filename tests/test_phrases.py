@@ -1,4 +1,4 @@
-"""How phrases are normalised before they are compared."""
+"""How phrases and actions are read before they are compared."""
 
 from __future__ import annotations
 
@@ -32,3 +32,22 @@ def test_phrases_that_read_the_same() -> None:
     assert normalize_phrase("Ａ\u3000b.\n") == "a b"
     assert phrase_similarity("Restart the server.", "restart  the server") == 1.0
     assert phrase_similarity("", "x") == 0.0
+
+
+# What actions' code spans were found by before they were made to skip the middle of words.
+_CODE_BY_DEFINITION = re.compile(
+    r"(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?"
+    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\([^)\s]*\))?"
+    r"|[A-Za-z_]\w*\([^)\s]*\)"
+    r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?"
+    r"|\b\w+_\w+\b"
+    r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"
+)
+
+
+@settings(max_examples=5000)
+@given(st.text(st.sampled_from(list("aZ_1é.()=- \tx")), max_size=16))
+def test_action_code_spans_are_their_definition(text: str) -> None:
+    from entrykit.similarity.actions import _CODE
+
+    assert [m.span() for m in _CODE.finditer(text)] == [m.span() for m in _CODE_BY_DEFINITION.finditer(text)]

@@ -229,27 +229,33 @@ class Fact:
     `rules` are the codes that read it: it is computed only when one of them is on.
     `func(entry, ctx)` returns plain data (what JSON holds, plus tuples). An `on_demand`
     fact is one its rules compute themselves when an entry lacks it, so a run that checks
-    only a few files may leave it to them (they may never need it).
+    only a few files may leave it to them (they may never need it). `prepare(ctx)`, when
+    given, is called once before files are checked in a pool of processes: what it makes
+    ready (an import, a table the corpus phase needs too) every process then shares.
     """
 
     name: str
     rules: tuple[str, ...]
     func: Callable[..., Any]
     on_demand: bool = False
+    prepare: Callable[[Context], None] | None = None
 
 
 _FACTS: dict[str, Fact] = {}
 
 
 def fact(
-    name: str, rules: Iterable[str], on_demand: bool = False
+    name: str,
+    rules: Iterable[str],
+    on_demand: bool = False,
+    prepare: Callable[[Context], None] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a per-entry fact for corpus rules (see `Fact`)."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         if name in _FACTS:
             raise ValueError(f"fact {name!r} registered twice")
-        _FACTS[name] = Fact(name, tuple(rules), func, on_demand)
+        _FACTS[name] = Fact(name, tuple(rules), func, on_demand, prepare)
         return func
 
     return decorate

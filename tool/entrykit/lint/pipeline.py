@@ -258,9 +258,14 @@ def run_tasks(
             yield checker.check_file(task)
         return
     methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:  # what the facts make ready here, the forked workers share
+        for item in checker.facts:
+            if item.prepare is not None:
+                item.prepare(checker.fact_context)
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
-    chunk = max(1, min(32, len(tasks) // (workers * 8)))
+    # Small chunks: at the end one worker waits for the other's last chunk, all alone.
+    chunk = max(1, min(8, len(tasks) // (workers * 8)))
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

@@ -198,7 +198,12 @@ def _duplicate_profile(entry: Entry, ctx: Context) -> object:
     return entry.facts["dupes"]
 
 
-@fact("bands", rules=("ET502",), on_demand=True)
+def _prepare_bands(ctx: Context) -> None:
+    if int(ctx.options.get("corpus_size", 0)) > dupes.EXACT_LIMIT:
+        dupes.prepare_band_keys(duplicate_settings(ctx).candidate)
+
+
+@fact("bands", rules=("ET502",), on_demand=True, prepare=_prepare_bands)
 def _duplicate_bands(entry: Entry, ctx: Context) -> object:
     """MinHash band keys, only worth computing when the corpus is too big to compare all pairs
     (ET502 computes those an entry lacks: `dupes.entry_band_keys`)."""

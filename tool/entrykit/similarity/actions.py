@@ -45,10 +45,13 @@ ANCHOR_WEIGHT = 2.0
 VERB_DISCOUNT = 0.7
 TAIL_WEIGHT = 0.5  # words after the first clause break ("to ...", "for ...", "- ...") say why, not what
 
+# Dotted names and calls start where no letter precedes and read each word whole (`\w*+`):
+# the same matches as without (a match starting after a letter would have started at that
+# letter), found without trying every position of every word.
 _CODE = re.compile(
     r"(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?"  # flags, with a value
-    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\([^)\s]*\))?"  # dotted names and calls
-    r"|[A-Za-z_]\w*\([^)\s]*\)"  # calls
+    r"|(?<![A-Za-z_])[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)+(?:\([^)\s]*\))?"  # dotted names and calls
+    r"|(?<![A-Za-z_])[A-Za-z_]\w*+\([^)\s]*\)"  # calls
     r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?"  # ENVIRONMENT_VARIABLES
     r"|\b\w+_\w+\b"  # snake_case
     r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"  # camelCase, CamelCase
