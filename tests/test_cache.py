@@ -288,8 +288,8 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     read: list[int] = []
     real_read = engine.read_findings
 
-    def count(items: Any) -> Any:
-        found = real_read(items)
+    def count(items: Any, *rest: Any) -> Any:
+        found = real_read(items, *rest)
         read.append(len(found))
         return found
 

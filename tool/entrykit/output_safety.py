@@ -65,7 +65,12 @@ def escape_lines(text: str) -> str:
 def json_safe(encoded: str) -> str:
     """JSON text with the controls `json` leaves raw written as `\\u` escapes: the same
     document to a JSON reader, nothing a terminal obeys."""
-    if _UNSAFE_IN_JSON.search(encoded) is None:
+    # (an ASCII text can hold only DEL of them: a report of megabytes is mostly ASCII,
+    # which `isascii` and `in` tell many times faster than the regex's scan)
+    if encoded.isascii():
+        if "\x7f" not in encoded:
+            return encoded
+    elif _UNSAFE_IN_JSON.search(encoded) is None:
         return encoded
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
@@ -254,6 +255,9 @@ def _check(
             jobs=jobs or default_jobs(),
             progress=progress,
             with_summaries=with_summaries,
+            # What the run reads from the cache lives as long as this process: the
+            # collector need not walk it (as with what imports made: `cli._settle_memory`).
+            settle=gc.freeze,
         )
     for note in result.notes:
         click.echo(f"entrykit: warning: {escape(note)}", err=True)

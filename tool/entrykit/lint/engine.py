@@ -12,14 +12,17 @@ unused suppressions, sorting.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -63,6 +66,26 @@ CorpusFound = dict[str, list[tuple[Any, ...]]]
 
 def _no_progress(stage: str, done: int, total: int) -> None:
     pass
+
+
+@contextmanager
+def _reading(settle: Callable[[], None] | None) -> Iterator[None]:
+    """The cyclic garbage collector paused while a run reads what the cache holds, then
+    `settle`: what the caller does with what was read (a command line freezes it, so that
+    no collection walks it again: `gc.freeze`).
+
+    A warm run over 10,000 files reads some hundreds of thousands of small containers,
+    plain data that holds no cycle; each collection walked them all again (a quarter of
+    the run). Nothing cyclic is made while reading, so pausing leaves no garbage behind."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if settle is not None:
+            settle()
+        if enabled:
+            gc.enable()
 
 
 @dataclass
@@ -248,18 +271,23 @@ class _Run:
         jobs: int,
         keep_entries: bool,
         progress: Progress = _no_progress,
+        settle: Callable[[], None] | None = None,
     ) -> None:
         self.files, self.config, self.cwd, self.texts = files, config, cwd, texts
-        self.store, self.jobs, self.progress = store, jobs, progress
+        self.store, self.jobs, self.progress, self.settle = store, jobs, progress, settle
+        self.checked = 0  # files the run checks (none: every record from the cache)
         self.memo: registry.Known = store.memo() if store is not None else {}
         self.checker = Checker(config, today, self.memo, files.size, keep_entries)
+        self.dated_active = self.checker.dated_active  # (asked of every file)
         self.day = today.isoformat()
         self.targets = set(files.targets)
         self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
+        self._folders: dict[str, str] = {}  # how diagnostics name a folder outside the working directory
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
-        self._found: dict[Any, Any] = {}  # one copy of each finding of the records kept, likewise
+        # one copy of each finding of the records kept, likewise (checked, or read from the cache)
+        self._found: dict[Any, Any] = {}
         # Below an absolute root (or working directory), a discovered path, absolute and
         # normalised, gives its key (or the name diagnostics show) by string slicing: a
         # pre-commit run over a large corpus does this for every file.
@@ -271,21 +299,31 @@ class _Run:
         """The file's key in the cache (None without a cache, or outside the corpus root)."""
         if self.store is None:
             return None
+        prefix = self._prefix
+        if prefix is not None:  # (by slicing, every time: cheaper than a table keyed by paths)
+            text = str(path)
+            if text.startswith(prefix) and len(text) > len(prefix):
+                return text[len(prefix) :]
         known = self._keys.get(path)
         if known is None and path not in self._keys:
-            text = str(path)
-            if self._prefix is not None and text.startswith(self._prefix) and len(text) > len(self._prefix):
-                known = text[len(self._prefix) :]
-            else:
-                known = _key(path, self.config.root)
-            self._keys[path] = known
+            known = self._keys[path] = _key(path, self.config.root)
         return known
 
     def _shown(self, name: str) -> str:
         """How diagnostics name the file at the absolute path `name`."""
-        if self._here is not None and name.startswith(self._here):
+        if self._here is None:
+            return display_path(Path(name), self.cwd)
+        if name.startswith(self._here):
             return name[len(self._here) :]
-        return display_path(Path(name), self.cwd)
+        # Not below the working directory: its folder's name (worked out once per folder) and
+        # its own, as `display_path` would give them (`..` up, or absolute from `/`).
+        folder, _, base = name.rpartition("/")
+        if not folder or "/.." in name:  # (`..` in a path named as given: display_path resolves it)
+            return display_path(Path(name), self.cwd)
+        shown = self._folders.get(folder)
+        if shown is None:
+            shown = self._folders[folder] = display_path(Path(folder), self.cwd)
+        return f"{shown}/{base}" if not shown.endswith("/") else display_path(Path(name), self.cwd)
 
     def _rerun(self, old: FileRecord | None, want: bool) -> Rerun:
         """The entry rules a file needs run again, given what the cache holds of it (`old`)."""
@@ -293,7 +331,7 @@ class _Run:
             return Rerun.NONE
         if old is None or (old.failure is None and old.results is None):
             return Rerun.ALL
-        if old.failure is None and self.checker.dated_active and (old.dated is None or old.dated.day != self.day):
+        if old.failure is None and self.dated_active and (old.dated is None or old.dated.day != self.day):
             return Rerun.DATED
         return Rerun.NONE
 
@@ -303,13 +341,14 @@ class _Run:
         is unchanged: an edit in place leaves its directory's mtime alone)."""
         return self._rerun(old, want) is Rerun.NONE and old.stat is not None and old.stat == file_stat(path)
 
-    def _plan(self, path: Path) -> FileRecord | _Pending:
-        """The file's record from the cache when it is current, else the check it needs.
+    def _plan(self, path: Path, want: bool) -> FileRecord | _Pending:
+        """The file's record from the cache when it is current, else the check it needs;
+        `want` tells whether the run reports on the file.
 
         A file the run does not report on is looked up in the cache's `files` table
         first (all such a file needs); its stored results only when that will not do."""
-        want = path in self.targets
-        text = self.texts.get(path)  # content that stands in for the file: never from the cache
+        # content that stands in for the file: never from the cache
+        text = self.texts.get(path) if self.texts else None
         key = self._key(path)
         shown = self._shown(str(path))
         old: FileRecord | None = None
@@ -319,7 +358,7 @@ class _Run:
             if light is not None and self._current(light, path, want):
                 return light
             data = self.store.result(key)
-            old = FileRecord.from_data(key, shown, path, data, want) if data is not None else None
+            old = FileRecord.from_data(key, shown, path, data, want, self._found) if data is not None else None
             if old is not None and not _known_codes(old.findings()):
                 old = None  # not a record this entrykit wrote: check the file again
             if old is not None and self._current(old, path, want):
@@ -344,7 +383,8 @@ class _Run:
             record = FileRecord.from_row(key, self._shown(name), path, row) if row is not None else None
             if record is not None and record.stat is not None and record.stat == file_stat(name):
                 return record
-        return self._plan(Path(name))
+        path = Path(name)
+        return self._plan(path, path in self.targets)
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order (the targets first); summaries only where
@@ -352,7 +392,11 @@ class _Run:
         records: list[FileRecord | None] = []
         pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        for planned in [*map(self._plan, self.files.targets), *map(self._plan_other, self.files.others)]:
+        targets = (self._plan(path, True) for path in self.files.targets)
+        with _reading(self.settle):
+            planned_all = [*targets, *map(self._plan_other, self.files.others)]
+        self.checked = sum(not isinstance(planned, FileRecord) for planned in planned_all)
+        for planned in planned_all:
             if isinstance(planned, FileRecord):
                 records.append(planned)
                 continue
@@ -487,12 +531,13 @@ def _reuse_corpus(
         return None
     found: CorpusFound = {}
     places: dict[str, list[Any]] = {}
+    pool: dict[Any, StoredFinding] = {}  # each equal finding read once (`read_findings`)
     try:
         for record in targets:
             part = store.corpus_part(record.key)
             if part is None:
                 return None
-            items, at = read_findings(part[0]), list(part[1])
+            items, at = read_findings(part[0], pool), list(part[1])
             if len(items) != len(at) or not _known_codes(items):
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
@@ -629,23 +674,25 @@ def _corpus_findings(
     return out
 
 
+_SEVERITY = {s.value: s for s in Severity}
+
+
 def _diagnostic(
     record: FileRecord, found: StoredFinding, shown_of: Mapping[str, str], name_of: Mapping[str, str]
 ) -> Diagnostic:
-    return Diagnostic(
-        path=record.shown,
-        line=found.line,
-        col=found.col,
-        code=found.code,
-        name=name_of[found.code],
-        severity=Severity(found.severity),
-        message=found.message,
-        pointer=found.pointer,
-        related=tuple(
-            Location(shown_of.get(r.key, record.shown) if r.key is not None else record.shown, r.line, r.col, r.pointer)
+    shown = record.shown
+    related = (
+        tuple(
+            Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
             for r in found.related
-        ),
-        fix=Fix(*found.fix) if found.fix is not None else None,
+        )
+        if found.related
+        else ()
+    )
+    # (by position, the severity by lookup: a warm run over a large corpus makes every one of them)
+    return Diagnostic(
+        shown, found.line, found.col, found.code, name_of[found.code], _SEVERITY[found.severity], found.message,
+        found.pointer, related, Fix(*found.fix) if found.fix is not None else None,
     )
 
 
@@ -691,6 +738,12 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
     return item if type(item) is StoredFinding else StoredFinding.read(item)
 
 
+# What a file reports, in the order it is found: a finding kept, with its record; or a
+# diagnostic made on the spot (ET001, ET002).
+_Reported = tuple[FileRecord, StoredFinding] | Diagnostic
+_ORDER = attrgetter("path", "line", "col", "code", "message")  # `Diagnostic.sort_key`, without a call
+
+
 class Diagnostics(Sequence[Diagnostic]):
     """The diagnostics on a run's targets, sorted: ET001, entry and corpus findings,
     suppressions, ET002. Made a file at a time each time they are read, from the records
@@ -707,6 +760,7 @@ class Diagnostics(Sequence[Diagnostic]):
     ) -> None:
         self._shown_of = {r.key: r.shown for r in records}
         self._name_of = {r.code: r.name for r in registry.all_rules()}
+        self._known = list(self._name_of)
         # Every diagnostic names its file first (`sort_key`): the files in order of their
         # names, each sorted, are the whole list sorted.
         by_file: dict[str, list[FileRecord]] = {}
@@ -715,44 +769,77 @@ class Diagnostics(Sequence[Diagnostic]):
         self._files = [by_file[shown] for shown in sorted(by_file)]
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
-        # Counted as they are made once here: readers of the counts need not make them again.
-        severities: Counter[Severity] = Counter()
-        files = 0
-        for records in self._files:
-            made = self._of_file(records)
-            severities.update(d.severity for d in made)
-            files += len({d.path for d in made})
-        self.tally = Tally(severities, files)
-        self._count = sum(severities.values())
+        self._tally: Tally | None = None
 
-    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
-        """The diagnostics on the records of one shown name, sorted."""
-        config, known = self._config, list(self._name_of)
-        out: list[Diagnostic] = []
+    @property
+    def tally(self) -> Tally:
+        """How many there are of each severity, and on how many files: counted (once) from
+        what each file reports, without making a diagnostic of it."""
+        if self._tally is None:
+            severities: Counter[str] = Counter()
+            files = 0
+            for records in self._files:
+                reported = self._reported(records)
+                severities.update(item.severity if isinstance(item, Diagnostic) else item[1].severity for item in reported)
+                files += bool(reported)
+            self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
+        return self._tally
+
+    def _reported(self, records: list[FileRecord]) -> list[_Reported]:
+        """What the records of one shown name report, in the order found: the findings that
+        a file's ignores and suppressions leave, and ET001 and ET002. The one place those
+        decisions are made, for counting and for making diagnostics alike."""
+        config, out = self._config, list[_Reported]()
         for record in records:
             if record.failure is not None:
                 out += _load_failure(record, record.failure, config)
                 continue
+            found = self._found.get(record.key, ())
+            if not record.directives and not config.per_file_ignores:  # nothing to leave out
+                out += [(record, f) for f in record.findings()]
+                out += [(record, _stored(item)) for item in found]
+                continue
             directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-            for found in [*record.findings(), *map(_stored, self._found.get(record.key, ()))]:
+            for item in [*record.findings(), *map(_stored, found)]:
                 # (a file's ignores first: a directive is used only by what would be reported)
-                if not config.ignored_in_file(record.abspath, found.code) and not directives.suppresses(
-                    found.line, found.code
+                if not config.ignored_in_file(record.abspath, item.code) and not directives.suppresses(
+                    item.line, item.code
                 ):
-                    out.append(_diagnostic(record, found, self._shown_of, self._name_of))
-            out += _unused_suppressions(record, directives, config, known)
-        out.sort(key=Diagnostic.sort_key)
+                    out.append((record, item))
+            out += _unused_suppressions(record, directives, config, self._known)
+        return out
+
+    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
+        """The diagnostics on the records of one shown name, sorted."""
+        shown_of, name_of = self._shown_of, self._name_of
+        out = [
+            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of)
+            for item in self._reported(records)
+        ]
+        out.sort(key=_ORDER)
         return out
 
     def __iter__(self) -> Iterator[Diagnostic]:
         if self._made is not None:
             yield from self._made
             return
+        if self._tally is not None:
+            for records in self._files:
+                yield from self._of_file(records)
+            return
+        # Counted as they are made: after a report has read them all, the exit status and
+        # the summary line need no second pass (`tally`).
+        severities: Counter[Severity] = Counter()
+        files = 0
         for records in self._files:
-            yield from self._of_file(records)
+            made = self._of_file(records)
+            severities.update(d.severity for d in made)
+            files += bool(made)
+            yield from made
+        self._tally = Tally(severities, files)
 
     def __len__(self) -> int:
-        return self._count
+        return sum(self.tally.severities.values())
 
     @overload
     def __getitem__(self, index: int) -> Diagnostic: ...
@@ -782,7 +869,10 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
     snapshot_key = _corpus_key(records, run.cwd) if store is not None else ""
     full = len(targets) == len(records)
     if store is not None:
-        reused = _reuse_corpus(store, snapshot_key, records, targets)
+        # (settled only when nothing but reading happened since the records were read:
+        # files checked in this process may have left cyclic garbage to collect)
+        with _reading(run.settle if not run.checked else None):
+            reused = _reuse_corpus(store, snapshot_key, records, targets)
         if reused is not None:
             corpus_found, places, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
@@ -854,6 +944,7 @@ def lint(
     keep_entries: bool = False,
     progress: Progress | None = None,
     with_summaries: bool = False,
+    settle: Callable[[], None] | None = None,
 ) -> LintResult:
     """Lint the given paths (or the corpus root) and return sorted diagnostics.
 
@@ -862,7 +953,9 @@ def lint(
     processes check files when there are many; `keep_entries` keeps the parsed
     target entries in the result (for fixes), which checks every target in this process;
     `progress` is told how far the run has got; `with_summaries` gives every target
-    its summary (from the cache where it can), so that `entries` know their ids.
+    its summary (from the cache where it can), so that `entries` know their ids;
+    `settle` is called each time the run has read a large part of what the cache holds,
+    when nothing but reading happened since the last time (`_reading`).
     """
     config = configured(config)
     today = today or date.today()
@@ -870,7 +963,7 @@ def lint(
     texts = texts or {}
     files = plan(paths, config)
     store, note = cache_store(config, cache_dir) if use_cache and not keep_entries else (None, None)
-    run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries, progress or _no_progress)
+    run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries, progress or _no_progress, settle)
     records = run.records()
     if store is not None:
         store.save()  # the per-file results: written (and let go) before the corpus phase

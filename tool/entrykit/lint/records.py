@@ -124,9 +124,26 @@ def plain_findings(findings: list[StoredFinding]) -> list[tuple[Any, ...]]:
     return [f.plain() for f in findings]
 
 
-def read_findings(items: Any) -> list[StoredFinding]:
-    """Findings from what the cache holds (ValueError, TypeError if they are not findings)."""
-    return [StoredFinding.read(item) for item in items]
+def read_findings(items: Any, pool: dict[Any, StoredFinding] | None = None) -> list[StoredFinding]:
+    """Findings from what the cache holds (ValueError, TypeError if they are not findings).
+
+    With `pool`, equal items (without a fix) are read once, into one finding for all: a
+    rule says the same of many files, and a warm run reads every finding of a corpus."""
+    if pool is None:
+        return [StoredFinding.read(item) for item in items]
+    out = []
+    for item in items:
+        found = None
+        # (no item with a fix: its value 1 equals 1.0 and True, which JSON tells apart)
+        if type(item) is tuple and len(item) == 8 and item[7] is None:
+            try:
+                found = pool.get(item)
+                if found is None:
+                    found = pool[item] = StoredFinding.read(item)
+            except TypeError:  # a list inside: read on its own below
+                pass
+        out.append(found or StoredFinding.read(item))
+    return out
 
 
 class Dated(NamedTuple):
@@ -189,20 +206,27 @@ class FileRecord:
 
     @classmethod
     def from_data(
-        cls, key: str, shown: str, abspath: Path, data: dict[str, Any], with_results: bool = True
+        cls,
+        key: str,
+        shown: str,
+        abspath: Path,
+        data: dict[str, Any],
+        with_results: bool = True,
+        pool: dict[Any, StoredFinding] | None = None,
     ) -> FileRecord | None:
         """A record (without its summary) from the cache, or None if the data are not a record's.
 
-        Without `with_results` the findings are left out (a file not reported on)."""
+        Without `with_results` the findings are left out (a file not reported on); `pool`
+        as `read_findings` takes it."""
         try:
             record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
             record.stat = _stat(data["st"])
             record.sdigest = str(data.get("sd") or "")
             record.failure = Failure.read(data["f"]) if data["f"] is not None else None
             if with_results:
-                record.results = read_findings(data["r"]) if data["r"] is not None else None
+                record.results = read_findings(data["r"], pool) if data["r"] is not None else None
                 dated = data["dr"]
-                record.dated = Dated(str(dated[0]), read_findings(dated[1])) if dated is not None else None
+                record.dated = Dated(str(dated[0]), read_findings(dated[1], pool)) if dated is not None else None
             record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
         except (KeyError, TypeError, ValueError, IndexError):
             return None

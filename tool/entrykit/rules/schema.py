@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding
@@ -14,6 +12,9 @@ from entrykit.entry import Entry
 from entrykit.registry import Context, rule
 from entrykit.schema import quick_check, validator
 from entrykit.spelling import did_you_mean
+
+if TYPE_CHECKING:  # (jsonschema is loaded by the first entry that fails the schema, not by every run)
+    from jsonschema.exceptions import ValidationError
 
 _SHOWN = 60
 
@@ -96,6 +97,8 @@ def _unexpected_keys(error: ValidationError) -> tuple[list[str], list[str]]:
 
 def _findings(error: ValidationError) -> Iterator[Finding]:
     if error.validator in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         chosen = best_match(error.context)
         if chosen is not None and list(chosen.absolute_path) != list(error.absolute_path):
             yield from _findings(chosen)
