@@ -33,7 +33,7 @@ import re
 import struct
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -405,10 +405,11 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
     return found
 
 
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+def _jaccard(a: Collection[str], b: Collection[str]) -> float:
+    """Jaccard similarity of two collections of distinct texts (sets, or tuples without repeats)."""
     if not a and not b:
         return 0.0
-    common = len(a & b)
+    common = len((a if isinstance(a, (set, frozenset)) else set(a)).intersection(b))
     return common / (len(a) + len(b) - common)
 
 
@@ -501,14 +502,17 @@ REGEX_ONE = 0.2  # one regex matches the other's signature
 MIN_BASE = 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Prepared:
-    """What scoring needs of one entry, computed once."""
+    """What scoring needs of one entry, computed once. The shingles and names are sorted
+    tuples of distinct texts, not sets: a search holds one for every entry of the corpus
+    at once, and a set of a signature's shingles takes about five times the memory
+    (what reads them takes a set of one side only: `_jaccard`)."""
 
     normalized: str
-    shingles: frozenset[str]
+    shingles: tuple[str, ...]
     words: tuple[str, ...] = ()
-    names: frozenset[str] = frozenset()
+    names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, entry: Entry, pool: dict[str, str] | None = None) -> Prepared:
@@ -517,9 +521,9 @@ class Prepared:
         normalized, _, _, names = profile(entry)
         return cls(
             normalized,
-            signature_shingles("", normalized, pool),
+            tuple(sorted(signature_shingles("", normalized, pool))),
             tuple(pool.setdefault(word, word) for word in normalized.split()),
-            frozenset(pool.setdefault(name, name) for name in names),
+            tuple(sorted({pool.setdefault(name, name) for name in names})),
         )
 
 
