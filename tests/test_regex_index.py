@@ -18,6 +18,7 @@ from entrykit.regex.literal_index import (
     cover,
     cross_matches,
     fold,
+    may_match_each,
     naive_cross_matches,
     required,
 )
@@ -184,3 +185,17 @@ def test_pairs_run_in_small_chunks_equal_one_run(monkeypatch: pytest.MonkeyPatch
     assert len(calls) > 3 and sum(calls) == whole.tried == chunked.tried
     assert _pairs(chunked.pairs) == _pairs(whole.pairs) and sum(len(v) for v in whole.pairs.values()) > 0
     assert chunked.timeouts == whole.timeouts and chunked.errors == whole.errors
+
+
+@given(
+    st.lists(st.text(alphabet="ab\0c", max_size=6), max_size=6),
+    st.text(alphabet="ab\0c", max_size=3),
+    st.text(alphabet="abc", min_size=1, max_size=2),
+)
+def test_may_match_each_tells_which_texts_hold_the_literals(texts: list[str], literal: str, other: str) -> None:
+    for query in (literal, ("and", (literal, other)), ("or", (literal, other))):
+        holding = may_match_each(query, texts)
+        for number, text in enumerate(texts):
+            has = [part in text for part in ((literal,) if isinstance(query, str) else query[1])]
+            expected = all(has) if isinstance(query, str) or query[0] == "and" else any(has)
+            assert bool(holding >> number & 1) == expected

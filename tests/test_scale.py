@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -79,8 +80,12 @@ def test_jobs_give_the_same_diagnostics_in_the_same_order(
         return original(tasks, checker, jobs, memo, size)
 
     monkeypatch.setattr("entrykit.lint.engine.run_tasks", spy)
+    prepared: list[int] = []
+    prepare = dupes.prepare_band_keys
+    monkeypatch.setattr(dupes, "prepare_band_keys", lambda *a: (prepared.append(os.getpid()), prepare(*a))[1])
     parallel = lint(None, config, TODAY, cwd=root.parent, jobs=2)
     assert seen == [2]  # the pool really ran
+    assert prepared == [os.getpid()]  # the band tables were made once, before the workers forked
     assert _rows(parallel) == _rows(full)
 
 

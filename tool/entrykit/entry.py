@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import struct
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from entrykit import pointer as jp
 from entrykit.parsing import YamlLines, compose_yaml
 from entrykit.positions import Irregularity, PositionIndex, build_index, yaml_place, yaml_positions
 
@@ -36,6 +38,7 @@ class Entry:
     # along its pointer, and a file with a few findings never indexes all its values.
     nodes: Any = field(default=None, repr=False)
     _lines: Any = field(default=None, repr=False)
+    _tables: Any = field(default=None, repr=False)  # each YAML mapping's pairs by key, once read
 
     @property
     def positions(self) -> PositionIndex:
@@ -48,17 +51,23 @@ class Entry:
         """1-based (line, col) of the value at `pointer` (or of its key)."""
         if self._index is None and self.nodes is not None and not self.needs_positions and self.text:
             if self._lines is None:
-                self._lines = YamlLines(self.text)
-            found = yaml_place(self.nodes, self._lines, pointer, at_key)
+                self._lines, self._tables = YamlLines(self.text), {}
+            found = yaml_place(self.nodes, self._lines, pointer, at_key, self._tables)
             if found is not None:
                 return found
         return self.positions.locate(pointer, at_key=at_key)
 
     def places(self, wanted: Iterable[tuple[str, bool]]) -> dict[tuple[str, bool], tuple[int, int]]:
-        """`locate` of each (pointer, at_key). A summary's text is read and parsed once for
-        all of them and not kept: a corpus phase over many files would hold them all."""
+        """`locate` of each (pointer, at_key). A summary answers from the places its file's
+        check kept (`known_places`) when they hold all of them; else its text is read and
+        parsed once for all of them and not kept: a corpus phase over many files would hold
+        them all."""
+        wanted = list(wanted)
         if self.text or self._index is not None:
             return {(pointer, at_key): self.locate(pointer, at_key) for pointer, at_key in wanted}
+        known = _unpack_places(self.data, self.facts.get(PLACES))
+        if known is not None and all(not at_key and pointer in known for pointer, at_key in wanted):
+            return {(pointer, at_key): known[pointer] for pointer, at_key in wanted}
         text = _read_text(self.abspath)
         whole = Entry(self.path, self.abspath, self.fmt, {}, text, self.needs_positions)
         if self.fmt == "yaml":
@@ -85,6 +94,45 @@ class Entry:
     def dict_field(self, key: str) -> dict[str, Any]:
         value = self.data.get(key)
         return value if isinstance(value, dict) else {}
+
+
+PLACES = "places"  # the fact holding where a summary's values are in its file
+MAX_KNOWN_PLACES = 64  # places kept per file: a corpus finding elsewhere reads the file again
+_PLACE = struct.Struct("<II")
+
+
+def summary_pointers(summary: Mapping[str, Any]) -> list[str]:
+    """The pointers a corpus finding may name in a summary, in one order (keys sorted): every
+    text value below the top, but for workarounds' actions (read, never pointed at); at most
+    `MAX_KNOWN_PLACES`."""
+    out: list[str] = []
+    stack: list[tuple[str, Any]] = [
+        (jp.join(key), summary[key]) for key in sorted(summary, reverse=True) if key != "workarounds"
+    ]
+    while stack and len(out) < MAX_KNOWN_PLACES:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            out.append(where)
+        elif isinstance(value, dict):
+            stack += [(f"{where}/{jp.escape(k)}", value[k]) for k in sorted(value, key=str, reverse=True)]
+        elif isinstance(value, list):
+            stack += [(f"{where}/{n}", value[n]) for n in range(len(value) - 1, -1, -1)]
+    return out
+
+
+def pack_places(entry: Entry, summary: Mapping[str, Any]) -> bytes:
+    """Where each of `summary_pointers(summary)` is in `entry` (a parsed file), packed."""
+    return b"".join(_PLACE.pack(*entry.locate(where)) for where in summary_pointers(summary))
+
+
+def _unpack_places(summary: Mapping[str, Any], packed: Any) -> dict[str, tuple[int, int]] | None:
+    """`pack_places` read back; None if `packed` does not fit the summary."""
+    if not isinstance(packed, bytes):
+        return None
+    pointers = summary_pointers(summary)
+    if len(packed) != _PLACE.size * len(pointers):
+        return None
+    return dict(zip(pointers, _PLACE.iter_unpack(packed), strict=True))
 
 
 def _read_text(path: Path) -> str:

@@ -263,17 +263,26 @@ def yaml_positions(text: str, root: yaml.Node | None = None) -> PositionIndex:
     return index
 
 
-def yaml_place(root: yaml.Node, place: Any, pointer: str, at_key: bool = False) -> tuple[int, int] | None:
+def yaml_place(
+    root: yaml.Node, place: Any, pointer: str, at_key: bool = False, tables: dict[int, Any] | None = None
+) -> tuple[int, int] | None:
     """What `yaml_positions(text, root).locate(pointer, at_key)` gives, found by following
     the pointer down the nodes instead of indexing them all (`place` is the text's
     `YamlLines`). Only for nodes without aliases; None where the pointer passes a key
-    written twice (the index settles which place counts)."""
+    written twice (the index settles which place counts). `tables`, kept by the caller
+    between calls on one tree, holds each mapping's pairs by key once read."""
     node, key_node = root, None
+    tables = {} if tables is None else tables
     if pointer:
         for token in pointer[1:].split("/"):
             found = None
             if isinstance(node, yaml.MappingNode):
-                pairs = [pair for pair in node.value if jp.escape(_scalar_key(pair[0])) == token]
+                table = tables.get(id(node))
+                if table is None:
+                    table = tables[id(node)] = {}
+                    for pair in node.value:
+                        table.setdefault(jp.escape(_scalar_key(pair[0])), []).append(pair)
+                pairs = table.get(token, ())
                 if len(pairs) > 1:
                     return None
                 found = pairs[0] if pairs else None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from entrykit.diagnostic import Finding, Severity
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from entrykit.corpus import Corpus
     from entrykit.entry import Entry
 
+T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Option:
@@ -134,9 +135,20 @@ class Context:
     settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     schema: Path | None = None  # None: the bundled schema
     memo: Memo = field(default_factory=Memo, compare=False, repr=False)
+    _read: dict[tuple[str, Callable[[Mapping[str, Any]], Any]], Any] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.settings.get(name, {})
+
+    def read(self, name: str, reader: Callable[[Mapping[str, Any]], T]) -> T:
+        """The settings section `name` as `reader` makes it, made once per context: a rule
+        asks for its settings on every entry, and the settings do not change during a run."""
+        key = (name, reader)
+        if key not in self._read:
+            self._read[key] = reader(self.section(name))
+        return self._read[key]
 
 
 EntryRule = Callable[["Entry", Context], Iterable[Finding]]
@@ -217,27 +229,33 @@ class Fact:
     `rules` are the codes that read it: it is computed only when one of them is on.
     `func(entry, ctx)` returns plain data (what JSON holds, plus tuples). An `on_demand`
     fact is one its rules compute themselves when an entry lacks it, so a run that checks
-    only a few files may leave it to them (they may never need it).
+    only a few files may leave it to them (they may never need it). `prepare(ctx)`, when
+    given, is called once before files are checked in a pool of processes: what it makes
+    ready (an import, a table the corpus phase needs too) every process then shares.
     """
 
     name: str
     rules: tuple[str, ...]
     func: Callable[..., Any]
     on_demand: bool = False
+    prepare: Callable[[Context], None] | None = None
 
 
 _FACTS: dict[str, Fact] = {}
 
 
 def fact(
-    name: str, rules: Iterable[str], on_demand: bool = False
+    name: str,
+    rules: Iterable[str],
+    on_demand: bool = False,
+    prepare: Callable[[Context], None] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a per-entry fact for corpus rules (see `Fact`)."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         if name in _FACTS:
             raise ValueError(f"fact {name!r} registered twice")
-        _FACTS[name] = Fact(name, tuple(rules), func, on_demand)
+        _FACTS[name] = Fact(name, tuple(rules), func, on_demand, prepare)
         return func
 
     return decorate

@@ -25,7 +25,7 @@ import entrykit.rules  # noqa: F401  (a spawned worker registers every rule, too
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.diagnostic import Finding
-from entrykit.entry import Entry
+from entrykit.entry import PLACES, Entry, pack_places
 from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
@@ -158,6 +158,9 @@ class Checker:
         light = summary_entry(entry.path, entry.abspath, entry.fmt, record.summary, {}, entry.text)
         for item in self.facts:
             light.facts[item.name] = item.func(light, self.fact_context)
+        # Where a corpus finding may point, found now while the file is parsed: the corpus
+        # phase, which runs alone after every file is checked, then need not parse it again.
+        light.facts[PLACES] = pack_places(entry, record.summary)
         record.facts = light.facts
 
     def check_entry(self, record: FileRecord, entry: Entry, rerun: Rerun, facts: bool) -> FileRecord:
@@ -255,9 +258,14 @@ def run_tasks(
             yield checker.check_file(task)
         return
     methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:  # what the facts make ready here, the forked workers share
+        for item in checker.facts:
+            if item.prepare is not None:
+                item.prepare(checker.fact_context)
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
-    chunk = max(1, min(32, len(tasks) // (workers * 8)))
+    # Small chunks: at the end one worker waits for the other's last chunk, all alone.
+    chunk = max(1, min(8, len(tasks) // (workers * 8)))
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

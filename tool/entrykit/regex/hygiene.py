@@ -26,10 +26,10 @@ def _first_char(node: syntax.Node) -> int | None:
     return None
 
 
-def _sequences(nodes: syntax.Seq) -> list[syntax.Seq]:
-    """`nodes` and every sequence nested in it, in pattern order."""
-    found = [nodes]
-    for node, _ in syntax.walk(nodes):
+def _sequences(parsed: syntax.Parsed) -> list[syntax.Seq]:
+    """The pattern's top sequence and every sequence nested in it, in pattern order."""
+    found = [parsed.nodes]
+    for node, _ in parsed.walked:
         found.extend(node.children())
     return found
 
@@ -38,7 +38,7 @@ def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
     """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
     `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
     found: list[str] = []
-    for seq in _sequences(parsed.nodes):
+    for seq in _sequences(parsed):
         for here, after in pairwise(seq):
             if isinstance(here, syntax.Char) and here.code == _BACKSLASH:
                 code = _first_char(after)
@@ -51,7 +51,7 @@ def line_anchors(parsed: syntax.Parsed) -> list[str]:
     """The `^` and `$` anchors that hold only at the very start or end of the whole text
     (MULTILINE is not in force at them)."""
     found: list[str] = []
-    for node, flags in syntax.walk(parsed.nodes, parsed.flags):
+    for node, flags in parsed.walked:
         anchor = isinstance(node, syntax.Anchor) and node.kind in ("^", "$")
         if anchor and not flags & syntax.MULTILINE and node.kind not in found:  # type: ignore[union-attr]
             found.append(node.kind)  # type: ignore[union-attr]
@@ -76,7 +76,7 @@ def obscure_ranges(parsed: syntax.Parsed) -> list[str]:
     `A-Z`, `a-z`, or start or end outside them (`[A-z]` holds `[\\]^_` and a backtick,
     `[+-.]` a comma)."""
     found: list[str] = []
-    for node, _ in syntax.walk(parsed.nodes):
+    for node, _ in parsed.walked:
         if not isinstance(node, syntax.CharClass):
             continue
         for item in node.items:
@@ -111,7 +111,7 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     dots: list[int] = []  # which AnyChar, counted in pattern order, is a literal dot
     contexts: list[str] = []
     number = 0
-    for seq in _sequences(parsed.nodes):
+    for seq in _sequences(parsed):
         for at, node in enumerate(seq):
             if not isinstance(node, syntax.AnyChar):
                 continue

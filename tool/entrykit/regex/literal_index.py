@@ -19,6 +19,8 @@ every regex matches every text costs runs and memory linear in it.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -312,6 +314,7 @@ def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
     `may_match` walks it (and lists its literals) again for every text."""
     everything = (1 << len(folded_texts)) - 1
     holding: dict[str, int] = {}
+    joined = _Joined(folded_texts)
 
     def walk(part: Query) -> int:
         if part is None:
@@ -319,8 +322,7 @@ def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
         if isinstance(part, str):
             found = holding.get(part)
             if found is None:
-                found = sum(1 << i for i, text in enumerate(folded_texts) if part in text)
-                holding[part] = found
+                found = holding[part] = joined.holding(part)
             return found
         masks = (walk(item) for item in part[1])
         if part[0] == "and":
@@ -334,6 +336,29 @@ def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
         return out
 
     return walk(query)
+
+
+class _Joined:
+    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.texts = texts
+        self.joined = "\0".join(texts)
+        self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+    def holding(self, literal: str) -> int:
+        """Bit i set when `texts[i]` holds `literal`."""
+        if not literal or "\0" in literal:  # (a NUL would match across two texts)
+            return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
+        mask, at = 0, self.joined.find(literal)
+        while at >= 0:
+            number = bisect.bisect_right(self.starts, at) - 1
+            mask |= 1 << number
+            following = number + 1
+            if following >= len(self.starts):
+                break
+            at = self.joined.find(literal, self.starts[following])
+        return mask
 
 
 def longest_literal(query: Query) -> int:

@@ -37,6 +37,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
@@ -204,6 +205,11 @@ class Parsed:
     flags: int
     nodes: Seq
     groups: int
+
+    @cached_property
+    def walked(self) -> tuple[tuple[Node, int], ...]:
+        """`walk(nodes, flags)` of the whole pattern, made once: many checks read every node."""
+        return tuple(walk(self.nodes, self.flags))
 
 
 # --- from re's parse tree to records ---------------------------------------------------------

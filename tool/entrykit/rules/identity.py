@@ -93,7 +93,7 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
 
 
 def duplicate_settings(ctx: Context) -> dupes.Settings:
-    return dupes.Settings.from_section(ctx.section("dupes"))
+    return ctx.read("dupes", dupes.Settings.from_section)
 
 
 @rule(
@@ -163,7 +163,7 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
       score first, then by id); beyond, one diagnostic counts the others.
     """
     settings = duplicate_settings(ctx)
-    regex = RegexSettings.of(ctx.section("regex"))
+    regex = ctx.read("regex", RegexSettings.of)
     matched = dupes.regex_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", dupes.PER_ENTRY)))
     found = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit)
@@ -198,7 +198,12 @@ def _duplicate_profile(entry: Entry, ctx: Context) -> object:
     return entry.facts["dupes"]
 
 
-@fact("bands", rules=("ET502",), on_demand=True)
+def _prepare_bands(ctx: Context) -> None:
+    if int(ctx.options.get("corpus_size", 0)) > dupes.EXACT_LIMIT:
+        dupes.prepare_band_keys(duplicate_settings(ctx).candidate)
+
+
+@fact("bands", rules=("ET502",), on_demand=True, prepare=_prepare_bands)
 def _duplicate_bands(entry: Entry, ctx: Context) -> object:
     """MinHash band keys, only worth computing when the corpus is too big to compare all pairs
     (ET502 computes those an entry lacks: `dupes.entry_band_keys`)."""

@@ -25,15 +25,15 @@ from entrykit.registry import Context, Option, fact, rule
 
 
 def _flags(ctx: Context) -> int:
-    return RegexSettings.of(ctx.section("regex")).flags
+    return ctx.read("regex", RegexSettings.of).flags
 
 
 def _mode(ctx: Context) -> str:
-    return RegexSettings.of(ctx.section("regex")).mode
+    return ctx.read("regex", RegexSettings.of).mode
 
 
 def _runner(ctx: Context) -> RegexRunner:
-    return RegexSettings.of(ctx.section("regex")).runner()
+    return ctx.read("regex", RegexSettings.of).runner()
 
 
 def _pattern(entry: Entry, ctx: Context) -> str | None:
@@ -260,7 +260,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     pattern = _pattern(entry, ctx)
     if pattern is None:
         return
-    settings = RegexSettings.of(ctx.section("regex"))
+    settings = ctx.read("regex", RegexSettings.of)
     warn_degree = settings.polynomial_degree
     analysed = _backtracking(pattern, ctx)
     if isinstance(analysed, str):
@@ -298,7 +298,7 @@ def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
     """`analyse`'s results, or why the regex is too complex to analyse; kept in the memo:
     they depend on nothing but these inputs (and the entrykit version, which the cache
     is kept per)."""
-    settings = RegexSettings.of(ctx.section("regex"))
+    settings = ctx.read("regex", RegexSettings.of)
     flags, mode = settings.flags, settings.mode
     timed = f"\0{settings.timeout_ms}" if settings.measure else ""
     key = f"ET205\0{pattern}\0{flags}\0{mode}\0{settings.polynomial_degree}{timed}"
@@ -389,7 +389,7 @@ def _regex_fact(entry: Entry, ctx: Context) -> object:
 @fact("own-timeouts", rules=("ET206",))
 def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, ...]]:
     """The entry's own texts (and the generic probes) its regex ran past the budget on."""
-    settings = RegexSettings.of(ctx.section("regex"))
+    settings = ctx.read("regex", RegexSettings.of)
     flags, mode = settings.flags, settings.mode
     slow: tuple[str, ...] = ()
     runner = settings.runner()
@@ -408,7 +408,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
 
 
 def _slow_own_texts(entry: Entry, ctx: Context) -> tuple[str, ...]:
-    settings = RegexSettings.of(ctx.section("regex"))
+    settings = ctx.read("regex", RegexSettings.of)
     known = entry.facts.get("own-timeouts")
     if not (isinstance(known, (list, tuple)) and len(known) == 4 and tuple(known[:3]) == (settings.flags, settings.mode, settings.timeout_ms)):
         known = entry.facts["own-timeouts"] = own_timeouts(entry, ctx)

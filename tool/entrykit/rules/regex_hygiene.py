@@ -19,13 +19,13 @@ def _parsed(entry: Entry, ctx: Context) -> syntax.Parsed | None:
     if pattern is None:
         return None
     try:
-        return syntax.parse(pattern, RegexSettings.of(ctx.section("regex")).flags)
+        return syntax.parse(pattern, ctx.read("regex", RegexSettings.of).flags)
     except Exception:
         return None
 
 
 def _mode(ctx: Context) -> str:
-    return RegexSettings.of(ctx.section("regex")).mode
+    return ctx.read("regex", RegexSettings.of).mode
 
 
 @rule("ET211", "double-escaped-shorthand")

@@ -15,7 +15,7 @@ from entrykit.translation.translated_fields import Key, Settings
 
 
 def _settings(ctx: Context) -> Settings:
-    return Settings.from_section(ctx.section("translation"))
+    return ctx.read("translation", Settings.from_section)
 
 
 def _short(text: str, limit: int = 40) -> str:

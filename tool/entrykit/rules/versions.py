@@ -34,7 +34,7 @@ STATUSES = ("active", "deprecated", "removed")
 
 def naming(ctx: Context) -> Naming:
     """The built-in naming extended by the `versions` settings."""
-    return configured_naming(ctx.section("versions"))
+    return ctx.read("versions", configured_naming)
 
 
 def _set(row: dict[str, Any], name: str) -> str | None:

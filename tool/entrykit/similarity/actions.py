@@ -45,10 +45,13 @@ ANCHOR_WEIGHT = 2.0
 VERB_DISCOUNT = 0.7
 TAIL_WEIGHT = 0.5  # words after the first clause break ("to ...", "for ...", "- ...") say why, not what
 
+# Dotted names and calls start where no letter precedes and read each word whole (`\w*+`):
+# the same matches as without (a match starting after a letter would have started at that
+# letter), found without trying every position of every word.
 _CODE = re.compile(
     r"(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?"  # flags, with a value
-    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\([^)\s]*\))?"  # dotted names and calls
-    r"|[A-Za-z_]\w*\([^)\s]*\)"  # calls
+    r"|(?<![A-Za-z_])[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)+(?:\([^)\s]*\))?"  # dotted names and calls
+    r"|(?<![A-Za-z_])[A-Za-z_]\w*+\([^)\s]*\)"  # calls
     r"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+(?:=\S+)?"  # ENVIRONMENT_VARIABLES
     r"|\b\w+_\w+\b"  # snake_case
     r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"  # camelCase, CamelCase
@@ -68,6 +71,19 @@ class _Words:
     verbs: dict[str, str]  # stem -> verb class
     synonyms: dict[str, str]
     contrasts: tuple[tuple[frozenset[str], frozenset[str]], ...]
+    sides_of: dict[str, tuple[tuple[int, int], ...]]  # word -> (contrast, side) of each contrast naming it
+    stems: dict[str, str]  # word -> its stem, as read so far (words repeat across actions)
+
+    def stem(self, word: str) -> str:
+        found = self.stems.get(word)
+        if found is None:
+            if len(self.stems) >= _STEMS_KEPT:
+                self.stems.clear()
+            found = self.stems[word] = _stem(word, self.synonyms)
+        return found
+
+
+_STEMS_KEPT = 65536
 
 
 def _stem(word: str, synonyms: dict[str, str]) -> str:
@@ -90,9 +106,14 @@ def _words() -> _Words:
     synonyms = dict(data["synonyms"])
     verbs = {_stem(v, synonyms): synonyms.get(v, v) for v in data["verbs"]}
     contrasts = tuple((frozenset(c["one"]), frozenset(c["other"])) for c in data["contrasts"])
+    sides_of: dict[str, list[tuple[int, int]]] = {}
+    for index, pair in enumerate(contrasts):
+        for side, words in enumerate(pair):
+            for word in words:
+                sides_of.setdefault(word, []).append((index, side))
     return _Words(
         frozenset(data["stop"]), frozenset(data["negators"]), frozenset(data["openers"]), frozenset(data["breaks"]),
-        verbs, synonyms, contrasts,
+        verbs, synonyms, contrasts, {word: tuple(found) for word, found in sides_of.items()}, {},
     )
 
 
@@ -169,7 +190,7 @@ class _Reader:
         if self.first and lower in words.openers:
             return
         if self.first:
-            self.verb, self.first = words.verbs.get(_stem(lower, words.synonyms)), False
+            self.verb, self.first = words.verbs.get(words.stem(lower)), False
         if lower in words.negators:
             self.negated = True
             return
@@ -181,14 +202,10 @@ class _Reader:
             self.anchors.add(mark + lower)  # a place, a product
         if lower in words.stop:
             return
-        self.weights.setdefault(mark + _stem(lower, words.synonyms), self.tail)
+        self.weights.setdefault(mark + words.stem(lower), self.tail)
 
     def _read_contrast(self, lower: str) -> None:
-        for index, (one, other) in enumerate(self.words.contrasts):
-            if lower in one:
-                self.sides.add((index, 0))
-            if lower in other:
-                self.sides.add((index, 1))
+        self.sides.update(self.words.sides_of.get(lower, ()))
 
 
 def _is_proper_name(token: str) -> bool:

@@ -270,6 +270,12 @@ def _band_mix(rows: int) -> Any:
     return np.random.default_rng(7).integers(1, 2**63, size=rows, dtype=np.uint64) | np.uint64(1)
 
 
+def prepare_band_keys(threshold: float, num_perm: int = NUM_PERM) -> None:
+    """Import numpy and make `band_keys`' tables now (before processes fork, so they share them)."""
+    _permutations(num_perm)
+    _band_mix(band_layout(threshold, num_perm)[1])
+
+
 def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
     """One hash per LSH band of the MinHash of `shingles` (sorted first): two sets share a
     candidate bucket when one of their band keys is equal."""

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-_SPACE = re.compile(r"\s+")
-_TRAILING = re.compile(r"[\s.!?;:,。！？；：，]+$")
+_FINAL = " .!?;:,。！？；：，"  # (once spaces are single, the only space left to strip is " ")
 
 
+@lru_cache(maxsize=16384)  # the rules comparing phrases read each dead end and workaround many times
 def normalize_phrase(text: str) -> str:
     """Compare phrases the way a reader would: width, case, spacing, final punctuation."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return _TRAILING.sub("", _SPACE.sub(" ", text).strip())
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(_FINAL)
 
 
 def phrase_similarity(a: str, b: str) -> float:

@@ -71,7 +71,7 @@ class Settings:
         names = set(self.fields) | set(SCHEMA_FIELDS)
         return tuple(sorted(names, key=lambda n: (-len(n), n)))
 
-    @property
+    @cached_property
     def key_pattern(self) -> re.Pattern[str]:
         """`(<field>)_(<locale>)`, the longest field first."""
         return _key_pattern(self.translatable)
@@ -104,7 +104,12 @@ def split_key(key: str, settings: Settings) -> Key | None:
     """`signature_zh` -> Key(field `signature`, locale `zh`); None for other keys."""
     if "_" not in key or key in NOT_TRANSLATIONS:
         return None
-    match = settings.key_pattern.fullmatch(key)
+    return _split_key(key, settings.key_pattern)
+
+
+@lru_cache(maxsize=4096)  # every translation rule reads every key of every entry: they repeat
+def _split_key(key: str, pattern: re.Pattern[str]) -> Key | None:
+    match = pattern.fullmatch(key)
     return Key(key, match.group(1), match.group(2)) if match else None
 
 

@@ -136,7 +136,7 @@ def make_scheme(vocabulary: Sequence[str] | str) -> Scheme:
     return OrderedScheme(tuple(vocabulary))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared (and hashed) by identity: parses are cached per naming
 class Naming:
     """Which names are aliases of which package, and each package's version scheme."""
 

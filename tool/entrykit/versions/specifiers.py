@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from packaging.ranges import VersionRange
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
@@ -127,7 +127,7 @@ class Parsed:
     def is_canonical(self) -> bool:
         return self.spec is not None and str(self.spec) == self.text
 
-    @property
+    @cached_property
     def unsatisfiable(self) -> bool:
         return self.spec is not None and self.spec.specifier_set.is_unsatisfiable()
 
@@ -277,7 +277,11 @@ def _scheme(package: str, rest: str, naming: Naming) -> Scheme:
 
 def parse(text: str, naming: Naming | None = None) -> Parsed:
     """Read a version spec, canonical or informal; never raises on bad text."""
-    naming = naming or default_naming()
+    return _parse(text, naming or default_naming())
+
+
+@lru_cache(maxsize=4096)  # every version rule reads an entry's rows: each spec is parsed once
+def _parse(text: str, naming: Naming) -> Parsed:
     if not text.strip():
         return Parsed(text, error="the spec is empty")
     try:
