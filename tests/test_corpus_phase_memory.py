@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from entrykit import registry
 from entrykit.corpus import Corpus
 from entrykit.lint import engine
 from entrykit.lint.cache import shard_of
+from entrykit.lint.corpus_summary import summary_entry
 from entrykit.lint.engine import lint, open_store
 from entrykit.similarity import near_duplicates as dupes
 
@@ -81,3 +83,38 @@ def test_the_cache_reads_back_the_summaries_it_let_go_after_saving(generated: tu
     assert ("idx", shard_of(keys[0])) not in store._shards  # let go once written
     assert store.index(keys[0])["x"]["late"] == 1  # type: ignore[index]
     assert {key: store.index(key) for key in keys[1:]} == {key: indexes[key] for key in keys[1:]}
+
+
+@pytest.mark.slow
+def test_workarounds_reach_near_duplicate_scores_through_the_fact_alone(generated: tuple[Path, Any]) -> None:
+    base, config = generated
+    kept: list[Any] = []
+    original = engine._corpus_of
+
+    def corpus_of(records: Any, targets: Any, root: Path) -> Corpus:
+        kept.extend(records)
+        return original(records, targets, root)
+
+    engine._corpus_of = corpus_of  # type: ignore[assignment]
+    try:
+        result = lint(None, config, TODAY, cwd=base, jobs=2)
+    finally:
+        engine._corpus_of = original  # type: ignore[assignment]
+    loaded = engine.load_plan(None, config, base)
+    by_path = {e.path: e for e in loaded.entries}
+    summaries = [r for r in kept if r.summary is not None]
+    assert summaries and not any("workarounds" in r.summary for r in summaries)  # left out of what is kept
+    for record in summaries:  # ... and in the fact, as the entry has them
+        actions = [w["action"] for w in by_path[record.shown].list_field("workarounds") if isinstance(w, dict)]
+        assert list(record.facts["dupes"][5]) == actions
+    told = [d.message for d in result.diagnostics if d.code == "ET502"]
+    assert any("overlapping workarounds" in m for m in told)
+    # ET502 over the summaries and their facts says what it says over the entries as read
+    rule = registry.get("ET502")
+    ctx = registry.Context(today=TODAY, options={}, settings=config.settings, schema=config.schema, memo=registry.Memo({}))
+    light = [summary_entry(r.shown, r.abspath, r.fmt, r.summary, r.facts) for r in summaries]
+    whole = [by_path[r.shown] for r in summaries]
+    assert rule.func is not None
+    seen = [(f.path, f.message) for f in rule.func(Corpus(light), ctx)]
+    assert seen == [(f.path, f.message) for f in rule.func(Corpus(whole), ctx)]
+    assert sum("overlapping workarounds" in m for _, m in seen) == sum("overlapping workarounds" in m for m in told)
