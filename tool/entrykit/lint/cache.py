@@ -202,8 +202,9 @@ class Store:
 
     Everything is loaded on first use and written by `save()`; nothing here raises
     for a cache that is missing, damaged, foreign or read-only. What `save()` wrote of
-    the results and the corpus findings it lets go (read again if asked for): a run
-    saves after its per-file phase and after its corpus phase, and need not hold both.
+    the results, the summaries and the corpus findings it lets go (read again if asked
+    for): a run saves after its per-file phase and after its corpus phase, and need not
+    hold both.
     """
 
     def __init__(self, top: Folder, key: bytes, corpus: str, env: str, version: str = "") -> None:
@@ -436,10 +437,10 @@ class Store:
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
                 self._write("env", name, merged)
-                if kind == "res":  # written: read again if asked for
-                    del self._shards[(kind, number)]
-                    self._dirty.discard((kind, number))
-                    self._removed.pop((kind, number), None)
+                # written: read again if asked for (the run's records hold what it needs of them)
+                del self._shards[(kind, number)]
+                self._dirty.discard((kind, number))
+                self._removed.pop((kind, number), None)
             for number, added in sorted(self._memo_new.items()):
                 name = self._memo_name(number)
                 if self._unchanged("format", name):

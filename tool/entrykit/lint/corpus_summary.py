@@ -21,6 +21,12 @@ FIELDS = (
 )
 GRAPH_LISTS = ("leads_to", "preceded_by", "frequently_confused_with")
 
+# Fields corpus rules read only through a fact made from them (the workarounds' actions:
+# ET502's `dupes` fact). A summary holds them while its facts are made and its digest is
+# taken, and leaves them out after (`without_fact_fields`): a large corpus keeps a summary
+# of every entry through the corpus phase, and the facts hold what is read of them.
+READ_THROUGH_FACTS = ("workarounds",)
+
 
 # Fields whose empty list a corpus rule reads as it reads no field (`Entry.list_field`).
 EMPTY_AS_ABSENT = ("aliases", "examples", "counterexamples")
@@ -45,6 +51,13 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
         else:
             del out["transition_graph"]
     return out
+
+
+def without_fact_fields(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary without the fields corpus rules read only through facts (`READ_THROUGH_FACTS`)."""
+    for key in READ_THROUGH_FACTS:
+        summary.pop(key, None)
+    return summary
 
 
 def shared(value: Any, pool: dict[Any, Any]) -> Any:

@@ -29,7 +29,7 @@ from entrykit.entry import PLACES, Entry, pack_places
 from entrykit.errors import EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
-from entrykit.lint.corpus_summary import summarize, summary_entry
+from entrykit.lint.corpus_summary import summarize, summary_entry, without_fact_fields
 from entrykit.lint.records import (
     Dated,
     Failure,
@@ -162,6 +162,7 @@ class Checker:
         # phase, which runs alone after every file is checked, then need not parse it again.
         light.facts[PLACES] = pack_places(entry, record.summary)
         record.facts = light.facts
+        record.summary = without_fact_fields(record.summary)
 
     def check_entry(self, record: FileRecord, entry: Entry, rerun: Rerun, facts: bool) -> FileRecord:
         """Fill `record` from a parsed entry: summary, facts, findings of the rules `rerun` asks for."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, overload
@@ -287,7 +287,7 @@ def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LIT
     return walk(query)
 
 
-def satisfied(query: Query, present: set[str], folded: str) -> bool:
+def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
     """Whether a text could match: every required literal is there (`present` holds the
     text's indexed literals; shorter ones are looked up in the folded text itself)."""
     if query is None:
@@ -374,7 +374,7 @@ def longest_literal(query: Query) -> int:
 # --- the index -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # (a corpus phase keeps one per signature and example)
 class Text:
     """A text to match against: who it belongs to and which field it is."""
 
@@ -399,7 +399,8 @@ class RegexIndex:
     covers: list[frozenset[str] | None] = field(init=False)
     fallback: list[int] = field(init=False)
     queries: list[Query] = field(init=False)
-    df_literals: list[set[str]] = field(init=False, repr=False)  # literals of each df text
+    # literals of each df text (a tuple, not a set: a corpus has one for every signature and example)
+    df_literals: list[tuple[str, ...]] = field(init=False, repr=False)
     _df_folded: list[str] = field(init=False, repr=False)
     _postings: dict[str, list[int]] | None = field(init=False, default=None, repr=False)
     _automaton: Any = field(init=False, repr=False)
@@ -422,7 +423,7 @@ class RegexIndex:
         for text in self.df_texts:
             self._df_folded.append(fold(text))
             found = self.literals_in(text)
-            self.df_literals.append(found)
+            self.df_literals.append(tuple(found))
             for lit in found:
                 df[lit] += 1
         self.covers = []
@@ -641,14 +642,17 @@ def cross_matches(
     index = RegexIndex(unique, flags, mode, (t.text for t in texts), known)
     by_pattern: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals, strict=True):
-        for key in index.candidates(item.text, literals):
+        for key in index.candidates(item.text, set(literals)):
             if alike[key] != [item.owner]:  # a regex alone never runs on its own texts
                 by_pattern[key].append(item)
-    # pattern by pattern, so the worker compiles each once and runs it over its texts
-    groups = ((k, by_pattern[k]) for k in sorted(by_pattern))
+    fallback = len(index.fallback)
+    del index  # its automaton and each text's literals: not held while the regexes run
+    # pattern by pattern, so the worker compiles each once and runs it over its texts (each
+    # pattern's texts let go once run)
+    groups = ((k, by_pattern.pop(k)) for k in sorted(by_pattern))
     matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
     pairs, slow, failed = _rows(alike, (matched, timeouts, errors))
-    return CrossMatches(pairs, slow, failed, tried, len(index.fallback))
+    return CrossMatches(pairs, slow, failed, tried, fallback)
 
 
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
@@ -870,19 +874,21 @@ def corpus_cross_matches(
     queries: list[Query] = []
     covers: list[frozenset[str] | None] = []
     texts: list[Text] = []
+    pointers: dict[int, str] = {}  # one copy of each `/examples/<index>`
     for number, entry in enumerate(entries):
         ok, query, chosen = regex_fact(entry, flags, runner)
         if progress is not None:
             progress("reading regexes", number + 1, len(entries))
         patterns.append(entry.str_field("regex") if ok else None)
         queries.append(query)
-        covers.append(chosen)
+        covers.append(chosen if wanted is not None else None)  # (only a focused run reads them)
         signature = entry.str_field("signature")
         if signature is not None:
             texts.append(Text(number, "/signature", signature))
         for index, example in enumerate(entry.list_field("examples")):
             if isinstance(example, str):
-                texts.append(Text(number, f"/examples/{index}", example))
+                pointer = pointers.get(index) or pointers.setdefault(index, f"/examples/{index}")
+                texts.append(Text(number, pointer, example))
     if wanted is None:
         cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries)
     else:

@@ -21,7 +21,7 @@ stands for a name (`'X'`, `'filename'`, `App\\SomeClass`: see `placeholder`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -77,7 +77,7 @@ def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[tuple[str, int, int
     return SequenceMatcher(None, a[:MAX_WORDS], b[:MAX_WORDS], autojunk=False).get_opcodes()
 
 
-def siblings(a: Sequence[str], a_names: frozenset[str], b: Sequence[str], b_names: frozenset[str]) -> bool:
+def siblings(a: Sequence[str], a_names: Collection[str], b: Sequence[str], b_names: Collection[str]) -> bool:
     """Whether two normalised signatures (word lists, with their name words) are one
     template with another named value in a slot."""
     if not a_names or not b_names or a == b:

@@ -33,7 +33,7 @@ import re
 import struct
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -61,7 +61,7 @@ BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
 EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
 PER_ENTRY = 3  # pairs shown per entry by default; the rest are counted
 REGEX_REACH = 8  # a regex matching texts of more other entries than this is broad, not evidence
-PROFILE_VERSION = 2  # of the per-file `dupes` fact: a new normalisation invalidates cached ones
+PROFILE_VERSION = 3  # of the per-file `dupes` fact: a new normalisation invalidates cached ones
 
 # What each class of message token becomes in a normalised signature: one placeholder
 # word. These are the volatile tokens: what differs between two occurrences of one
@@ -411,10 +411,11 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
     return found
 
 
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+def _jaccard(a: Collection[str], b: Collection[str]) -> float:
+    """Jaccard similarity of two collections of distinct texts (sets, or tuples without repeats)."""
     if not a and not b:
         return 0.0
-    common = len(a & b)
+    common = len((a if isinstance(a, (set, frozenset)) else set(a)).intersection(b))
     return common / (len(a) + len(b) - common)
 
 
@@ -454,12 +455,8 @@ def allowed(a: Entry, b: Entry, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(a.id, p) and fnmatch.fnmatchcase(b.id, p) for p in patterns)
 
 
-def _actions(entry: Entry) -> list[str]:
-    return [
-        w["action"]
-        for w in entry.list_field("workarounds")
-        if isinstance(w, dict) and isinstance(w.get("action"), str)
-    ]
+def _actions(entry: Entry) -> tuple[str, ...]:
+    return _profile(entry)[5]
 
 
 def workaround_overlap(a: Entry, b: Entry, threshold: float = 0.85) -> float:
@@ -507,14 +504,17 @@ REGEX_ONE = 0.2  # one regex matches the other's signature
 MIN_BASE = 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Prepared:
-    """What scoring needs of one entry, computed once."""
+    """What scoring needs of one entry, computed once. The shingles and names are sorted
+    tuples of distinct texts, not sets: a search holds one for every entry of the corpus
+    at once, and a set of a signature's shingles takes about five times the memory
+    (what reads them takes a set of one side only: `_jaccard`)."""
 
     normalized: str
-    shingles: frozenset[str]
+    shingles: tuple[str, ...]
     words: tuple[str, ...] = ()
-    names: frozenset[str] = frozenset()
+    names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, entry: Entry, pool: dict[str, str] | None = None) -> Prepared:
@@ -523,26 +523,42 @@ class Prepared:
         normalized, _, _, names = profile(entry)
         return cls(
             normalized,
-            signature_shingles("", normalized, pool),
+            tuple(sorted(signature_shingles("", normalized, pool))),
             tuple(pool.setdefault(word, word) for word in normalized.split()),
-            frozenset(pool.setdefault(name, name) for name in names),
+            tuple(sorted({pool.setdefault(name, name) for name in names})),
         )
 
 
 def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None, tuple[str, ...]]:
-    """What near-duplicate search reads of one entry (a per-file fact, cached with the file):
-    the normalised signature (its shingles are cheap to derive), the id's shingles, the id
+    """What near-duplicate search reads of one entry's signature and id (see `_profile`): the
+    normalised signature (its shingles are cheap to derive), the id's shingles, the id
     without environment, and the signature's name words (`families.name_words`)."""
+    _, normalized, ids, variant, names, _ = _profile(entry)
+    return normalized, ids, variant, names
+
+
+Profile = tuple[int, str, tuple[str, ...], str | None, tuple[str, ...], tuple[str, ...]]
+
+
+def _profile(entry: Entry) -> Profile:
+    """What near-duplicate search reads of one entry, as the per-file `dupes` fact keeps it
+    (cached with the file): its version, the four parts `profile` gives, and the actions of
+    the workarounds. The corpus phase reads the workarounds from here alone: a summary
+    leaves them out once its facts are made (`corpus_summary.READ_THROUGH_FACTS`)."""
     known = entry.facts.get("dupes")
-    if isinstance(known, (list, tuple)) and len(known) == 5 and known[0] == PROFILE_VERSION:
-        return known[1], tuple(known[2]), known[3], tuple(known[4])
+    if isinstance(known, (list, tuple)) and len(known) == 6 and known[0] == PROFILE_VERSION:
+        return (PROFILE_VERSION, known[1], tuple(known[2]), known[3], tuple(known[4]), tuple(known[5]))
     signature = entry.str_field("signature") or ""
     normalized = normalize_signature(signature)
     ids = tuple(f"id:{t}" for t in id_tokens(entry.id)) if entry.id else ()
     names = tuple(sorted(family_search.name_words(signature, PLACEHOLDERS)))
     variant = variant_key(entry.id) if entry.id else None
-    entry.facts["dupes"] = (PROFILE_VERSION, normalized, ids, variant, names)
-    return normalized, ids, variant, names
+    actions = tuple(
+        w["action"] for w in entry.list_field("workarounds") if isinstance(w, dict) and isinstance(w.get("action"), str)
+    )
+    fact: Profile = (PROFILE_VERSION, normalized, ids, variant, names, actions)
+    entry.facts["dupes"] = fact
+    return fact
 
 
 def entry_band_blob(entry: Entry, threshold: float) -> bytes:
