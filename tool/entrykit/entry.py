@@ -59,7 +59,7 @@ class Entry:
 
     def places(self, wanted: Iterable[tuple[str, bool]]) -> dict[tuple[str, bool], tuple[int, int]]:
         """`locate` of each (pointer, at_key). A summary answers from the places its file's
-        check kept (`known_places`) when they hold all of them; else its text is read and
+        check kept (`pack_places`) when they hold all of them; else its text is read and
         parsed once for all of them and not kept: a corpus phase over many files would hold
         them all."""
         wanted = list(wanted)
