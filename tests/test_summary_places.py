@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from entrykit.entry import MAX_KNOWN_PLACES, PLACES, Entry, pack_places, summary_pointers
-from entrykit.lint.corpus_summary import summarize, summary_entry
+from entrykit.lint.corpus_summary import summarize, summary_entry, without_fact_fields
 from entrykit.loader import load
 
 YAML_ENTRY = """\
@@ -40,8 +40,13 @@ def _loaded(tmp_path: Path, name: str, text: str) -> Entry:
     return entry
 
 
+def _kept(data: dict[str, object]) -> dict[str, object]:
+    """The summary a check keeps of an entry (what the corpus phase sees)."""
+    return without_fact_fields(summarize(data))
+
+
 def _summary_of(entry: Entry, packed: object | None) -> Entry:
-    summary = summarize(entry.data)
+    summary = _kept(entry.data)
     facts = {} if packed is None else {PLACES: packed}
     return summary_entry(entry.path, entry.abspath, entry.fmt, summary, facts)
 
@@ -58,7 +63,7 @@ def test_kept_places_equal_places_read_again(tmp_path: Path, name: str, text: st
         yaml_entry = _loaded(tmp_path, "source.yaml", YAML_ENTRY)
         text = json.dumps(yaml_entry.data, indent=2)
     entry = _loaded(tmp_path, name, text)
-    summary = summarize(entry.data)
+    summary = _kept(entry.data)
     pointers = summary_pointers(summary)
     assert "/transition_graph/leads_to/1/error_id" in pointers
     assert "/transition_graph/leads_to/1/odd~1key~0name" in pointers
@@ -73,7 +78,7 @@ def test_kept_places_equal_places_read_again(tmp_path: Path, name: str, text: st
 
 def test_file_is_read_again_for_what_was_not_kept(tmp_path: Path) -> None:
     entry = _loaded(tmp_path, "entry.yaml", YAML_ENTRY)
-    summary = summarize(entry.data)
+    summary = _kept(entry.data)
     packed = pack_places(entry, summary)
     # A key's place is never kept; a packed table that does not fit the summary is not used.
     # The file now says something else: what is read again shows it.
@@ -87,6 +92,6 @@ def test_file_is_read_again_for_what_was_not_kept(tmp_path: Path) -> None:
 def test_at_most_a_bounded_number_of_places_per_file(tmp_path: Path) -> None:
     many = "id: x/y\nsignature: s\naliases:\n" + "".join(f"  - x/a{n}\n" for n in range(200))
     entry = _loaded(tmp_path, "many.yaml", many)
-    summary = summarize(entry.data)
+    summary = _kept(entry.data)
     assert len(summary_pointers(summary)) == MAX_KNOWN_PLACES
     assert len(pack_places(entry, summary)) == 8 * MAX_KNOWN_PLACES

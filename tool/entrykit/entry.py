@@ -103,12 +103,9 @@ _PLACE = struct.Struct("<II")
 
 def summary_pointers(summary: Mapping[str, Any]) -> list[str]:
     """The pointers a corpus finding may name in a summary, in one order (keys sorted): every
-    text value below the top, but for workarounds' actions (read, never pointed at); at most
-    `MAX_KNOWN_PLACES`."""
+    text value below the top; at most `MAX_KNOWN_PLACES`."""
     out: list[str] = []
-    stack: list[tuple[str, Any]] = [
-        (jp.join(key), summary[key]) for key in sorted(summary, reverse=True) if key != "workarounds"
-    ]
+    stack: list[tuple[str, Any]] = [(jp.join(key), summary[key]) for key in sorted(summary, reverse=True)]
     while stack and len(out) < MAX_KNOWN_PLACES:
         where, value = stack.pop()
         if isinstance(value, str):

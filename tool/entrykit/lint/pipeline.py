@@ -158,11 +158,11 @@ class Checker:
         light = summary_entry(entry.path, entry.abspath, entry.fmt, record.summary, {}, entry.text)
         for item in self.facts:
             light.facts[item.name] = item.func(light, self.fact_context)
-        # Where a corpus finding may point, found now while the file is parsed: the corpus
-        # phase, which runs alone after every file is checked, then need not parse it again.
+        record.summary = without_fact_fields(record.summary)
+        # Where a corpus finding may point in the summary kept, found now while the file is
+        # parsed: the corpus phase, which runs alone after every file, need not parse it again.
         light.facts[PLACES] = pack_places(entry, record.summary)
         record.facts = light.facts
-        record.summary = without_fact_fields(record.summary)
 
     def check_entry(self, record: FileRecord, entry: Entry, rerun: Rerun, facts: bool) -> FileRecord:
         """Fill `record` from a parsed entry: summary, facts, findings of the rules `rerun` asks for."""

@@ -24,16 +24,20 @@ from entrykit.regex.runner import (
 from entrykit.registry import Context, Option, fact, rule
 
 
+def _settings(ctx: Context) -> RegexSettings:
+    return ctx.read("regex", RegexSettings.of)
+
+
 def _flags(ctx: Context) -> int:
-    return ctx.read("regex", RegexSettings.of).flags
+    return _settings(ctx).flags
 
 
 def _mode(ctx: Context) -> str:
-    return ctx.read("regex", RegexSettings.of).mode
+    return _settings(ctx).mode
 
 
 def _runner(ctx: Context) -> RegexRunner:
-    return ctx.read("regex", RegexSettings.of).runner()
+    return _settings(ctx).runner()
 
 
 def _pattern(entry: Entry, ctx: Context) -> str | None:
@@ -260,7 +264,7 @@ def catastrophic_backtracking(entry: Entry, ctx: Context) -> Iterator[Finding]:
     pattern = _pattern(entry, ctx)
     if pattern is None:
         return
-    settings = ctx.read("regex", RegexSettings.of)
+    settings = _settings(ctx)
     warn_degree = settings.polynomial_degree
     analysed = _backtracking(pattern, ctx)
     if isinstance(analysed, str):
@@ -298,7 +302,7 @@ def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
     """`analyse`'s results, or why the regex is too complex to analyse; kept in the memo:
     they depend on nothing but these inputs (and the entrykit version, which the cache
     is kept per)."""
-    settings = ctx.read("regex", RegexSettings.of)
+    settings = _settings(ctx)
     flags, mode = settings.flags, settings.mode
     timed = f"\0{settings.timeout_ms}" if settings.measure else ""
     key = f"ET205\0{pattern}\0{flags}\0{mode}\0{settings.polynomial_degree}{timed}"
@@ -389,7 +393,7 @@ def _regex_fact(entry: Entry, ctx: Context) -> object:
 @fact("own-timeouts", rules=("ET206",))
 def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, ...]]:
     """The entry's own texts (and the generic probes) its regex ran past the budget on."""
-    settings = ctx.read("regex", RegexSettings.of)
+    settings = _settings(ctx)
     flags, mode = settings.flags, settings.mode
     slow: tuple[str, ...] = ()
     runner = settings.runner()
@@ -408,7 +412,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
 
 
 def _slow_own_texts(entry: Entry, ctx: Context) -> tuple[str, ...]:
-    settings = ctx.read("regex", RegexSettings.of)
+    settings = _settings(ctx)
     known = entry.facts.get("own-timeouts")
     if not (isinstance(known, (list, tuple)) and len(known) == 4 and tuple(known[:3]) == (settings.flags, settings.mode, settings.timeout_ms)):
         known = entry.facts["own-timeouts"] = own_timeouts(entry, ctx)
