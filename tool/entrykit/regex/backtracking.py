@@ -311,7 +311,38 @@ class _State:
         self.steps = 0
         self.slots = model.slots
         self.registers = model.registers
+        self.runs: dict[int, list[int]] = {}
+        self.accepts: dict[int, list[int]] = {}
         self.reset()
+
+    def accepted_runs(self, test: _Test) -> list[int]:
+        """For each place in the text, the first place at or after it whose character
+        `test` refuses (the text's length if none): how far a repeat of it scans."""
+        text = self.text
+        size = len(text)
+        ends = [size] * (size + 1)
+        end = size
+        for at in range(size - 1, -1, -1):
+            if not test[text[at]]:
+                end = at
+            ends[at] = end
+        self.runs[id(test)] = ends
+        return ends
+
+    def accepted_before(self, test: _Test) -> list[int]:
+        """For each place in the text (and its end), the last place at or before it whose
+        character `test` accepts, or -1: where a repeat giving back stops for it."""
+        text = self.text
+        size = len(text)
+        found = [-1] * (size + 1)
+        last = -1
+        for at in range(size):
+            if test[text[at]]:
+                last = at
+            found[at] = last
+        found[size] = last
+        self.accepts[id(test)] = found
+        return found
 
     def reset(self) -> None:
         self.caps = [-1] * self.slots
@@ -322,6 +353,7 @@ class _State:
         """Run from `pc` at `pos`: the end of the first match, or -1."""
         code, text, size = self.code, self.text, len(self.text)
         caps, count, last = self.caps, self.count, self.last
+        runs, accepts = self.runs, self.accepts
         stack: list[tuple[Any, ...]] = []
         steps, limit = self.steps, self.limit
         while True:
@@ -354,9 +386,13 @@ class _State:
                         continue
                 else:
                     most = size - pos if high is None else min(high, size - pos)
-                    taken = 0
-                    while taken < most and test[text[pos + taken]]:
-                        taken += 1
+                    if most > 0:  # as far as the test accepts, at most `most` characters
+                        ends = runs.get(id(test))
+                        taken = (ends if ends is not None else self.accepted_runs(test))[pos] - pos
+                        if taken > most:
+                            taken = most
+                    else:
+                        taken = 0
                     steps += taken
                     if taken < low:
                         ok = False
@@ -480,22 +516,22 @@ class _State:
                     # The repeat is followed by a character (`.*x`): give back one character
                     # at a time until it fits, each try the same two steps (this backtrack,
                     # then the character) as one turn of the loops above would count.
+                    # The tries go from the repeat's end down to the last place the
+                    # character fits (or to the repeat's least), found at once in a table.
                     test = after[1]
-                    while True:
-                        steps += 1  # the character, at the repeat's end
-                        if steps > limit:
-                            self.steps = steps
-                            raise _OverBudget()
-                        here = start + taken
-                        fits = here < size and test[text[here]]
-                        if fits or taken == low:
-                            break
-                        taken -= 1
-                        steps += 1  # backtracking into the repeat once more
+                    here = start + taken
+                    before = accepts.get(id(test))
+                    found = (before if before is not None else self.accepted_before(test))[here]
+                    fits = found >= start + low
+                    tries = here - found + 1 if fits else taken - low + 1
+                    if steps + 2 * tries - 1 > limit:  # the try whose character goes over
+                        self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
+                        raise _OverBudget()
+                    steps += 2 * tries - 1
                     if fits:
-                        if taken > low:
-                            stack.append((_GIVE_BACK, resume, start, taken - 1, low))
-                        pc, pos = resume + 1, here + 1
+                        if found - start > low:
+                            stack.append((_GIVE_BACK, resume, start, found - start - 1, low))
+                        pc, pos = resume + 1, found + 1
                         break
                     continue
                 if what == _TAKE_MORE:
