@@ -520,8 +520,8 @@ class _State:
                     # character fits (or to the repeat's least), found at once in a table.
                     test = after[1]
                     here = start + taken
-                    before = accepts.get(id(test))
-                    found = (before if before is not None else self.accepted_before(test))[here]
+                    table = accepts.get(id(test))
+                    found = (table if table is not None else self.accepted_before(test))[here]
                     fits = found >= start + low
                     tries = here - found + 1 if fits else taken - low + 1
                     if steps + 2 * tries - 1 > limit:  # the try whose character goes over
