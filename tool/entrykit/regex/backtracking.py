@@ -80,6 +80,7 @@ class _OverBudget(Exception):
 (
     CHAR, AT, SPLIT, JMP, SAVE, REP_INIT, REP, ONE, SUB, BACKREF, COND, MATCH, SUCCEED,
 ) = range(13)
+_READ_AROUND = frozenset((AT, SUB, BACKREF, COND))  # what may look past one character
 # Entries of the backtrack stack, by their first item.
 _CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS = range(5)
 _WORD = syntax.CharClass(False, (syntax.Category("\\w"),))
@@ -103,8 +104,9 @@ class _Test(dict[str, bool]):
 class _Compiler:
     def __init__(self, oracle: CharOracle) -> None:
         self.oracle = oracle
-        self.code: list[Any] = []
+        self.code: list[Any] = []  # instructions: lists while a jump in them is not known yet
         self.registers = 0
+        self.reads_around = False  # an anchor, sub-match, backreference or conditional
         # A node's test, asked once per equal node and flags that matter to it, looked up
         # by cheap keys: `Char` nodes by code point, others by the object first (hashing a
         # class by value costs more than looking it up); the entry holds the node, so its id
@@ -132,12 +134,20 @@ class _Compiler:
         return test
 
     def emit(self, *instruction: Any) -> int:
+        if instruction[0] in _READ_AROUND:
+            self.reads_around = True
         self.code.append(list(instruction))
         return len(self.code) - 1
 
     def seq(self, nodes: Seq, flags: int, depth: int) -> None:
+        code, chars = self.code, self.chars
+        by_flags = (flags & syntax.CLASS_FLAGS) << 21
         for node in nodes:
-            self.node(node, flags, depth)
+            if type(node) is syntax.Char:  # the commonest node, its test looked up in place
+                test = chars.get(node.code | by_flags)
+                code.append((CHAR, test if test is not None else self.test(node, flags)))
+            else:
+                self.node(node, flags, depth)
 
     def node(self, node: syntax.Node, flags: int, depth: int) -> None:
         if isinstance(node, syntax.CHARACTER_NODES):
@@ -229,9 +239,10 @@ class Model:
         compiler = _Compiler(oracle or CharOracle())
         compiler.seq(parsed.nodes, parsed.flags, 0)
         compiler.emit(MATCH)
-        self.code = [tuple(instruction) for instruction in compiler.code]
+        self.code = [op if type(op) is tuple else tuple(op) for op in compiler.code]
         self.registers = compiler.registers
         self.slots = 2 * (parsed.groups + 1)
+        self._reads_around = compiler.reads_around
         self._refused: tuple[int, tuple[_Test, ...]] | None = None
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
 
@@ -241,15 +252,21 @@ class Model:
         size = len(text)
         starts = range(size + 1) if mode == "search" else range(1)
         refused = self.refused(steps)
+        cost, tests = refused if refused is not None else (steps + 1, ())
+        opens: dict[str, bool] = {}  # by character: whether some test an attempt meets first accepts it
         try:
             for start in starts:
-                if (
-                    refused is not None
-                    and state.steps + refused[0] <= steps
-                    and (start == size or not any(test[text[start]] for test in refused[1]))
-                ):
-                    state.steps += refused[0]  # what the attempt would take, and fail
-                    continue
+                if state.steps + cost <= steps:
+                    if start == size:
+                        state.steps += cost  # what the attempt would take, and fail
+                        continue
+                    char = text[start]
+                    opened = opens.get(char)
+                    if opened is None:
+                        opened = opens[char] = any(test[char] for test in tests)
+                    if not opened:
+                        state.steps += cost
+                        continue
                 state.reset()
                 end = state.execute(0, start, True)
                 if end >= 0:
@@ -267,12 +284,12 @@ class Model:
         matches the empty text) or takes more than `limit` steps."""
         if self._refused is not None or self._refused_over >= limit:
             return self._refused
-        if any(op[0] in (AT, SUB, BACKREF, COND) for op in self.code):
+        if self._reads_around:
             self._refused_over = 1 << 62
             return None
         met: dict[int, _Test] = {}
         state = _State(self, (_NOWHERE,), False, limit)  # type: ignore[arg-type]
-        state.code = [(op[0], _Probe(op[1], met), *op[2:]) if op[0] in (CHAR, ONE) else op for op in self.code]
+        state.code = _Probed(self.code, met)  # type: ignore[assignment]
         try:
             end = state.execute(0, 0, True)
         except _OverBudget:
@@ -283,6 +300,24 @@ class Model:
             return None
         self._refused = (state.steps, tuple(met.values()))
         return self._refused
+
+
+class _Probed(dict[int, tuple[Any, ...]]):
+    """The program with its tests made probes, each instruction when the attempt reaches it
+    (one on a refused character reaches few)."""
+
+    __slots__ = ("code", "met")
+
+    def __init__(self, code: list[tuple[Any, ...]], met: dict[int, _Test]) -> None:
+        super().__init__()
+        self.code, self.met = code, met
+
+    def __missing__(self, pc: int) -> tuple[Any, ...]:
+        op = self.code[pc]
+        if op[0] in (CHAR, ONE):
+            op = (op[0], _Probe(op[1], self.met), *op[2:])
+        self[pc] = op
+        return op
 
 
 class _Probe(dict[str, bool]):

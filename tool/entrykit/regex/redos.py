@@ -167,7 +167,7 @@ class _Alphabet:
         self._codes: list[int] | None = None
         self._masks: dict[tuple[str, int], int] = {}
         self._node_masks: dict[tuple[int, int], tuple[int, CharNode]] = {}  # the same, by node
-        self._char_masks: dict[int, int] = {}  # the same for `Char` nodes, by code point and flags
+        self.char_masks: dict[int, int] = {}  # the same for `Char` nodes, by code point and flags
         self._by_lower: dict[bool, dict[int, int]] = {}
 
     def variants(self) -> list[int]:
@@ -202,9 +202,9 @@ class _Alphabet:
     def mask(self, node: CharNode, flags: int) -> int:
         if type(node) is syntax.Char:  # the commonest node: by its code point
             key = node.code | flags << 21
-            known = self._char_masks.get(key)
+            known = self.char_masks.get(key)
             if known is None:
-                known = self._char_masks[key] = self._literal_mask(node.code, flags)
+                known = self.char_masks[key] = self._literal_mask(node.code, flags)
             return known
         # Other nodes by the object: hashing a class by value costs more than its mask.
         # The entry holds the node, so its id is not reused while the entry lives.
@@ -389,19 +389,28 @@ class _Builder:
         auto = self.auto
         follow, masks, spelled, prefer = auto.follow, auto.masks, auto.spelled, auto.prefer
         mask_of = self.alphabet.mask
-        spend = self.budget.spend
+        char_masks, by_flags = self.alphabet.char_masks, flags << 21
+        budget = self.budget
         first: Ways = {}
         last: Ways = {}
         nullable = 1
         for node in nodes:
             kind = type(node)
             if kind in _CHARACTER_TYPES:
-                mask = mask_of(node, flags)  # type: ignore[arg-type]
-                spend(3 + len(first) + 2 * len(last))  # what `position` and `concat` spend
+                if kind is syntax.Char:
+                    mask = char_masks.get(node.code | by_flags)  # type: ignore[union-attr]
+                    if mask is None:
+                        mask = mask_of(node, flags)  # type: ignore[arg-type]
+                    prefer.append(chr(node.code))  # type: ignore[union-attr]
+                else:
+                    mask = mask_of(node, flags)  # type: ignore[arg-type]
+                    prefer.append("")
+                budget.left -= 3 + len(first) + 2 * len(last)  # what `position` and `concat` spend
+                if budget.left < 0:
+                    budget.spend(0)  # past the budget: raises
                 pos = len(follow)
                 masks.append(mask)
                 spelled.append(node)  # type: ignore[arg-type]
-                prefer.append(chr(node.code) if kind is syntax.Char else "")  # type: ignore[union-attr]
                 follow.append({})
                 for p, ways in last.items():  # a new position: no way to it yet
                     follow[p][pos] = ways
@@ -704,7 +713,10 @@ class _Analysis:
         pick = self.alphabet.pick
         inner = self.inner
         spend = self.budget.spend
-        spend(len(self.components[self.comp_of[p]]) + len(self.components[self.comp_of[q]]))
+        loop_p, loop_q = self.components[self.comp_of[p]], self.components[self.comp_of[q]]
+        if len(loop_p) == 1 and len(loop_q) == 1:
+            return self._ida_single(p, q, between)
+        spend(len(loop_p) + len(loop_q))
         start = (p, p, q)
         target = (p, q, q)
         parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], str] | None] = {start: None}
@@ -736,6 +748,46 @@ class _Analysis:
                         if nxt == target:
                             return _unwind(parents, nxt)
                         queue.append(nxt)
+        return None
+
+    def _ida_single(self, p: int, q: int, between: int) -> str | None:
+        """`ida` where `p` and `q` each loop alone: the first and last of the three paths
+        stay where they are, so the search is the middle path's alone, from `p` to `q`
+        on characters both loops read; the same order, word and steps."""
+        follow = self.auto.follow
+        degree = self.degree
+        masks = self.auto.masks
+        prefer = self.auto.prefer
+        pick = self.alphabet.pick
+        budget = self.budget
+        mask_p, mask_q, degree_p, degree_q = masks[p], masks[q], degree[p], degree[q]
+        left = budget.left - 2  # the budget's steps, counted here and handed back
+        parents: dict[int, tuple[int, str] | None] = {p: None}
+        queue = deque([p])
+        while queue and left >= 0:
+            y = queue.popleft()
+            left -= 1 + degree_p * degree[y]
+            if left < 0:
+                break
+            for y2 in follow[y]:
+                if not between >> y2 & 1:
+                    continue
+                common = mask_p & masks[y2]
+                if not common:
+                    continue
+                left -= degree_q
+                if left < 0:
+                    break
+                common &= mask_q
+                if not common or y2 in parents:
+                    continue
+                parents[y2] = (y, pick(common, prefer[y2]))
+                if y2 == q:
+                    budget.left = left
+                    return _unwind(parents, y2)
+                queue.append(y2)
+        budget.left = left
+        budget.spend(0)  # raises if past the budget
         return None
 
     def reaches(self) -> tuple[dict[int, int], dict[int, int]]:

@@ -520,7 +520,18 @@ def walk(nodes: Seq, flags: int = 0) -> Iterator[tuple[Node, int]]:
 
 def count_nodes(nodes: Seq) -> int:
     """How many nodes `nodes` holds, nested ones included."""
-    return sum(1 for _ in walk(nodes))
+    count = 0
+    pending = [nodes]
+    while pending:
+        seq = pending.pop()
+        count += len(seq)
+        for node in seq:
+            if type(node) not in _LEAVES:
+                pending += node.children()
+    return count
+
+
+_LEAVES = frozenset((Char, NotChar, AnyChar, CharClass, Anchor, Backref))
 
 
 def find(nodes: Seq, test: Callable[[Node], bool]) -> bool:
