@@ -596,17 +596,27 @@ def _weigher(weights: Sequence[int]) -> Callable[[int], int]:
     """The sum of `weights` over a set of positions given as a bitset: `sum(weights[p] for p
     in the set)`, from one population count per binary digit of the weights."""
     planes = []
-    for digit in range(max(weights, default=0).bit_length()):
-        plane = 0
-        for pos, weight in enumerate(weights):
-            if weight >> digit & 1:
-                plane |= 1 << pos
+    top = max(weights, default=0)
+    # Each digit's plane read at once from the weights as bytes, last position first
+    # (the highest binary digit of the plane), each byte made the character of its digit.
+    spelled = bytes(reversed(weights)) if top < 256 else None
+    for digit in range(top.bit_length()):
+        if spelled is not None:
+            plane = int(spelled.translate(_DIGIT_OF_BYTE[digit]) or b"0", 2)
+        else:
+            plane = 0
+            for pos, weight in enumerate(weights):
+                if weight >> digit & 1:
+                    plane |= 1 << pos
         planes.append((digit, plane))
 
     def weigh(members: int) -> int:
         return sum((members & plane).bit_count() << digit for digit, plane in planes)
 
     return weigh
+
+
+_DIGIT_OF_BYTE = [bytes(48 + (value >> digit & 1) for value in range(256)) for digit in range(8)]
 
 
 class _Analysis:
@@ -638,11 +648,12 @@ class _Analysis:
     def inner(self) -> list[list[tuple[int, int]]]:
         """Each position's (successor, ways) in its own component, in the automaton's order."""
         if self._inner is None:
-            comp_of = self.comp_of
-            self._inner = [
-                [(q, ways) for q, ways in out.items() if comp_of[q] == comp_of[p]] if self.looped[comp_of[p]] else []
-                for p, out in enumerate(self.auto.follow)
-            ]
+            comp_of, follow = self.comp_of, self.auto.follow
+            nowhere: list[tuple[int, int]] = []  # shared by every position outside a loop: never changed
+            inner = self._inner = [nowhere] * self.n
+            for number in self.looping:
+                for p in self.components[number]:
+                    inner[p] = [(q, ways) for q, ways in follow[p].items() if comp_of[q] == number]
         return self._inner
 
     def prefix_to(self, target: int) -> str | None:
@@ -800,20 +811,22 @@ class _Analysis:
         count = len(components)
         # Components come out of Tarjan in reverse topological order: those a component
         # reaches are numbered below it, those that reach it above.
-        bits = [0] * count
+        own = [0] * count
+        forward = [0] * count
+        in_degree = [1] * self.n
         for number, component in enumerate(components):
+            bits = 0
             for member in component:
-                bits[number] |= 1 << member
-        forward = list(bits)
-        for number, component in enumerate(components):
-            reach = forward[number]
+                bits |= 1 << member
+            own[number] = reach = bits
             for member in component:
                 for nxt in follow[member]:
+                    in_degree[nxt] += 1
                     other = comp_of[nxt]
                     if other != number:
                         reach |= forward[other]
             forward[number] = reach
-        backward = list(bits)
+        backward = own
         for number in range(count - 1, -1, -1):
             reach = backward[number]
             for member in components[number]:
@@ -828,10 +841,6 @@ class _Analysis:
             found_forward[number] = forward[number]
             spend(out_weight(forward[number]))
         spend(self.n + self.edges)  # the edges reversed
-        in_degree = [1] * self.n
-        for out in follow:
-            for nxt in out:
-                in_degree[nxt] += 1
         in_weight = _weigher(in_degree)
         found_backward = {}
         for number in self.looping:
