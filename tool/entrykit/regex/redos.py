@@ -43,7 +43,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import CharOracle, Model, TooDeep, Verdict
@@ -272,10 +272,11 @@ class _Alphabet:
 
     def pick(self, mask: int, prefer: str = "") -> str:
         """A character of `mask`: `prefer` if it is one (the literal the regex spells)."""
-        if prefer and prefer in self.index and mask >> self.index[prefer] & 1:
-            return prefer
-        low = mask & -mask
-        return self.chars[low.bit_length() - 1]
+        if prefer:
+            place = self.index.get(prefer)
+            if place is not None and mask >> place & 1:
+                return prefer
+        return self.chars[(mask & -mask).bit_length() - 1]
 
 
 def _collect_chars(nodes: Seq, out: list[str]) -> None:
@@ -315,8 +316,7 @@ def _char_cases(code: int) -> tuple[str, str, str, str]:
 Ways = dict[int, int]
 
 
-@dataclass
-class _Frag:
+class _Frag(NamedTuple):  # made by the thousand: a tuple is the cheapest record
     first: Ways
     last: Ways
     nullable: int  # number of empty paths, capped at 2
@@ -394,7 +394,10 @@ class _Builder:
         first: Ways = {}
         last: Ways = {}
         nullable = 1
-        for node in nodes:
+        at, count = 0, len(nodes)
+        while at < count:
+            node = nodes[at]
+            at += 1
             kind = type(node)
             if kind in _CHARACTER_TYPES:
                 if kind is syntax.Char:
@@ -418,6 +421,24 @@ class _Builder:
                     first = dict(first)
                     first[pos] = nullable
                     nullable = 0
+                # The literal characters that follow: a chain, each position reached from
+                # the one before alone (the same positions, edges and steps one by one).
+                cost = 5 + len(first)
+                while at < count and type(nodes[at]) is syntax.Char and pos < _POSITION_LIMIT:
+                    node = nodes[at]
+                    at += 1
+                    mask = char_masks.get(node.code | by_flags)  # type: ignore[union-attr]
+                    if mask is None:
+                        mask = mask_of(node, flags)  # type: ignore[arg-type]
+                    prefer.append(chr(node.code))  # type: ignore[union-attr]
+                    budget.left -= cost
+                    if budget.left < 0:
+                        budget.spend(0)
+                    follow[pos][pos + 1] = 1
+                    pos += 1
+                    masks.append(mask)
+                    spelled.append(node)  # type: ignore[arg-type]
+                    follow.append({})
                 last = {pos: 1}
             else:
                 frag = self.concat(_Frag(first, last, nullable), self.node(node, flags))
@@ -693,7 +714,7 @@ class _Analysis:
         spend(len(component))
         for p in component:
             start = (p, p, False)
-            parents: dict[tuple[int, int, bool], tuple[tuple[int, int, bool], str] | None] = {start: None}
+            parents: dict[tuple[int, int, bool], tuple[tuple[int, int, bool], int] | None] = {start: None}
             queue = deque([start])
             while queue:
                 a, b, diverged = node = queue.popleft()
@@ -708,9 +729,9 @@ class _Analysis:
                         nxt = (a2, b2, split)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, pick(common, prefer[a2]))
+                        parents[nxt] = (node, common)
                         if a2 == b2 == p and split:
-                            return p, _unwind(parents, nxt)
+                            return p, _spell(parents, nxt, lambda at, common: pick(common, prefer[at[0]]))
                         queue.append(nxt)
         return None
 
@@ -730,7 +751,7 @@ class _Analysis:
         spend(len(loop_p) + len(loop_q))
         start = (p, p, q)
         target = (p, q, q)
-        parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], str] | None] = {start: None}
+        parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], int] | None] = {start: None}
         queue = deque([start])
         while queue:
             node = queue.popleft()
@@ -755,9 +776,9 @@ class _Analysis:
                         nxt = (x2, y2, z2)
                         if nxt in parents:
                             continue
-                        parents[nxt] = (node, pick(common, prefer[y2]))
+                        parents[nxt] = (node, common)
                         if nxt == target:
-                            return _unwind(parents, nxt)
+                            return _spell(parents, nxt, lambda at, common: pick(common, prefer[at[1]]))
                         queue.append(nxt)
         return None
 
@@ -773,7 +794,7 @@ class _Analysis:
         budget = self.budget
         mask_p, mask_q, degree_p, degree_q = masks[p], masks[q], degree[p], degree[q]
         left = budget.left - 2  # the budget's steps, counted here and handed back
-        parents: dict[int, tuple[int, str] | None] = {p: None}
+        parents: dict[int, tuple[int, int] | None] = {p: None}
         queue = deque([p])
         while queue and left >= 0:
             y = queue.popleft()
@@ -792,10 +813,10 @@ class _Analysis:
                 common &= mask_q
                 if not common or y2 in parents:
                     continue
-                parents[y2] = (y, pick(common, prefer[y2]))
+                parents[y2] = (y, common)
                 if y2 == q:
                     budget.left = left
-                    return _unwind(parents, y2)
+                    return _spell(parents, y2, lambda at, common: pick(common, prefer[at]))
                 queue.append(y2)
         budget.left = left
         budget.spend(0)  # raises if past the budget
@@ -852,6 +873,17 @@ class _Analysis:
         members = set(self.components[number])
         self.budget.spend(len(members) + len(self.auto.group_edges))
         return any(p in members and q in members for p, q in self.auto.group_edges)
+
+
+def _spell(parents: dict[Any, Any], node: Any, char_of: Callable[[Any, int], str]) -> str:
+    """The word along the path to `node`, each step's character picked (only now, for the
+    path's steps alone) from the characters it may read."""
+    word = []
+    while parents[node] is not None:
+        before, common = parents[node]
+        word.append(char_of(node, common))
+        node = before
+    return "".join(reversed(word))
 
 
 def _unwind(parents: dict[Any, Any], node: Any) -> str:
