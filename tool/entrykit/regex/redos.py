@@ -43,7 +43,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import CharOracle, Model, TooDeep, Verdict
@@ -156,10 +156,7 @@ class _Alphabet:
 
     def __init__(self, chars: Iterable[str], budget: Budget | None = None) -> None:
         self.budget = budget or Budget(STEP_BUDGET, "the backtracking analysis")
-        seen: dict[str, None] = {}
-        for char in chars:
-            seen.setdefault(char, None)
-        self.chars = list(seen)
+        self.chars = list(dict.fromkeys(chars))  # once each, in the order first given
         self.text = "".join(self.chars)
         self.index = {char: number for number, char in enumerate(self.chars)}
         self.all = (1 << len(self.chars)) - 1
@@ -316,18 +313,19 @@ def _char_cases(code: int) -> tuple[str, str, str, str]:
 Ways = dict[int, int]
 
 
-class _Frag(NamedTuple):  # made by the thousand: a tuple is the cheapest record
-    first: Ways
-    last: Ways
-    nullable: int  # number of empty paths, capped at 2
+# A fragment of the automaton: (first, last, nullable), its positions a path may start and
+# end at with the ways to do so, and its number of empty paths (capped at 2). A plain
+# tuple: fragments are made by the thousand.
+_Frag = tuple[Ways, Ways, int]
 
 
 def _plus(left: Ways, right: Ways, factor: int = 1) -> Ways:
     """`left + right * factor`, each count capped at 2."""
-    out = {k: v if v < 2 else 2 for k, v in left.items()}
+    out = dict(left)  # the ways of a fragment are 1 or 2 already
     if factor:
         for k, v in right.items():
-            out[k] = min(2, out.get(k, 0) + v * factor)
+            ways = out.get(k, 0) + v * factor
+            out[k] = ways if ways < 2 else 2
     return out
 
 
@@ -379,7 +377,7 @@ class _Builder:
     def position(self, mask: int, label: CharNode | str, prefer: str = "") -> _Frag:
         self.budget.spend()
         pos = self.auto.add(mask, label, prefer)
-        return _Frag({pos: 1}, {pos: 1}, 0)
+        return {pos: 1}, {pos: 1}, 0
 
     def seq(self, nodes: Seq, flags: int) -> _Frag:
         """The fragment of `nodes` in a row: `concat` of each node's fragment in turn. A
@@ -441,33 +439,34 @@ class _Builder:
                     follow.append({})
                 last = {pos: 1}
             else:
-                frag = self.concat(_Frag(first, last, nullable), self.node(node, flags))
-                first, last, nullable = frag.first, frag.last, frag.nullable
+                first, last, nullable = self.concat((first, last, nullable), self.node(node, flags))
             if len(follow) > _POSITION_LIMIT:
                 raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
-        return _Frag(first, last, nullable)
+        return first, last, nullable
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
         self.budget.spend(len(last) * len(first))
         self.auto.link(last, first, group)
 
     def concat(self, left: _Frag, right: _Frag) -> _Frag:
-        self.budget.spend(len(left.first) + len(left.last) + len(right.first) + len(right.last))
-        self.link(left.last, right.first, group=False)
-        first = _plus(left.first, right.first, left.nullable)
-        last = _plus(right.last, left.last, right.nullable)
-        return _Frag(first, last, min(2, left.nullable * right.nullable))
+        left_first, left_last, left_nullable = left
+        right_first, right_last, right_nullable = right
+        self.budget.spend(len(left_first) + len(left_last) + len(right_first) + len(right_last))
+        self.link(left_last, right_first, group=False)
+        first = _plus(left_first, right_first, left_nullable)
+        last = _plus(right_last, left_last, right_nullable)
+        return first, last, min(2, left_nullable * right_nullable)
 
     def alt(self, frags: Sequence[_Frag]) -> _Frag:
         first: Ways = {}
         last: Ways = {}
         nullable = 0
-        for frag in frags:
-            self.budget.spend(len(first) + len(last) + len(frag.first) + len(frag.last))
-            first = _plus(first, frag.first)
-            last = _plus(last, frag.last)
-            nullable += frag.nullable
-        return _Frag(first, last, min(2, nullable))
+        for frag_first, frag_last, frag_nullable in frags:
+            self.budget.spend(len(first) + len(last) + len(frag_first) + len(frag_last))
+            first = _plus(first, frag_first)
+            last = _plus(last, frag_last)
+            nullable += frag_nullable
+        return first, last, min(2, nullable)
 
     def node(self, node: syntax.Node, flags: int) -> _Frag:
         if isinstance(node, syntax.CHARACTER_NODES):
@@ -478,7 +477,7 @@ class _Builder:
         if isinstance(node, syntax.Alternation):
             return self.alt([self.seq(branch, flags) for branch in node.branches])
         if isinstance(node, syntax.Conditional):
-            no = self.seq(node.no, flags) if node.no is not None else _Frag({}, {}, 1)
+            no = self.seq(node.no, flags) if node.no is not None else ({}, {}, 1)
             return self.alt([self.seq(node.yes, flags), no])
         if isinstance(node, syntax.Repeat) and node.kind != syntax.POSSESSIVE:
             return self.repeat(node, flags)
@@ -490,36 +489,34 @@ class _Builder:
                 items, low = node.body, 1
             self.nested.append((items, flags, "atomic"))
             # One committed step: whatever it consumes, it cannot give any of it back.
-            step = self.position(self.alphabet.all, "(?>...)")
-            return _Frag(step.first, step.last, 1 if low == 0 or _nullable(items) else 0)
+            first, last, _ = self.position(self.alphabet.all, "(?>...)")
+            return first, last, 1 if low == 0 or _nullable(items) else 0
         if isinstance(node, syntax.Lookaround):
             self.nested.append((node.body, flags, "lookaround"))
-            return _Frag({}, {}, 1)
+            return {}, {}, 1
         if isinstance(node, syntax.Backref):
-            step = self.position(self.alphabet.all, f"\\{node.group}")
-            return _Frag(step.first, step.last, 1)
-        return _Frag({}, {}, 1)  # Anchor: zero-width
+            first, last, _ = self.position(self.alphabet.all, f"\\{node.group}")
+            return first, last, 1
+        return {}, {}, 1  # Anchor: zero-width
 
     def repeat(self, node: syntax.Repeat, flags: int) -> _Frag:
         low, high, items = node.low, node.high, node.body
         size = _size(items)
         unbounded = high is None or high * max(size, 1) > _EXPAND_LIMIT
         copies = min(low, max(1, _EXPAND_LIMIT // max(size, 1)))
-        frag = _Frag({}, {}, 1)
+        frag: _Frag = ({}, {}, 1)
         for _ in range(max(copies - (1 if unbounded and copies else 0), 0)):
             frag = self.concat(frag, self.seq(items, flags))
         if unbounded:
-            body = self.seq(items, flags)
-            group = len(body.first) + len(body.last) > 2 or _size(items) > 1
-            self.link(body.last, body.first, group=group)
-            loop = _Frag(body.first, body.last, 1 if copies == 0 else body.nullable)
-            return self.concat(frag, loop)
+            first, last, nullable = self.seq(items, flags)
+            group = len(first) + len(last) > 2 or _size(items) > 1
+            self.link(last, first, group=group)
+            return self.concat(frag, (first, last, 1 if copies == 0 else nullable))
         assert high is not None
-        optional: _Frag = _Frag({}, {}, 1)
+        optional: _Frag = ({}, {}, 1)
         for _ in range(high - copies):  # X(X(X)?)? nested, so the parse stays unique
-            body = self.seq(items, flags)
-            inner = self.concat(body, optional)
-            optional = _Frag(inner.first, inner.last, 1)
+            first, last, _ = self.concat(self.seq(items, flags), optional)
+            optional = (first, last, 1)
         return self.concat(frag, optional)
 
 
@@ -632,7 +629,10 @@ def _weigher(weights: Sequence[int]) -> Callable[[int], int]:
         planes.append((digit, plane))
 
     def weigh(members: int) -> int:
-        return sum((members & plane).bit_count() << digit for digit, plane in planes)
+        total = 0
+        for digit, plane in planes:
+            total += (members & plane).bit_count() << digit
+        return total
 
     return weigh
 
@@ -1024,14 +1024,14 @@ def _analyse_items(
 ) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
     alphabet = _alphabet_for(items, budget, alphabets)
     builder = _Builder(alphabet)
-    frag = builder.seq(items, flags)
+    first, _, _ = builder.seq(items, flags)
     auto = builder.auto
-    initial = dict(frag.first)
+    initial = dict(first)
     if mode == "search" and not _anchored_at_start(items):
         start = auto.add(alphabet.all, "(search)")
         auto.start = start
         auto.follow[start][start] = 1
-        for pos in frag.first:
+        for pos in first:
             auto.follow[start][pos] = 1
         initial[start] = 1
     auto.initial = initial
