@@ -319,13 +319,21 @@ Ways = dict[int, int]
 _Frag = tuple[Ways, Ways, int]
 
 
+def _add(into: Ways, more: Ways) -> None:
+    """`into += more`, each count capped at 2 (`into` is a multiset still being made)."""
+    for k, v in more.items():
+        ways = into.get(k, 0) + v
+        into[k] = ways if ways < 2 else 2
+
+
 def _plus(left: Ways, right: Ways, factor: int = 1) -> Ways:
     """`left + right * factor`, each count capped at 2."""
+    if not factor or not right:
+        return left  # a fragment's multisets are never changed once made: shared, not copied
     out = dict(left)  # the ways of a fragment are 1 or 2 already
-    if factor:
-        for k, v in right.items():
-            ways = out.get(k, 0) + v * factor
-            out[k] = ways if ways < 2 else 2
+    for k, v in right.items():
+        ways = out.get(k, 0) + v * factor
+        out[k] = ways if ways < 2 else 2
     return out
 
 
@@ -463,8 +471,8 @@ class _Builder:
         nullable = 0
         for frag_first, frag_last, frag_nullable in frags:
             self.budget.spend(len(first) + len(last) + len(frag_first) + len(frag_last))
-            first = _plus(first, frag_first)
-            last = _plus(last, frag_last)
+            _add(first, frag_first)  # `_plus` of each branch in turn, into one new multiset
+            _add(last, frag_last)
             nullable += frag_nullable
         return first, last, min(2, nullable)
 
