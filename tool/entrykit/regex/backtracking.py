@@ -92,8 +92,7 @@ class _Test(dict[str, bool]):
 
     __slots__ = ("ask",)
 
-    def __init__(self, ask: Callable[[str], bool]) -> None:
-        super().__init__()
+    def __init__(self, ask: Callable[[str], bool]) -> None:  # `dict.__new__` made it empty already
         self.ask = ask
 
     def __missing__(self, char: str) -> bool:

@@ -568,10 +568,11 @@ def _sccs(follow: Sequence[Iterable[int]]) -> list[list[int]]:
     """Tarjan's algorithm, iterative; components in reverse topological order, each
     component's members in the order they leave Tarjan's stack."""
     nodes = len(follow)
-    index = [0] * nodes  # 0: not visited yet
+    index = [0] * nodes  # 0: not visited yet; `done` once the node's component is out
     low = [0] * nodes
-    on_stack = [False] * nodes
+    done = 2 * nodes + 2  # above every index: a node out of the stack never lowers another
     stack: list[int] = []
+    push = stack.append
     out: list[list[int]] = []
     counter = 1
     for root in range(nodes):
@@ -579,21 +580,20 @@ def _sccs(follow: Sequence[Iterable[int]]) -> list[list[int]]:
             continue
         index[root] = low[root] = counter
         counter += 1
-        stack.append(root)
-        on_stack[root] = True
+        push(root)
         work = [(root, iter(follow[root]))]
         while work:
             node, children = work[-1]
             for child in children:
-                if not index[child]:
+                seen = index[child]
+                if not seen:
                     index[child] = low[child] = counter
                     counter += 1
-                    stack.append(child)
-                    on_stack[child] = True
+                    push(child)
                     work.append((child, iter(follow[child])))
                     break
-                if on_stack[child] and index[child] < low[node]:
-                    low[node] = index[child]
+                if seen < low[node]:  # on the stack (a node out of it has index `done`)
+                    low[node] = seen
             else:  # every child seen: the node is done
                 work.pop()
                 reached = low[node]
@@ -604,13 +604,13 @@ def _sccs(follow: Sequence[Iterable[int]]) -> list[list[int]]:
                 if reached == index[node]:
                     if stack[-1] == node:  # the commonest component: one position
                         stack.pop()
-                        on_stack[node] = False
+                        index[node] = done
                         out.append([node])
                         continue
                     component = []
                     while True:
                         member = stack.pop()
-                        on_stack[member] = False
+                        index[member] = done
                         component.append(member)
                         if member == node:
                             break
@@ -746,6 +746,12 @@ class _Analysis:
     def ida(self, p: int, q: int, between: int) -> str | None:
         """A word w with p -w-> p, p -w-> q and q -w-> q, if any (`between`: a bitset of
         the positions the middle path may go through)."""
+        if len(self.components[self.comp_of[p]]) == 1 and len(self.components[self.comp_of[q]]) == 1:
+            return self._ida_single(p, q, between)
+        return self._ida_triples(p, q, between)
+
+    def _ida_triples(self, p: int, q: int, between: int) -> str | None:
+        """`ida` by a search of the triple product: three paths at once."""
         follow = self.auto.follow
         degree = self.degree
         masks = self.auto.masks
@@ -753,10 +759,7 @@ class _Analysis:
         pick = self.alphabet.pick
         inner = self.inner
         spend = self.budget.spend
-        loop_p, loop_q = self.components[self.comp_of[p]], self.components[self.comp_of[q]]
-        if len(loop_p) == 1 and len(loop_q) == 1:
-            return self._ida_single(p, q, between)
-        spend(len(loop_p) + len(loop_q))
+        spend(len(self.components[self.comp_of[p]]) + len(self.components[self.comp_of[q]]))
         start = (p, p, q)
         target = (p, q, q)
         parents: dict[tuple[int, int, int], tuple[tuple[int, int, int], int] | None] = {start: None}
@@ -824,7 +827,12 @@ class _Analysis:
                 parents[y2] = (y, common)
                 if y2 == q:
                     budget.left = left
-                    return _spell(parents, y2, lambda at, common: pick(common, prefer[at]))
+                    word = []
+                    while y2 != p:
+                        y, common = parents[y2]  # type: ignore[misc]
+                        word.append(pick(common, prefer[y2]))
+                        y2 = y
+                    return "".join(reversed(word))
                 queue.append(y2)
         budget.left = left
         budget.spend(0)  # raises if past the budget
@@ -1027,9 +1035,11 @@ def _alphabet_for(nodes: Seq, budget: Budget, known: _Alphabets | None = None) -
     return alphabet
 
 
-def _analyse_items(
+def _analysis_of(
     items: Seq, flags: int, mode: str, budget: Budget, alphabets: _Alphabets | None = None
-) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
+) -> tuple[_Analysis, list[tuple[Seq, int, str]]]:
+    """The automaton of `items` (with search mode's looping start) ready to analyse, and
+    the nested parts to analyse on their own."""
     alphabet = _alphabet_for(items, budget, alphabets)
     builder = _Builder(alphabet)
     first, _, _ = builder.seq(items, flags)
@@ -1043,7 +1053,14 @@ def _analyse_items(
             auto.follow[start][pos] = 1
         initial[start] = 1
     auto.initial = initial
-    analysis = _Analysis(auto, alphabet)
+    return _Analysis(auto, alphabet), builder.nested
+
+
+def _analyse_items(
+    items: Seq, flags: int, mode: str, budget: Budget, alphabets: _Alphabets | None = None
+) -> tuple[list[Candidate], list[tuple[Seq, int, str]]]:
+    analysis, nested = _analysis_of(items, flags, mode, budget, alphabets)
+    auto = analysis.auto
     found: list[Candidate] = []
     for number in analysis.looping:
         hit = analysis.eda(number)
@@ -1056,11 +1073,11 @@ def _analyse_items(
         where = _describe(auto, analysis.components[number])
         found.append(Candidate("exponential", 0, prefix, (word,), where, True))
     if found:
-        return found, builder.nested
+        return found, nested
     chain = _longest_chain(analysis)
     if chain is not None:
         found.append(chain)
-    return found, builder.nested
+    return found, nested
 
 
 # A step from one looping component to a later one: (target component, state left in the
@@ -1242,7 +1259,8 @@ def choose_attack(
     """
     if model is None:
         model = _model(parsed, budget)
-    for attack in candidates_suffix(candidate):
+    for suffix in SUFFIXES:  # as `candidates_suffix` lists them, each made when its turn comes
+        attack = Attack(candidate.prefix, candidate.pumps, suffix)
         text = attack.build(ATTACK_PUMPS)
         run = model.run(text, mode, min(ATTACK_STEPS, budget.left + 1))
         budget.spend(run.steps)
