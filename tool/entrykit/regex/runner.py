@@ -98,7 +98,11 @@ _MAX_COEFFICIENT = 10**12  # nor past this
 def _add(left: Polynomial, right: Polynomial) -> Polynomial:
     if len(left) < len(right):
         left, right = right, left
-    return tuple(a + (right[i] if i < len(right) else 0) for i, a in enumerate(left))
+    return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
+
+
+def _plus(steps: int, poly: Polynomial) -> Polynomial:
+    return (poly[0] + steps, *poly[1:])
 
 
 def _times_n_plus_one(poly: Polynomial) -> Polynomial:
@@ -107,21 +111,23 @@ def _times_n_plus_one(poly: Polynomial) -> Polynomial:
 
 _ONE: Polynomial = (1,)
 _N: Polynomial = (0, 1)
+_ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
 
 
 def _seq_cost(nodes: syntax.Seq, rest: Polynomial) -> Polynomial | None:
     """Most steps matching `nodes` and then the rest of the pattern (at most `rest` steps
     each time it is tried) takes from one position, or None without such a bound."""
+    steps = 0  # nodes of one step each, not yet added (long literal runs are common)
     for node in reversed(nodes):
-        found = _node_cost(node, rest)
+        if isinstance(node, _ONE_STEP):
+            steps += 1
+            continue
+        found = _node_cost(node, _plus(steps, rest) if steps else rest)
+        steps = 0
         if found is None or len(found) > _MAX_DEGREE + 1 or found[-1] > _MAX_COEFFICIENT:
             return None
         rest = found
-    return rest
-
-
-def _plus(steps: int, poly: Polynomial) -> Polynomial:
-    return _add((steps,), poly)
+    return _plus(steps, rest) if steps else rest
 
 
 def _node_cost(node: syntax.Node, rest: Polynomial) -> Polynomial | None:  # noqa: PLR0911 - one case per kind of node
