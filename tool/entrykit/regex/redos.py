@@ -158,7 +158,7 @@ class _Alphabet:
         self.budget = budget or Budget(STEP_BUDGET, "the backtracking analysis")
         self.chars = list(dict.fromkeys(chars))  # once each, in the order first given
         self.text = "".join(self.chars)
-        self.index = {char: number for number, char in enumerate(self.chars)}
+        self.index = dict(zip(self.chars, range(len(self.chars))))
         self.all = (1 << len(self.chars)) - 1
         self._variants: list[int] | None = None
         self._codes: list[int] | None = None
@@ -238,8 +238,7 @@ class _Alphabet:
         if table is None:
             lower = syntax.ascii_lower if ascii_only else syntax.re_lower
             table = self._by_lower[ascii_only] = {}
-            for number, char in enumerate(self.chars):
-                low = lower(ord(char))
+            for number, low in enumerate(map(lower, map(ord, self.chars))):
                 table[low] = table.get(low, 0) | 1 << number
         return table
 
@@ -655,7 +654,7 @@ class _Analysis:
         self.budget = alphabet.budget
         follow = auto.follow
         self.n = len(follow)
-        self.degree = [len(out) for out in follow]
+        self.degree = list(map(len, follow))
         self.edges = sum(self.degree)
         self.budget.spend(self.n + self.edges)
         self.components = _sccs(follow)
@@ -954,14 +953,16 @@ def provably_unreported(parsed: syntax.Parsed, mode: str, from_degree: int) -> b
     return loops + (1 if mode == "search" else 0) < max(from_degree, 2)
 
 
+_ONE_POSITION = frozenset((syntax.Char, syntax.AnyChar, syntax.NotChar))
+
+
 def _loop_shape(nodes: Seq) -> tuple[int, int, int] | None:
     """(most loops along one path, positions, class items) of a regex whose loops each
     repeat one character; None for any other shape (nested loops, looping groups,
     lookarounds, atomic groups, backreferences, conditionals, astral class ranges)."""
     loops = positions = items = 0
     for node in nodes:
-        kind = type(node)
-        if kind is syntax.Char or kind is syntax.AnyChar or kind is syntax.NotChar:  # the commonest
+        if type(node) in _ONE_POSITION:  # the commonest
             positions += 1
             continue
         shape = _node_shape(node)
