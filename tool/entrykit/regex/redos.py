@@ -516,7 +516,7 @@ class _Builder:
             frag = self.concat(frag, self.seq(items, flags))
         if unbounded:
             first, last, nullable = self.seq(items, flags)
-            group = len(first) + len(last) > 2 or _size(items) > 1
+            group = len(first) + len(last) > 2 or size > 1
             self.link(last, first, group=group)
             return self.concat(frag, (first, last, 1 if copies == 0 else nullable))
         assert high is not None
@@ -802,7 +802,8 @@ class _Analysis:
         prefer = self.auto.prefer
         pick = self.alphabet.pick
         budget = self.budget
-        mask_p, mask_q, degree_p, degree_q = masks[p], masks[q], degree[p], degree[q]
+        mask_p, degree_p, degree_q = masks[p], degree[p], degree[q]
+        both = mask_p & masks[q]
         left = budget.left - 2  # the budget's steps, counted here and handed back
         parents: dict[int, tuple[int, int] | None] = {p: None}
         queue = deque([p])
@@ -812,15 +813,13 @@ class _Analysis:
             if left < 0:
                 break
             for y2 in follow[y]:
-                if not between >> y2 & 1:
-                    continue
-                common = mask_p & masks[y2]
-                if not common:
+                here = masks[y2]
+                if not here & mask_p or not between >> y2 & 1:
                     continue
                 left -= degree_q
                 if left < 0:
                     break
-                common &= mask_q
+                common = here & both
                 if not common or y2 in parents:
                     continue
                 parents[y2] = (y, common)
