@@ -10,7 +10,9 @@ it, and it never runs `re` on the text.
 The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
 
 - a repeat of one character (`a*`, `[^x]+?`, `(?:\\d){2,}`) scans as far as it may and
-  gives back one character at a time (greedy), or takes one more at a time (lazy);
+  gives back one character at a time (greedy), or takes one more at a time (lazy); the
+  scan, and giving back to the character that follows, are looked up in tables of the
+  text made once per run, each character passed over still counted as a step;
 - any other repeat counts its iterations and, like `_sre`, does not start another
   iteration where the last one started (zero-width match protection);
 - alternatives are tried in order; groups capture and keep their last value across
