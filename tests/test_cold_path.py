@@ -188,7 +188,7 @@ _PATTERNS = [
 
 class _PlainBuilder(redos._Builder):
     def seq(self, nodes: syntax.Seq, flags: int) -> redos._Frag:  # every node by `concat`
-        frag = redos._Frag({}, {}, 1)
+        frag: redos._Frag = ({}, {}, 1)
         for node in nodes:
             frag = self.concat(frag, self.node(node, flags))
             if len(self.auto.masks) > redos._POSITION_LIMIT:
@@ -200,11 +200,11 @@ def _automaton(builder_class: type[redos._Builder], pattern: str, flags: int) ->
     parsed = syntax.parse(pattern, flags)
     budget = Budget(redos.STEP_BUDGET, "test")
     builder = builder_class(redos._alphabet_for(parsed.nodes, budget))
-    frag = builder.seq(parsed.nodes, flags | parsed.flags)
+    first, last, nullable = builder.seq(parsed.nodes, flags | parsed.flags)
     auto = builder.auto
     follow = [list(out.items()) for out in auto.follow]
-    return (auto.masks, auto.labels, auto.prefer, follow, auto.group_edges, list(frag.first.items()),
-            list(frag.last.items()), frag.nullable, budget.left, len(builder.nested))
+    return (auto.masks, auto.labels, auto.prefer, follow, auto.group_edges, list(first.items()),
+            list(last.items()), nullable, budget.left, len(builder.nested))
 
 
 def _real_patterns() -> list[str]:

@@ -3,8 +3,8 @@
 - `ida` between two loops of one state each searches the middle path alone; the
   search of the triple product it stands for finds the same word after the same steps,
   and runs out of a budget at the same step.
-- a run of literal characters is built as one chain; adding the characters one at a
-  time (`node` and `concat`) builds the same automaton and fragment for the same steps.
+- a run of literal characters built as one chain is compared with `concat` of its
+  characters in `test_cold_path.py`.
 - Tarjan's components come out as they always did: a partition of the positions into
   strongly connected parts, in reverse topological order.
 """
@@ -64,28 +64,6 @@ def test_ida_of_single_state_loops_is_the_triple_search(pieces: list[str], flags
                 assert _run(analysis, "_ida_single", p, q, between, limit) == _run(
                     analysis, "_ida_triples", p, q, between, limit
                 )
-
-
-def _state(builder: redos._Builder) -> tuple[object, ...]:
-    auto = builder.auto
-    return auto.masks, auto.follow, auto.spelled, auto.prefer, builder.budget.used
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(["a", "b", "K", "é", "\u212a", "0", " ", "中"]), min_size=1, max_size=12),
-    st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.ASCII]),
-)
-def test_a_literal_run_is_its_characters_one_at_a_time(chars: list[str], flags: int) -> None:
-    nodes = tuple(syntax.Char(ord(char)) for char in chars)
-    chained = redos._Builder(redos._alphabet_for(nodes, Budget(10**9, "test")))
-    frag = chained.seq(nodes, flags)
-    one_by_one = redos._Builder(redos._alphabet_for(nodes, Budget(10**9, "test")))
-    step: redos._Frag = ({}, {}, 1)
-    for node in nodes:
-        step = one_by_one.concat(step, one_by_one.node(node, flags))
-    assert step == frag
-    assert _state(one_by_one) == _state(chained)
 
 
 @settings(max_examples=500, deadline=None)
