@@ -158,7 +158,7 @@ class _Alphabet:
         self.budget = budget or Budget(STEP_BUDGET, "the backtracking analysis")
         self.chars = list(dict.fromkeys(chars))  # once each, in the order first given
         self.text = "".join(self.chars)
-        self.index = dict(zip(self.chars, range(len(self.chars))))
+        self.index = dict(zip(self.chars, range(len(self.chars)), strict=True))
         self.all = (1 << len(self.chars)) - 1
         self._variants: list[int] | None = None
         self._codes: list[int] | None = None
