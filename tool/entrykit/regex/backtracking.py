@@ -59,12 +59,19 @@ class Run:
     end: int = -1
 
 
+Answers = dict[str, bool]  # a character node's answers by character
+
+
 class CharOracle:
     """Says whether a character node matches a character, under the flags in force there."""
 
     def test(self, node: CharNode, flags: int) -> Callable[[str], bool]:
         pattern = _single(syntax.char_source(node), flags & syntax.CLASS_FLAGS)
         return lambda char: pattern.fullmatch(char) is not None
+
+    def answers(self, node: CharNode, flags: int) -> Answers:
+        """The node's answers, each found (by `test`) when first asked: `answers[char]`."""
+        return _Test(self.test(node, flags))
 
 
 @lru_cache(maxsize=4096)
@@ -114,17 +121,17 @@ class _Compiler:
         # by cheap keys: `Char` nodes by code point, others by the object first (hashing a
         # class by value costs more than looking it up); the entry holds the node, so its id
         # is not reused.
-        self.chars: dict[int, _Test] = {}
-        self.nodes: dict[tuple[int, int], tuple[_Test, CharNode]] = {}
-        self.equal: dict[tuple[CharNode, int], _Test] = {}
+        self.chars: dict[int, Answers] = {}
+        self.nodes: dict[tuple[int, int], tuple[Answers, CharNode]] = {}
+        self.equal: dict[tuple[CharNode, int], Answers] = {}
 
-    def test(self, node: CharNode, flags: int) -> _Test:
+    def test(self, node: CharNode, flags: int) -> Answers:
         matters = flags & syntax.CLASS_FLAGS
         if type(node) is syntax.Char:
             code = node.code | matters << 21
             test = self.chars.get(code)
             if test is None:
-                test = self.chars[code] = _Test(self.oracle.test(node, flags))
+                test = self.chars[code] = self.oracle.answers(node, flags)
             return test
         key = (id(node), matters)
         found = self.nodes.get(key)
@@ -132,7 +139,7 @@ class _Compiler:
             return found[0]
         test = self.equal.get((node, matters))
         if test is None:
-            test = self.equal[(node, matters)] = _Test(self.oracle.test(node, flags))
+            test = self.equal[(node, matters)] = self.oracle.answers(node, flags)
         self.nodes[key] = (test, node)
         return test
 
@@ -246,7 +253,7 @@ class Model:
         self.registers = compiler.registers
         self.slots = 2 * (parsed.groups + 1)
         self._reads_around = compiler.reads_around
-        self._refused: tuple[int, tuple[_Test, ...]] | None = None
+        self._refused: tuple[int, tuple[Answers, ...]] | None = None
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
@@ -278,7 +285,7 @@ class Model:
             return Run(Verdict.OVER_BUDGET, state.steps)
         return Run(Verdict.NO_MATCH, state.steps)
 
-    def refused(self, limit: int) -> tuple[int, tuple[_Test, ...]] | None:
+    def refused(self, limit: int) -> tuple[int, tuple[Answers, ...]] | None:
         """An attempt at a position whose character every test it meets refuses (or at the
         end of the text) fails after the same steps wherever it starts: (those steps, those
         tests), worked out once by an attempt on a character no test accepts, within
@@ -290,7 +297,7 @@ class Model:
         if self._reads_around:
             self._refused_over = 1 << 62
             return None
-        met: dict[int, _Test] = {}
+        met: dict[int, Answers] = {}
         state = _State(self, (_NOWHERE,), False, limit)  # type: ignore[arg-type]
         state.code = _Probed(self.code, met)  # type: ignore[assignment]
         try:
@@ -311,7 +318,7 @@ class _Probed(dict[int, tuple[Any, ...]]):
 
     __slots__ = ("code", "met")
 
-    def __init__(self, code: list[tuple[Any, ...]], met: dict[int, _Test]) -> None:
+    def __init__(self, code: list[tuple[Any, ...]], met: dict[int, Answers]) -> None:
         super().__init__()
         self.code, self.met = code, met
 
@@ -328,7 +335,7 @@ class _Probe(dict[str, bool]):
 
     __slots__ = ("test", "met")
 
-    def __init__(self, test: _Test, met: dict[int, _Test]) -> None:
+    def __init__(self, test: Answers, met: dict[int, Answers]) -> None:
         super().__init__()
         self.test, self.met = test, met
 
@@ -356,7 +363,7 @@ class _State:
     # Both tables are made by the C loops of `map` and `accumulate`: a text's characters
     # are each looked up once, in order, as a scan would look them up.
 
-    def accepted_runs(self, test: _Test) -> list[int]:
+    def accepted_runs(self, test: Answers) -> list[int]:
         """For each place in the text, the first place at or after it whose character
         `test` refuses (the text's length if none): how far a repeat of it scans."""
         text = self.text
@@ -370,7 +377,7 @@ class _State:
         self.runs[id(test)] = ends
         return ends
 
-    def accepted_before(self, test: _Test) -> list[int]:
+    def accepted_before(self, test: Answers) -> list[int]:
         """For each place in the text (and its end), one more than the last place at or
         before it whose character `test` accepts, or 0: where a repeat giving back stops."""
         text = self.text
@@ -611,7 +618,7 @@ class _State:
         return end
 
 
-def _at(kind: str, multiline: bool, word: _Test | None, text: str, pos: int, size: int) -> bool:
+def _at(kind: str, multiline: bool, word: Answers | None, text: str, pos: int, size: int) -> bool:
     if kind == "^":
         return pos == 0 or (multiline and text[pos - 1] == "\n")
     if kind == "$":

@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from entrykit.regex import syntax
-from entrykit.regex.backtracking import CharOracle, Model, TooDeep, Verdict
+from entrykit.regex.backtracking import Answers, CharOracle, Model, TooDeep, Verdict
 from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.syntax import (
     CharClass,
@@ -1237,15 +1237,26 @@ class _AlphabetOracle(CharOracle):
     def __init__(self, alphabet: _Alphabet) -> None:
         self.alphabet = alphabet
 
-    def test(self, node: CharNode, flags: int) -> Callable[[str], bool]:
-        mask, index = self.alphabet.mask(node, flags), self.alphabet.index
-        whole = super().test
+    def answers(self, node: CharNode, flags: int) -> Answers:
+        return _MaskAnswers(self.alphabet.mask(node, flags), self.alphabet.index, node, flags)
 
-        def test(char: str) -> bool:
-            place = index.get(char)
-            return bool(mask >> place & 1) if place is not None else whole(node, flags)(char)
 
-        return test
+class _MaskAnswers(dict[str, bool]):
+    """A node's answers read from its mask over the alphabet, each when first asked; a
+    character outside the alphabet is asked of `re`."""
+
+    __slots__ = ("mask", "index", "node", "flags")
+
+    def __init__(self, mask: int, index: dict[str, int], node: CharNode, flags: int) -> None:
+        self.mask, self.index, self.node, self.flags = mask, index, node, flags
+
+    def __missing__(self, char: str) -> bool:
+        place = self.index.get(char)
+        if place is not None:
+            known = self[char] = bool(self.mask >> place & 1)
+        else:
+            known = self[char] = CharOracle().test(self.node, self.flags)(char)
+        return known
 
 
 def choose_attack(
