@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import backtracking, syntax
+from entrykit.regex import backtracking, runner, syntax
 from entrykit.regex.runner import Job, provably_fast, search_steps, step_bound
 from tests.conftest import DEADENDS
 
@@ -75,6 +75,14 @@ def test_the_bound_holds_on_the_texts_that_cost_most(pattern: str) -> None:
 def test_a_repeated_group_has_no_bound(pattern: str) -> None:
     assert step_bound(pattern, 0) is None
     assert not provably_fast(Job(pattern, 0, "search", "ab"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(patterns(), st.integers(0, 5000))
+def test_a_job_runs_in_process_exactly_when_its_bound_is_within_the_limit(pattern: str, length: int) -> None:
+    bound = step_bound(pattern, 0)
+    expected = bound is not None and search_steps(bound, length) <= runner._FAST_PATH_LIMIT
+    assert provably_fast(Job(pattern, 0, "search", "x" * length)) == expected
 
 
 def test_which_jobs_run_without_a_budget() -> None:

@@ -212,10 +212,23 @@ def _run_here(job: Job) -> Outcome:
 
 def provably_fast(job: Job) -> bool:
     """True if the job's worst case (compiling included) is small enough to run without a budget."""
-    if job.mode == COMPILE or not cheap_to_compile(job.pattern, job.flags):
-        return False
-    bound = step_bound(job.pattern, job.flags)
-    return bound is not None and search_steps(bound, len(job.text)) <= _FAST_PATH_LIMIT
+    return job.mode != COMPILE and len(job.text) <= _longest_fast_text(job.pattern, job.flags)
+
+
+@lru_cache(maxsize=65536)
+def _longest_fast_text(pattern: str, flags: int) -> int:
+    """The longest text `pattern` runs on in-process (-1: none): its bound grows with the
+    length, so one search per regex answers every job of it."""
+    bound = step_bound(pattern, flags) if cheap_to_compile(pattern, flags) else None
+    if bound is None or search_steps(bound, 0) > _FAST_PATH_LIMIT:
+        return -1
+    low, high = 0, 1
+    while search_steps(bound, high) <= _FAST_PATH_LIMIT:
+        low, high = high, high * 2
+    while high - low > 1:  # search_steps(low) is within the limit, search_steps(high) is not
+        middle = (low + high) // 2
+        low, high = (middle, high) if search_steps(bound, middle) <= _FAST_PATH_LIMIT else (low, middle)
+    return low
 
 
 class _Worker:
