@@ -33,8 +33,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
-from operator import add, mul
 from typing import Any
 
 from entrykit.regex import syntax
@@ -360,31 +358,32 @@ class _State:
         self.accepts: dict[int, list[int]] = {}
         self.reset()
 
-    # Both tables are made by the C loops of `map` and `accumulate`: a text's characters
-    # are each looked up once, in order, as a scan would look them up.
-
     def accepted_runs(self, test: Answers) -> list[int]:
         """For each place in the text, the first place at or after it whose character
         `test` refuses (the text's length if none): how far a repeat of it scans."""
         text = self.text
         size = len(text)
-        accepted = list(map(test.__getitem__, text))
-        # a refused place's own number, an accepted one's the text's length; then the least
-        # from each place to the end
-        own = list(map(add, range(size), map(mul, accepted, range(size, 0, -1))))
-        ends = list(accumulate(reversed(own), min, initial=size))
-        ends.reverse()
+        ends = [size] * (size + 1)
+        end = size
+        for at in range(size - 1, -1, -1):
+            if not test[text[at]]:
+                end = at
+            ends[at] = end
         self.runs[id(test)] = ends
         return ends
 
     def accepted_before(self, test: Answers) -> list[int]:
-        """For each place in the text (and its end), one more than the last place at or
-        before it whose character `test` accepts, or 0: where a repeat giving back stops."""
+        """For each place in the text (and its end), the last place at or before it whose
+        character `test` accepts, or -1: where a repeat giving back stops for it."""
         text = self.text
-        accepted = map(test.__getitem__, text)
-        # an accepted place's number plus one, a refused one's 0; then the greatest so far
-        found = list(accumulate(map(mul, range(1, len(text) + 1), accepted), max))
-        found.append(found[-1] if found else 0)  # the end of the text: the last place's
+        size = len(text)
+        found = [-1] * (size + 1)
+        last = -1
+        for at in range(size):
+            if test[text[at]]:
+                last = at
+            found[at] = last
+        found[size] = last
         self.accepts[id(test)] = found
         return found
 
@@ -565,7 +564,7 @@ class _State:
                     test = after[1]
                     here = start + taken
                     table = accepts.get(id(test))
-                    found = (table if table is not None else self.accepted_before(test))[here] - 1
+                    found = (table if table is not None else self.accepted_before(test))[here]
                     fits = found >= start + low
                     tries = here - found + 1 if fits else taken - low + 1
                     if steps + 2 * tries - 1 > limit:  # the try whose character goes over

@@ -1216,11 +1216,6 @@ def _structural(
 SUFFIXES = ("!", "\x00", "\n", " ", "", "!\n", "0", "a", "_", ".", "\u2028")
 
 
-def candidates_suffix(candidate: Candidate) -> list[Attack]:
-    """Attacks to try, one per suffix; the caller keeps one the regex does not match."""
-    return [Attack(candidate.prefix, candidate.pumps, suffix) for suffix in SUFFIXES]
-
-
 def pump_count(attack: Attack, length: int) -> int:
     """How many repetitions make the attack about `length` characters long."""
     per = sum(len(p) for p in attack.pumps) or 1
@@ -1270,7 +1265,7 @@ def choose_attack(
     """
     if model is None:
         model = _model(parsed, budget)
-    for suffix in SUFFIXES:  # as `candidates_suffix` lists them, each made when its turn comes
+    for suffix in SUFFIXES:  # each attack made when its turn comes: the first usually serves
         attack = Attack(candidate.prefix, candidate.pumps, suffix)
         text = attack.build(ATTACK_PUMPS)
         run = model.run(text, mode, min(ATTACK_STEPS, budget.left + 1))
