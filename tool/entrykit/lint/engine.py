@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
-from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -30,7 +29,7 @@ import entrykit.rules  # noqa: F401  (importing the rule families registers ever
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity, Tally
+from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity, Tally, by_place
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
@@ -678,22 +677,38 @@ _SEVERITY = {s.value: s for s in Severity}
 
 
 def _diagnostic(
-    record: FileRecord, found: StoredFinding, shown_of: Mapping[str, str], name_of: Mapping[str, str]
+    record: FileRecord,
+    found: StoredFinding,
+    shown_of: Mapping[str, str],
+    name_of: Mapping[str, str],
+    located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
 ) -> Diagnostic:
+    """The diagnostic of a finding kept of `record`'s file. `located` holds the related
+    places of findings made before, resolved: a corpus rule names the same few places in
+    the findings of many files."""
     shown = record.shown
-    related = (
-        tuple(
-            Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
-            for r in found.related
-        )
-        if found.related
-        else ()
-    )
+    related: tuple[Location, ...] = ()
+    if found.related:
+        known = located.get(found.related)
+        if known is not None:
+            related = known
+        else:
+            related = tuple(
+                Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
+                for r in found.related
+            )
+            if all(r.key is not None for r in found.related):  # (the same wherever it is reported)
+                if len(located) >= _LOCATED:
+                    located.clear()
+                located[found.related] = related
     # (by position, the severity by lookup: a warm run over a large corpus makes every one of them)
     return Diagnostic(
         shown, found.line, found.col, found.code, name_of[found.code], _SEVERITY[found.severity], found.message,
         found.pointer, related, Fix(*found.fix) if found.fix is not None else None,
     )
+
+
+_LOCATED = 4096  # related places a run keeps resolved (`_diagnostic`): a bound, whatever the corpus
 
 
 def _load_failure(record: FileRecord, failure: Failure, config: Config) -> list[Diagnostic]:
@@ -741,7 +756,6 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
 # What a file reports, in the order it is found: a finding kept, with its record; or a
 # diagnostic made on the spot (ET001, ET002).
 _Reported = tuple[FileRecord, StoredFinding] | Diagnostic
-_ORDER = attrgetter("path", "line", "col", "code", "message")  # `Diagnostic.sort_key`, without a call
 
 
 class Diagnostics(Sequence[Diagnostic]):
@@ -769,6 +783,7 @@ class Diagnostics(Sequence[Diagnostic]):
         self._files = [by_file[shown] for shown in sorted(by_file)]
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
+        self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
         self._tally: Tally | None = None
 
     @property
@@ -811,12 +826,12 @@ class Diagnostics(Sequence[Diagnostic]):
 
     def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
         """The diagnostics on the records of one shown name, sorted."""
-        shown_of, name_of = self._shown_of, self._name_of
+        shown_of, name_of, located = self._shown_of, self._name_of, self._located
         out = [
-            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of)
+            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of, located)
             for item in self._reported(records)
         ]
-        out.sort(key=_ORDER)
+        out.sort(key=by_place)
         return out
 
     def __iter__(self) -> Iterator[Diagnostic]:
