@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -279,7 +279,6 @@ class _Run:
         self.checker = Checker(config, today, self.memo, files.size, keep_entries)
         self.dated_active = self.checker.dated_active  # (asked of every file)
         self.day = today.isoformat()
-        self.targets = set(files.targets)
         self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
         self._folders: dict[str, str] = {}  # how diagnostics name a folder outside the working directory
@@ -293,6 +292,12 @@ class _Run:
         root = config.root
         self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
         self._here = str(cwd).rstrip("/") + "/" if os.sep == "/" and cwd.is_absolute() else None
+
+    @cached_property
+    def targets(self) -> set[Path]:
+        """The files reported on, as a set: made when a run first asks whether a file is one
+        (a run that finds every file in the cache never does; hashing a Path is not cheap)."""
+        return set(self.files.targets)
 
     def _key(self, path: Path) -> str | None:
         """The file's key in the cache (None without a cache, or outside the corpus root)."""
@@ -558,7 +563,7 @@ def _reuse_corpus(
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
     """Whether every finding names a rule of this entrykit (a record that does not is no
     record of ours, whatever its shape)."""
-    return all(registry.known(f.code) for f in findings)
+    return all(map(registry.known, {f.code for f in findings}))  # (each code once: a file has a few)
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
