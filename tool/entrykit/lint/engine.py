@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property, lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -679,6 +680,7 @@ def _corpus_findings(
 
 
 _SEVERITY = {s.value: s for s in Severity}
+_severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
 
 
 def _diagnostic(
@@ -853,7 +855,7 @@ class Diagnostics(Sequence[Diagnostic]):
         files = 0
         for records in self._files:
             made = self._of_file(records)
-            severities.update(d.severity for d in made)
+            severities.update(map(_severity_of, made))
             files += bool(made)
             yield from made
         self._tally = Tally(severities, files)
