@@ -704,7 +704,7 @@ def _diagnostic(
                 Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
                 for r in found.related
             )
-            if all(r.key is not None for r in found.related):  # (the same wherever it is reported)
+            if all(r.key in shown_of for r in found.related):  # (the same places wherever it is reported)
                 if len(located) >= _LOCATED:
                     located.clear()
                 located[found.related] = related
