@@ -168,11 +168,10 @@ def size_row(
     row: dict[str, Run | float] = {"floor": base}
     for name, source in [("after", AFTER), *([("before", before)] if before else [])]:
         with tempfile.TemporaryDirectory(prefix="entrykit-targets-") as cache:
-            extra = ("--cache-dir", cache) if name == "after" else ()
-            if name == "before":
-                shutil.rmtree(
-                    big / ".entrykit_cache", ignore_errors=True
-                )  # where older versions kept it
+            # Each version its own empty cache folder: a version's default folder (in the
+            # project, or the user's cache directory) may hold what an earlier run left.
+            extra = ("--cache-dir", cache)
+            shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)  # where older versions kept it
             row[f"cold {name}"] = cold = lint(big, source, *extra)
             _show(f"cold lint ({name})", cold, base)
             row[f"warm {name}"] = warm = lint(big, source, *extra)

@@ -369,9 +369,8 @@ def url_problem(url: str) -> str | None:
         return "is not an http(s) URL"
     if not host:
         return "has no host"
-    try:
-        address = ipaddress.ip_address(int(host) if host.isdigit() else host)
-    except ValueError:
+    address = ip_address_of(host)
+    if address is None:
         single_label = "." not in host
         if host == "localhost" or single_label or host.endswith(_PRIVATE_SUFFIXES):
             return f"points at the private host `{host}`"
@@ -379,6 +378,19 @@ def url_problem(url: str) -> str | None:
     if not address.is_global:
         return f"points at the non-public address `{host}`"
     return None
+
+
+_DOTTED_DIGITS = frozenset("0123456789.")
+
+
+def ip_address_of(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a URL's host names, if it is one (`127.0.0.1`, `::1`, `2130706433`)."""
+    if ":" not in host and not host.isdigit() and not _DOTTED_DIGITS.issuperset(host):
+        return None  # a name: neither IPv4 (digits and dots) nor IPv6 (colons), without raising twice to learn it
+    try:
+        return ipaddress.ip_address(int(host) if host.isdigit() else host)
+    except ValueError:
+        return None
 
 
 def _urls(entry: Entry) -> Iterator[tuple[str, str]]:
