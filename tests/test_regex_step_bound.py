@@ -1,7 +1,7 @@
-"""The step bound that lets the regex runner match in-process without a budget.
+"""The step bounds that let the regex runner match in-process without a budget.
 
-`runner.step_bound` must bound the steps of a search on every text, for every regex it
-gives a bound for: checked against the step-counting model of CPython's matcher
+`steps.step_bound` (by the text's length) and `steps.text_steps` (for one text) must
+bound the steps of a search, for every regex they give a bound for: checked against the step-counting model of CPython's matcher
 (`backtracking.Model`) on generated regexes and texts, and, when `../shared` is there,
 on the deadends canons' regexes against their own signatures. Regexes that repeat a
 group get no bound, and jobs past the limit still go to the worker.
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import backtracking, syntax
-from entrykit.regex.runner import Job, provably_fast, search_steps, step_bound
+from entrykit.regex import backtracking, steps, syntax
+from entrykit.regex.runner import Job, provably_fast
+from entrykit.regex.steps import search_steps, step_bound, text_steps
 from tests.conftest import DEADENDS
 
 ATOMS = st.sampled_from(["a", "b", "ab", ".", r"\d", r"\w", "[a-c]", "[^x]", r"\s", "^", "$", r"\b"])
@@ -59,7 +60,10 @@ def _model_steps(pattern: str, flags: int, text: str) -> int:
 def test_the_bound_holds_for_every_text(pattern: str, text: str, flags: int) -> None:
     bound = step_bound(pattern, flags)
     assume(bound is not None)  # (past the degree the runner bothers with)
-    assert _model_steps(pattern, flags, text) <= search_steps(bound, len(text))
+    taken = _model_steps(pattern, flags, text)
+    assert taken <= search_steps(bound, len(text))
+    for_text = text_steps(pattern, flags, text)
+    assert for_text is None or taken <= for_text
 
 
 @pytest.mark.parametrize("pattern", ["a.*b.*c", r"\s+x\d*y", "(foo|ba.*r)?-(?=q.*)z"])
@@ -77,12 +81,35 @@ def test_a_repeated_group_has_no_bound(pattern: str) -> None:
     assert not provably_fast(Job(pattern, 0, "search", "ab"))
 
 
+@settings(max_examples=200, deadline=None)
+@given(patterns(), st.integers(0, 5000), st.sampled_from("xab"))
+def test_a_job_runs_in_process_exactly_when_a_bound_is_within_the_limit(pattern: str, length: int, char: str) -> None:
+    text = char * length
+    bound = step_bound(pattern, 0)
+    expected = bound is not None and (
+        search_steps(bound, length) <= steps.FAST_PATH_LIMIT or text_steps(pattern, 0, text) is not None
+    )
+    assert provably_fast(Job(pattern, 0, "search", text)) == expected
+
+
+def test_the_text_decides_where_the_length_alone_does_not() -> None:
+    # Two repetitions, each followed by a letter the text holds a few times, after a
+    # letter it holds once: within the limit for this text, not for every text of its length.
+    pattern = "lambda.*not supported.*api"
+    text = "Lambda expressions are not supported at this API level " + "x" * 600
+    assert search_steps(step_bound(pattern, re.IGNORECASE) or (0,), len(text)) > steps.FAST_PATH_LIMIT
+    assert text_steps(pattern, re.IGNORECASE, text) is not None
+    assert provably_fast(Job(pattern, re.IGNORECASE, "search", text))
+    # where it begins often and holds the letters after both repetitions often, it is not
+    assert not provably_fast(Job(pattern, re.IGNORECASE, "search", "lambda " * 50 + "n" * 300 + "a" * 300))
+
+
 def test_which_jobs_run_without_a_budget() -> None:
     assert provably_fast(Job("fatal: not a git repository", 0, "search", "x" * 1000))
     assert provably_fast(Job("(foo|bar)-(baz|qux)", 0, "search", "x" * 1000))
     assert provably_fast(Job("error.*not found", re.IGNORECASE, "search", "x" * 200))
     # the steps grow with the text: the same regex on a long text goes to the worker
-    assert not provably_fast(Job("a.*b.*c.*d", 0, "search", "x" * 2000))
+    assert not provably_fast(Job("a.*b.*c.*d", 0, "search", "a" * 2000))
     assert not provably_fast(Job("(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)", 0, "search", "a" * 2000))
     assert not provably_fast(Job("a", 0, "compile", ""))
 
@@ -99,6 +126,9 @@ def test_the_bound_holds_for_the_canons_on_their_signatures() -> None:
             bound = step_bound(pattern, flags)
             if bound is None or not provably_fast(Job(pattern, flags, "search", signature)):
                 continue
-            assert _model_steps(pattern, flags, signature) <= search_steps(bound, len(signature)), path.name
+            taken = _model_steps(pattern, flags, signature)
+            assert taken <= search_steps(bound, len(signature)), path.name
+            for_text = text_steps(pattern, flags, signature)
+            assert for_text is None or taken <= for_text, path.name
             checked += 1
     assert checked > 1000

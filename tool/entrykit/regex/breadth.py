@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from entrykit.regex.budget import TooComplex
 from entrykit.regex.information import least_information
 from entrykit.regex.literal_index import Query, fold, may_match_each, required
 from entrykit.regex.runner import Job, RegexRunner, Status
@@ -50,6 +49,11 @@ def probe_messages() -> tuple[ProbeMessage, ...]:
 
 
 @lru_cache(maxsize=1)
+def _folded_generic_probes() -> tuple[str, ...]:
+    return tuple(fold(probe) for probe in ("", *generic_probes()))
+
+
+@lru_cache(maxsize=1)
 def _folded_keys() -> tuple[str, ...]:
     return tuple(fold(probe.key) for probe in probe_messages())
 
@@ -85,18 +89,24 @@ def too_broad(
 
     `own_texts` are the entry's signature and examples: a probe message whose key one of
     them holds is the entry's own error, which its regex should match."""
+    query: Query = None
+    known = True
+    try:
+        query = required(pattern, flags)
+    except Exception:  # TooComplex (ET210's to report), or does not parse (ET201's)
+        known = False
+    # Only the probes that hold every literal a match needs can match (all of them when
+    # the literals are not known); in order, so the first match named is the same.
     probes = ("", *generic_probes())
-    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in probes])
-    for probe, outcome in zip(probes, outcomes, strict=True):
+    holding = may_match_each(query, _folded_generic_probes()) if known else -1
+    tried = [probe for number, probe in enumerate(probes) if holding >> number & 1]
+    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in tried])
+    for probe, outcome in zip(tried, outcomes, strict=True):
         if outcome.status is Status.MATCH:
             if probe == "":
                 return Broad("matches the empty string, so it matches every message")
             return Broad(f"matches the generic message `{probe}`")
-    try:
-        query = required(pattern, flags)
-    except TooComplex:
-        return None  # nothing to say: ET210 reports that the literals could not be worked out
-    except Exception:  # does not parse: ET201's business
+    if not known:
         return None
     worth, literal = least_information(query)
     if worth < min_literal:

@@ -32,6 +32,8 @@ import ahocorasick
 from entrykit.regex import syntax
 from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.compiling import compile_pattern
+from entrykit.regex.folding import TABLE as _TABLE
+from entrykit.regex.folding import fold
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
@@ -40,31 +42,6 @@ _LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
 
 # A query: a literal, ("and", parts), ("or", parts), or None for "anything".
 Query = str | tuple[str, tuple["Query", ...]] | None
-
-
-# --- case folding as re's IGNORECASE compares ----------------------------------------------
-
-
-def _fold_ord(code: int) -> int:
-    lower = syntax.re_lower(code)
-    extra = syntax.extra_cases(lower)
-    return min((lower, *extra)) if extra else lower
-
-
-class _FoldTable(dict[int, int]):
-    def __missing__(self, code: int) -> int:
-        folded = self[code] = _fold_ord(code)
-        return folded
-
-
-_TABLE = _FoldTable()
-
-
-def fold(text: str) -> str:
-    """`text` with every character replaced by its IGNORECASE class representative."""
-    if text.isascii():
-        return text.lower()  # the same as the table on ASCII (tested)
-    return text.translate(_TABLE)
 
 
 # --- required literals ---------------------------------------------------------------------

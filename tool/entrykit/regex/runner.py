@@ -9,9 +9,8 @@ is killed, the job is recorded as timed out, a fresh worker is started and the b
 goes on.
 
 Matches that are provably cheap run in-process (`provably_fast`): a regex whose only
-repetitions take one character at a time backtracks over at most `len(text) + 1`
-lengths per such repetition, so its steps are bounded by a polynomial in the text's
-length (`step_bound`); a job whose bound is small enough needs no budget.
+repetitions take one character at a time has a bound on its steps (`regex.steps`); a
+job whose bound is small enough needs no budget.
 
 A `RegexRunner` holds no state that a forked or spawned process could share by
 mistake: `shared_runner()` keys its instances by process id.
@@ -35,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from entrykit.regex import framing, syntax
+from entrykit.regex import framing
 from entrykit.regex import worker as protocol
 from entrykit.regex.compiling import (
     cheap_to_compile,
@@ -43,11 +42,11 @@ from entrykit.regex.compiling import (
     compile_pattern,
     settings_flags,
 )
+from entrykit.regex.steps import runs_within_limit
 
 DEFAULT_TIMEOUT_MS = 100
 COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
 _WORKER = Path(protocol.__file__).resolve()
-_FAST_PATH_LIMIT = 2_000_000  # backtracking steps we accept in-process, about 20 ms
 _BATCH = 256  # jobs per message; two in flight keep both processes busy
 _MEMO_SIZE = 20_000  # outcomes kept: rules asking again about the same file hit; bulk runs pass by
 
@@ -88,111 +87,6 @@ class Outcome(NamedTuple):
         return self.status is Status.TIMEOUT
 
 
-Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
-
-_ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
-_MAX_DEGREE = 6  # past this, no text worth running here stays within the limit
-_MAX_COEFFICIENT = 10**12  # nor past this
-
-
-def _add(left: Polynomial, right: Polynomial) -> Polynomial:
-    if len(left) < len(right):
-        left, right = right, left
-    return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
-
-
-def _plus(steps: int, poly: Polynomial) -> Polynomial:
-    return (poly[0] + steps, *poly[1:])
-
-
-def _times_n_plus_one(poly: Polynomial) -> Polynomial:
-    return _add(poly, (0, *poly))
-
-
-_ONE: Polynomial = (1,)
-_N: Polynomial = (0, 1)
-_ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
-
-
-def _seq_cost(nodes: syntax.Seq, rest: Polynomial) -> Polynomial | None:
-    """Most steps matching `nodes` and then the rest of the pattern (at most `rest` steps
-    each time it is tried) takes from one position, or None without such a bound."""
-    steps = 0  # nodes of one step each, not yet added (long literal runs are common)
-    for node in reversed(nodes):
-        if isinstance(node, _ONE_STEP):
-            steps += 1
-            continue
-        found = _node_cost(node, _plus(steps, rest) if steps else rest)
-        steps = 0
-        if found is None or len(found) > _MAX_DEGREE + 1 or found[-1] > _MAX_COEFFICIENT:
-            return None
-        rest = found
-    return _plus(steps, rest) if steps else rest
-
-
-def _node_cost(node: syntax.Node, rest: Polynomial) -> Polynomial | None:  # noqa: PLR0911 - one case per kind of node
-    if isinstance(node, syntax.Repeat):
-        body = node.body[0] if len(node.body) == 1 else None
-        if isinstance(body, _ONE_CHARACTER):
-            # counts what it can take (n + 1 steps), then tries the rest once per length
-            # it can give back, one step each (n + 1)
-            return _add((2, 1), _times_n_plus_one(_plus(1, rest)))
-        if node.high is not None and node.high <= 1:  # one pass (enter, body, loop back, leave), or none
-            inner = _seq_cost(node.body, _plus(3, rest))
-            return None if inner is None else _plus(3, _add(inner, _plus(2, rest)) if node.low == 0 else inner)
-        return None  # a repeated group may backtrack into itself: no polynomial bound here
-    if isinstance(node, syntax.Alternation):
-        total: Polynomial = _ONE
-        for branch in node.branches:  # each branch is tried, each followed by the rest
-            cost = _seq_cost(branch, _plus(1, rest))
-            if cost is None:
-                return None
-            total = _add(total, _plus(1, cost))
-        return total
-    if isinstance(node, syntax.Group):  # a capturing group marks where it starts and ends
-        inner = _seq_cost(node.body, _plus(1, rest))
-        return None if inner is None else _plus(1, inner)
-    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):  # its own match, then the rest once
-        inner = _seq_cost(node.body, _ONE)
-        return None if inner is None else _plus(1, _add(inner, rest))
-    if isinstance(node, syntax.Conditional):
-        yes = _seq_cost(node.yes, _plus(1, rest))
-        no = _seq_cost(node.no, rest) if node.no is not None else rest
-        return None if yes is None or no is None else _plus(1, _add(yes, no))
-    if isinstance(node, syntax.Backref):
-        return _add((1, 1), rest)  # compares up to n characters
-    return _plus(1, rest)
-
-
-@lru_cache(maxsize=65536)
-def step_bound(pattern: str, flags: int) -> Polynomial | None:
-    """Most backtracking steps a match of `pattern` takes from one start position, as a
-    polynomial in the text's length, or None when there is no such bound here (or the
-    pattern does not parse).
-
-    The bound holds for regexes whose only repetitions of more than one pass take one
-    character at a time (`a*`, `.+`, `[^/]{2,}`), which `re` runs as one counting loop:
-    it counts what it can take (at most n characters), then tries the rest of the
-    pattern once for each length it can give back (at most n + 1). An alternation tries
-    each branch, each followed by the rest; an optional part is tried, then skipped; a
-    lookaround or atomic group runs its own match, then the rest once. Each instruction
-    tried is one step, counted as `backtracking.Model` counts them (its tests hold the
-    bound to the model's count). A repeated group may backtrack into itself: no bound.
-    """
-    try:
-        return _seq_cost(syntax.parse(pattern, flags).nodes, _ONE)
-    except Exception:  # does not parse, or nests deeper than we recurse: unknown
-        return None
-
-
-def search_steps(bound: Polynomial, length: int) -> int:
-    """The bound of a search of a text of `length` characters: one match per start position."""
-    value = 0
-    for coefficient in reversed(bound):
-        value = value * length + coefficient
-    return value * (length + 1)
-
-
 def _run_here(job: Job) -> Outcome:
     start = time.perf_counter()
     try:
@@ -212,10 +106,7 @@ def _run_here(job: Job) -> Outcome:
 
 def provably_fast(job: Job) -> bool:
     """True if the job's worst case (compiling included) is small enough to run without a budget."""
-    if job.mode == COMPILE or not cheap_to_compile(job.pattern, job.flags):
-        return False
-    bound = step_bound(job.pattern, job.flags)
-    return bound is not None and search_steps(bound, len(job.text)) <= _FAST_PATH_LIMIT
+    return job.mode != COMPILE and runs_within_limit(job.pattern, job.flags, job.text)
 
 
 class _Worker:

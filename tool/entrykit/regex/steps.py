@@ -1,0 +1,272 @@
+"""How many steps `re` can take at most to search a text: the bound that lets a match run without a budget.
+
+The bound holds for regexes whose only repetitions of more than one pass take one
+character at a time (`a*`, `.+`, `[^/]{2,}`), which `re` runs as one counting loop: it
+counts what it can take (at most n characters of a text of n), then tries the rest of
+the pattern once for each length it can give back (at most n + 1). An alternation tries
+each branch, each followed by the rest; an optional part is tried, then skipped; a
+lookaround or atomic group runs its own match, then the rest once. Each instruction tried
+is one step, counted as `backtracking.Model` counts them (the tests hold the bound to the
+model's count). A repeated group may backtrack into itself: no bound.
+
+The same walk of the parsed pattern gives two bounds:
+- `step_bound`: a polynomial in the text's length, worked out once per regex, so that
+  `longest_fast_text` answers every job of it by the text's length alone;
+- `text_steps`: the bound for one text, where a repetition followed by a literal
+  character tries the rest beyond that character only where the text holds it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Generic, TypeVar
+
+from entrykit.regex import syntax
+from entrykit.regex.compiling import cheap_to_compile
+from entrykit.regex.folding import fold
+
+FAST_PATH_LIMIT = 2_000_000  # steps of a search run without a budget: about 20 ms at 10 ns a step
+_MAX_DEGREE = 6  # past this, no text worth running in-process stays within the limit
+_MAX_COEFFICIENT = 10**12  # nor past this
+
+Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
+T = TypeVar("T")
+
+_ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
+_ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
+
+
+class _Arithmetic(Generic[T]):
+    """How the bounds add up: as polynomials in the length, or as numbers for one text."""
+
+    zero: T
+
+    def plus(self, steps: int, value: T) -> T:
+        raise NotImplementedError
+
+    def add(self, left: T, right: T) -> T:
+        raise NotImplementedError
+
+    def loop(self, rest: T, next_char: int | None) -> T:
+        """A one-character repetition followed by `rest` (which begins with the literal
+        character `next_char`, when it does)."""
+        raise NotImplementedError
+
+    def compare(self, rest: T) -> T:
+        """A backreference (compares up to n characters), then `rest`."""
+        raise NotImplementedError
+
+    def too_large(self, value: T) -> bool:
+        raise NotImplementedError
+
+
+class _InLength(_Arithmetic[Polynomial]):
+    zero: Polynomial = (0,)
+
+    def plus(self, steps: int, value: Polynomial) -> Polynomial:
+        return (value[0] + steps, *value[1:])
+
+    def add(self, left: Polynomial, right: Polynomial) -> Polynomial:
+        if len(left) < len(right):
+            left, right = right, left
+        return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
+
+    def loop(self, rest: Polynomial, next_char: int | None) -> Polynomial:
+        # counts what it can take (n + 2 steps at most), then per length it gives back
+        # (n + 1): one step, and the rest
+        tried = self.plus(1, rest)
+        return self.add((2, 1), self.add(tried, (0, *tried)))
+
+    def compare(self, rest: Polynomial) -> Polynomial:
+        return self.add((1, 1), rest)
+
+    def too_large(self, value: Polynomial) -> bool:
+        return len(value) > _MAX_DEGREE + 1 or value[-1] > _MAX_COEFFICIENT
+
+
+class _InText(_Arithmetic[int]):
+    zero = 0
+
+    def __init__(self, text: str) -> None:
+        self.length = len(text)
+        self.counts = Counter(fold(text))
+
+    def plus(self, steps: int, value: int) -> int:
+        return steps + value
+
+    def add(self, left: int, right: int) -> int:
+        return left + right
+
+    def loop(self, rest: int, next_char: int | None) -> int:
+        n = self.length
+        if next_char is None:
+            return n + 2 + (n + 1) * (1 + rest)
+        # where the text does not hold the next character (under any case), the rest
+        # stops at its first step
+        return n + 2 + (n + 1) * 2 + self.holding(next_char) * rest
+
+    def compare(self, rest: int) -> int:
+        return 1 + self.length + rest
+
+    def holding(self, code: int) -> int:
+        """How many characters of the text `code` matches (under any case)."""
+        return self.counts[fold(chr(code))]
+
+    def too_large(self, value: int) -> bool:
+        return value > FAST_PATH_LIMIT
+
+
+def _seq_cost(nodes: syntax.Seq, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
+    """Most steps matching `nodes` and then the rest of the pattern (at most `rest` steps
+    each time it is tried) takes from one position, or None without such a bound."""
+    steps = 0  # nodes of one step each, not yet added (long literal runs are common)
+    after: syntax.Node | None = None  # the node after this one in the sequence
+    for node in reversed(nodes):
+        if isinstance(node, _ONE_STEP):
+            steps += 1
+            after = node
+            continue
+        if steps:
+            rest = arithmetic.plus(steps, rest)
+            steps = 0
+        next_char = after.code if isinstance(after, syntax.Char) else None
+        found = _node_cost(node, rest, next_char, arithmetic)
+        if found is None or arithmetic.too_large(found):
+            return None
+        rest, after = found, node
+    return arithmetic.plus(steps, rest) if steps else rest
+
+
+def _node_cost(  # noqa: PLR0911 - one case per kind of node
+    node: syntax.Node, rest: T, next_char: int | None, arithmetic: _Arithmetic[T]
+) -> T | None:
+    plus, add = arithmetic.plus, arithmetic.add
+    if isinstance(node, syntax.Repeat):
+        body = node.body[0] if len(node.body) == 1 else None
+        if isinstance(body, _ONE_CHARACTER):
+            return arithmetic.loop(rest, next_char)
+        if node.high is not None and node.high <= 1:  # one pass (enter, body, loop back, leave), or none
+            inner = _seq_cost(node.body, plus(3, rest), arithmetic)
+            return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)
+        return None  # a repeated group may backtrack into itself: no polynomial bound here
+    if isinstance(node, syntax.Alternation):
+        total = plus(1, arithmetic.zero)
+        for branch in node.branches:  # each branch is tried, each followed by the rest
+            cost = _seq_cost(branch, plus(1, rest), arithmetic)
+            if cost is None:
+                return None
+            total = add(total, plus(1, cost))
+        return total
+    if isinstance(node, syntax.Group):  # a capturing group marks where it starts and ends
+        inner = _seq_cost(node.body, plus(1, rest), arithmetic)
+        return None if inner is None else plus(1, inner)
+    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):  # its own match, then the rest once
+        inner = _seq_cost(node.body, plus(1, arithmetic.zero), arithmetic)
+        return None if inner is None else plus(1, add(inner, rest))
+    if isinstance(node, syntax.Conditional):
+        yes = _seq_cost(node.yes, plus(1, rest), arithmetic)
+        no = _seq_cost(node.no, rest, arithmetic) if node.no is not None else rest
+        return None if yes is None or no is None else plus(1, add(yes, no))
+    if isinstance(node, syntax.Backref):
+        return arithmetic.compare(rest)
+    return plus(1, rest)
+
+
+def _bound(pattern: str, flags: int, arithmetic: _Arithmetic[T]) -> T | None:
+    try:  # (the rest after the whole pattern: the step that reports the match)
+        return _seq_cost(syntax.parse(pattern, flags).nodes, arithmetic.plus(1, arithmetic.zero), arithmetic)
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return None
+
+
+@lru_cache(maxsize=65536)
+def step_bound(pattern: str, flags: int) -> Polynomial | None:
+    """Most steps a match of `pattern` takes from one start position, as a polynomial in
+    the text's length, or None when there is no such bound (or it does not parse)."""
+    return _bound(pattern, flags, _IN_LENGTH)
+
+
+def search_steps(bound: Polynomial, length: int) -> int:
+    """The bound of a search of a text of `length` characters: one match per start position."""
+    value = 0
+    for coefficient in reversed(bound):
+        value = value * length + coefficient
+    return value * (length + 1)
+
+
+def text_steps(pattern: str, flags: int, text: str) -> int | None:
+    """Most steps a search of `pattern` takes on `text` (every start position), or None
+    when there is no such bound or it is past `FAST_PATH_LIMIT`."""
+    arithmetic = _InText(text)
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+        per_start = _seq_cost(nodes, 1, arithmetic)
+        first = _first_characters(nodes)
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return None
+    if per_start is None:
+        return None
+    starts = len(text) + 1
+    if first is None:
+        total = starts * per_start
+    else:  # a start where the text holds none of the first characters fails within `failing` steps
+        codes, failing = first
+        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+    return total if total <= FAST_PATH_LIMIT else None
+
+
+def _first_characters(nodes: syntax.Seq) -> tuple[frozenset[int], int] | None:
+    """The literal characters a match of `nodes` must begin with, and the most steps an
+    attempt takes to fail where the text holds none of them; None if not known."""
+    if not nodes:
+        return None
+    node = nodes[0]
+    if isinstance(node, syntax.Char):
+        return frozenset({node.code}), 1
+    if isinstance(node, syntax.Group):
+        inner = _first_characters(node.body)
+        return None if inner is None else (inner[0], inner[1] + 1)
+    if isinstance(node, syntax.Alternation):
+        codes: set[int] = set()
+        failing = 1
+        for branch in node.branches:
+            inner = _first_characters(branch)
+            if inner is None:
+                return None
+            codes |= inner[0]
+            failing += inner[1] + 2  # a branch tried, and left
+        return frozenset(codes), failing
+    return None
+
+
+@lru_cache(maxsize=65536)
+def longest_fast_text(pattern: str, flags: int) -> int:
+    """The longest text on which any search of `pattern` stays within `FAST_PATH_LIMIT`
+    (-1: none, or compiling it may take long): its bound grows with the length, so one
+    search per regex answers every job of it."""
+    bound = step_bound(pattern, flags) if cheap_to_compile(pattern, flags) else None
+    if bound is None or search_steps(bound, 0) > FAST_PATH_LIMIT:
+        return -1
+    low, high = 0, 1
+    while search_steps(bound, high) <= FAST_PATH_LIMIT:
+        low, high = high, high * 2
+    while high - low > 1:  # search_steps(low) is within the limit, search_steps(high) is not
+        middle = (low + high) // 2
+        low, high = (middle, high) if search_steps(bound, middle) <= FAST_PATH_LIMIT else (low, middle)
+    return low
+
+
+def runs_within_limit(pattern: str, flags: int, text: str) -> bool:
+    """Whether a search of `pattern` on `text` (compiling included) provably stays within
+    `FAST_PATH_LIMIT` steps: by the text's length, else by where the text holds the
+    characters that follow the repetitions."""
+    longest = longest_fast_text(pattern, flags)
+    if len(text) <= longest:
+        return True
+    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
+        return False
+    return text_steps(pattern, flags, text) is not None
+
+
+_IN_LENGTH = _InLength()
