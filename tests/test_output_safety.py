@@ -105,8 +105,11 @@ diagnostics = st.lists(
         severity=st.sampled_from(list(Severity)),
         message=unsafe_texts,
         pointer=unsafe_texts.map(lambda t: "/" + t),
-        related=st.lists(st.builds(Location, path=unsafe_texts, line=st.integers(1, 9), col=st.integers(1, 9)), max_size=2)
-        .map(tuple),
+        related=st.lists(
+            st.builds(Location, path=unsafe_texts, line=st.integers(1, 9), col=st.integers(1, 9), pointer=st.just("")),
+            max_size=2,
+        ).map(tuple),
+        fix=st.none(),
     ),
     max_size=4,
 )

@@ -1,20 +1,25 @@
-"""What the commands share: exit codes, errors, options, config loading, the corpus's entries."""
+"""What the commands share: exit codes, errors, options, config loading, the corpus's entries.
+
+Every run imports this module (`cli.main`), so it imports only what every run needs:
+the configuration and the entries are imported by the functions that read them, and
+`entrykit --version` loads neither."""
 
 from __future__ import annotations
 
 import enum
 import os
 import signal
-from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from entrykit import journal
-from entrykit.config import Config, load_config
-from entrykit.entry import Entry
-from entrykit.loader import discover, display_path, load
 from entrykit.output_safety import escape
+
+if TYPE_CHECKING:
+    from entrykit.config import Config
+    from entrykit.entry import Entry
 
 
 class ExitCode(enum.IntEnum):
@@ -90,6 +95,10 @@ root_option = click.option(
 
 
 def command_config(config_path: Path | None, root: Path | None) -> Config:
+    from dataclasses import replace
+
+    from entrykit.config import load_config
+
     config = load_config(Path.cwd(), config_path)
     if root is not None:
         config = replace(config, root=Path(os.path.realpath(root)))
@@ -98,6 +107,9 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
 
 def corpus_entries(config: Config) -> list[Entry]:
     """Every entry under the corpus root that loads (none if there is no root)."""
+    from entrykit.entry import Entry
+    from entrykit.loader import discover, display_path, load
+
     if not config.root.is_dir():
         return []
     loaded = (load(p, display_path(p), config.limits, within=config.root) for p in discover([config.root]))

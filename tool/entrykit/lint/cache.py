@@ -225,6 +225,7 @@ class Store:
         self._files: dict[str, Any] | None = None
         self._files_dirty = False
         self._files_removed: set[str] = set()
+        self._numbers: dict[str, int] = {}  # each file's shard (`shard_of`), worked out once a run
 
     @property
     def folder(self) -> Path:
@@ -254,13 +255,21 @@ class Store:
             shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", f"{kind}-{number:02d}"))
         return shard
 
+    def _number(self, key: str) -> int:
+        """`shard_of(key)`: a run asks it of each file for its results and again for its
+        corpus findings."""
+        number = self._numbers.get(key)
+        if number is None:
+            number = self._numbers[key] = shard_of(key)
+        return number
+
     def result(self, key: str) -> dict[str, Any] | None:
         """The results stored for a file (its path below the root), if any."""
-        return self._shard("res", shard_of(key)).get(key)
+        return self._shard("res", self._number(key)).get(key)
 
     def index(self, key: str) -> dict[str, Any] | None:
         """The summary and facts stored for a file, if any."""
-        return self._shard("idx", shard_of(key)).get(key)
+        return self._shard("idx", self._number(key)).get(key)
 
     def file_row(self, key: str) -> Any:
         """What the `files` table holds for a file (see `row_of`), if anything."""
@@ -272,7 +281,7 @@ class Store:
         return self._files
 
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
-        number = shard_of(key)
+        number = self._number(key)
         for kind, value in (("res", result), ("idx", index)):
             if value is not None:
                 self._shard(kind, number)[key] = value
@@ -286,7 +295,7 @@ class Store:
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
         for key in keys:
-            number = shard_of(key)
+            number = self._number(key)
             for kind in ("res", "idx"):
                 if self._shard(kind, number).pop(key, None) is not None:
                     self._dirty.add((kind, number))
@@ -339,7 +348,7 @@ class Store:
         """The findings on the file `key` of the run `corpus()` describes, and how their
         places were found, as `set_corpus` was given them (nothing for a file without any);
         None if the shard that holds them is missing or of another run."""
-        number = shard_of(key)
+        number = self._number(key)
         part = self._corpus_parts.get(number)
         if part is None:
             part = self._corpus_parts[number] = _str_keys(self._load("env", f"cor-{number:02d}"))
@@ -411,9 +420,9 @@ class Store:
     def _write_corpus(self, head: dict[str, Any], findings: dict[str, Any], places: dict[str, Any]) -> None:
         parts: list[dict[str, Any]] = [{"written": head["written"], "findings": {}, "places": {}} for _ in range(SHARDS)]
         for name, items in findings.items():
-            parts[shard_of(name)]["findings"][name] = items
+            parts[self._number(name)]["findings"][name] = items
         for name, items in places.items():
-            parts[shard_of(name)]["places"][name] = items
+            parts[self._number(name)]["places"][name] = items
         # Every shard, even one without findings: each names the writing it belongs to. The
         # head last: until it is written, the shards do not match the head a reader sees.
         for number, part in enumerate(parts):

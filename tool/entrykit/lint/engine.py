@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
@@ -30,7 +30,7 @@ import entrykit.rules  # noqa: F401  (importing the rule families registers ever
 from entrykit import registry
 from entrykit.config import Config
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity, Tally
+from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Severity, Tally, by_place
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
@@ -280,7 +280,6 @@ class _Run:
         self.checker = Checker(config, today, self.memo, files.size, keep_entries)
         self.dated_active = self.checker.dated_active  # (asked of every file)
         self.day = today.isoformat()
-        self.targets = set(files.targets)
         self._stand_ins = {str(path) for path in texts}
         self._keys: dict[Path, str | None] = {}
         self._folders: dict[str, str] = {}  # how diagnostics name a folder outside the working directory
@@ -294,6 +293,12 @@ class _Run:
         root = config.root
         self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
         self._here = str(cwd).rstrip("/") + "/" if os.sep == "/" and cwd.is_absolute() else None
+
+    @cached_property
+    def targets(self) -> set[Path]:
+        """The files reported on, as a set: made when a run first asks whether a file is one
+        (a run that finds every file in the cache never does; hashing a Path is not cheap)."""
+        return set(self.files.targets)
 
     def _key(self, path: Path) -> str | None:
         """The file's key in the cache (None without a cache, or outside the corpus root)."""
@@ -559,7 +564,7 @@ def _reuse_corpus(
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
     """Whether every finding names a rule of this entrykit (a record that does not is no
     record of ours, whatever its shape)."""
-    return all(registry.known(f.code) for f in findings)
+    return all(map(registry.known, {f.code for f in findings}))  # (each code once: a file has a few)
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
@@ -675,25 +680,42 @@ def _corpus_findings(
 
 
 _SEVERITY = {s.value: s for s in Severity}
+_severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
 
 
 def _diagnostic(
-    record: FileRecord, found: StoredFinding, shown_of: Mapping[str, str], name_of: Mapping[str, str]
+    record: FileRecord,
+    found: StoredFinding,
+    shown_of: Mapping[str, str],
+    name_of: Mapping[str, str],
+    located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
 ) -> Diagnostic:
+    """The diagnostic of a finding kept of `record`'s file. `located` holds the related
+    places of findings made before, resolved: a corpus rule names the same few places in
+    the findings of many files."""
     shown = record.shown
-    related = (
-        tuple(
-            Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
-            for r in found.related
-        )
-        if found.related
-        else ()
-    )
+    related: tuple[Location, ...] = ()
+    if found.related:
+        known = located.get(found.related)
+        if known is not None:
+            related = known
+        else:
+            related = tuple(
+                Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
+                for r in found.related
+            )
+            if all(r.key in shown_of for r in found.related):  # (the same places wherever it is reported)
+                if len(located) >= _LOCATED:
+                    located.clear()
+                located[found.related] = related
     # (by position, the severity by lookup: a warm run over a large corpus makes every one of them)
     return Diagnostic(
         shown, found.line, found.col, found.code, name_of[found.code], _SEVERITY[found.severity], found.message,
         found.pointer, related, Fix(*found.fix) if found.fix is not None else None,
     )
+
+
+_LOCATED = 4096  # related places a run keeps resolved (`_diagnostic`): a bound, whatever the corpus
 
 
 def _load_failure(record: FileRecord, failure: Failure, config: Config) -> list[Diagnostic]:
@@ -741,7 +763,6 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
 # What a file reports, in the order it is found: a finding kept, with its record; or a
 # diagnostic made on the spot (ET001, ET002).
 _Reported = tuple[FileRecord, StoredFinding] | Diagnostic
-_ORDER = attrgetter("path", "line", "col", "code", "message")  # `Diagnostic.sort_key`, without a call
 
 
 class Diagnostics(Sequence[Diagnostic]):
@@ -769,6 +790,7 @@ class Diagnostics(Sequence[Diagnostic]):
         self._files = [by_file[shown] for shown in sorted(by_file)]
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
+        self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
         self._tally: Tally | None = None
 
     @property
@@ -811,12 +833,12 @@ class Diagnostics(Sequence[Diagnostic]):
 
     def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
         """The diagnostics on the records of one shown name, sorted."""
-        shown_of, name_of = self._shown_of, self._name_of
+        shown_of, name_of, located = self._shown_of, self._name_of, self._located
         out = [
-            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of)
+            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of, located)
             for item in self._reported(records)
         ]
-        out.sort(key=_ORDER)
+        out.sort(key=by_place)
         return out
 
     def __iter__(self) -> Iterator[Diagnostic]:
@@ -833,7 +855,7 @@ class Diagnostics(Sequence[Diagnostic]):
         files = 0
         for records in self._files:
             made = self._of_file(records)
-            severities.update(d.severity for d in made)
+            severities.update(map(_severity_of, made))
             files += bool(made)
             yield from made
         self._tally = Tally(severities, files)

@@ -12,6 +12,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -21,7 +22,7 @@ from urllib.parse import quote, unquote
 import click
 
 import entrykit
-from entrykit.diagnostic import Diagnostic, Severity, tally
+from entrykit.diagnostic import Diagnostic, Location, Severity, tally
 from entrykit.output_safety import escape, json_safe
 from entrykit.registry import Rule
 from entrykit.rule_docs import rule_url
@@ -131,16 +132,23 @@ def diagnostic_line(d: Diagnostic) -> str:
     report is mostly this, several times faster than encoding a dict (json's own string
     encoder; the fix, whose value may be anything, through `_ONE_LINE`)."""
     text = encode_basestring
-    related = ", ".join([
-        f'{{"path": {text(r.path)}, "line": {r.line:d}, "col": {r.col:d}, "pointer": {text(r.pointer)}}}'
-        for r in d.related
-    ])
     fix = "null" if d.fix is None else _ONE_LINE.encode(diagnostic_json(d)["fix"])
     return (
         f'{{"path": {text(d.path)}, "line": {d.line:d}, "col": {d.col:d}, "code": {text(d.code)}, '
         f'"name": {text(d.name)}, "severity": {_SEVERITY_JSON[d.severity]}, "message": {text(d.message)}, '
-        f'"pointer": {text(d.pointer)}, "related": [{related}], "fix": {fix}}}'
+        f'"pointer": {text(d.pointer)}, "related": [{_related_json(d.related) if d.related else ""}], "fix": {fix}}}'
     )
+
+
+@lru_cache(maxsize=1024)
+def _related_json(related: tuple[Location, ...]) -> str:
+    """The related places of `diagnostic_line`, each set encoded once: a corpus rule names
+    the same few places in the diagnostics of many files."""
+    text = encode_basestring
+    return ", ".join([
+        f'{{"path": {text(r.path)}, "line": {r.line:d}, "col": {r.col:d}, "pointer": {text(r.pointer)}}}'
+        for r in related
+    ])
 
 
 _LINES_AT_ONCE = 1024  # lines made safe and written together
