@@ -311,6 +311,14 @@ def main() -> None:
     if args.canons.is_dir() and args.peer.is_dir():
         runs = peer_rows(args.work, args.canons, args.peer, args.before, args.rounds)
         peer_best = min(r.wall for r in runs["peer"])
+        # Each round's runs met the same load; the machine's speed may drift between rounds.
+        for number, peer_run in enumerate(runs["peer"]):
+            ours = "  ".join(
+                f"{name} {runs[name][number].wall:.2f} s ({peer_run.wall / runs[name][number].wall:.1f}x)"
+                for name in ("after", "before")
+                if runs[name]
+            )
+            print(f"  round {number + 1}: peer {peer_run.wall:.2f} s  {ours}", flush=True)
         for name in ("after", "before"):
             if runs[name]:
                 best = min(runs[name], key=lambda r: r.wall)
