@@ -173,18 +173,14 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
     return plus(1, rest)
 
 
-def _bound(pattern: str, flags: int, arithmetic: _Arithmetic[T]) -> T | None:
-    try:  # (the rest after the whole pattern: the step that reports the match)
-        return _seq_cost(syntax.parse(pattern, flags).nodes, arithmetic.plus(1, arithmetic.zero), arithmetic)
-    except Exception:  # does not parse, or nests deeper than we recurse: unknown
-        return None
-
-
 @lru_cache(maxsize=65536)
 def step_bound(pattern: str, flags: int) -> Polynomial | None:
     """Most steps a match of `pattern` takes from one start position, as a polynomial in
     the text's length, or None when there is no such bound (or it does not parse)."""
-    return _bound(pattern, flags, _IN_LENGTH)
+    try:  # (the rest after the whole pattern: the step that reports the match)
+        return _seq_cost(syntax.parse(pattern, flags).nodes, (1,), _IN_LENGTH)
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return None
 
 
 def search_steps(bound: Polynomial, length: int) -> int:
@@ -201,7 +197,7 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
     arithmetic = _InText(text)
     try:
         nodes = syntax.parse(pattern, flags).nodes
-        per_start = _seq_cost(nodes, 1, arithmetic)
+        per_start = _seq_cost(nodes, 1, arithmetic)  # (1: the step that reports the match)
         first = _first_characters(nodes)
     except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
