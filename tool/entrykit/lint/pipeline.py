@@ -303,3 +303,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     if writer is not None:
         with contextlib.suppress(OSError):
             writer.close()
+    # Let that thread finish now: at exit, Python wakes every pool's thread without the
+    # pool's lock (Python 3.11), and a wake-up racing the thread's own closing of its
+    # pipe prints an OSError (bad file descriptor) after our last line.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(5)
