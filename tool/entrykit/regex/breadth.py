@@ -49,8 +49,15 @@ def probe_messages() -> tuple[ProbeMessage, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_generic_probes() -> tuple[str, ...]:
-    return tuple(fold(probe) for probe in ("", *generic_probes()))
+def probe_texts() -> tuple[str, ...]:
+    """What a regex is tried on for being too broad, in order: the empty string, then the
+    generic probes."""
+    return ("", *generic_probes())
+
+
+@lru_cache(maxsize=1)
+def _folded_probe_texts() -> tuple[str, ...]:
+    return tuple(fold(probe) for probe in probe_texts())
 
 
 @lru_cache(maxsize=1)
@@ -97,8 +104,8 @@ def too_broad(
         known = False
     # Only the probes that hold every literal a match needs can match (all of them when
     # the literals are not known); in order, so the first match named is the same.
-    probes = ("", *generic_probes())
-    holding = may_match_each(query, _folded_generic_probes()) if known else -1
+    probes = probe_texts()
+    holding = may_match_each(query, _folded_probe_texts()) if known else -1
     tried = [probe for number, probe in enumerate(probes) if holding >> number & 1]
     outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in tried])
     for probe, outcome in zip(tried, outcomes, strict=True):

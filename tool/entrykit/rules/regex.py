@@ -10,7 +10,7 @@ from entrykit import pointer as jp
 from entrykit.corpus import Corpus
 from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
-from entrykit.regex.breadth import generic_probes, too_broad
+from entrykit.regex.breadth import probe_texts, too_broad
 from entrykit.regex.budget import TooComplex
 from entrykit.regex.literal_index import Row, Text, corpus_cross_matches, regex_fact, required
 from entrykit.regex.redos import Result, analyse, reported
@@ -410,7 +410,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
         # run it here; ET208 runs those that may match)
         own += [
             (f"the generic probe `{probe}`", probe)
-            for probe in ("", *generic_probes())
+            for probe in probe_texts()
             if not provably_fast(Job(pattern, flags, mode, probe))
         ]
         outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
