@@ -10,7 +10,7 @@ from functools import lru_cache
 from importlib import resources
 
 from entrykit.regex.information import least_information
-from entrykit.regex.literal_index import Query, fold, may_match_each, required
+from entrykit.regex.literal_index import JoinedTexts, Query, fold, may_match_each, required
 from entrykit.regex.runner import Job, RegexRunner, Status
 
 PROBES_FILE = "generic_probes.txt"
@@ -56,8 +56,8 @@ def probe_texts() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_probe_texts() -> tuple[str, ...]:
-    return tuple(fold(probe) for probe in probe_texts())
+def _folded_probe_texts() -> JoinedTexts:
+    return JoinedTexts(tuple(fold(probe) for probe in probe_texts()))
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +66,8 @@ def _folded_keys() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_messages() -> tuple[str, ...]:
-    return tuple(fold(probe.message) for probe in probe_messages())
+def _folded_messages() -> JoinedTexts:
+    return JoinedTexts(tuple(fold(probe.message) for probe in probe_messages()))
 
 
 @dataclass(frozen=True)

@@ -283,15 +283,16 @@ def may_match(query: Query, text: str) -> bool:
     return satisfied(query, _present(query, folded), folded)
 
 
-def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
+def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> int:
     """`may_match` of `query` on many texts at once, as a bitmask: bit i is set when
     `folded_texts[i]` (folded already) holds every literal the query requires.
 
     The query is walked once, and each distinct literal looked for once per text, where
-    `may_match` walks it (and lists its literals) again for every text."""
-    everything = (1 << len(folded_texts)) - 1
+    `may_match` walks it (and lists its literals) again for every text. Texts asked
+    about again and again (the probes) are best passed joined once (`JoinedTexts`)."""
+    joined = folded_texts if isinstance(folded_texts, JoinedTexts) else JoinedTexts(folded_texts)
+    everything = (1 << len(joined.texts)) - 1
     holding: dict[str, int] = {}
-    joined = _Joined(folded_texts)
 
     def walk(part: Query) -> int:
         if part is None:
@@ -315,7 +316,7 @@ def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
     return walk(query)
 
 
-class _Joined:
+class JoinedTexts:
     """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
 
     def __init__(self, texts: Sequence[str]) -> None:

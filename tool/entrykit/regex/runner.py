@@ -42,7 +42,7 @@ from entrykit.regex.compiling import (
     compile_pattern,
     settings_flags,
 )
-from entrykit.regex.steps import runs_within_limit
+from entrykit.regex.steps import runs_within_limit, runs_within_limit_each
 
 DEFAULT_TIMEOUT_MS = 100
 COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
@@ -107,6 +107,13 @@ def _run_here(job: Job) -> Outcome:
 def provably_fast(job: Job) -> bool:
     """True if the job's worst case (compiling included) is small enough to run without a budget."""
     return job.mode != COMPILE and runs_within_limit(job.pattern, job.flags, job.text)
+
+
+def provably_fast_each(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[bool]:
+    """`provably_fast` of the jobs of one regex on each of `texts`."""
+    if mode == COMPILE:
+        return [False] * len(texts)
+    return runs_within_limit_each(pattern, flags, texts)
 
 
 class _Worker:

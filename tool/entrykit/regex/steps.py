@@ -14,13 +14,21 @@ The same walk of the parsed pattern gives two bounds:
   `longest_fast_text` answers every job of it by the text's length alone;
 - `text_steps`: the bound for one text, where a repetition followed by a literal
   character tries the rest beyond that character only where the text holds it.
+
+A regex is asked about many texts (its own, the generic probes, other entries'), so the
+walk for one text runs on a `_Plan` of the regex made once: the same nodes in the same
+order with the same arithmetic, but with the runs of one-step nodes counted beforehand
+and each node's kind looked up once, so a text costs a few operations per repetition,
+group or alternation instead of one per character of the pattern.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from entrykit.regex import syntax
 from entrykit.regex.compiling import cheap_to_compile
@@ -191,18 +199,135 @@ def search_steps(bound: Polynomial, length: int) -> int:
     return value * (length + 1)
 
 
+# --- the walk for one text, planned once per regex --------------------------------------------
+
+# A plan of a sequence: per node that is not one step, in the order the walk meets them
+# (last node first), (one-step nodes met just before it, its plan, the literal character
+# after it), then the one-step nodes left at the front.
+_SeqPlan = tuple[tuple[tuple[int, "_NodePlan", int | None], ...], int]
+_LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE = range(9)
+_NodePlan = tuple[Any, ...]  # (kind, the plans of its sequences ...)
+
+
+def _plan_seq(nodes: syntax.Seq) -> _SeqPlan:
+    """`nodes` as `_seq_cost` walks them, with what does not depend on the text worked out."""
+    items: list[tuple[int, _NodePlan, int | None]] = []
+    steps = 0
+    after: syntax.Node | None = None
+    for node in reversed(nodes):
+        if isinstance(node, _ONE_STEP):
+            steps += 1
+            after = node
+            continue
+        next_char = after.code if isinstance(after, syntax.Char) else None
+        items.append((steps, _plan_node(node), next_char))
+        steps, after = 0, node
+    return tuple(items), steps
+
+
+def _plan_node(node: syntax.Node) -> _NodePlan:  # noqa: PLR0911 - one case per kind of node, as `_node_cost`
+    if isinstance(node, syntax.Repeat):
+        body = node.body[0] if len(node.body) == 1 else None
+        if isinstance(body, _ONE_CHARACTER):
+            return (_LOOP,)
+        if node.high is not None and node.high <= 1:
+            return (_ONCE, _plan_seq(node.body), node.low == 0)
+        return (_UNBOUNDED,)
+    if isinstance(node, syntax.Alternation):
+        return (_BRANCHES, tuple(_plan_seq(branch) for branch in node.branches))
+    if isinstance(node, syntax.Group):
+        return (_GROUP, _plan_seq(node.body))
+    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):
+        return (_OWN_MATCH, _plan_seq(node.body))
+    if isinstance(node, syntax.Conditional):
+        return (_CONDITIONAL, _plan_seq(node.yes), None if node.no is None else _plan_seq(node.no))
+    if isinstance(node, syntax.Backref):
+        return (_COMPARE,)
+    return (_ONE,)
+
+
+def _planned_seq_cost(plan: _SeqPlan, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
+    """`_seq_cost` of the planned sequence: the same value, None in the same cases."""
+    items, front = plan
+    plus, too_large = arithmetic.plus, arithmetic.too_large
+    for steps, node, next_char in items:
+        if steps:
+            rest = plus(steps, rest)
+        found = _planned_node_cost(node, rest, next_char, arithmetic)
+        if found is None or too_large(found):
+            return None
+        rest = found
+    return plus(front, rest) if front else rest
+
+
+def _planned_node_cost(  # noqa: PLR0911 - one case per kind of node
+    node: _NodePlan, rest: T, next_char: int | None, arithmetic: _Arithmetic[T]
+) -> T | None:
+    """`_node_cost` of the planned node (the comments there say why each case costs what it does)."""
+    plus, add = arithmetic.plus, arithmetic.add
+    kind = node[0]
+    if kind == _ONE:
+        return plus(1, rest)
+    if kind == _LOOP:
+        return arithmetic.loop(rest, next_char)
+    if kind == _GROUP:
+        inner = _planned_seq_cost(node[1], plus(1, rest), arithmetic)
+        return None if inner is None else plus(1, inner)
+    if kind == _BRANCHES:
+        total = plus(1, arithmetic.zero)
+        for branch in node[1]:
+            cost = _planned_seq_cost(branch, plus(1, rest), arithmetic)
+            if cost is None:
+                return None
+            total = add(total, plus(1, cost))
+        return total
+    if kind == _ONCE:
+        inner = _planned_seq_cost(node[1], plus(3, rest), arithmetic)
+        return None if inner is None else plus(3, add(inner, plus(2, rest)) if node[2] else inner)
+    if kind == _OWN_MATCH:
+        inner = _planned_seq_cost(node[1], plus(1, arithmetic.zero), arithmetic)
+        return None if inner is None else plus(1, add(inner, rest))
+    if kind == _CONDITIONAL:
+        yes = _planned_seq_cost(node[1], plus(1, rest), arithmetic)
+        no = _planned_seq_cost(node[2], rest, arithmetic) if node[2] is not None else rest
+        return None if yes is None or no is None else plus(1, add(yes, no))
+    if kind == _COMPARE:
+        return arithmetic.compare(rest)
+    return None  # _UNBOUNDED
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What `text_steps` needs of a regex, whatever the text."""
+
+    seq: _SeqPlan
+    first: tuple[frozenset[int], int] | None  # `_first_characters` of the whole pattern
+
+
+@lru_cache(maxsize=4096)
+def _text_plan(pattern: str, flags: int) -> _Plan | None:
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+        return _Plan(_plan_seq(nodes), _first_characters(nodes))
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return None
+
+
+@lru_cache(maxsize=4096)  # the same jobs come back: a probe of every regex written alike, a job run twice
 def text_steps(pattern: str, flags: int, text: str) -> int | None:
     """Most steps a search of `pattern` takes on `text` (every start position), or None
     when there is no such bound or it is past `FAST_PATH_LIMIT`."""
+    plan = _text_plan(pattern, flags)
+    if plan is None:
+        return None
     arithmetic = _InText(text)
     try:
-        nodes = syntax.parse(pattern, flags).nodes
-        per_start = _seq_cost(nodes, 1, arithmetic)  # (1: the step that reports the match)
-        first = _first_characters(nodes)
-    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        per_start = _planned_seq_cost(plan.seq, 1, arithmetic)  # (1: the step that reports the match)
+    except Exception:  # nests deeper than we recurse: unknown
         return None
     if per_start is None:
         return None
+    first = plan.first
     starts = len(text) + 1
     if first is None:
         total = starts * per_start
@@ -263,6 +388,14 @@ def runs_within_limit(pattern: str, flags: int, text: str) -> bool:
     if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
         return False
     return text_steps(pattern, flags, text) is not None
+
+
+def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> list[bool]:
+    """`runs_within_limit` of `pattern` on each of `texts`, asking about the regex once."""
+    longest = longest_fast_text(pattern, flags)
+    if all(len(text) <= longest for text in texts):
+        return [True] * len(texts)
+    return [len(text) <= longest or runs_within_limit(pattern, flags, text) for text in texts]
 
 
 _IN_LENGTH = _InLength()
