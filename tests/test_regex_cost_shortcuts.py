@@ -1,0 +1,213 @@
+"""The shortcuts that make the regex analyses cheap give exactly what the full computation gives.
+
+- `steps.text_steps` walks a plan of the regex made once (`_plan_seq`): held to the walk
+  over the parsed nodes (`_seq_cost`) with the same arithmetic, for one text and in the
+  text's length, on generated regexes and on the deadends canons' regexes;
+- `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
+  one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
+- `runner.provably_fast_each` is `provably_fast` of every job;
+- `literal_index.may_match_each` on texts joined once is the same as on the texts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex import steps, syntax
+from entrykit.regex.breadth import probe_texts
+from entrykit.regex.literal_index import JoinedTexts, fold, may_match_each, required
+from entrykit.regex.runner import COMPILE, Job, provably_fast, provably_fast_each
+from tests.conftest import DEADENDS
+
+LITERALS = st.sampled_from(["a", "b", "ab", "K", "k", "ſ", "s", "error", "x1", "\\.", " ", "é"])
+SINGLES = st.sampled_from(["a", "b", ".", r"\d", r"\w", "[ab]", "[^a]", r"\s", "[a-f]", "k"])
+ZERO_WIDTH = st.sampled_from(["^", "$", r"\b", r"\B", r"\A", r"\Z"])
+QUANTIFIERS = st.sampled_from(["*", "+", "?", "{2,}", "{1,3}", "*?", "+?", "*+", "{0,2}?", "??", "{3}"])
+
+
+@st.composite
+def regexes(draw: st.DrawFn, depth: int = 0) -> str:
+    """Every kind of node the step walk tells apart: literal runs, classes, anchors, loops,
+    optional and repeated groups, alternations, lookarounds, atomic groups, conditionals,
+    backreferences; some that do not compile."""
+    parts = []
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.integers(0, 10 if depth < 2 else 3))
+        inner = (lambda: draw(regexes(depth + 1))) if depth < 2 else (lambda: draw(LITERALS))
+        if kind == 0:
+            parts.append(draw(LITERALS))
+        elif kind == 1:
+            parts.append(draw(SINGLES) + draw(QUANTIFIERS))
+        elif kind == 2:
+            parts.append(draw(ZERO_WIDTH))
+        elif kind == 3:
+            parts.append(draw(SINGLES))
+        elif kind == 4:
+            parts.append(f"(?:{inner()}|{inner()})")
+        elif kind == 5:
+            parts.append(f"({inner()}){draw(QUANTIFIERS)}")
+        elif kind == 6:
+            parts.append(f"(?{draw(st.sampled_from(['=', '!', '<=', '<!']))}{inner()})")
+        elif kind == 7:
+            parts.append(f"(?>{inner()})")
+        elif kind == 8:
+            parts.append(f"(?(1){inner()}|{inner()})" if draw(st.booleans()) else f"(?(1){inner()})")
+        elif kind == 9:
+            parts.append(draw(st.sampled_from([r"\1", "(?P<n>a)(?P=n)", "(a)", "(?i:ab)", "(?-i:K)"])))
+        else:
+            parts.append(f"({inner()})")
+    return "".join(parts)
+
+
+TEXTS = st.text(alphabet="abkKſs x1.é\n", max_size=40)
+FLAGS = st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE, re.DOTALL])
+
+
+def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
+    """`text_steps` by the walk over the parsed nodes, for every text anew (the definition)."""
+    arithmetic = steps._InText(text)
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+        per_start = steps._seq_cost(nodes, 1, arithmetic)
+        first = steps._first_characters(nodes)
+    except Exception:
+        return None
+    if per_start is None:
+        return None
+    starts = len(text) + 1
+    if first is None:
+        total = starts * per_start
+    else:
+        codes, failing = first
+        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+    return total if total <= steps.FAST_PATH_LIMIT else None
+
+
+def _planned_in_length(pattern: str, flags: int) -> object:
+    nodes = syntax.parse(pattern, flags).nodes
+    return steps._planned_seq_cost(steps._plan_seq(nodes), (1,), steps._IN_LENGTH)
+
+
+def _walked_in_length(pattern: str, flags: int) -> object:
+    return steps._seq_cost(syntax.parse(pattern, flags).nodes, (1,), steps._IN_LENGTH)
+
+
+def _outcome(make: object) -> object:
+    try:
+        return make()  # type: ignore[operator]
+    except Exception as exc:
+        return (type(exc), str(exc))
+
+
+@settings(max_examples=600, deadline=None)
+@given(regexes(), TEXTS, FLAGS)
+def test_the_planned_walk_is_the_walk(pattern: str, text: str, flags: int) -> None:
+    assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text)
+    assert _outcome(lambda: _planned_in_length(pattern, flags)) == _outcome(lambda: _walked_in_length(pattern, flags))
+
+
+@settings(max_examples=150, deadline=None)
+@given(regexes(), st.sampled_from("abkx "), st.integers(0, 3000), FLAGS)
+def test_the_planned_walk_is_the_walk_on_long_texts(pattern: str, char: str, length: int, flags: int) -> None:
+    # long texts reach the limit: the planned walk gives up where the walk does
+    text = (char + "ab") * length
+    assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text)
+
+
+def test_the_planned_walk_gives_up_where_the_walk_does() -> None:
+    # a part past the limit whose steps the next character's absence cuts down again:
+    # the walk stops at that part, and so does the plan
+    pattern = "a.*b.*c.*d.*e.*zq"
+    text = "abcde" * 60
+    assert walked_text_steps(pattern, 0, text) is None
+    assert steps.text_steps(pattern, 0, text) is None
+    assert steps.text_steps("fatal: not a git repository", 0, "x" * 1000) == walked_text_steps(
+        "fatal: not a git repository", 0, "x" * 1000
+    )
+
+
+def _canon_regexes_and_texts() -> list[tuple[str, list[str]]]:
+    found = []
+    for path in sorted(DEADENDS.rglob("*.json")):
+        error = json.loads(path.read_text(encoding="utf-8")).get("error") or {}
+        pattern = error.get("regex")
+        if isinstance(pattern, str):
+            texts = [t for t in [error.get("signature"), *(error.get("examples") or [])] if isinstance(t, str)]
+            found.append((pattern, texts))
+    return found
+
+
+@pytest.mark.skipif(not DEADENDS.is_dir(), reason="the deadends canons are not here")
+def test_the_planned_walk_is_the_walk_on_the_canons() -> None:
+    compared = 0
+    probes = probe_texts()
+    for pattern, texts in _canon_regexes_and_texts():
+        for flags in (0, re.IGNORECASE):
+            assert _outcome(lambda p=pattern, f=flags: _planned_in_length(p, f)) == _outcome(
+                lambda p=pattern, f=flags: _walked_in_length(p, f)
+            )
+            for text in (*texts, *probes, (texts[0] if texts else "x") * 40):
+                assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text), pattern
+                compared += 1
+    assert compared > 100_000
+
+
+def _compiled_and_parsed(pattern: str, flags: int, parse_first: bool) -> tuple[object, object]:
+    syntax.clear_memo()
+    if parse_first:
+        parsed = _outcome(lambda: syntax.parse(pattern, flags))
+        compiled = _outcome(lambda: syntax.compile_regex(pattern, flags))
+    else:
+        compiled = _outcome(lambda: syntax.compile_regex(pattern, flags))
+        parsed = _outcome(lambda: syntax.parse(pattern, flags))
+    return compiled, parsed
+
+
+def _described(compiled: object) -> object:
+    if isinstance(compiled, re.Pattern):
+        return (compiled, compiled.pattern, compiled.flags, compiled.groups, compiled.groupindex)
+    return compiled
+
+
+@settings(max_examples=400, deadline=None)
+@given(regexes(), FLAGS, st.booleans())
+def test_compiling_from_the_shared_parse_is_re_compile(pattern: str, flags: int, parse_first: bool) -> None:
+    compiled, parsed = _compiled_and_parsed(pattern, flags, parse_first)
+    syntax.clear_memo()
+    alone_parsed = _outcome(lambda: syntax.parse(pattern, flags))
+    re.purge()
+    assert _described(compiled) == _described(_outcome(lambda: re.compile(pattern, flags)))
+    assert parsed == alone_parsed
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["(", "a{3,2}", r"a(?<=b+)c", "(?P<x>a)(?P=x)", "[Ā-￠]", "(?x) a b # c", "(" * 70 + "a" + ")" * 70, r"\8"],
+)
+@pytest.mark.parametrize("parse_first", [True, False])
+def test_compiling_from_the_shared_parse_on_odd_patterns(pattern: str, parse_first: bool) -> None:
+    test_compiling_from_the_shared_parse_is_re_compile.hypothesis.inner_test(pattern, re.IGNORECASE, parse_first)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(regexes(), st.lists(st.one_of(TEXTS, st.sampled_from(["a" * 3000, "ab " * 900])), max_size=6), FLAGS)
+def test_which_jobs_are_provably_fast_asked_at_once(pattern: str, texts: list[str], flags: int) -> None:
+    for mode in ("search", "match", COMPILE):
+        each = [provably_fast(Job(pattern, flags, mode, text)) for text in texts]
+        assert provably_fast_each(pattern, flags, mode, texts) == each
+
+
+@settings(max_examples=200, deadline=None)
+@given(regexes(), st.lists(TEXTS, max_size=8), FLAGS)
+def test_may_match_each_on_texts_joined_once(pattern: str, texts: list[str], flags: int) -> None:
+    try:
+        query = required(pattern, flags)
+    except Exception:
+        return
+    folded = [fold(text) for text in texts]
+    assert may_match_each(query, JoinedTexts(tuple(folded))) == may_match_each(query, folded)
