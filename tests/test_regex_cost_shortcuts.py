@@ -1,8 +1,9 @@
 """The shortcuts that make the regex analyses cheap give exactly what the full computation gives.
 
-- `steps.text_steps` walks a plan of the regex made once (`_plan_seq`): held to the walk
-  over the parsed nodes (`_seq_cost`) with the same arithmetic, for one text and in the
-  text's length, on generated regexes and on the deadends canons' regexes;
+- `steps.step_bound` and `steps.text_steps` walk a plan of the regex made once (`_plan`),
+  and count a character of the text only when the walk asks for it: held to the walk over
+  the parsed nodes themselves with every character counted (as the bounds were first
+  worked out), on generated regexes and texts and on the deadends canons' regexes;
 - `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
   one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
 - `runner.provably_fast_each` is `provably_fast` of every job;
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -68,12 +71,80 @@ TEXTS = st.text(alphabet="abkKſs x1.é\n", max_size=40)
 FLAGS = st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE, re.DOTALL])
 
 
+class _CountedText(steps._InText):
+    """The arithmetic for one text with every character counted up front (as it was)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.all_counts = Counter(fold(text))
+
+    def holding(self, code: int) -> int:
+        return self.all_counts[fold(chr(code))]
+
+
+_ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
+_ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
+
+
+def _walked_seq_cost(nodes: syntax.Seq, rest: Any, arithmetic: Any) -> Any:
+    """The walk over the parsed nodes themselves, node by node (the definition the plan is held to)."""
+    ones = 0
+    after: syntax.Node | None = None
+    for node in reversed(nodes):
+        if isinstance(node, _ONE_STEP):
+            ones += 1
+            after = node
+            continue
+        if ones:
+            rest = arithmetic.plus(ones, rest)
+            ones = 0
+        next_char = after.code if isinstance(after, syntax.Char) else None
+        found = _walked_node_cost(node, rest, next_char, arithmetic)
+        if found is None or arithmetic.too_large(found):
+            return None
+        rest, after = found, node
+    return arithmetic.plus(ones, rest) if ones else rest
+
+
+def _walked_node_cost(node: syntax.Node, rest: Any, next_char: int | None, arithmetic: Any) -> Any:  # noqa: PLR0911
+    plus, add = arithmetic.plus, arithmetic.add
+    if isinstance(node, syntax.Repeat):
+        body = node.body[0] if len(node.body) == 1 else None
+        if isinstance(body, _ONE_CHARACTER):
+            return arithmetic.loop(rest, next_char)
+        if node.high is not None and node.high <= 1:
+            inner = _walked_seq_cost(node.body, plus(3, rest), arithmetic)
+            return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)
+        return None
+    if isinstance(node, syntax.Alternation):
+        total = plus(1, arithmetic.zero)
+        for branch in node.branches:
+            cost = _walked_seq_cost(branch, plus(1, rest), arithmetic)
+            if cost is None:
+                return None
+            total = add(total, plus(1, cost))
+        return total
+    if isinstance(node, syntax.Group):
+        inner = _walked_seq_cost(node.body, plus(1, rest), arithmetic)
+        return None if inner is None else plus(1, inner)
+    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):
+        inner = _walked_seq_cost(node.body, plus(1, arithmetic.zero), arithmetic)
+        return None if inner is None else plus(1, add(inner, rest))
+    if isinstance(node, syntax.Conditional):
+        yes = _walked_seq_cost(node.yes, plus(1, rest), arithmetic)
+        no = _walked_seq_cost(node.no, rest, arithmetic) if node.no is not None else rest
+        return None if yes is None or no is None else plus(1, add(yes, no))
+    if isinstance(node, syntax.Backref):
+        return arithmetic.compare(rest)
+    return plus(1, rest)
+
+
 def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
-    """`text_steps` by the walk over the parsed nodes, for every text anew (the definition)."""
-    arithmetic = steps._InText(text)
+    """`text_steps` by the walk over the parsed nodes, every character counted, for every text anew."""
+    arithmetic = _CountedText(text)
     try:
         nodes = syntax.parse(pattern, flags).nodes
-        per_start = steps._seq_cost(nodes, 1, arithmetic)
+        per_start = _walked_seq_cost(nodes, 1, arithmetic)
         first = steps._first_characters(nodes)
     except Exception:
         return None
@@ -88,13 +159,12 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     return total if total <= steps.FAST_PATH_LIMIT else None
 
 
-def _planned_in_length(pattern: str, flags: int) -> object:
-    nodes = syntax.parse(pattern, flags).nodes
-    return steps._planned_seq_cost(steps._plan_seq(nodes), (1,), steps._IN_LENGTH)
-
-
-def _walked_in_length(pattern: str, flags: int) -> object:
-    return steps._seq_cost(syntax.parse(pattern, flags).nodes, (1,), steps._IN_LENGTH)
+def walked_step_bound(pattern: str, flags: int) -> Any:
+    """`step_bound` by the walk over the parsed nodes."""
+    try:
+        return _walked_seq_cost(syntax.parse(pattern, flags).nodes, (1,), steps._IN_LENGTH)
+    except Exception:
+        return None
 
 
 def _outcome(make: object) -> object:
@@ -108,7 +178,7 @@ def _outcome(make: object) -> object:
 @given(regexes(), TEXTS, FLAGS)
 def test_the_planned_walk_is_the_walk(pattern: str, text: str, flags: int) -> None:
     assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text)
-    assert _outcome(lambda: _planned_in_length(pattern, flags)) == _outcome(lambda: _walked_in_length(pattern, flags))
+    assert steps.step_bound(pattern, flags) == walked_step_bound(pattern, flags)
 
 
 @settings(max_examples=150, deadline=None)
@@ -148,9 +218,7 @@ def test_the_planned_walk_is_the_walk_on_the_canons() -> None:
     probes = probe_texts()
     for pattern, texts in _canon_regexes_and_texts():
         for flags in (0, re.IGNORECASE):
-            assert _outcome(lambda p=pattern, f=flags: _planned_in_length(p, f)) == _outcome(
-                lambda p=pattern, f=flags: _walked_in_length(p, f)
-            )
+            assert steps.step_bound(pattern, flags) == walked_step_bound(pattern, flags), pattern
             for text in (*texts, *probes, (texts[0] if texts else "x") * 40):
                 assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text), pattern
                 compared += 1
