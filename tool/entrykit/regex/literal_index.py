@@ -302,15 +302,18 @@ def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> i
             if found is None:
                 found = holding[part] = joined.holding(part)
             return found
-        masks = (walk(item) for item in part[1])
         if part[0] == "and":
             out = everything
-            for mask in masks:
-                out &= mask
+            for item in part[1]:
+                out &= walk(item)
+                if not out:  # no text holds them all: the other parts change nothing
+                    break
             return out
         out = 0
-        for mask in masks:
-            out |= mask
+        for item in part[1]:
+            out |= walk(item)
+            if out == everything:
+                break
         return out
 
     return walk(query)
@@ -319,13 +322,24 @@ def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> i
 class JoinedTexts:
     """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
 
+    KEPT = 4096  # literals whose answer is kept (the same words come back in regex after regex)
+
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
         self.joined = "\0".join(texts)
         self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+        self._known: dict[str, int] = {}
 
     def holding(self, literal: str) -> int:
         """Bit i set when `texts[i]` holds `literal`."""
+        known = self._known.get(literal)
+        if known is None:
+            if len(self._known) >= self.KEPT:
+                self._known.clear()
+            known = self._known[literal] = self._holding(literal)
+        return known
+
+    def _holding(self, literal: str) -> int:
         if not literal or "\0" in literal:  # (a NUL would match across two texts)
             return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
         mask, at = 0, self.joined.find(literal)
