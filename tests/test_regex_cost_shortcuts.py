@@ -7,7 +7,8 @@
 - `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
   one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
 - `runner.provably_fast_each` is `provably_fast` of every job;
-- `literal_index.may_match_each` on texts joined once is the same as on the texts.
+- `literal_index.may_match_each`, which stops walking a query once the answer is known and
+  whose joined texts keep their answer per literal, is `may_match` on each text.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import steps, syntax
-from entrykit.regex.breadth import probe_texts
-from entrykit.regex.literal_index import JoinedTexts, fold, may_match_each, required
+from entrykit.regex import redos, steps, syntax
+from entrykit.regex.breadth import probe_messages, probe_texts
+from entrykit.regex.literal_index import JoinedTexts, fold, may_match, may_match_each, required
 from entrykit.regex.runner import COMPILE, Job, provably_fast, provably_fast_each
 from tests.conftest import DEADENDS
 
@@ -270,12 +271,47 @@ def test_which_jobs_are_provably_fast_asked_at_once(pattern: str, texts: list[st
         assert provably_fast_each(pattern, flags, mode, texts) == each
 
 
-@settings(max_examples=200, deadline=None)
-@given(regexes(), st.lists(TEXTS, max_size=8), FLAGS)
-def test_may_match_each_on_texts_joined_once(pattern: str, texts: list[str], flags: int) -> None:
+_MESSAGES = tuple(fold(probe.message) for probe in probe_messages()) + tuple(fold(t) for t in probe_texts())
+_JOINED = JoinedTexts(_MESSAGES)  # one for every example: its answers per literal are kept across queries
+_JOINED.KEPT = 7  # (and let go often)
+
+
+@settings(max_examples=300, deadline=None)
+@given(regexes(), FLAGS)
+def test_may_match_each_on_texts_joined_once_is_may_match_on_each(pattern: str, flags: int) -> None:
     try:
         query = required(pattern, flags)
     except Exception:
         return
-    folded = [fold(text) for text in texts]
-    assert may_match_each(query, JoinedTexts(tuple(folded))) == may_match_each(query, folded)
+    expected = sum(1 << i for i, text in enumerate(_MESSAGES) if may_match(query, text))
+    assert may_match_each(query, _JOINED) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["error", "failed", "no such", "x", "module", "zzz"]), min_size=1, max_size=4), st.booleans())
+def test_may_match_each_stops_early_with_the_same_answer(literals: list[str], every: bool) -> None:
+    query: Any = ("and" if every else "or", tuple(literals)) if len(literals) > 1 else literals[0]
+    expected = sum(1 << i for i, text in enumerate(_MESSAGES) if may_match(query, text))
+    assert may_match_each(query, _JOINED) == expected
+    assert may_match_each(query, list(_MESSAGES)) == expected
+
+
+def _parsed_and_analysed(pattern: str, flags: int) -> tuple[object, object]:
+    syntax.clear_memo()
+    parsed = _outcome(lambda: syntax.parse(pattern, flags))
+    analysed = _outcome(lambda: [r.to_data() for r in redos.analyse(pattern, flags, "search", None)])
+    return parsed, analysed
+
+
+@settings(max_examples=200, deadline=None)
+@given(regexes(), FLAGS)
+def test_one_char_record_per_code_point_changes_no_parse_and_no_analysis(pattern: str, flags: int) -> None:
+    shared = _parsed_and_analysed(pattern, flags)
+    kept = syntax._CHARS.KEPT
+    try:
+        syntax._CHARS.KEPT = 0  # every character its own record, as each parse made them
+        syntax._CHARS.clear()
+        alone = _parsed_and_analysed(pattern, flags)
+    finally:
+        syntax._CHARS.KEPT = kept
+    assert shared == alone

@@ -234,13 +234,30 @@ _CATEGORIES = {
 _REPEAT_KINDS = {_c.MAX_REPEAT: GREEDY, _c.MIN_REPEAT: LAZY, _c.POSSESSIVE_REPEAT: POSSESSIVE}
 
 
+class _Chars(dict[int, Char]):
+    """One `Char` per code point (nodes are values: equal ones may be one object), for the
+    first `KEPT` code points met; literal characters are most of every pattern."""
+
+    KEPT = 4096
+
+    def __missing__(self, code: int) -> Char:
+        char = Char(code)
+        if len(self) < self.KEPT:
+            self[code] = char
+        return char
+
+
+_CHARS = _Chars()
+
+
 def _seq(items: Any) -> Seq:
-    return tuple(_node(op, av) for op, av in items)
+    literal, chars = _c.LITERAL, _CHARS
+    return tuple([chars[av] if op is literal else _node(op, av) for op, av in items])
 
 
 def _class_item(op: Any, av: Any) -> ClassItem:
     if op is _c.LITERAL:
-        return Char(av)
+        return _CHARS[av]
     if op is _c.RANGE:
         return CharRange(av[0], av[1])
     if op is _c.CATEGORY and av in _CATEGORIES:
@@ -250,7 +267,7 @@ def _class_item(op: Any, av: Any) -> ClassItem:
 
 def _node(op: Any, av: Any) -> Node:
     if op is _c.LITERAL:
-        return Char(av)
+        return _CHARS[av]
     if op is _c.IN:
         negated = bool(av) and av[0][0] is _c.NEGATE
         return CharClass(negated, tuple(_class_item(*item) for item in av[1 if negated else 0 :]))
