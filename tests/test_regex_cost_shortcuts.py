@@ -7,6 +7,7 @@
 - `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
   one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
 - `runner.provably_fast_each` is `provably_fast` of every job;
+- the literal analysis folds a run of literal characters at once, as each character folds;
 - `literal_index.may_match_each`, which stops walking a query once the answer is known and
   whose joined texts keep their answer per literal, is `may_match` on each text.
 """
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 from entrykit.regex import redos, steps, syntax
 from entrykit.regex.breadth import probe_messages, probe_texts
+from entrykit.regex.folding import TABLE
 from entrykit.regex.literal_index import JoinedTexts, fold, may_match, may_match_each, required
 from entrykit.regex.runner import COMPILE, Job, provably_fast, provably_fast_each
 from tests.conftest import DEADENDS
@@ -315,3 +317,10 @@ def test_one_char_record_per_code_point_changes_no_parse_and_no_analysis(pattern
     finally:
         syntax._CHARS.KEPT = kept
     assert shared == alone
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=30) | st.text(alphabet="aKkſsSİıΣσςµμé", max_size=30))
+def test_a_run_of_literal_characters_folds_as_each_character_does(run: str) -> None:
+    # the literal analysis folds a run of characters at once, where it folded each by the table
+    assert fold(run) == "".join(chr(TABLE[ord(char)]) for char in run)

@@ -99,18 +99,17 @@ def _query(info: _Info, budget: Budget) -> Query:
 
 def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
     exact: frozenset[str] = frozenset({""})
-    run: list[str] = []  # literal characters still to be appended to every string of `exact`
+    run: list[int] = []  # literal characters still to be appended to every string of `exact`
     parts: list[Query] = []
     exact_only = True
-    table = _TABLE
     char = syntax.Char
     for node in nodes:
-        if type(node) is char:  # the common case, kept cheap: long literal runs
-            run.append(chr(table[node.code]))
+        if type(node) is char:  # the common case, kept cheap: long literal runs, folded at once
+            run.append(node.code)
             continue
         info = _node(node, budget)
         if run:
-            tail = "".join(run)
+            tail = fold("".join(map(chr, run)))
             budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
             exact = frozenset(a + tail for a in exact)
             run = []
@@ -127,7 +126,7 @@ def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
             exact = frozenset({""})
     budget.spend(len(nodes))
     if run:
-        tail = "".join(run)
+        tail = fold("".join(map(chr, run)))
         budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
         exact = frozenset(a + tail for a in exact)
     if exact_only:
