@@ -23,11 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import redos, steps, syntax
+from entrykit.regex import breadth, redos, steps, syntax
 from entrykit.regex.breadth import probe_messages, probe_texts
 from entrykit.regex.folding import TABLE
 from entrykit.regex.literal_index import JoinedTexts, fold, may_match, may_match_each, required
-from entrykit.regex.runner import COMPILE, Job, provably_fast, provably_fast_each
+from entrykit.regex.runner import COMPILE, Job, RegexRunner, provably_fast, provably_fast_each
 from tests.conftest import DEADENDS
 
 LITERALS = st.sampled_from(["a", "b", "ab", "K", "k", "ſ", "s", "error", "x1", "\\.", " ", "é"])
@@ -324,3 +324,32 @@ def test_one_char_record_per_code_point_changes_no_parse_and_no_analysis(pattern
 def test_a_run_of_literal_characters_folds_as_each_character_does(run: str) -> None:
     # the literal analysis folds a run of characters at once, where it folded each by the table
     assert fold(run) == "".join(chr(TABLE[ord(char)]) for char in run)
+
+
+OWN_TEXTS = st.lists(st.sampled_from(["KeyError: 'x'", "error: failed", "No such file or directory", "ab", ""]), max_size=3)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.one_of(regexes(), st.sampled_from(["error", "KeyError", "No such file", "[", "(?:x.*){70}", "x*"])), OWN_TEXTS, OWN_TEXTS)
+def test_too_broad_asks_about_the_regex_once_with_the_same_answer(pattern: str, own: list[str], other: list[str]) -> None:
+    # what `too_broad` works out of a regex alone is kept for the next entry written alike:
+    # each entry's answer is the one a fresh start gives
+    with RegexRunner() as runner:
+        breadth._regex_alone.cache_clear()
+        first = breadth.too_broad(pattern, 0, "search", runner, 3, own)
+        again = breadth.too_broad(pattern, 0, "search", runner, 3, other)  # (its own texts differ)
+    with RegexRunner() as runner:
+        breadth._regex_alone.cache_clear()
+        fresh = breadth.too_broad(pattern, 0, "search", runner, 3, other)
+        breadth._regex_alone.cache_clear()
+        assert first == breadth.too_broad(pattern, 0, "search", runner, 3, own)
+    assert again == fresh
+
+
+@settings(max_examples=150, deadline=None)
+@given(regexes(), FLAGS)
+def test_which_probes_are_provably_fast_kept_per_regex(pattern: str, flags: int) -> None:
+    probes = probe_texts()
+    kept = provably_fast_each(pattern, flags, "search", probes)
+    assert kept == provably_fast_each(pattern, flags, "search", list(probes))
+    assert kept == [provably_fast(Job(pattern, flags, "search", probe)) for probe in probes]

@@ -732,10 +732,15 @@ def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query
     if pattern is not None:
         ok = runner.compiles(pattern, flags)
         if ok:
-            query = _safe_required(pattern, flags)
-            chosen = cover(query)
+            query, chosen = _query_and_cover(pattern, flags)
     entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None)
     return ok, query, chosen
+
+
+@lru_cache(maxsize=4096)  # (regexes written alike: one template's)
+def _query_and_cover(pattern: str, flags: int) -> tuple[Query, frozenset[str] | None]:
+    query = _safe_required(pattern, flags)
+    return query, cover(query)
 
 
 def _present(query: Query, folded: str) -> set[str]:

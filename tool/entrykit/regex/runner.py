@@ -113,7 +113,14 @@ def provably_fast_each(pattern: str, flags: int, mode: str, texts: Sequence[str]
     """`provably_fast` of the jobs of one regex on each of `texts`."""
     if mode == COMPILE:
         return [False] * len(texts)
+    if type(texts) is tuple:  # the same texts for every regex (the probes): asked again for regexes written alike
+        return list(_fast_on_fixed_texts(pattern, flags, texts))
     return runs_within_limit_each(pattern, flags, texts)
+
+
+@lru_cache(maxsize=1024)
+def _fast_on_fixed_texts(pattern: str, flags: int, texts: tuple[str, ...]) -> tuple[bool, ...]:
+    return tuple(runs_within_limit_each(pattern, flags, texts))
 
 
 class _Worker:
