@@ -1,9 +1,10 @@
 """The shortcuts that make the regex analyses cheap give exactly what the full computation gives.
 
 - `steps.step_bound` and `steps.text_steps` walk a plan of the regex made once (`_plan`),
-  and count a character of the text only when the walk asks for it: held to the walk over
-  the parsed nodes themselves with every character counted (as the bounds were first
-  worked out), on generated regexes and texts and on the deadends canons' regexes;
+  count a character of the text only when the walk asks for it and add polynomials a
+  whole tuple at a time: held to the walk over the parsed nodes themselves with every
+  character counted and every term added by itself (as the bounds were first worked
+  out), on generated regexes and texts and on the deadends canons' regexes;
 - `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
   one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
 - `runner.provably_fast_each` is `provably_fast` of every job;
@@ -83,6 +84,22 @@ class _CountedText(steps._InText):
 
     def holding(self, code: int) -> int:
         return self.all_counts[fold(chr(code))]
+
+
+class _ReferenceLength(steps._InLength):
+    """The arithmetic in the text's length, spelt out term by term (as it was)."""
+
+    def plus(self, steps_: int, value: steps.Polynomial) -> steps.Polynomial:
+        return (value[0] + steps_, *value[1:])
+
+    def add(self, left: steps.Polynomial, right: steps.Polynomial) -> steps.Polynomial:
+        if len(left) < len(right):
+            left, right = right, left
+        return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
+
+    def loop(self, rest: steps.Polynomial, next_char: int | None) -> steps.Polynomial:
+        tried = self.plus(1, rest)
+        return self.add((2, 1), self.add(tried, (0, *tried)))
 
 
 _ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
@@ -165,7 +182,7 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
 def walked_step_bound(pattern: str, flags: int) -> Any:
     """`step_bound` by the walk over the parsed nodes."""
     try:
-        return _walked_seq_cost(syntax.parse(pattern, flags).nodes, (1,), steps._IN_LENGTH)
+        return _walked_seq_cost(syntax.parse(pattern, flags).nodes, (1,), _ReferenceLength())
     except Exception:
         return None
 

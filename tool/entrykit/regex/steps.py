@@ -24,6 +24,7 @@ group or alternation rather than one per character of the pattern.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,18 +73,22 @@ class _InLength(_Arithmetic[Polynomial]):
     zero: Polynomial = (0,)
 
     def plus(self, steps: int, value: Polynomial) -> Polynomial:
-        return (value[0] + steps, *value[1:])
+        return (value[0] + steps,) + value[1:]
 
     def add(self, left: Polynomial, right: Polynomial) -> Polynomial:
         if len(left) < len(right):
             left, right = right, left
-        return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
+        added = tuple(map(operator.add, left, right))  # (as far as the shorter goes)
+        return added if len(left) == len(right) else added + left[len(right) :]
 
     def loop(self, rest: Polynomial, next_char: int | None) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
-        # (n + 1): one step, and the rest
-        tried = self.plus(1, rest)
-        return self.add((2, 1), self.add(tried, (0, *tried)))
+        # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
+        tried = (rest[0] + 1,) + rest[1:]
+        out = list(map(operator.add, tried + (0,), (0,) + tried))
+        out[0] += 2
+        out[1] += 1
+        return tuple(out)
 
     def compare(self, rest: Polynomial) -> Polynomial:
         return self.add((1, 1), rest)
