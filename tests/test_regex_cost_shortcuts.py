@@ -370,3 +370,9 @@ def test_which_probes_are_provably_fast_kept_per_regex(pattern: str, flags: int)
     kept = provably_fast_each(pattern, flags, "search", probes)
     assert kept == provably_fast_each(pattern, flags, "search", list(probes))
     assert kept == [provably_fast(Job(pattern, flags, "search", probe)) for probe in probes]
+
+
+@given(st.integers(min_value=0, max_value=(1 << 300) - 1))
+def test_the_set_bits_of_a_mask_in_order(mask: int) -> None:
+    # ET208 tries the probe messages a regex may match by the set bits of their mask
+    assert list(breadth._bits(mask)) == [number for number in range(300) if mask >> number & 1]

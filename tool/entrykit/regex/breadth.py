@@ -4,7 +4,7 @@ literal information, or real messages of other errors (the probe corpus)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -151,6 +151,14 @@ def _regex_alone(pattern: str, flags: int) -> _Regex:
         return _Regex(False, None)
 
 
+def _bits(mask: int) -> Iterator[int]:
+    """The numbers of the bits set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def _other_errors(
     pattern: str, flags: int, mode: str, runner: RegexRunner, holding: int, own_texts: Iterable[str]
 ) -> Broad | None:
@@ -159,11 +167,7 @@ def _other_errors(
     own = [fold(text) for text in own_texts]
     probes = probe_messages()
     keys = _folded_keys()
-    tried = [
-        probe
-        for number, (probe, key) in enumerate(zip(probes, keys, strict=True))
-        if holding >> number & 1 and not any(key in text for text in own)
-    ]
+    tried = [probes[number] for number in _bits(holding) if not any(keys[number] in text for text in own)]
     outcomes = runner.run([Job(pattern, flags, mode, probe.message) for probe in tried])
     matched = [probe for probe, outcome in zip(tried, outcomes, strict=True) if outcome.status is Status.MATCH]
     if not matched:
