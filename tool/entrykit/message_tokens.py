@@ -413,7 +413,9 @@ _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 
 _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":", _gate(": ")),
-    _Pattern(URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")),
+    _Pattern(
+        URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")
+    ),
     _Pattern(
         EMAIL,
         # The host has a dot, or is localhost: `react-dom@latest` is a package at a tag.
@@ -451,7 +453,9 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(PATH, re.compile(r"(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)+/?", _A), _plain(PATH, _relative_path, trim=True), "/"),
     # A dotfile starts with a small letter: `.git`, `.bashrc`; not `.NET` or a template's `.Foo`.
     _Pattern(PATH, re.compile(r"(?<![\w./~-])\.[a-z_][\w.-]*", _A), _plain(PATH, trim=True), ".", _gate(r"\.[a-z_]")),
-    _Pattern(PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), ".", _gate(r"\.[\w-]")),
+    _Pattern(
+        PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), ".", _gate(r"\.[\w-]")
+    ),
     _Pattern(
         VARIABLE,
         re.compile(rf"(?<![\w$])\$(?:\{{{_NAME}\}}|{_NAME})|(?<![\w%])%{_NAME}%(?!\w)", _A),
