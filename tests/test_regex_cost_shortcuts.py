@@ -5,8 +5,6 @@
   whole tuple at a time: held to the walk over the parsed nodes themselves with every
   character counted and every term added by itself (as the bounds were first worked
   out), on generated regexes and texts and on the deadends canons' regexes;
-- `syntax.compile_regex` compiles from the parse tree `syntax.parse` leaves (or leaves
-  one for it): the same compiled regex as `re.compile`, and the same parse, in either order;
 - `runner.provably_fast_each` is `provably_fast` of every job;
 - the literal analysis folds a run of literal characters at once, as each character folds;
 - `literal_index.may_match_each`, which stops walking a query once the answer is known and
@@ -243,43 +241,6 @@ def test_the_planned_walk_is_the_walk_on_the_canons() -> None:
                 assert steps.text_steps(pattern, flags, text) == walked_text_steps(pattern, flags, text), pattern
                 compared += 1
     assert compared > 100_000
-
-
-def _compiled_and_parsed(pattern: str, flags: int, parse_first: bool) -> tuple[object, object]:
-    syntax.clear_memo()
-    if parse_first:
-        parsed = _outcome(lambda: syntax.parse(pattern, flags))
-        compiled = _outcome(lambda: syntax.compile_regex(pattern, flags))
-    else:
-        compiled = _outcome(lambda: syntax.compile_regex(pattern, flags))
-        parsed = _outcome(lambda: syntax.parse(pattern, flags))
-    return compiled, parsed
-
-
-def _described(compiled: object) -> object:
-    if isinstance(compiled, re.Pattern):
-        return (compiled, compiled.pattern, compiled.flags, compiled.groups, compiled.groupindex)
-    return compiled
-
-
-@settings(max_examples=400, deadline=None)
-@given(regexes(), FLAGS, st.booleans())
-def test_compiling_from_the_shared_parse_is_re_compile(pattern: str, flags: int, parse_first: bool) -> None:
-    compiled, parsed = _compiled_and_parsed(pattern, flags, parse_first)
-    syntax.clear_memo()
-    alone_parsed = _outcome(lambda: syntax.parse(pattern, flags))
-    re.purge()
-    assert _described(compiled) == _described(_outcome(lambda: re.compile(pattern, flags)))
-    assert parsed == alone_parsed
-
-
-@pytest.mark.parametrize(
-    "pattern",
-    ["(", "a{3,2}", r"a(?<=b+)c", "(?P<x>a)(?P=x)", "[Ā-￠]", "(?x) a b # c", "(" * 70 + "a" + ")" * 70, r"\8"],
-)
-@pytest.mark.parametrize("parse_first", [True, False])
-def test_compiling_from_the_shared_parse_on_odd_patterns(pattern: str, parse_first: bool) -> None:
-    test_compiling_from_the_shared_parse_is_re_compile.hypothesis.inner_test(pattern, re.IGNORECASE, parse_first)  # type: ignore[attr-defined]
 
 
 @settings(max_examples=200, deadline=None)

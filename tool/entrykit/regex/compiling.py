@@ -31,7 +31,7 @@ def flags_value(names: Iterable[str]) -> int:
 @lru_cache(maxsize=65536)
 def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """Compile once per (pattern, flags) per process; raises re.error and friends."""
-    return syntax.compile_regex(pattern, flags)
+    return re.compile(pattern, flags)
 
 
 # CPython compiles a character-class range by visiting its code points (up to 65,536,

@@ -242,25 +242,27 @@ def literals_of(query: Query) -> list[str]:
 
 def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LITERAL) -> frozenset[str] | None:
     """Literals one of which every match contains, the rarest choice; None if there is none."""
-    df = df or {}
+    return _cover(query, df or {}, min_len)
 
-    def cost(lits: frozenset[str]) -> tuple[int, int]:
-        return (sum(df.get(lit, 0) for lit in lits), -min(len(lit) for lit in lits))
 
-    def walk(q: Query) -> frozenset[str] | None:
-        if q is None:
+# (the recursive walks below are module functions: a nested function that calls itself is a
+# reference cycle, left for the cycle collector by every call)
+def _cover(query: Query, df: dict[str, int], min_len: int) -> frozenset[str] | None:
+    if query is None:
+        return None
+    if isinstance(query, str):
+        return frozenset({query}) if len(query) >= min_len else None
+    options = [_cover(part, df, min_len) for part in query[1]]
+    if query[0] == "or":
+        if any(o is None for o in options):
             return None
-        if isinstance(q, str):
-            return frozenset({q}) if len(q) >= min_len else None
-        options = [walk(part) for part in q[1]]
-        if q[0] == "or":
-            if any(o is None for o in options):
-                return None
-            return frozenset().union(*[o for o in options if o is not None])
-        usable = [o for o in options if o is not None]
-        return min(usable, key=cost) if usable else None
+        return frozenset().union(*[o for o in options if o is not None])
+    usable = [o for o in options if o is not None]
+    return min(usable, key=lambda lits: _cover_cost(lits, df)) if usable else None
 
-    return walk(query)
+
+def _cover_cost(lits: frozenset[str], df: dict[str, int]) -> tuple[int, int]:
+    return (sum(df.get(lit, 0) for lit in lits), -min(len(lit) for lit in lits))
 
 
 def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
@@ -290,32 +292,31 @@ def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> i
     `may_match` walks it (and lists its literals) again for every text. Texts asked
     about again and again (the probes) are best passed joined once (`JoinedTexts`)."""
     joined = folded_texts if isinstance(folded_texts, JoinedTexts) else JoinedTexts(folded_texts)
-    everything = (1 << len(joined.texts)) - 1
-    holding: dict[str, int] = {}
+    return _holding_all(query, joined, (1 << len(joined.texts)) - 1, {})
 
-    def walk(part: Query) -> int:
-        if part is None:
-            return everything
-        if isinstance(part, str):
-            found = holding.get(part)
-            if found is None:
-                found = holding[part] = joined.holding(part)
-            return found
-        if part[0] == "and":
-            out = everything
-            for item in part[1]:
-                out &= walk(item)
-                if not out:  # no text holds them all: the other parts change nothing
-                    break
-            return out
-        out = 0
+
+def _holding_all(part: Query, joined: JoinedTexts, everything: int, holding: dict[str, int]) -> int:
+    """`may_match_each`'s walk: the mask of the texts that hold what `part` requires."""
+    if part is None:
+        return everything
+    if isinstance(part, str):
+        found = holding.get(part)
+        if found is None:
+            found = holding[part] = joined.holding(part)
+        return found
+    if part[0] == "and":
+        out = everything
         for item in part[1]:
-            out |= walk(item)
-            if out == everything:
+            out &= _holding_all(item, joined, everything, holding)
+            if not out:  # no text holds them all: the other parts change nothing
                 break
         return out
-
-    return walk(query)
+    out = 0
+    for item in part[1]:
+        out |= _holding_all(item, joined, everything, holding)
+        if out == everything:
+            break
+    return out
 
 
 class JoinedTexts:

@@ -1085,6 +1085,15 @@ def _analyse_items(
 _Step = tuple[int, int, int, str]
 
 
+def _longest_from(c: int, edges: dict[int, list[_Step]], best: dict[int, list[_Step]]) -> list[_Step]:
+    """The longest chain of steps from looping component `c` (`best`: those found so far).
+    A module function: a nested function that calls itself is a reference cycle."""
+    if c not in best:
+        options = [[edge, *_longest_from(edge[0], edges, best)] for edge in edges[c]]
+        best[c] = max(options, key=len) if options else []
+    return best[c]
+
+
 def _longest_chain(analysis: _Analysis) -> Candidate | None:
     """The longest chain of looping states that hand the same word on (degree = length)."""
     auto = analysis.auto
@@ -1093,14 +1102,7 @@ def _longest_chain(analysis: _Analysis) -> Candidate | None:
         return None
     edges = _chain_edges(analysis)
     best: dict[int, list[_Step]] = {}
-
-    def longest(c: int) -> list[_Step]:
-        if c not in best:
-            options = [[edge, *longest(edge[0])] for edge in edges[c]]
-            best[c] = max(options, key=len) if options else []
-        return best[c]
-
-    chains = [(c, longest(c)) for c in looping]
+    chains = [(c, _longest_from(c, edges, best)) for c in looping]
     head, steps = max(chains, key=lambda item: (len(item[1]), item[0] == analysis.comp_of[auto.start or 0]))
     if not steps:
         return None
