@@ -242,25 +242,44 @@ def _permutations(num_perm: int) -> tuple[Any, Any]:
     return a, b
 
 
+@lru_cache(maxsize=4)
+def _affine(num_perm: int, length: int) -> tuple[Any, Any]:
+    """The first `length` of the `num_perm` affine maps (band keys read no more of a MinHash)."""
+    import numpy as np
+
+    a, b = _permutations(num_perm)
+    return np.ascontiguousarray(a[:length]), np.ascontiguousarray(b[:length])
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus repeats its shingles many times over
+def _shingle_hash(text: str) -> int:
+    """SHA-1's first four bytes of the text (little-endian), through MurmurHash3's finalizer."""
+    h = int.from_bytes(hashlib.sha1(text.encode("utf-8")).digest()[:4], "little")
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
 def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
     """The MinHash signature of a set of strings (uint32 array), equal to datasketch's
     `MinHash(num_perm).update_batch(...)`: SHA-1's first four bytes, MurmurHash3's
     finalizer, then the affine maps. Computed here because importing datasketch pulls
     in scipy, which costs a second or two in every process that checks files."""
+    return _minhash(shingles, num_perm, num_perm)
+
+
+def _minhash(shingles: Iterable[str], num_perm: int, length: int) -> Any:
+    """The first `length` values of `minhash` (a minimum does not depend on the order it is taken in)."""
     import numpy as np
 
-    values = np.full(num_perm, (1 << 32) - 1, dtype=np.uint32)
-    hashed = [int.from_bytes(hashlib.sha1(t.encode("utf-8")).digest()[:4], "little") for t in sorted(shingles)]
+    hashed = [_shingle_hash(t) for t in shingles]
     if not hashed:
-        return values
-    hv = np.array(hashed, dtype=np.uint32).reshape(-1, 1)
-    hv = hv ^ (hv >> np.uint32(16))
-    hv = hv * np.uint32(0x85EBCA6B)
-    hv = hv ^ (hv >> np.uint32(13))
-    hv = hv * np.uint32(0xC2B2AE35)
-    hv = hv ^ (hv >> np.uint32(16))
-    a, b = _permutations(num_perm)
-    return np.minimum(values, (hv * a + b).min(axis=0))
+        return np.full(length, (1 << 32) - 1, dtype=np.uint32)
+    a, b = _affine(num_perm, length)
+    # uint32 arithmetic wraps mod 2**32, as the affine maps are defined
+    return (np.multiply.outer(np.array(hashed, dtype=np.uint32), a) + b).min(axis=0)
 
 
 @lru_cache(maxsize=8)
@@ -272,20 +291,25 @@ def _band_mix(rows: int) -> Any:
 
 def prepare_band_keys(threshold: float, num_perm: int = NUM_PERM) -> None:
     """Import numpy and make `band_keys`' tables now (before processes fork, so they share them)."""
-    _permutations(num_perm)
-    _band_mix(band_layout(threshold, num_perm)[1])
+    bands, rows = band_layout(threshold, num_perm)
+    _affine(num_perm, bands * rows)
+    _band_mix(rows)
 
 
 def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
-    """One hash per LSH band of the MinHash of `shingles` (sorted first): two sets share a
-    candidate bucket when one of their band keys is equal."""
+    """One hash per LSH band of the MinHash of `shingles`: two sets share a candidate bucket
+    when one of their band keys is equal."""
+    return tuple(_band_array(shingles, threshold, num_perm).tolist())
+
+
+def _band_array(shingles: Iterable[str], threshold: float, num_perm: int) -> Any:
+    """`band_keys` as a numpy uint64 array: each band's rows times `_band_mix`, summed
+    (wrapping mod 2**64: a hash of the band's rows)."""
     import numpy as np
 
     bands, rows = band_layout(threshold, num_perm)
-    block = np.asarray(minhash(shingles, num_perm), dtype=np.uint64)[: bands * rows].reshape(bands, rows)
-    with np.errstate(over="ignore"):
-        keys = (block * _band_mix(rows)).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
-    return tuple(int(k) for k in keys)
+    block = _minhash(shingles, num_perm, bands * rows).astype(np.uint64).reshape(bands, rows)
+    return block @ _band_mix(rows)
 
 
 def _bucket_links(members: list[int]) -> list[tuple[int, int]]:
@@ -562,13 +586,8 @@ def _profile(entry: Entry) -> Profile:
 
 
 def entry_band_blob(entry: Entry, threshold: float) -> bytes:
-    """The entry's band keys as 8-byte little-endian words (how the cache keeps them)."""
-    entry_band_keys(entry, threshold)
-    return bytes(entry.facts["bands"][3])
-
-
-def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
-    """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
+    """The entry's band keys as 8-byte little-endian words (how the cache keeps them), kept
+    in `entry.facts` (cached with the file)."""
     known = entry.facts.get("bands")
     if (
         isinstance(known, (list, tuple))
@@ -577,11 +596,22 @@ def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
         and isinstance(known[3], bytes)
         and len(known[3]) % 8 == 0
     ):
-        return struct.unpack(f"<{len(known[3]) // 8}Q", known[3])
-    keys = band_keys(entry_shingles(entry), threshold)
+        return known[3]
+    # The shingles as a list, repeats and all: a MinHash is a minimum, which a repeat
+    # leaves as it is, so the set `entry_shingles` gives need not be built.
+    normalized, ids, _, _ = profile(entry)
+    words = normalized.split()
+    shingles = [*words, *map(" ".join, itertools.pairwise(words)), *ids]
     # one bytes object, not 25 big integers: summaries load much faster from the cache
-    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
-    return keys
+    blob: bytes = _band_array(shingles, threshold, NUM_PERM).astype("<u8").tobytes()
+    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, blob)
+    return blob
+
+
+def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
+    """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
+    blob = entry_band_blob(entry, threshold)
+    return struct.unpack(f"<{len(blob) // 8}Q", blob)
 
 
 def score_pair(
