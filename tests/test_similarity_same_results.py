@@ -64,3 +64,83 @@ def test_entry_band_keys_and_blob_are_the_plain_keys(signature: str, slug: str) 
     assert blob == b"".join(k.to_bytes(8, "little") for k in expected)
     assert dupes.entry_band_keys(entry, 0.5) == expected
     assert entry.facts["bands"] == (dupes.PROFILE_VERSION, 0.5, dupes.NUM_PERM, blob)
+
+
+def _plain_band_codes(matrix: Any, present: list[int], total: int) -> list[int]:
+    """Every pair sharing a band key (a bucket above `BUCKET_LIMIT` chained), as codes, sorted."""
+    codes: set[int] = set()
+    for band in range(matrix.shape[1]):
+        buckets: dict[int, list[int]] = {}
+        for row, key in enumerate(matrix[:, band].tolist()):
+            buckets.setdefault(key, []).append(present[row])
+        for members in buckets.values():
+            members.sort()
+            codes.update(i * total + j for i, j in dupes._bucket_links(members))
+    return sorted(codes)
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=3, max_size=3), max_size=90),
+    st.sampled_from([1, 8, 1 << 16]),
+)
+def test_band_codes_equal_every_pair_sharing_a_band(rows: list[list[int]], merge_min: int) -> None:
+    """Merged band by band, however often (`MERGE_MIN`), the codes are every pair of a bucket."""
+    matrix = np.array(rows, dtype=np.uint64).reshape(len(rows), 3)
+    present = [3 * n + 1 for n in range(len(rows))]
+    total = 3 * len(rows) + 2
+    old = dupes.MERGE_MIN
+    dupes.MERGE_MIN = merge_min
+    try:
+        codes = dupes._band_codes(matrix, present, total)
+    finally:
+        dupes.MERGE_MIN = old
+    assert codes.dtype == np.int64
+    assert codes.tolist() == _plain_band_codes(matrix, present, total)
+
+
+@given(st.lists(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=30), min_size=1, max_size=4))
+def test_sorted_distinct_is_union1d(parts: list[list[int]]) -> None:
+    arrays = [np.array(p, dtype=np.int64) for p in parts]
+    expected = arrays[0] if len(arrays) == 1 else np.union1d(arrays[0], np.concatenate(arrays[1:]))
+    assert dupes.sorted_distinct(arrays).tolist() == np.unique(expected).tolist()
+
+
+def _found(entries: list[Entry]) -> Any:
+    found = dupes.find_duplicates(entries, matched=set())
+    return (
+        {k: [(p.a.path, p.b.path, p.score, p.reasons) for p in v] for k, v in found.closest.items()},
+        found.counts,
+        found.families,
+    )
+
+
+def _template_entries(count: int) -> list[Entry]:
+    """One message template, a few names in its slot, ids of two shapes: entries share their
+    prepared signatures many times over, as a template corpus's do."""
+    names = ["alpha_consumer", "beta_span", "gamma_index", "delta_writer", "'X'"]
+    out = []
+    for n in range(count):
+        name = names[n % len(names)] if n % 7 else names[(n * 3) % len(names)]
+        signature = f"RuntimeError: CUDA out of memory. Tried to allocate {n}.00 MiB for '{name}' on device {n % 4}"
+        slug = f"cuda-oom-{n}" if n % 3 else f"oom-{name.strip(chr(39))}-{n % 5}"
+        workarounds = [{"action": f"Run model_{n % 4} with resource_timer disabled"}]
+        data = {"id": f"cuda/{slug}", "domain": "cuda", "signature": signature, "workarounds": workarounds}
+        out.append(Entry(f"cuda/{slug}-{n}.yaml", Path(f"/c/cuda/{slug}-{n}.yaml"), "yaml", data, ""))
+    return out
+
+
+def test_sharing_prepared_signatures_changes_no_pair_and_no_family(monkeypatch: Any) -> None:
+    """Sibling answers and family slots are kept per shared `Prepared`; with every entry
+    prepared on its own (nothing shared, nothing kept) the search finds the same."""
+    entries = _template_entries(150)
+    shared = _found(entries)
+    assert shared[2] and shared[0]  # the corpus has families and pairs
+
+    def unshared(found: list[Entry], report: Any) -> list[dupes.Prepared]:
+        return [dupes.Prepared.of(entry) for entry in found]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dupes, "_shingled", unshared)
+        assert _found(entries) == shared
+    monkeypatch.setattr(dupes, "KIN_KEPT", 1)  # kept answers dropped at every new pair
+    assert _found(entries) == shared

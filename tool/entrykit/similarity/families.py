@@ -143,6 +143,14 @@ def slot_values(representative: Sequence[str], member: Sequence[str]) -> list[st
     ]
 
 
+def _slots_of(head: Sequence[str], member: Sequence[str], known: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+    """`slot_values` of a member, kept in `known` by the word list's identity."""
+    found = known.get(id(member))
+    if found is None:
+        found = known[id(member)] = tuple(slot_values(head, member))
+    return found
+
+
 @dataclass(frozen=True)
 class Family:
     """Entries (by number) made from one template: members sorted by id, the first the
@@ -177,7 +185,9 @@ def families(
         members.sort(key=lambda k: order[k])
         head = words[members[0]]
         shape = template(head, words[members[1]])
-        values = tuple(tuple(slot_values(head, words[m])) for m in members)
+        # members of one signature often share one word list (one object): their slots are one
+        slots: dict[int, tuple[str, ...]] = {}
+        values = tuple(_slots_of(head, words[m], slots) for m in members)
         out.append(Family(tuple(members), shape, values))
     out.sort(key=lambda f: (-len(f.members), order[f.members[0]]))
     return out

@@ -61,6 +61,7 @@ BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
 EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
 PER_ENTRY = 3  # pairs shown per entry by default; the rest are counted
 REGEX_REACH = 8  # a regex matching texts of more other entries than this is broad, not evidence
+KIN_KEPT = 1 << 16  # sibling answers kept while scoring (see `_scored`)
 PROFILE_VERSION = 3  # of the per-file `dupes` fact: a new normalisation invalidates cached ones
 
 # What each class of message token becomes in a normalised signature: one placeholder
@@ -416,6 +417,8 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
 
     where = np.asarray(present, dtype=np.int64)
     found = np.zeros(0, dtype=np.int64)
+    pending: list[Any] = []  # bands' codes not merged yet, merged once they outgrow `found`
+    held = 0
     for band in range(matrix.shape[1]):
         column = matrix[:, band]
         order = np.argsort(column, kind="stable")
@@ -431,8 +434,25 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
                 first, second = np.triu_indices(len(members), 1)
                 codes.append(members[first] * total + members[second])
         if codes:
-            found = np.union1d(found, np.concatenate(codes))
-    return found
+            pending.append(np.concatenate(codes))
+            held += len(pending[-1])
+            if held > max(len(found), MERGE_MIN):
+                found, pending, held = sorted_distinct([found, *pending]), [], 0
+    return sorted_distinct([found, *pending])
+
+
+MERGE_MIN = 1 << 16  # codes of bands held before they are merged into those found (see `_band_codes`)
+
+
+def sorted_distinct(arrays: Sequence[Any]) -> Any:
+    """The distinct values of some int64 arrays, sorted: `np.union1d` of them all, by a sort
+    (numpy's `unique` hashes first, which on a band's many repeated codes is far slower)."""
+    import numpy as np
+
+    merged = np.sort(np.concatenate(arrays))
+    if len(merged) < 2:
+        return merged
+    return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
 
 
 def _jaccard(a: Collection[str], b: Collection[str]) -> float:
@@ -814,7 +834,8 @@ class _Cliques:
         self.entries = entries
         self.normalized = normalized
         self.same_id = same_id
-        self.key = lambda k: (entries[k].id or "", entries[k].path)
+        self.keys = [(entry.id or "", entry.path) for entry in entries]
+        self.key: Callable[[int], tuple[str, str]] = self.keys.__getitem__
         by_signature: dict[str, list[int]] = defaultdict(list)
         by_id: dict[str, list[int]] = defaultdict(list)
         claimed: dict[str, list[int]] = defaultdict(list)
@@ -1071,7 +1092,7 @@ def _candidates(
     import numpy as np
 
     brought = np.fromiter(sorted(signals), dtype=np.int64, count=len(signals))
-    return _Candidates(total, _code_array(np.union1d(banded, brought)), signals)
+    return _Candidates(total, _code_array(sorted_distinct([banded, brought])), signals)
 
 
 def _code_array(codes: Any) -> array[int]:
@@ -1093,6 +1114,12 @@ def _scored(
     (pairs of one template with another named value)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
+    # Whether two prepared signatures are siblings, by the pair of `Prepared` (one object
+    # for every entry of one normalised signature and names, see `_shingled`): a template
+    # corpus asks it of the same two signatures many times. Only a pair with a shared side
+    # can be asked twice; at most `KIN_KEPT` answers are held.
+    kin: dict[tuple[int, int], bool] = {}
+    holders = Counter(map(id, prepared))
     done = 0
     for (i, j), brought in candidates.items():
         signals = brought or _NO_SIGNALS
@@ -1100,12 +1127,23 @@ def _scored(
         a, b = entries[i], entries[j]
         if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
             continue  # a clique's pair, counted there; or one id (ET501's)
-        if allowed(a, b, settings.allow):
+        if settings.allow and allowed(a, b, settings.allow):
             continue
         left, right = prepared[i], prepared[j]
-        if (signals.variant and _locale_variants(a, b, signals.variant)) or family_search.siblings(
-            left.words, left.names, right.words, right.names
-        ):
+        if signals.variant and _locale_variants(a, b, signals.variant):
+            edges.append((i, j))  # one slug for two countries or languages: a family
+            continue
+        if holders[id(left)] == 1 and holders[id(right)] == 1:
+            known = family_search.siblings(left.words, left.names, right.words, right.names)
+        else:
+            known = kin.get((id(left), id(right)))
+            if known is None:
+                if len(kin) >= KIN_KEPT:
+                    kin.clear()
+                known = kin[(id(left), id(right))] = family_search.siblings(
+                    left.words, left.names, right.words, right.names
+                )
+        if known:
             edges.append((i, j))  # one template, another named value: a family, not a duplicate
             continue
         if already_related(a, b):
