@@ -1133,17 +1133,7 @@ def _scored(
         if signals.variant and _locale_variants(a, b, signals.variant):
             edges.append((i, j))  # one slug for two countries or languages: a family
             continue
-        if holders[id(left)] == 1 and holders[id(right)] == 1:
-            known = family_search.siblings(left.words, left.names, right.words, right.names)
-        else:
-            known = kin.get((id(left), id(right)))
-            if known is None:
-                if len(kin) >= KIN_KEPT:
-                    kin.clear()
-                known = kin[(id(left), id(right))] = family_search.siblings(
-                    left.words, left.names, right.words, right.names
-                )
-        if known:
+        if _siblings(left, right, kin, holders):
             edges.append((i, j))  # one template, another named value: a family, not a duplicate
             continue
         if already_related(a, b):
@@ -1159,6 +1149,18 @@ def _scored(
             report("scoring", done, len(candidates))
     report("scoring", len(candidates), len(candidates))
     return neighbours, edges
+
+
+def _siblings(left: Prepared, right: Prepared, kin: dict[tuple[int, int], bool], holders: Counter[int]) -> bool:
+    """`families.siblings` of two prepared signatures, kept in `kin` when one is shared."""
+    if holders[id(left)] == 1 and holders[id(right)] == 1:
+        return family_search.siblings(left.words, left.names, right.words, right.names)
+    known = kin.get((id(left), id(right)))
+    if known is None:
+        if len(kin) >= KIN_KEPT:
+            kin.clear()
+        known = kin[(id(left), id(right))] = family_search.siblings(left.words, left.names, right.words, right.names)
+    return known
 
 
 def _add_closest(result: Duplicates, i: int) -> None:
