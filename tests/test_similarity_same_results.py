@@ -144,3 +144,13 @@ def test_sharing_prepared_signatures_changes_no_pair_and_no_family(monkeypatch: 
         assert _found(entries) == shared
     monkeypatch.setattr(dupes, "KIN_KEPT", 1)  # kept answers dropped at every new pair
     assert _found(entries) == shared
+
+
+def test_a_nul_in_an_action_forges_no_hidden_code_span() -> None:
+    """Code spans are hidden behind NUL-marked numbers while an action is read; a text's own
+    NUL characters are read as spaces, never as such a mark."""
+    from entrykit.similarity.actions import action_similarity, action_tokens
+
+    forged = action_tokens("run \x001\x00 now")
+    assert not forged.code and forged.weights == action_tokens("run  1  now").weights
+    assert action_similarity("set A_B=1\x00", "set A_B=1") > 0

@@ -131,7 +131,8 @@ class ActionTokens:
 @lru_cache(maxsize=4096)
 def action_tokens(text: str) -> ActionTokens:
     """The tokens of one action (cached: a merge and a lint read the same actions many times)."""
-    text = unicodedata.normalize("NFKC", text[:MAX_ACTION_CHARS])
+    # a NUL is how a hidden code span is marked below: one in the text would forge a mark
+    text = unicodedata.normalize("NFKC", text[:MAX_ACTION_CHARS]).replace("\x00", " ")
     codes: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
