@@ -154,3 +154,39 @@ def test_a_nul_in_an_action_forges_no_hidden_code_span() -> None:
     forged = action_tokens("run \x001\x00 now")
     assert not forged.code and forged.weights == action_tokens("run  1  now").weights
     assert action_similarity("set A_B=1\x00", "set A_B=1") > 0
+
+
+_ACTION_TEXT = st.lists(
+    st.sampled_from([*"aZbY09 -._()=%,;:—\x00é٣İ\t\n\u3000\x1c", "Set", "CUDA", "use", "git", "not", "--force", "A_B"]),
+    max_size=30,
+).map("".join)
+
+
+@given(st.one_of(_ACTION_TEXT, st.text(max_size=60)))
+def test_code_spans_are_hidden_as_a_scan_of_the_whole_text_hides_them(text: str) -> None:
+    """`hide_codes` tries `_CODE` on the runs of non-space characters holding a mark only;
+    the text and spans are those of `_CODE.sub` over the whole text."""
+    from entrykit.similarity import actions
+
+    codes: list[str] = []
+
+    def hide(match: Any) -> str:
+        codes.append(match.group(0).lower().rstrip("."))
+        return f" \x00{len(codes) - 1}\x00 "
+
+    assert actions.hide_codes(text) == (actions._CODE.sub(hide, text), codes)
+
+
+@given(st.one_of(_ACTION_TEXT, st.text(max_size=60)))
+def test_a_word_token_is_a_number_exactly_when_it_opens_with_no_letter(text: str) -> None:
+    """`read_word` takes a token for a number when its first character is no letter, where it
+    matched the number pattern before."""
+    import re
+
+    from entrykit.similarity import actions
+
+    number = re.compile(r"\d+(?:\.\d+)*%?")
+    for match in actions._TOKEN.finditer(text):
+        token = match.group(0)
+        if match.group(1) is None and token[0].isalnum():
+            assert (number.fullmatch(token.lower()) is not None) == (not token[0].isalpha())
