@@ -76,10 +76,16 @@ def _shared(value: Any, pool: dict[Any, Any]) -> tuple[Any, bool]:
     kind = type(value)  # exactly these types: a subclass is kept as it is
     if kind is str:
         return pool.setdefault(value, value), True
+    # (the texts of a dict or list, most of what it holds, are shared here without a call)
     if kind is dict:
-        return {_shared(k, pool)[0]: _shared(v, pool)[0] for k, v in value.items()}, False
+        return {
+            (pool.setdefault(k, k) if type(k) is str else _shared(k, pool)[0]): (
+                pool.setdefault(v, v) if type(v) is str else _shared(v, pool)[0]
+            )
+            for k, v in value.items()
+        }, False
     if kind is list:
-        return [_shared(v, pool)[0] for v in value], False
+        return [pool.setdefault(v, v) if type(v) is str else _shared(v, pool)[0] for v in value], False
     if kind is tuple:
         items = [_shared(v, pool) for v in value]
         rebuilt = tuple(v for v, _ in items)
