@@ -190,3 +190,11 @@ def test_a_word_token_is_a_number_exactly_when_it_opens_with_no_letter(text: str
         token = match.group(0)
         if match.group(1) is None and token[0].isalnum():
             assert (number.fullmatch(token.lower()) is not None) == (not token[0].isalpha())
+
+
+@given(st.text(alphabet=st.sampled_from([*"aB .:\t\n\u3000\x1c\u2028é"]), max_size=30), st.integers(-2, 32))
+def test_last_before_is_the_end_of_the_stripped_prefix(text: str, end: int) -> None:
+    from entrykit.similarity.families import last_before
+
+    end = max(0, min(end, len(text)))
+    assert last_before(text, end) == text[:end].rstrip()[-1:]

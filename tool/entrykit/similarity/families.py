@@ -67,10 +67,19 @@ def name_words(text: str, volatile: Iterable[str]) -> frozenset[str]:
 
     read(message_tokens.scan(text))
     for match in _CAPITALISED.finditer(text):
-        before = text[: match.start()].rstrip()
-        if before and before[-1] not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
+        before = last_before(text, match.start())
+        if before and before not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
             names.update(_WORD.findall(match.group().casefold()))
     return frozenset(names)
+
+
+def last_before(text: str, end: int) -> str:
+    """The last character of `text[:end]` that is not a space (`text[:end].rstrip()[-1:]`,
+    without copying the text before every capitalised word)."""
+    at = end - 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return text[at] if at >= 0 else ""
 
 
 def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[tuple[str, int, int, int, int]]:

@@ -87,6 +87,7 @@ _NUMBERS = frozenset(PLACEHOLDERS[k] for k in (message_tokens.NUMBER, message_to
 _SPACE = re.compile(r"\s")
 _WORD = re.compile(r"\w+")
 _ID_SPLIT = re.compile(r"[/._-]+")
+_SLUG_SPLIT = re.compile(r"[._-]+")
 
 # Trailing slug tokens that name an environment rather than the error.
 _ENV_WORDS = frozenset(
@@ -154,7 +155,7 @@ def variant_key(entry_id: str) -> str | None:
     if entry_id.count("/") != 1:
         return None
     domain, slug = entry_id.split("/")
-    tokens = [t for t in re.split(r"[._-]+", slug) if t]
+    tokens = [t for t in _SLUG_SPLIT.split(slug) if t]
     end = len(tokens)
     named = False
     while end > 0:
