@@ -411,9 +411,11 @@ def _band_pairs(matrix: Any, present: list[int]) -> Iterator[tuple[int, int]]:
 
 def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
     """The pairs (i < j) sharing a band key as sorted, distinct codes `i * total + j`
-    (a numpy int64 array): band by band, its buckets found by sorting, each band's
-    pairs merged into those of the bands before. Eight bytes a pair, where a set of
-    tuples held some twenty times that for every pair of a large corpus at once."""
+    (a numpy int64 array): band by band, its buckets found by sorting; the bands' pairs
+    merged into those found once they outnumber them (so each pair is merged a few times,
+    not once a band, and what is held stays within about twice the pairs found). Eight
+    bytes a pair, where a set of tuples held some twenty times that for every pair of a
+    large corpus at once."""
     import numpy as np
 
     where = np.asarray(present, dtype=np.int64)
