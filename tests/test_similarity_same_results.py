@@ -186,9 +186,8 @@ def test_a_word_token_is_a_number_exactly_when_it_opens_with_no_letter(text: str
     from entrykit.similarity import actions
 
     number = re.compile(r"\d+(?:\.\d+)*%?")
-    for match in actions._TOKEN.finditer(text):
-        token = match.group(0)
-        if match.group(1) is None and token[0].isalnum():
+    for token, code in actions._TOKEN.findall(text):
+        if not code and token[0].isalnum():
             assert (number.fullmatch(token.lower()) is not None) == (not token[0].isalpha())
 
 

@@ -56,8 +56,9 @@ _CODE = re.compile(
     r"|\b\w+_\w+\b"  # snake_case
     r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"  # camelCase, CamelCase
 )
+# (the whole token, and the number of a hidden code span): `findall` gives both, no match objects
 _TOKEN = re.compile(
-    r"\x00(\d+)\x00|[A-Za-z][A-Za-z']*(?:-[A-Za-z][A-Za-z']*)*|\d+(?:\.\d+)*%?|[,;:()\[\]—–]| - "
+    r"(\x00(\d+)\x00|[A-Za-z][A-Za-z']*(?:-[A-Za-z][A-Za-z']*)*|\d+(?:\.\d+)*%?|[,;:()\[\]—–]| - )"
 )
 # No code span holds a space, and each holds a mark: a flag's `-`, a dotted name's `.`, a
 # call's `(`, an underscore, or a lowercase letter before a capital. What its lookbehinds
@@ -144,10 +145,9 @@ def _action_tokens(text: str) -> ActionTokens:
     text = unicodedata.normalize("NFKC", text).replace("\x00", " ")
     hidden, codes = hide_codes(text)
     reader = _Reader(_words())
-    for number, match in enumerate(_TOKEN.finditer(hidden)):
-        token = match.group(0)
-        if match.group(1) is not None:
-            reader.read_code(codes[int(match.group(1))])
+    for number, (token, code) in enumerate(_TOKEN.findall(hidden)):
+        if code:  # (never empty when the span's alternative matched)
+            reader.read_code(codes[int(code)])
         elif not token[0].isalnum():
             reader.read_punctuation()
         else:
