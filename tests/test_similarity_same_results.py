@@ -197,3 +197,45 @@ def test_last_before_is_the_end_of_the_stripped_prefix(text: str, end: int) -> N
 
     end = max(0, min(end, len(text)))
     assert last_before(text, end) == text[:end].rstrip()[-1:]
+
+
+def _plain_shared(value: Any, pool: dict[Any, Any]) -> tuple[Any, bool]:
+    """`corpus_summary.shared` as one recursive function returning (value, poolable)."""
+    kind = type(value)
+    if kind is str:
+        return pool.setdefault(value, value), True
+    if kind is dict:
+        return {_plain_shared(k, pool)[0]: _plain_shared(v, pool)[0] for k, v in value.items()}, False
+    if kind is list:
+        return [_plain_shared(v, pool)[0] for v in value], False
+    if kind is tuple:
+        items = [_plain_shared(v, pool) for v in value]
+        rebuilt = tuple(v for v, _ in items)
+        if all(ok or v is None for v, ok in items):
+            return pool.setdefault(rebuilt, rebuilt), True
+        return rebuilt, False
+    return value, False
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["a", "b", "ab"]), st.just(b"x"))
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.one_of(st.sampled_from(["a", "b"]), st.integers(0, 2)), inner, max_size=3),
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.lists(_VALUES, min_size=1, max_size=5))
+def test_shared_pools_what_the_plain_recursion_pools(items: list[Any]) -> None:
+    """The same values, and the same texts and tuples held by the pool, in the same order."""
+    from entrykit.lint.corpus_summary import shared
+
+    ours: dict[Any, Any] = {}
+    plain: dict[Any, Any] = {}
+    for item in items:
+        assert repr(shared(item, ours)) == repr(_plain_shared(item, plain)[0])
+    assert repr(list(ours.items())) == repr(list(plain.items()))
