@@ -392,43 +392,52 @@ def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int) -> A
     check allows, an error), which the shape check and the loader's constructor settle,
     in their order. PyYAML's constructor goes through generators and a state machine for
     every collection; entries are plain mappings of strings and lists."""
-    constructors = loader.yaml_constructors
-    count = 0
+    builder = _PlainBuilder(loader, max_nesting)
+    try:
+        data = builder.build(root, 1)
+    except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
+        return _UNUSUAL
+    return _UNUSUAL if builder.count > MAX_EXPANDED_NODES else data
 
-    def build(node: yaml.Node, depth: int) -> Any:
-        nonlocal count
-        count += 1
+
+class _PlainBuilder:
+    """`_plain_data`'s walk. A method, not a nested function that calls itself: that
+    would be a reference cycle holding the loader and its nodes until the cycle
+    collector runs, for every file."""
+
+    def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
+        self.loader = loader
+        self.constructors = loader.yaml_constructors
+        self.max_nesting = max_nesting
+        self.count = 0
+
+    def build(self, node: yaml.Node, depth: int) -> Any:
+        self.count += 1
         kind, tag = type(node), node.tag
         if kind is yaml.ScalarNode:
             if tag == _STR:
                 return node.value
             if tag in _SCALARS:
-                return constructors[tag](loader, node)
+                return self.constructors[tag](self.loader, node)
             raise _Unusual
-        if depth > max_nesting or count > MAX_EXPANDED_NODES:
+        if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
             raise _Unusual
         if kind is yaml.SequenceNode and tag == _SEQ:
-            return [build(item, depth + 1) for item in node.value]
+            return [self.build(item, depth + 1) for item in node.value]
         if kind is not yaml.MappingNode or tag != _MAP:
             raise _Unusual
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if type(key_node) is not yaml.ScalarNode:
                 raise _Unusual
-            key = build(key_node, depth + 1)
+            key = self.build(key_node, depth + 1)
             if not isinstance(key, str):
-                loader.saw_nonstring_key = True
+                self.loader.saw_nonstring_key = True
                 key = _key_text(key)
             if key in mapping:
-                loader.saw_duplicate = True
-            mapping[key] = build(value_node, depth + 1)
+                self.loader.saw_duplicate = True
+            mapping[key] = self.build(value_node, depth + 1)
         return mapping
-
-    try:
-        data = build(root, 1)
-    except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
-        return _UNUSUAL
-    return _UNUSUAL if count > MAX_EXPANDED_NODES else data
 
 
 class _Unusual(Exception):
