@@ -1,6 +1,10 @@
 """ET205's analysis (`regex.redos.analyse`) of the deadends.dev regexes by two installs of entrykit, side by side.
 
     python benchmarks/redos_builds.py ../shared/corpus/deadends-dev/canons --before ../main/.venv/bin/python
+    python benchmarks/redos_builds.py /tmp/diverse-10000-yaml --before ../main/.venv/bin/python --limit 3000
+
+The regexes are read from the deadends.dev canons (`*.json`, `error.regex`) or from a folder
+of entries (`*.yaml`, `regex`: a corpus `benchmarks/generate.py` made, say).
 
 Each install's interpreter analyses every distinct regex of the canons (search mode, as
 ET205 asks: `report_from_degree=3`) under flags 0 and IGNORECASE, several rounds in one
@@ -17,6 +21,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+from ruamel.yaml import YAML
 
 _MEASURE = r"""
 import hashlib, json, sys, time
@@ -60,16 +66,31 @@ def measure(python: str, patterns: list[str], rounds: int) -> dict[str, tuple[fl
     return dict(json.loads(done.stdout))
 
 
+def _patterns(folder: Path) -> list[str]:
+    """The distinct regexes of the canons (`*.json`) or entries (`*.yaml`) under `folder`, sorted."""
+    found: set[str] = set()
+    for path in sorted(folder.rglob("*.json")):
+        regex = json.loads(path.read_text(encoding="utf-8")).get("error", {}).get("regex")
+        if isinstance(regex, str):
+            found.add(regex)
+    yaml = YAML(typ="safe")
+    for path in sorted(folder.rglob("*.yaml")):
+        document = yaml.load(path.read_text(encoding="utf-8"))
+        if isinstance(document, dict) and isinstance(document.get("regex"), str):
+            found.add(document["regex"])
+    return sorted(found)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("canons", type=Path)
+    parser.add_argument("canons", type=Path, help="the canons, or a folder of entries")
     parser.add_argument("--before", required=True, help="python of the install to compare against")
     parser.add_argument("--after", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=5, help="rounds per process; the least CPU time counts")
     parser.add_argument("--repeat", type=int, default=2, help="processes per install, alternating")
+    parser.add_argument("--limit", type=int, default=None, help="the first so many distinct regexes only")
     args = parser.parse_args()
-    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(args.canons.rglob("*.json"))]
-    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    patterns = _patterns(args.canons)[: args.limit]
     best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
     digests: dict[str, dict[str, str]] = {"before": {}, "after": {}}
     for _ in range(args.repeat):

@@ -43,6 +43,7 @@ that every comparison of message text starts from.
 
 from __future__ import annotations
 
+import heapq
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -149,7 +150,10 @@ class _Pattern:
     kind: str
     regex: re.Pattern[str]
     accept: Accept
-    needs: str = ""  # characters of which a message must hold one for the pattern to match
+    needs: str = ""  # characters of which a message must hold one for the pattern to give a token
+    # What every match the pattern accepts holds, sharper than `needs` (`://` of a URL):
+    # a message it is not found in is not searched for the pattern at all.
+    gate: re.Pattern[str] | None = None
 
 
 def _token(kind: str, match: re.Match[str], text: str | None = None, value: str | None = None) -> Token | None:
@@ -214,6 +218,11 @@ def _absolute_path(text: str) -> bool:
     return len(text) > 1
 
 
+_EXTENSION_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+_MARK = re.compile(r"[._]")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
 def _relative_path(text: str) -> bool:
     """`src/main.py`, `pytorch/fsdp-param-mismatch`, `dist-packages/torch`; not
     `and/or`, `input/output/error`, `EU/EEA/Swiss`, `24/7`, `HTTP/1.1` or
@@ -221,8 +230,8 @@ def _relative_path(text: str) -> bool:
     segments = [s for s in text.split("/") if s]
     if len(segments) < 2 or all(s.isdigit() for s in segments):
         return False
-    looks_like_file = bool(re.search(r"\.[A-Za-z][A-Za-z0-9]{0,7}$", segments[-1]))
-    marked = any(re.search(r"[._]", s) and re.search(r"[A-Za-z]", s) for s in segments)
+    looks_like_file = bool(_EXTENSION_END.search(segments[-1]))
+    marked = any(_MARK.search(s) and _LETTER.search(s) for s in segments)
     hyphenated = (
         text == text.lower() and any("-" in s for s in segments) and all(s[0].isalpha() for s in segments)
     )
@@ -370,16 +379,20 @@ def _accept_program(match: re.Match[str]) -> Token | None:
     return _token(PROGRAM, match) if prefixes is not None and match.end() < prefixes.end() else None
 
 
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+_PLURAL_NAME = re.compile(r"[A-Z0-9_]*[A-Z]s")
+
+
 def _accept_word(match: re.Match[str]) -> Token | None:
     word = match.group(0)
     if _metavariable(match):
         return _token(METAVAR, match)
-    if re.fullmatch(r"[A-Z]{2,}s", word) and word[:-1] not in SHOUTED_WORDS:
+    if _PLURAL_ACRONYM.fullmatch(word) and word[:-1] not in SHOUTED_WORDS:
         return _token(ACRONYM, match, word, word[:-1])  # APIs, GPUs: the acronym's plural
     kind = word_kind(word)
     if kind == COMPOUND and match.start() == 0 and match.string[match.end() : match.end() + 1] == ":":
         kind = CLASS  # `HttpClientTimeout: ...`: an exception named first
-    if kind == IDENTIFIER and re.fullmatch(r"[A-Z0-9_]*[A-Z]s", word):
+    if kind == IDENTIFIER and _PLURAL_NAME.fullmatch(word):
         return _token(kind, match, word, word[:-1])  # N_RBRACs: the plural of N_RBRAC
     return _token(kind, match) if kind else None
 
@@ -387,14 +400,22 @@ def _accept_word(match: re.Match[str]) -> Token | None:
 # ---- the grammar --------------------------------------------------------------------------
 
 _A = re.ASCII
+
+
+def _gate(pattern: str, flags: int = _A) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
 _URL_CHAR = r"(?:(?![<>\"'`])[\x21-\x7e])"
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SHAPE_ITEM = r"-?\d+"
 _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 
 _GRAMMAR: tuple[_Pattern, ...] = (
-    _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":"),
-    _Pattern(URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":"),
+    _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":", _gate(": ")),
+    _Pattern(
+        URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")
+    ),
     _Pattern(
         EMAIL,
         # The host has a dot, or is localhost: `react-dom@latest` is a package at a tag.
@@ -408,6 +429,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         re.compile(r"(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])", _A),
         _plain(HEX),
         "-",
+        _gate(r"-[0-9a-fA-F]{4}-"),
     ),
     _Pattern(
         PATH,
@@ -416,7 +438,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         _plain(PATH, _absolute_path, trim=True),
         "/",
     ),
-    _Pattern(PATH, re.compile(r"(?<!\w)[A-Za-z]:\\[\w.@%+~\\-]+", _A), _plain(PATH, trim=True), "\\"),
+    _Pattern(PATH, re.compile(r"(?<!\w)[A-Za-z]:\\[\w.@%+~\\-]+", _A), _plain(PATH, trim=True), "\\", _gate(r":\\")),
     _Pattern(
         REF,
         re.compile(
@@ -426,11 +448,14 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         ),
         _plain(REF, trim=True),
         "/~^@",
+        _gate("refs/|origin/|upstream/|HEAD[~^@]"),
     ),
     _Pattern(PATH, re.compile(r"(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)+/?", _A), _plain(PATH, _relative_path, trim=True), "/"),
     # A dotfile starts with a small letter: `.git`, `.bashrc`; not `.NET` or a template's `.Foo`.
-    _Pattern(PATH, re.compile(r"(?<![\w./~-])\.[a-z_][\w.-]*", _A), _plain(PATH, trim=True), "."),
-    _Pattern(PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), "."),
+    _Pattern(PATH, re.compile(r"(?<![\w./~-])\.[a-z_][\w.-]*", _A), _plain(PATH, trim=True), ".", _gate(r"\.[a-z_]")),
+    _Pattern(
+        PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), ".", _gate(r"\.[\w-]")
+    ),
     _Pattern(
         VARIABLE,
         re.compile(rf"(?<![\w$])\$(?:\{{{_NAME}\}}|{_NAME})|(?<![\w%])%{_NAME}%(?!\w)", _A),
@@ -442,6 +467,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         re.compile(r"(?<![\w%/.@+~$-])--?[A-Za-z][\w-]*", _A),
         _plain(FLAG, lambda t: t[-1] != "-"),
         "-",
+        _gate("-[-A-Za-z]"),
     ),
     _Pattern(
         SHAPE,
@@ -454,15 +480,16 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         ),
         _plain(SHAPE),
         "[(x×",
+        _gate(r"\[|\(|×|x(?<=\dx)\d", 0),  # \d of any script, as the pattern's
     ),
-    _Pattern(HEX, re.compile(r"(?<![\w.])0[xX][0-9A-Fa-f]+(?![\w])", _A), _plain(HEX), "xX"),
+    _Pattern(HEX, re.compile(r"(?<![\w.])0[xX][0-9A-Fa-f]+(?![\w])", _A), _plain(HEX), "xX", _gate("0[xX]")),
     _Pattern(
         HEX,
         re.compile(r"(?<![\w-])(?:[0-9a-f]{7,}|[0-9A-F]{8,})(?![\w-])", _A),
         _plain(HEX, _hex_id),
         "0123456789",
     ),
-    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "vV"),
+    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "vV", _gate(r"[vV]\d")),
     _Pattern(
         NUMBER,
         re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
@@ -476,8 +503,9 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         ),
         _accept_call,
         "(",
+        _gate(r"\w\("),
     ),
-    _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), "."),
+    _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
     _Pattern(DOTTED, re.compile(r"(?<![\w\\])[A-Z]\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
     # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
     # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
@@ -486,6 +514,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         re.compile(r"(?<![\w.-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+(?![\w-])", _A),
         _plain(IDENTIFIER, lambda t: any(word_kind(part) == IDENTIFIER for part in t.split("-"))),
         "-",
+        _gate(r"-\w"),
     ),
     # Plain and capitalised words are prose: skipped by the pattern itself, for speed.
     _Pattern(
@@ -501,30 +530,59 @@ def scan(message: str) -> tuple[Token, ...]:
     return _scan(message)
 
 
+# Every character some pattern needs; the digits stand for each other (`0` for all ten),
+# so that which patterns a message may hold is known from a few set operations.
+_DIGITS = frozenset("0123456789")
+_ZERO = frozenset("0")
+_NEEDED = frozenset("".join(p.needs for p in _GRAMMAR)) - _DIGITS
+
+
+@lru_cache(maxsize=1024)
+def _candidates(present: frozenset[str]) -> tuple[int, ...]:
+    """The patterns (by place in the grammar) whose needed characters `present` holds."""
+    return tuple(i for i, p in enumerate(_GRAMMAR) if not p.needs or not present.isdisjoint(p.needs))
+
+
 @lru_cache(maxsize=4096)
 def _scan(message: str) -> tuple[Token, ...]:
-    # Many rules and consumers ask for the tokens of the same strings.
+    # Many rules and consumers ask for the tokens of the same strings. Each pattern's
+    # next match waits in a heap ordered by (start, place in the grammar): the top is the
+    # leftmost match, and of matches at one place the grammar's first, as the grammar says.
+    present = _NEEDED.intersection(message)
+    if not _DIGITS.isdisjoint(message):
+        present |= _ZERO
+    waiting: list[tuple[int, int, re.Match[str]]] = []
+    for index in _candidates(present):
+        pattern = _GRAMMAR[index]
+        if pattern.gate is not None and pattern.gate.search(message) is None:
+            continue
+        match = pattern.regex.search(message)
+        if match is not None:
+            waiting.append((match.start(), index, match))
+    if not waiting:
+        return ()
+    heapq.heapify(waiting)
     found: list[Token] = []
-    nexts = [
-        pattern.regex.search(message) if not pattern.needs or any(c in message for c in pattern.needs) else None
-        for pattern in _GRAMMAR
-    ]
-    while True:
-        best, match = -1, None
-        for index, candidate in enumerate(nexts):
-            if candidate is not None and (match is None or candidate.start() < match.start()):
-                best, match = index, candidate
-        if match is None:
-            break
-        token = _GRAMMAR[best].accept(match)
+    while waiting:
+        start, index, match = waiting[0]
+        token = _GRAMMAR[index].accept(match)
         if token is None:
-            nexts[best] = _GRAMMAR[best].regex.search(message, match.start() + 1)
+            _advance(waiting, message, start + 1)
             continue
         found.append(token)
-        for index, other in enumerate(nexts):
-            if other is not None and other.start() < token.end:
-                nexts[index] = _GRAMMAR[index].regex.search(message, token.end)
+        while waiting and waiting[0][0] < token.end:
+            _advance(waiting, message, token.end)
     return tuple(found)
+
+
+def _advance(waiting: list[tuple[int, int, re.Match[str]]], message: str, position: int) -> None:
+    """Replace the heap's top by its pattern's next match from `position` (or drop it)."""
+    index = waiting[0][1]
+    match = _GRAMMAR[index].regex.search(message, position)
+    if match is None:
+        heapq.heappop(waiting)
+    else:
+        heapq.heapreplace(waiting, (match.start(), index, match))
 
 
 def walk(tokens: Iterable[Token], descend: Callable[[Token], bool]) -> Iterator[Token]:

@@ -24,6 +24,7 @@ Other languages are not checked here: their script alone is (`writing_systems`).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -44,6 +45,7 @@ _NO_KANA = frozenset({"zh", "yue"})
 # Languages written with kana, and from how many Han characters a text without it is not theirs.
 _WITH_KANA = frozenset({"ja"})
 KANA_FREE_HAN_LIMIT = 10
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _is_cyrillic(char: str) -> bool:
@@ -75,9 +77,12 @@ def knows(language: str) -> bool:
 def lacks_kana(text: str, language: str) -> int:
     """How many Han characters `text` has without a kana, for a language written with
     kana, when that is `KANA_FREE_HAN_LIMIT` or more; else 0."""
-    if language not in _WITH_KANA or any(_is_kana(c) for c in text):
+    if language not in _WITH_KANA:
         return 0
-    count = sum(1 for c in text if _is_han(c))
+    letters = _NON_ASCII.findall(text)  # no ASCII character is kana or Han
+    if any(_is_kana(c) for c in letters):
+        return 0
+    count = sum(1 for c in letters if _is_han(c))
     return count if count >= KANA_FREE_HAN_LIMIT else 0
 
 
@@ -86,8 +91,9 @@ def foreign_letters(text: str, language: str) -> list[str]:
     found: list[str] = []
     alphabet = CYRILLIC_ALPHABETS.get(language)
     charset = _HAN_CHARSETS.get(language)
-    for char in text:
-        if char not in found and _foreign(char, language, alphabet, charset):
+    # Each character once, in the order it first appears; no ASCII character is foreign.
+    for char in dict.fromkeys(_NON_ASCII.findall(text)):
+        if _foreign(char, language, alphabet, charset):
             found.append(char)
     return found
 

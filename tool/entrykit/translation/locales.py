@@ -119,6 +119,7 @@ def script_name(code: str) -> str:
     return _SCRIPT_NAMES.get(code) or str(_english().scripts.get(code, code))
 
 
+@lru_cache(maxsize=512)
 def language_name(tag: str) -> str:
     """English name of the language of a valid tag (`uk_UA` -> `Ukrainian`)."""
     parts = parse(tag)

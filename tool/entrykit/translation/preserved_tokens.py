@@ -202,7 +202,32 @@ def _kept(folded: str, token: Token) -> bool:
             return True
         if one_word and not _plural_free(token.kind, token.text):
             return False
+    elif _NUMERAL.fullmatch(text) and _number_verbatim(folded, text):
+        return True
     return _matcher(token.kind, token.text).search(folded) is not None
+
+
+_NUMERAL = re.compile(r"[0-9][0-9.,]*")
+
+
+def _number_verbatim(haystack: str, needle: str) -> bool:
+    """`needle` (digits, dots and commas) occurs in `haystack` where the number matcher
+    takes it: no digit, nor a digit and a dot, on either side. Its pattern spells the
+    number's characters with optional spaces or separators between them, so such an
+    occurrence is a match, found without compiling the pattern."""
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before, after = haystack[max(0, start - 2) : start], haystack[end : end + 2]
+        if not (
+            before[-1:].isdigit() and before[-1:].isascii()
+            or (before[-1:] == "." and before[:1].isdigit() and before[:1].isascii())
+            or (after[:1].isdigit() and after[:1].isascii())
+            or (after[:1] == "." and after[1:2].isdigit() and after[1:2].isascii())
+        ):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
 
 
 def missing(tokens: Iterable[Token], translation: str) -> list[Token]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -115,11 +116,12 @@ def _split_key(key: str, pattern: re.Pattern[str]) -> Key | None:
 
 def keys(data: Mapping[str, Any], settings: Settings) -> Iterator[Key]:
     """Every translated key of an entry, in file order."""
-    for name in data:
-        if isinstance(name, str):
-            found = split_key(name, settings)
-            if found is not None:
-                yield found
+    return iter(_keys(tuple(data), settings))
+
+
+@lru_cache(maxsize=1024)  # every translation rule asks; entries share their lists of fields
+def _keys(names: tuple[Any, ...], settings: Settings) -> tuple[Key, ...]:
+    return tuple(found for name in names if isinstance(name, str) and (found := split_key(name, settings)) is not None)
 
 
 def key_for(data: Mapping[str, Any], field: str, locale: str, settings: Settings) -> Key | None:
@@ -148,9 +150,14 @@ def source_items(data: Mapping[str, Any], field: str) -> list[tuple[str, str | N
         out: list[tuple[str, str | None]] = []
         for index, item in enumerate(value):
             action = item.get("action") if isinstance(item, dict) else None
-            out.append((jp.join(field, index, "action"), action if isinstance(action, str) else None))
+            out.append((_pointer(field, index, "action"), action if isinstance(action, str) else None))
         return out
     return []
+
+
+@lru_cache(maxsize=4096)  # the same few fields and item numbers, asked by every rule for every entry
+def _pointer(*tokens: str | int) -> str:
+    return jp.join(*tokens)
 
 
 def has_source(data: Mapping[str, Any], field: str) -> bool:
@@ -204,7 +211,7 @@ def pairs(data: Mapping[str, Any], key: Key) -> Iterator[Pair]:
         return
     for index, (item, (source_pointer, source)) in enumerate(zip(value, sources, strict=True)):
         if isinstance(item, str) and source is not None:
-            yield Pair(key, index, jp.join(key.key, index), source_pointer, source, item)
+            yield Pair(key, index, _pointer(key.key, index), source_pointer, source, item)
 
 
 def is_empty(text: str) -> bool:
@@ -228,12 +235,18 @@ def missing_script(pair: Pair) -> str | None:
     """The ISO 15924 script the translation should be written in but has no character
     of outside its tokens; None when it has some, or the check does not apply (Latin
     script, unknown locale, a source with nothing to translate, or a plain copy)."""
-    code = locales.script(pair.key.locale) if locales.is_valid(pair.key.locale) else None
+    return _missing_script(pair.key.locale, pair.source, pair.text)
+
+
+# ET304, ET308 and the letter checks each ask about one pair: judged once.
+@lru_cache(maxsize=4096)
+def _missing_script(locale: str, source: str, text: str) -> str | None:
+    code = locales.script(locale) if locales.is_valid(locale) else None
     if code is None or scripts.is_latin(code) or not scripts.knows(code):
         return None
-    if is_empty(pair.text) or not tokens.has_words(pair.source) or is_copy(pair.source, pair.text):
+    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
         return None
-    return None if scripts.has_script(tokens.strip(pair.text), code) else code
+    return None if scripts.has_script(tokens.strip(text), code) else code
 
 
 def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
@@ -254,11 +267,16 @@ def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settin
 def _language(pair: Pair) -> tuple[str, str] | None:
     """(language, script) of a translation to a non-Latin script entrykit can recognise,
     where the text holds something to translate and is no copy; None elsewhere."""
-    parts = locales.parse(pair.key.locale)
-    code = locales.script(pair.key.locale) if parts is not None else None
+    return _language_of(pair.key.locale, pair.source, pair.text)
+
+
+@lru_cache(maxsize=4096)
+def _language_of(locale: str, source: str, text: str) -> tuple[str, str] | None:
+    parts = locales.parse(locale)
+    code = locales.script(locale) if parts is not None else None
     if parts is None or code is None or scripts.is_latin(code) or not scripts.knows(code):
         return None
-    if is_empty(pair.text) or not tokens.has_words(pair.source) or is_copy(pair.source, pair.text):
+    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
         return None
     return parts.language, code
 
@@ -292,15 +310,22 @@ HALF_MINIMUM_WORDS = 3
 def ordinary_words(text: str) -> list[str]:
     """The English words of `text` outside every message token (names, flags, paths,
     quoted text ...), casefolded, each once."""
-    spans = [(t.start, t.end) for t in mt.scan(text)]
+    return list(_ordinary_words(text))
+
+
+@lru_cache(maxsize=4096)
+def _ordinary_words(text: str) -> tuple[str, ...]:
+    tokens_found = mt.scan(text)  # in order, without overlaps
+    starts = [t.start for t in tokens_found]
     out: list[str] = []
     for match in _ASCII_WORD.finditer(text):
-        if any(start <= match.start() < end for start, end in spans):
-            continue
+        at = bisect_right(starts, match.start()) - 1
+        if at >= 0 and match.start() < tokens_found[at].end:
+            continue  # inside the last token starting at or before it
         word = match.group().casefold()
         if word not in out:
             out.append(word)
-    return out
+    return tuple(out)
 
 
 def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
