@@ -4,13 +4,13 @@ literal information, or real messages of other errors (the probe corpus)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 from entrykit.regex.information import least_information
-from entrykit.regex.literal_index import Query, fold, may_match_each, required
+from entrykit.regex.literal_index import JoinedTexts, Query, fold, may_match_each, required
 from entrykit.regex.runner import Job, RegexRunner, Status
 
 PROBES_FILE = "generic_probes.txt"
@@ -56,8 +56,8 @@ def probe_texts() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_probe_texts() -> tuple[str, ...]:
-    return tuple(fold(probe) for probe in probe_texts())
+def _folded_probe_texts() -> JoinedTexts:
+    return JoinedTexts(tuple(fold(probe) for probe in probe_texts()))
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +66,8 @@ def _folded_keys() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_messages() -> tuple[str, ...]:
-    return tuple(fold(probe.message) for probe in probe_messages())
+def _folded_messages() -> JoinedTexts:
+    return JoinedTexts(tuple(fold(probe.message) for probe in probe_messages()))
 
 
 @dataclass(frozen=True)
@@ -96,49 +96,78 @@ def too_broad(
 
     `own_texts` are the entry's signature and examples: a probe message whose key one of
     them holds is the entry's own error, which its regex should match."""
-    query: Query = None
-    known = True
-    try:
-        query = required(pattern, flags)
-    except Exception:  # TooComplex (ET210's to report), or does not parse (ET201's)
-        known = False
     # Only the probes that hold every literal a match needs can match (all of them when
     # the literals are not known); in order, so the first match named is the same.
-    probes = probe_texts()
-    holding = may_match_each(query, _folded_probe_texts()) if known else -1
-    tried = [probe for number, probe in enumerate(probes) if holding >> number & 1]
-    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in tried])
-    for probe, outcome in zip(tried, outcomes, strict=True):
+    regex = _regex_alone(pattern, flags)
+    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in regex.probes])
+    for probe, outcome in zip(regex.probes, outcomes, strict=True):
         if outcome.status is Status.MATCH:
             if probe == "":
                 return Broad("matches the empty string, so it matches every message")
             return Broad(f"matches the generic message `{probe}`")
-    if not known:
+    if not regex.known:
         return None
-    worth, literal = least_information(query)
+    worth, literal = regex.information
     if worth < min_literal:
         weakest = "no literal text at all" if literal is None else f"only `{_quote(literal)}`"
         return Broad(
             f"lets a match go with less literal text than {min_literal:g} Latin letters' worth "
             f"(one alternative needs {weakest})"
         )
-    return _other_errors(pattern, flags, mode, runner, query, own_texts)
+    return _other_errors(pattern, flags, mode, runner, regex.messages, own_texts)
+
+
+@dataclass(frozen=True)
+class _Regex:
+    """What `too_broad` knows of a regex before running it, whatever the entry: worked out
+    once per regex (and each part only when asked)."""
+
+    known: bool  # whether the literals every match needs are known
+    query: Query  # those literals
+
+    @cached_property
+    def probes(self) -> tuple[str, ...]:
+        """The probe texts holding them, in order (all when not known)."""
+        if not self.known:
+            return probe_texts()
+        holding = may_match_each(self.query, _folded_probe_texts())
+        return tuple(probe for number, probe in enumerate(probe_texts()) if holding >> number & 1)
+
+    @cached_property
+    def information(self) -> tuple[float, str | None]:
+        return least_information(self.query)
+
+    @cached_property
+    def messages(self) -> int:
+        """The probe messages holding them (bit i: message i)."""
+        return may_match_each(self.query, _folded_messages())
+
+
+@lru_cache(maxsize=4096)  # (regexes written alike, one template's, are asked about entry by entry)
+def _regex_alone(pattern: str, flags: int) -> _Regex:
+    try:
+        return _Regex(True, required(pattern, flags))
+    except Exception:  # TooComplex (ET210's to report), or does not parse (ET201's)
+        return _Regex(False, None)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The numbers of the bits set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _other_errors(
-    pattern: str, flags: int, mode: str, runner: RegexRunner, query: Query, own_texts: Iterable[str]
+    pattern: str, flags: int, mode: str, runner: RegexRunner, holding: int, own_texts: Iterable[str]
 ) -> Broad | None:
     """The probe messages of other errors the regex matches, as a reason; run only on the
-    messages holding every literal the regex needs (a fixed, small set either way)."""
+    messages holding every literal the regex needs (`holding`, a fixed, small set either way)."""
     own = [fold(text) for text in own_texts]
     probes = probe_messages()
     keys = _folded_keys()
-    holding = may_match_each(query, _folded_messages())
-    tried = [
-        probe
-        for number, (probe, key) in enumerate(zip(probes, keys, strict=True))
-        if holding >> number & 1 and not any(key in text for text in own)
-    ]
+    tried = [probes[number] for number in _bits(holding) if not any(keys[number] in text for text in own)]
     outcomes = runner.run([Job(pattern, flags, mode, probe.message) for probe in tried])
     matched = [probe for probe, outcome in zip(tried, outcomes, strict=True) if outcome.status is Status.MATCH]
     if not matched:

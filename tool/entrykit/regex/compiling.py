@@ -31,7 +31,7 @@ def flags_value(names: Iterable[str]) -> int:
 @lru_cache(maxsize=65536)
 def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """Compile once per (pattern, flags) per process; raises re.error and friends."""
-    return re.compile(pattern, flags)
+    return syntax.compile_regex(pattern, flags)
 
 
 # CPython compiles a character-class range by visiting its code points (up to 65,536,
@@ -51,7 +51,7 @@ def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     (`RegexRunner.compile_check`)."""
     if len(pattern) > CHEAP_COMPILE_LENGTH:
         return False
-    if syntax.nesting_depth(pattern) > syntax.MAX_DEPTH:
+    if syntax.too_deep(pattern):
         return False  # re's compiler recurses per level: compiled where the stack depth is known
     if "-" not in pattern:  # a class range is always spelled with a dash
         return True

@@ -99,18 +99,17 @@ def _query(info: _Info, budget: Budget) -> Query:
 
 def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
     exact: frozenset[str] = frozenset({""})
-    run: list[str] = []  # literal characters still to be appended to every string of `exact`
+    run: list[int] = []  # literal characters still to be appended to every string of `exact`
     parts: list[Query] = []
     exact_only = True
-    table = _TABLE
     char = syntax.Char
     for node in nodes:
-        if type(node) is char:  # the common case, kept cheap: long literal runs
-            run.append(chr(table[node.code]))
+        if type(node) is char:  # the common case, kept cheap: long literal runs, folded at once
+            run.append(node.code)
             continue
         info = _node(node, budget)
         if run:
-            tail = "".join(run)
+            tail = fold("".join(map(chr, run)))
             budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
             exact = frozenset(a + tail for a in exact)
             run = []
@@ -127,7 +126,7 @@ def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
             exact = frozenset({""})
     budget.spend(len(nodes))
     if run:
-        tail = "".join(run)
+        tail = fold("".join(map(chr, run)))
         budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
         exact = frozenset(a + tail for a in exact)
     if exact_only:
@@ -283,15 +282,16 @@ def may_match(query: Query, text: str) -> bool:
     return satisfied(query, _present(query, folded), folded)
 
 
-def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
+def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> int:
     """`may_match` of `query` on many texts at once, as a bitmask: bit i is set when
     `folded_texts[i]` (folded already) holds every literal the query requires.
 
     The query is walked once, and each distinct literal looked for once per text, where
-    `may_match` walks it (and lists its literals) again for every text."""
-    everything = (1 << len(folded_texts)) - 1
+    `may_match` walks it (and lists its literals) again for every text. Texts asked
+    about again and again (the probes) are best passed joined once (`JoinedTexts`)."""
+    joined = folded_texts if isinstance(folded_texts, JoinedTexts) else JoinedTexts(folded_texts)
+    everything = (1 << len(joined.texts)) - 1
     holding: dict[str, int] = {}
-    joined = _Joined(folded_texts)
 
     def walk(part: Query) -> int:
         if part is None:
@@ -301,30 +301,44 @@ def may_match_each(query: Query, folded_texts: Sequence[str]) -> int:
             if found is None:
                 found = holding[part] = joined.holding(part)
             return found
-        masks = (walk(item) for item in part[1])
         if part[0] == "and":
             out = everything
-            for mask in masks:
-                out &= mask
+            for item in part[1]:
+                out &= walk(item)
+                if not out:  # no text holds them all: the other parts change nothing
+                    break
             return out
         out = 0
-        for mask in masks:
-            out |= mask
+        for item in part[1]:
+            out |= walk(item)
+            if out == everything:
+                break
         return out
 
     return walk(query)
 
 
-class _Joined:
+class JoinedTexts:
     """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
+
+    KEPT = 4096  # literals whose answer is kept (the same words come back in regex after regex)
 
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
         self.joined = "\0".join(texts)
         self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+        self._known: dict[str, int] = {}
 
     def holding(self, literal: str) -> int:
         """Bit i set when `texts[i]` holds `literal`."""
+        known = self._known.get(literal)
+        if known is None:
+            if len(self._known) >= self.KEPT:
+                self._known.clear()
+            known = self._known[literal] = self._holding(literal)
+        return known
+
+    def _holding(self, literal: str) -> int:
         if not literal or "\0" in literal:  # (a NUL would match across two texts)
             return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
         mask, at = 0, self.joined.find(literal)
@@ -718,10 +732,15 @@ def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query
     if pattern is not None:
         ok = runner.compiles(pattern, flags)
         if ok:
-            query = _safe_required(pattern, flags)
-            chosen = cover(query)
+            query, chosen = _query_and_cover(pattern, flags)
     entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None)
     return ok, query, chosen
+
+
+@lru_cache(maxsize=4096)  # (regexes written alike: one template's)
+def _query_and_cover(pattern: str, flags: int) -> tuple[Query, frozenset[str] | None]:
+    query = _safe_required(pattern, flags)
+    return query, cover(query)
 
 
 def _present(query: Query, folded: str) -> set[str]:

@@ -42,7 +42,7 @@ from entrykit.regex.compiling import (
     compile_pattern,
     settings_flags,
 )
-from entrykit.regex.steps import runs_within_limit
+from entrykit.regex.steps import runs_within_limit, runs_within_limit_each
 
 DEFAULT_TIMEOUT_MS = 100
 COMPILE = protocol.COMPILE  # the mode of a job that only compiles its regex
@@ -107,6 +107,20 @@ def _run_here(job: Job) -> Outcome:
 def provably_fast(job: Job) -> bool:
     """True if the job's worst case (compiling included) is small enough to run without a budget."""
     return job.mode != COMPILE and runs_within_limit(job.pattern, job.flags, job.text)
+
+
+def provably_fast_each(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[bool]:
+    """`provably_fast` of the jobs of one regex on each of `texts`."""
+    if mode == COMPILE:
+        return [False] * len(texts)
+    if type(texts) is tuple:  # the same texts for every regex (the probes): asked again for regexes written alike
+        return list(_fast_on_fixed_texts(pattern, flags, texts))
+    return runs_within_limit_each(pattern, flags, texts)
+
+
+@lru_cache(maxsize=1024)
+def _fast_on_fixed_texts(pattern: str, flags: int, texts: tuple[str, ...]) -> tuple[bool, ...]:
+    return tuple(runs_within_limit_each(pattern, flags, texts))
 
 
 class _Worker:

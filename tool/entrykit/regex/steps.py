@@ -14,13 +14,21 @@ The same walk of the parsed pattern gives two bounds:
   `longest_fast_text` answers every job of it by the text's length alone;
 - `text_steps`: the bound for one text, where a repetition followed by a literal
   character tries the rest beyond that character only where the text holds it.
+
+A regex is asked about many texts (its own, the generic probes, other entries'), so the
+walk runs over a plan of the pattern made once per regex (`_plan`): the nodes that are not
+one step each, each with its kind and the literal character after it, and between them
+how many one-step nodes there are. A text then costs a few operations per repetition,
+group or alternation rather than one per character of the pattern.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from entrykit.regex import syntax
 from entrykit.regex.compiling import cheap_to_compile
@@ -65,18 +73,22 @@ class _InLength(_Arithmetic[Polynomial]):
     zero: Polynomial = (0,)
 
     def plus(self, steps: int, value: Polynomial) -> Polynomial:
-        return (value[0] + steps, *value[1:])
+        return (value[0] + steps,) + value[1:]
 
     def add(self, left: Polynomial, right: Polynomial) -> Polynomial:
         if len(left) < len(right):
             left, right = right, left
-        return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
+        added = tuple(map(operator.add, left, right))  # (as far as the shorter goes)
+        return added if len(left) == len(right) else added + left[len(right) :]
 
     def loop(self, rest: Polynomial, next_char: int | None) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
-        # (n + 1): one step, and the rest
-        tried = self.plus(1, rest)
-        return self.add((2, 1), self.add(tried, (0, *tried)))
+        # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
+        tried = (rest[0] + 1,) + rest[1:]
+        out = list(map(operator.add, tried + (0,), (0,) + tried))
+        out[0] += 2
+        out[1] += 1
+        return tuple(out)
 
     def compare(self, rest: Polynomial) -> Polynomial:
         return self.add((1, 1), rest)
@@ -90,7 +102,8 @@ class _InText(_Arithmetic[int]):
 
     def __init__(self, text: str) -> None:
         self.length = len(text)
-        self.counts = Counter(fold(text))
+        self.folded = fold(text)
+        self.counts: dict[int, int] = {}  # code -> `holding(code)`, counted when first asked
 
     def plus(self, steps: int, value: int) -> int:
         return steps + value
@@ -111,75 +124,140 @@ class _InText(_Arithmetic[int]):
 
     def holding(self, code: int) -> int:
         """How many characters of the text `code` matches (under any case)."""
-        return self.counts[fold(chr(code))]
+        found = self.counts.get(code)
+        if found is None:  # (folding maps each character to one character)
+            found = self.counts[code] = self.folded.count(fold(chr(code)))
+        return found
 
     def too_large(self, value: int) -> bool:
         return value > FAST_PATH_LIMIT
 
 
-def _seq_cost(nodes: syntax.Seq, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
-    """Most steps matching `nodes` and then the rest of the pattern (at most `rest` steps
-    each time it is tried) takes from one position, or None without such a bound."""
-    steps = 0  # nodes of one step each, not yet added (long literal runs are common)
-    after: syntax.Node | None = None  # the node after this one in the sequence
+# --- the walk, over a plan of the pattern made once per regex ----------------------------------
+
+# A plan of a sequence: per node that is not one step, in the order the walk meets them
+# (last node first), (one-step nodes met just before it, its plan, the literal character
+# after it), then the one-step nodes left at the front.
+_SeqPlan = tuple[tuple[tuple[int, "_NodePlan", int | None], ...], int]
+_LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE = range(9)
+_NodePlan = tuple[Any, ...]  # (kind, the plans of its sequences ...)
+
+
+def _plan_seq(nodes: syntax.Seq) -> _SeqPlan:
+    """`nodes` as the walk meets them, with what does not depend on the text worked out."""
+    items: list[tuple[int, _NodePlan, int | None]] = []
+    steps = 0
+    after: syntax.Node | None = None
     for node in reversed(nodes):
         if isinstance(node, _ONE_STEP):
             steps += 1
             after = node
             continue
-        if steps:
-            rest = arithmetic.plus(steps, rest)
-            steps = 0
         next_char = after.code if isinstance(after, syntax.Char) else None
-        found = _node_cost(node, rest, next_char, arithmetic)
-        if found is None or arithmetic.too_large(found):
-            return None
-        rest, after = found, node
-    return arithmetic.plus(steps, rest) if steps else rest
+        items.append((steps, _plan_node(node), next_char))
+        steps, after = 0, node
+    return tuple(items), steps
 
 
-def _node_cost(  # noqa: PLR0911 - one case per kind of node
-    node: syntax.Node, rest: T, next_char: int | None, arithmetic: _Arithmetic[T]
-) -> T | None:
-    plus, add = arithmetic.plus, arithmetic.add
+def _plan_node(node: syntax.Node) -> _NodePlan:  # noqa: PLR0911 - one case per kind of node
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return arithmetic.loop(rest, next_char)
-        if node.high is not None and node.high <= 1:  # one pass (enter, body, loop back, leave), or none
-            inner = _seq_cost(node.body, plus(3, rest), arithmetic)
-            return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)
-        return None  # a repeated group may backtrack into itself: no polynomial bound here
+            return (_LOOP,)
+        if node.high is not None and node.high <= 1:
+            return (_ONCE, _plan_seq(node.body), node.low == 0)
+        return (_UNBOUNDED,)
     if isinstance(node, syntax.Alternation):
+        return (_BRANCHES, tuple(_plan_seq(branch) for branch in node.branches))
+    if isinstance(node, syntax.Group):
+        return (_GROUP, _plan_seq(node.body))
+    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):
+        return (_OWN_MATCH, _plan_seq(node.body))
+    if isinstance(node, syntax.Conditional):
+        return (_CONDITIONAL, _plan_seq(node.yes), None if node.no is None else _plan_seq(node.no))
+    if isinstance(node, syntax.Backref):
+        return (_COMPARE,)
+    return (_ONE,)
+
+
+def _seq_cost(plan: _SeqPlan, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
+    """Most steps matching the planned sequence and then the rest of the pattern (at most
+    `rest` steps each time it is tried) takes from one position, or None without such a bound."""
+    items, front = plan
+    plus, too_large = arithmetic.plus, arithmetic.too_large
+    for steps, node, next_char in items:  # (last node first: each costs what follows it)
+        if steps:
+            rest = plus(steps, rest)
+        found = _node_cost(node, rest, next_char, arithmetic)
+        if found is None or too_large(found):
+            return None
+        rest = found
+    return plus(front, rest) if front else rest
+
+
+def _node_cost(  # noqa: PLR0911 - one case per kind of node
+    node: _NodePlan, rest: T, next_char: int | None, arithmetic: _Arithmetic[T]
+) -> T | None:
+    plus, add = arithmetic.plus, arithmetic.add
+    kind = node[0]
+    if kind == _ONE:  # a class (one-step nodes are counted in the sequence's runs)
+        return plus(1, rest)
+    if kind == _LOOP:
+        return arithmetic.loop(rest, next_char)
+    if kind == _GROUP:  # a capturing group marks where it starts and ends
+        inner = _seq_cost(node[1], plus(1, rest), arithmetic)
+        return None if inner is None else plus(1, inner)
+    if kind == _BRANCHES:
         total = plus(1, arithmetic.zero)
-        for branch in node.branches:  # each branch is tried, each followed by the rest
+        for branch in node[1]:  # each branch is tried, each followed by the rest
             cost = _seq_cost(branch, plus(1, rest), arithmetic)
             if cost is None:
                 return None
             total = add(total, plus(1, cost))
         return total
-    if isinstance(node, syntax.Group):  # a capturing group marks where it starts and ends
-        inner = _seq_cost(node.body, plus(1, rest), arithmetic)
-        return None if inner is None else plus(1, inner)
-    if isinstance(node, (syntax.Atomic, syntax.Lookaround)):  # its own match, then the rest once
-        inner = _seq_cost(node.body, plus(1, arithmetic.zero), arithmetic)
+    if kind == _ONCE:  # one pass (enter, body, loop back, leave), or none
+        inner = _seq_cost(node[1], plus(3, rest), arithmetic)
+        return None if inner is None else plus(3, add(inner, plus(2, rest)) if node[2] else inner)
+    if kind == _OWN_MATCH:  # its own match, then the rest once
+        inner = _seq_cost(node[1], plus(1, arithmetic.zero), arithmetic)
         return None if inner is None else plus(1, add(inner, rest))
-    if isinstance(node, syntax.Conditional):
-        yes = _seq_cost(node.yes, plus(1, rest), arithmetic)
-        no = _seq_cost(node.no, rest, arithmetic) if node.no is not None else rest
+    if kind == _CONDITIONAL:
+        yes = _seq_cost(node[1], plus(1, rest), arithmetic)
+        no = _seq_cost(node[2], rest, arithmetic) if node[2] is not None else rest
         return None if yes is None or no is None else plus(1, add(yes, no))
-    if isinstance(node, syntax.Backref):
+    if kind == _COMPARE:
         return arithmetic.compare(rest)
-    return plus(1, rest)
+    return None  # _UNBOUNDED: a repeated group may backtrack into itself, no polynomial bound
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the bounds need of a regex, whatever the text."""
+
+    seq: _SeqPlan
+    first: tuple[frozenset[int], int] | None  # `_first_characters` of the whole pattern
+
+
+@lru_cache(maxsize=4096)
+def _plan(pattern: str, flags: int) -> _Plan | None:
+    """The plan of `pattern`, None if it does not parse (or nests deeper than we recurse)."""
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+        return _Plan(_plan_seq(nodes), _first_characters(nodes))
+    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return None
 
 
 @lru_cache(maxsize=65536)
 def step_bound(pattern: str, flags: int) -> Polynomial | None:
     """Most steps a match of `pattern` takes from one start position, as a polynomial in
     the text's length, or None when there is no such bound (or it does not parse)."""
+    plan = _plan(pattern, flags)
+    if plan is None:
+        return None
     try:  # (the rest after the whole pattern: the step that reports the match)
-        return _seq_cost(syntax.parse(pattern, flags).nodes, (1,), _IN_LENGTH)
-    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        return _seq_cost(plan.seq, (1,), _IN_LENGTH)
+    except Exception:  # nests deeper than we recurse: unknown
         return None
 
 
@@ -191,18 +269,21 @@ def search_steps(bound: Polynomial, length: int) -> int:
     return value * (length + 1)
 
 
+@lru_cache(maxsize=4096)  # the same jobs come back: a probe of every regex written alike, a job run twice
 def text_steps(pattern: str, flags: int, text: str) -> int | None:
     """Most steps a search of `pattern` takes on `text` (every start position), or None
     when there is no such bound or it is past `FAST_PATH_LIMIT`."""
+    plan = _plan(pattern, flags)
+    if plan is None:
+        return None
     arithmetic = _InText(text)
     try:
-        nodes = syntax.parse(pattern, flags).nodes
-        per_start = _seq_cost(nodes, 1, arithmetic)  # (1: the step that reports the match)
-        first = _first_characters(nodes)
-    except Exception:  # does not parse, or nests deeper than we recurse: unknown
+        per_start = _seq_cost(plan.seq, 1, arithmetic)  # (1: the step that reports the match)
+    except Exception:  # nests deeper than we recurse: unknown
         return None
     if per_start is None:
         return None
+    first = plan.first
     starts = len(text) + 1
     if first is None:
         total = starts * per_start
@@ -263,6 +344,14 @@ def runs_within_limit(pattern: str, flags: int, text: str) -> bool:
     if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
         return False
     return text_steps(pattern, flags, text) is not None
+
+
+def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> list[bool]:
+    """`runs_within_limit` of `pattern` on each of `texts`, asking about the regex once."""
+    longest = longest_fast_text(pattern, flags)
+    if all(len(text) <= longest for text in texts):
+        return [True] * len(texts)
+    return [len(text) <= longest or runs_within_limit(pattern, flags, text) for text in texts]
 
 
 _IN_LENGTH = _InLength()

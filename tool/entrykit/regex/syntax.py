@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
+from re import _compiler  # type: ignore[attr-defined]
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
 from typing import Any
@@ -233,13 +234,30 @@ _CATEGORIES = {
 _REPEAT_KINDS = {_c.MAX_REPEAT: GREEDY, _c.MIN_REPEAT: LAZY, _c.POSSESSIVE_REPEAT: POSSESSIVE}
 
 
+class _Chars(dict[int, Char]):
+    """One `Char` per code point (nodes are values: equal ones may be one object), for the
+    first `KEPT` code points met; literal characters are most of every pattern."""
+
+    KEPT = 4096
+
+    def __missing__(self, code: int) -> Char:
+        char = Char(code)
+        if len(self) < self.KEPT:
+            self[code] = char
+        return char
+
+
+_CHARS = _Chars()
+
+
 def _seq(items: Any) -> Seq:
-    return tuple(_node(op, av) for op, av in items)
+    literal, chars = _c.LITERAL, _CHARS
+    return tuple([chars[av] if op is literal else _node(op, av) for op, av in items])
 
 
 def _class_item(op: Any, av: Any) -> ClassItem:
     if op is _c.LITERAL:
-        return Char(av)
+        return _CHARS[av]
     if op is _c.RANGE:
         return CharRange(av[0], av[1])
     if op is _c.CATEGORY and av in _CATEGORIES:
@@ -249,7 +267,7 @@ def _class_item(op: Any, av: Any) -> ClassItem:
 
 def _node(op: Any, av: Any) -> Node:
     if op is _c.LITERAL:
-        return Char(av)
+        return _CHARS[av]
     if op is _c.IN:
         negated = bool(av) and av[0][0] is _c.NEGATE
         return CharClass(negated, tuple(_class_item(*item) for item in av[1 if negated else 0 :]))
@@ -321,6 +339,12 @@ def nesting_depth(pattern: str) -> int:
         elif char == ")":
             depth = max(0, depth - 1)
     return deepest
+
+
+def too_deep(pattern: str) -> bool:
+    """Whether the parentheses of `pattern` nest more than `MAX_DEPTH` deep."""
+    # each level opens with a "(": a pattern with few of them is not walked character by character
+    return pattern.count("(") > MAX_DEPTH and nesting_depth(pattern) > MAX_DEPTH
 
 
 def unescaped_dots(pattern: str) -> list[int]:
@@ -408,13 +432,16 @@ def _split(pattern: str, frame: tuple[int, list[int], bool], end: int) -> list[t
     return [tuple(pattern[a + 1 : b] for a, b in pairwise(edges))]
 
 
-def _parse_now(pattern: str, flags: int) -> Parsed:
+def _parse_now(pattern: str, flags: int, tree: Any = None) -> Parsed:
+    """`pattern` parsed (or its parse `tree` by `re`'s parser, when already made) as records."""
     # re's parser recurses once or twice per level, so how deep it may go depends on how
     # deep the caller already is; refusing deep patterns first keeps the verdict the same
     # from every caller (and bounds the analyses that recurse over the tree).
-    if nesting_depth(pattern) > MAX_DEPTH:
+    if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
-    tree = _p.parse(pattern, int(flags) & ~int(re.DEBUG))
+    if tree is None:
+        tree = _p.parse(pattern, int(flags) & ~int(re.DEBUG))
+        _TREES.keep((pattern, flags), tree)
     return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1)
 
 
@@ -469,15 +496,83 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
     key = (pattern, flags)
     known = _MEMO.get(key)
     if known is None:
-        try:
-            known = _parse_now(pattern, flags)
-        except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
-            known = (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
+        known = _parsed_or_error(pattern, flags)
         _MEMO.put(key, known)
     if isinstance(known, Parsed):
         return known
     kind, args = known
     raise kind(*args)  # a fresh exception each time: a kept one would collect tracebacks
+
+
+def _parsed_or_error(pattern: str, flags: int, tree: Any = None) -> Parsed | tuple[type[BaseException], tuple[Any, ...]]:
+    try:
+        return _parse_now(pattern, flags, tree)
+    except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
+        return (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
+
+
+# --- compiled from the same parse -------------------------------------------------------------
+
+# `re.compile` runs `re`'s parser, and so does `parse`: whichever of the two comes first
+# leaves its parse tree here for the other, which usually follows at once (an entry's
+# regex is compiled to check it, and parsed for the analyses), so each is parsed once.
+_SHARED_FLAGS = int(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE | re.ASCII | re.UNICODE)
+_TREES_KEPT = 8
+_LONGEST_TREE = 20_000  # characters of a pattern whose tree is kept
+
+
+class _Trees:
+    def __init__(self) -> None:
+        self.items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def keep(self, key: tuple[str, int], tree: Any) -> None:
+        if len(key[0]) > _LONGEST_TREE or int(key[1]) & ~_SHARED_FLAGS:
+            return
+        with self.lock:
+            self.items[key] = tree
+            if len(self.items) > _TREES_KEPT:
+                self.items.popitem(last=False)
+
+    def take(self, key: tuple[str, int]) -> Any:
+        with self.lock:
+            return self.items.pop(key, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_TREES = _Trees()
+
+
+def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)` (the same compiled regex; raises what it raises), from
+    the parse `parse` made or leaves, so `re`'s parser reads the pattern once for both."""
+    if type(pattern) is not str or int(flags) & ~_SHARED_FLAGS or len(pattern) > _LONGEST_TREE:
+        return re.compile(pattern, flags)
+    key = (pattern, flags)
+    tree = _TREES.take(key)
+    if tree is None:
+        if _MEMO.get(key) is not None:
+            return re.compile(pattern, flags)  # parsed long ago: its tree is gone
+        tree = _p.parse(pattern, int(flags))  # raises what re.compile raises
+        _MEMO.put(key, _parsed_or_error(pattern, flags, tree))
+    return _compile_tree(pattern, int(flags), tree)
+
+
+def _compile_tree(pattern: str, flags: int, tree: Any) -> re.Pattern[str]:
+    # what `re._compiler.compile` does with the tree it parses, with the pattern kept
+    # (the tests hold the result equal to `re.compile`'s)
+    code = _compiler._code(tree, flags)
+    state = tree.state
+    indexgroup: list[str | None] = [None] * state.groups
+    for name, index in state.groupdict.items():
+        indexgroup[index] = name
+    compiled: re.Pattern[str] = _sre.compile(
+        pattern, flags | state.flags, code, state.groups - 1, state.groupdict, tuple(indexgroup)
+    )
+    return compiled
 
 
 def memo_size() -> tuple[int, int]:
@@ -488,6 +583,7 @@ def memo_size() -> tuple[int, int]:
 
 def clear_memo() -> None:
     _MEMO.clear()
+    _TREES.clear()
 
 
 # --- walking -----------------------------------------------------------------------------------

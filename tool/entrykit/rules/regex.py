@@ -20,7 +20,7 @@ from entrykit.regex.runner import (
     RegexRunner,
     RegexSettings,
     Status,
-    provably_fast,
+    provably_fast_each,
 )
 from entrykit.registry import Context, Option, fact, rule
 
@@ -408,10 +408,11 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
         own += [(f"counterexample {i + 1}", t) for i, t in _own_texts(entry, "counterexamples")]
         # (a probe the regex provably runs on within the budget cannot time out: no need to
         # run it here; ET208 runs those that may match)
+        probes = probe_texts()
         own += [
             (f"the generic probe `{probe}`", probe)
-            for probe in probe_texts()
-            if not provably_fast(Job(pattern, flags, mode, probe))
+            for probe, fast in zip(probes, provably_fast_each(pattern, flags, mode, probes), strict=True)
+            if not fast
         ]
         outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
         slow = tuple(name for (name, _), outcome in zip(own, outcomes, strict=True) if outcome.timed_out)
