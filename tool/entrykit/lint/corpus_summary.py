@@ -67,26 +67,46 @@ def shared(value: Any, pool: dict[Any, Any]) -> Any:
     fragments as every other entry's); the corpus phase holds every summary at once.
     Only values whose equals are indistinguishable are shared (not `1` and `True`), and
     no list or dict is (nor a value of a subclass): nothing a summary's reader sees changes."""
-    return _shared(value, pool)[0]
-
-
-def _shared(value: Any, pool: dict[Any, Any]) -> tuple[Any, bool]:
-    """`shared`, and whether the value is one the pool may hold (a text, or a tuple of nothing
-    but those and None)."""
     kind = type(value)  # exactly these types: a subclass is kept as it is
     if kind is str:
-        return pool.setdefault(value, value), True
+        return pool.setdefault(value, value)
+    # (the texts of a dict or list, most of what it holds, are shared here without a call)
     if kind is dict:
-        return {_shared(k, pool)[0]: _shared(v, pool)[0] for k, v in value.items()}, False
+        return {
+            (pool.setdefault(k, k) if type(k) is str else shared(k, pool)): (
+                pool.setdefault(v, v) if type(v) is str else shared(v, pool)
+            )
+            for k, v in value.items()
+        }
     if kind is list:
-        return [_shared(v, pool)[0] for v in value], False
+        return [pool.setdefault(v, v) if type(v) is str else shared(v, pool) for v in value]
     if kind is tuple:
-        items = [_shared(v, pool) for v in value]
-        rebuilt = tuple(v for v, _ in items)
-        if all(ok or v is None for v, ok in items):
-            return pool.setdefault(rebuilt, rebuilt), True
-        return rebuilt, False
-    return value, False
+        return _shared_tuple(value, pool)[0]
+    return value
+
+
+def _shared_tuple(value: tuple[Any, ...], pool: dict[Any, Any]) -> tuple[tuple[Any, ...], bool]:
+    """`shared` of a tuple, and whether the pool holds it (it holds nothing but texts, None
+    and such tuples)."""
+    items: list[Any] = []
+    poolable = True
+    for item in value:
+        kind = type(item)
+        if kind is str:
+            items.append(pool.setdefault(item, item))
+        elif kind is tuple:
+            rebuilt, held = _shared_tuple(item, pool)
+            items.append(rebuilt)
+            poolable = poolable and held
+        elif item is None:
+            items.append(item)
+        else:
+            items.append(shared(item, pool))
+            poolable = False
+    whole = tuple(items)
+    if poolable:
+        return pool.setdefault(whole, whole), True
+    return whole, False
 
 
 def summary_entry(

@@ -6,6 +6,7 @@ import ipaddress
 import math
 from collections.abc import Iterator
 from datetime import date
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 from urllib.parse import urlsplit
@@ -207,10 +208,11 @@ def confidence_unsupported(entry: Entry, ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _actions(entry: Entry, field: str) -> Iterator[tuple[str, str, Any]]:
+def _actions(entry: Entry, field: str) -> Iterator[tuple[int, str, Any]]:
+    """(index, action, item) of each item with an action (its pointer is made for a finding only)."""
     for index, item in enumerate(entry.list_field(field)):
         if isinstance(item, dict) and isinstance(item.get("action"), str):
-            yield jp.join(field, index, "action"), item["action"], item
+            yield index, item["action"], item
 
 
 COMPARISON_BUDGET = 5_000  # action pairs compared per entry: a list of any length costs bounded steps
@@ -256,10 +258,10 @@ def repeated_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
             if pair.second in reported:
                 continue
             reported.add(pair.second)
-            where, action, _ = found[pair.second]
-            earlier = found[pair.first][0]
+            index, action, _ = found[pair.second]
+            earlier = jp.join(field, found[pair.first][0], "action")
             how = "repeats" if pair.score == 1.0 else "says again, in other words,"
-            yield Finding(where, f"action {how} `{earlier.lstrip('/')}`: `{action[:60]}`")
+            yield Finding(jp.join(field, index, "action"), f"action {how} `{earlier.lstrip('/')}`: `{action[:60]}`")
 
 
 def _condition(item: dict[str, Any]) -> str:
@@ -305,8 +307,8 @@ def action_both_dead_end_and_workaround(entry: Entry, ctx: Context) -> Iterator[
     dead = list(_actions(entry, "dead_ends"))
     work = list(_actions(entry, "workarounds"))
     steps = 0
-    for w_where, w_action, w_item in work:
-        for d_where, d_action, d_item in dead:
+    for w_index, w_action, w_item in work:
+        for d_index, d_action, d_item in dead:
             if steps >= COMPARISON_BUDGET:
                 return
             steps += 1
@@ -314,6 +316,7 @@ def action_both_dead_end_and_workaround(entry: Entry, ctx: Context) -> Iterator[
                 continue
             same = normalize_phrase(w_action) == normalize_phrase(d_action)
             if same or action_similarity(w_action, d_action) >= SAME_ACTION_IN_ENTRY:
+                w_where, d_where = jp.join("workarounds", w_index, "action"), jp.join("dead_ends", d_index, "action")
                 yield Finding(
                     w_where,
                     f"action is also the dead end `{d_where.lstrip('/')}` (`{d_action[:60]}`); give each a `condition` or keep one",
@@ -358,8 +361,20 @@ def how_repeats_action(entry: Entry, ctx: Context) -> Iterator[Finding]:
 _PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home", ".corp", ".intranet")
 
 
+MAX_KEPT_URL = 2048  # characters of a URL whose verdict is kept (a long one is judged each time)
+
+
 def url_problem(url: str) -> str | None:
     """Why a source URL is unfit for a public entry, or None."""
+    return _kept_url_problem(url) if len(url) <= MAX_KEPT_URL else _url_problem(url)
+
+
+@lru_cache(maxsize=4096)  # entries of one corpus cite the same few pages
+def _kept_url_problem(url: str) -> str | None:
+    return _url_problem(url)
+
+
+def _url_problem(url: str) -> str | None:
     try:
         parts = urlsplit(url.strip())
         host = parts.hostname or ""
@@ -393,17 +408,18 @@ def ip_address_of(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | 
         return None
 
 
-def _urls(entry: Entry) -> Iterator[tuple[str, str]]:
+def _urls(entry: Entry) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(pointer tokens, URL) of each source (the pointer is made for a finding only)."""
     doc = entry.data.get("official_doc_url")
     if isinstance(doc, str) and doc:
-        yield "/official_doc_url", doc
+        yield ("official_doc_url",), doc
     for field in ("dead_ends", "workarounds"):
         for index, item in enumerate(entry.list_field(field)):
             if not isinstance(item, dict) or not isinstance(item.get("sources"), list):
                 continue
             for number, url in enumerate(item["sources"]):
                 if isinstance(url, str):
-                    yield jp.join(field, index, "sources", number), url
+                    yield (field, index, "sources", number), url
 
 
 @rule("ET606", "unsafe-source-url")
@@ -435,7 +451,7 @@ def unsafe_source_url(entry: Entry, ctx: Context) -> Iterator[Finding]:
     for where, url in _urls(entry):
         problem = url_problem(url)
         if problem:
-            yield Finding(where, f"source `{url[:80]}` {problem}")
+            yield Finding(jp.join(*where), f"source `{url[:80]}` {problem}")
 
 
 @rule(

@@ -206,10 +206,10 @@ def _prepare_bands(ctx: Context) -> None:
 @fact("bands", rules=("ET502",), on_demand=True, prepare=_prepare_bands)
 def _duplicate_bands(entry: Entry, ctx: Context) -> object:
     """MinHash band keys, only worth computing when the corpus is too big to compare all pairs
-    (ET502 computes those an entry lacks: `dupes.entry_band_keys`)."""
+    (ET502 computes those an entry lacks: `dupes.entry_band_blob`)."""
     if int(ctx.options.get("corpus_size", 0)) <= dupes.EXACT_LIMIT:
         return None
-    dupes.entry_band_keys(entry, duplicate_settings(ctx).candidate)
+    dupes.entry_band_blob(entry, duplicate_settings(ctx).candidate)
     return entry.facts["bands"]
 
 

@@ -56,10 +56,16 @@ _CODE = re.compile(
     r"|\b\w+_\w+\b"  # snake_case
     r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"  # camelCase, CamelCase
 )
+# (the whole token, and the number of a hidden code span): `findall` gives both, no match objects
 _TOKEN = re.compile(
-    r"\x00(\d+)\x00|[A-Za-z][A-Za-z']*(?:-[A-Za-z][A-Za-z']*)*|\d+(?:\.\d+)*%?|[,;:()\[\]—–]| - "
+    r"(\x00(\d+)\x00|[A-Za-z][A-Za-z']*(?:-[A-Za-z][A-Za-z']*)*|\d+(?:\.\d+)*%?|[,;:()\[\]—–]| - )"
 )
-_NUMBER = re.compile(r"\d+(?:\.\d+)*%?")
+# No code span holds a space, and each holds a mark: a flag's `-`, a dotted name's `.`, a
+# call's `(`, an underscore, or a lowercase letter before a capital. What its lookbehinds
+# and word boundaries read lies in its run of non-space characters, or is the space (or
+# the text's end) around it, which they read alike. So `_CODE` is tried only on the runs
+# holding a mark, each alone: the same spans, without trying every position of the text.
+_MARKED_RUN = re.compile(r"(?<!\S)[^\s\-.(_]*(?:[-.(_]|[a-z][A-Z])\S*")
 
 
 @dataclass(frozen=True)
@@ -128,26 +134,37 @@ class ActionTokens:
     verb: str | None
 
 
-@lru_cache(maxsize=4096)
 def action_tokens(text: str) -> ActionTokens:
     """The tokens of one action (cached: a merge and a lint read the same actions many times)."""
-    text = unicodedata.normalize("NFKC", text[:MAX_ACTION_CHARS])
+    return _action_tokens(text[:MAX_ACTION_CHARS])  # what is kept is no longer than what is read
+
+
+@lru_cache(maxsize=4096)
+def _action_tokens(text: str) -> ActionTokens:
+    # a NUL is how a hidden code span is marked below: one in the text would forge a mark
+    text = unicodedata.normalize("NFKC", text).replace("\x00", " ")
+    hidden, codes = hide_codes(text)
+    reader = _Reader(_words())
+    for number, (token, code) in enumerate(_TOKEN.findall(hidden)):
+        if code:  # (never empty when the span's alternative matched)
+            reader.read_code(codes[int(code)])
+        elif not token[0].isalnum():
+            reader.read_punctuation()
+        else:
+            reader.read_word(token, number)
+    return reader.tokens()
+
+
+def hide_codes(text: str) -> tuple[str, list[str]]:
+    """The text with each code span (`_CODE`) replaced by ` \\x00<n>\\x00 `, and the spans
+    (lowercased, without a final dot), the nth at n."""
     codes: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
         codes.append(match.group(0).lower().rstrip("."))
         return f" \x00{len(codes) - 1}\x00 "
 
-    reader = _Reader(_words())
-    for number, match in enumerate(_TOKEN.finditer(_CODE.sub(hide, text))):
-        token = match.group(0)
-        if match.group(1) is not None:
-            reader.read_code(codes[int(match.group(1))])
-        elif not token[0].isalnum():
-            reader.read_punctuation()
-        else:
-            reader.read_word(token, number)
-    return reader.tokens()
+    return _MARKED_RUN.sub(lambda run: _CODE.sub(hide, run.group(0)), text), codes
 
 
 class _Reader:
@@ -186,31 +203,27 @@ class _Reader:
         lower = token.lower()
         if not self.first and lower in words.breaks:
             self.tail = TAIL_WEIGHT
-        self._read_contrast(lower)
-        if self.first and lower in words.openers:
-            return
+        sides = words.sides_of.get(lower)
+        if sides:
+            self.sides.update(sides)
         if self.first:
+            if lower in words.openers:
+                return
             self.verb, self.first = words.verbs.get(words.stem(lower)), False
         if lower in words.negators:
             self.negated = True
             return
         mark = "¬" if self.negated else ""
-        if _NUMBER.fullmatch(lower):
+        # A word token of `_TOKEN` opens with a letter; a number (`3`, `1.2.0`, `90%`) with a digit.
+        if not token[0].isalpha():
             self.anchors.add(mark + lower)
             return
-        if number > 0 and _is_proper_name(token) and lower not in words.stop:
-            self.anchors.add(mark + lower)  # a place, a product
-        if lower in words.stop:
-            return
-        self.weights.setdefault(mark + words.stem(lower), self.tail)
-
-    def _read_contrast(self, lower: str) -> None:
-        self.sides.update(self.words.sides_of.get(lower, ()))
-
-
-def _is_proper_name(token: str) -> bool:
-    """Capitalised but not all capitals (away from the sentence start, a name)."""
-    return token[0].isupper() and not token.isupper()
+        stop = lower in words.stop
+        # capitalised but not all capitals, away from the sentence start: a name (a place, a product)
+        if number > 0 and token[0].isupper() and not token.isupper() and not stop:
+            self.anchors.add(mark + lower)
+        if not stop:
+            self.weights.setdefault(mark + words.stem(lower), self.tail)
 
 
 def _same_flag(a: str, b: str) -> bool:

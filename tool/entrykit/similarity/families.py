@@ -67,10 +67,19 @@ def name_words(text: str, volatile: Iterable[str]) -> frozenset[str]:
 
     read(message_tokens.scan(text))
     for match in _CAPITALISED.finditer(text):
-        before = text[: match.start()].rstrip()
-        if before and before[-1] not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
+        before = last_before(text, match.start())
+        if before and before not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
             names.update(_WORD.findall(match.group().casefold()))
     return frozenset(names)
+
+
+def last_before(text: str, end: int) -> str:
+    """The last character of `text[:end]` that is not a space (`text[:end].rstrip()[-1:]`,
+    without copying the text before every capitalised word)."""
+    at = end - 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return text[at] if at >= 0 else ""
 
 
 def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[tuple[str, int, int, int, int]]:
@@ -143,6 +152,14 @@ def slot_values(representative: Sequence[str], member: Sequence[str]) -> list[st
     ]
 
 
+def _slots_of(head: Sequence[str], member: Sequence[str], known: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+    """`slot_values` of a member, kept in `known` by the word list's identity."""
+    found = known.get(id(member))
+    if found is None:
+        found = known[id(member)] = tuple(slot_values(head, member))
+    return found
+
+
 @dataclass(frozen=True)
 class Family:
     """Entries (by number) made from one template: members sorted by id, the first the
@@ -177,7 +194,9 @@ def families(
         members.sort(key=lambda k: order[k])
         head = words[members[0]]
         shape = template(head, words[members[1]])
-        values = tuple(tuple(slot_values(head, words[m])) for m in members)
+        # members of one signature often share one word list (one object): their slots are one
+        slots: dict[int, tuple[str, ...]] = {}
+        values = tuple(_slots_of(head, words[m], slots) for m in members)
         out.append(Family(tuple(members), shape, values))
     out.sort(key=lambda f: (-len(f.members), order[f.members[0]]))
     return out

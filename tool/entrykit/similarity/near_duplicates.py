@@ -61,6 +61,7 @@ BUCKET_LIMIT = 64  # entries in one LSH bucket beyond which pairs are chained
 EXACT_LIMIT = 400  # corpora up to this size compare every pair of shingle sets instead
 PER_ENTRY = 3  # pairs shown per entry by default; the rest are counted
 REGEX_REACH = 8  # a regex matching texts of more other entries than this is broad, not evidence
+KIN_KEPT = 1 << 16  # sibling answers kept while scoring (see `_scored`)
 PROFILE_VERSION = 3  # of the per-file `dupes` fact: a new normalisation invalidates cached ones
 
 # What each class of message token becomes in a normalised signature: one placeholder
@@ -86,6 +87,7 @@ _NUMBERS = frozenset(PLACEHOLDERS[k] for k in (message_tokens.NUMBER, message_to
 _SPACE = re.compile(r"\s")
 _WORD = re.compile(r"\w+")
 _ID_SPLIT = re.compile(r"[/._-]+")
+_SLUG_SPLIT = re.compile(r"[._-]+")
 
 # Trailing slug tokens that name an environment rather than the error.
 _ENV_WORDS = frozenset(
@@ -153,7 +155,7 @@ def variant_key(entry_id: str) -> str | None:
     if entry_id.count("/") != 1:
         return None
     domain, slug = entry_id.split("/")
-    tokens = [t for t in re.split(r"[._-]+", slug) if t]
+    tokens = [t for t in _SLUG_SPLIT.split(slug) if t]
     end = len(tokens)
     named = False
     while end > 0:
@@ -242,25 +244,44 @@ def _permutations(num_perm: int) -> tuple[Any, Any]:
     return a, b
 
 
+@lru_cache(maxsize=4)
+def _affine(num_perm: int, length: int) -> tuple[Any, Any]:
+    """The first `length` of the `num_perm` affine maps (band keys read no more of a MinHash)."""
+    import numpy as np
+
+    a, b = _permutations(num_perm)
+    return np.ascontiguousarray(a[:length]), np.ascontiguousarray(b[:length])
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus repeats its shingles many times over
+def _shingle_hash(text: str) -> int:
+    """SHA-1's first four bytes of the text (little-endian), through MurmurHash3's finalizer."""
+    h = int.from_bytes(hashlib.sha1(text.encode("utf-8")).digest()[:4], "little")
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
 def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
     """The MinHash signature of a set of strings (uint32 array), equal to datasketch's
     `MinHash(num_perm).update_batch(...)`: SHA-1's first four bytes, MurmurHash3's
     finalizer, then the affine maps. Computed here because importing datasketch pulls
     in scipy, which costs a second or two in every process that checks files."""
+    return _minhash(shingles, num_perm, num_perm)
+
+
+def _minhash(shingles: Iterable[str], num_perm: int, length: int) -> Any:
+    """The first `length` values of `minhash` (a minimum does not depend on the order it is taken in)."""
     import numpy as np
 
-    values = np.full(num_perm, (1 << 32) - 1, dtype=np.uint32)
-    hashed = [int.from_bytes(hashlib.sha1(t.encode("utf-8")).digest()[:4], "little") for t in sorted(shingles)]
+    hashed = [_shingle_hash(t) for t in shingles]
     if not hashed:
-        return values
-    hv = np.array(hashed, dtype=np.uint32).reshape(-1, 1)
-    hv = hv ^ (hv >> np.uint32(16))
-    hv = hv * np.uint32(0x85EBCA6B)
-    hv = hv ^ (hv >> np.uint32(13))
-    hv = hv * np.uint32(0xC2B2AE35)
-    hv = hv ^ (hv >> np.uint32(16))
-    a, b = _permutations(num_perm)
-    return np.minimum(values, (hv * a + b).min(axis=0))
+        return np.full(length, (1 << 32) - 1, dtype=np.uint32)
+    a, b = _affine(num_perm, length)
+    # uint32 arithmetic wraps mod 2**32, as the affine maps are defined
+    return (np.multiply.outer(np.array(hashed, dtype=np.uint32), a) + b).min(axis=0)
 
 
 @lru_cache(maxsize=8)
@@ -272,20 +293,25 @@ def _band_mix(rows: int) -> Any:
 
 def prepare_band_keys(threshold: float, num_perm: int = NUM_PERM) -> None:
     """Import numpy and make `band_keys`' tables now (before processes fork, so they share them)."""
-    _permutations(num_perm)
-    _band_mix(band_layout(threshold, num_perm)[1])
+    bands, rows = band_layout(threshold, num_perm)
+    _affine(num_perm, bands * rows)
+    _band_mix(rows)
 
 
 def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
-    """One hash per LSH band of the MinHash of `shingles` (sorted first): two sets share a
-    candidate bucket when one of their band keys is equal."""
+    """One hash per LSH band of the MinHash of `shingles`: two sets share a candidate bucket
+    when one of their band keys is equal."""
+    return tuple(_band_array(shingles, threshold, num_perm).tolist())
+
+
+def _band_array(shingles: Iterable[str], threshold: float, num_perm: int) -> Any:
+    """`band_keys` as a numpy uint64 array: each band's rows times `_band_mix`, summed
+    (wrapping mod 2**64: a hash of the band's rows)."""
     import numpy as np
 
     bands, rows = band_layout(threshold, num_perm)
-    block = np.asarray(minhash(shingles, num_perm), dtype=np.uint64)[: bands * rows].reshape(bands, rows)
-    with np.errstate(over="ignore"):
-        keys = (block * _band_mix(rows)).sum(axis=1)  # wraps mod 2**64: a hash of the band's rows
-    return tuple(int(k) for k in keys)
+    block = _minhash(shingles, num_perm, bands * rows).astype(np.uint64).reshape(bands, rows)
+    return block @ _band_mix(rows)
 
 
 def _bucket_links(members: list[int]) -> list[tuple[int, int]]:
@@ -385,13 +411,17 @@ def _band_pairs(matrix: Any, present: list[int]) -> Iterator[tuple[int, int]]:
 
 def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
     """The pairs (i < j) sharing a band key as sorted, distinct codes `i * total + j`
-    (a numpy int64 array): band by band, its buckets found by sorting, each band's
-    pairs merged into those of the bands before. Eight bytes a pair, where a set of
-    tuples held some twenty times that for every pair of a large corpus at once."""
+    (a numpy int64 array): band by band, its buckets found by sorting; the bands' pairs
+    merged into those found once they outnumber them (so each pair is merged a few times,
+    not once a band, and what is held stays within about twice the pairs found). Eight
+    bytes a pair, where a set of tuples held some twenty times that for every pair of a
+    large corpus at once."""
     import numpy as np
 
     where = np.asarray(present, dtype=np.int64)
     found = np.zeros(0, dtype=np.int64)
+    pending: list[Any] = []  # bands' codes not merged yet, merged once they outgrow `found`
+    held = 0
     for band in range(matrix.shape[1]):
         column = matrix[:, band]
         order = np.argsort(column, kind="stable")
@@ -407,8 +437,25 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
                 first, second = np.triu_indices(len(members), 1)
                 codes.append(members[first] * total + members[second])
         if codes:
-            found = np.union1d(found, np.concatenate(codes))
-    return found
+            pending.append(np.concatenate(codes))
+            held += len(pending[-1])
+            if held > max(len(found), MERGE_MIN):
+                found, pending, held = sorted_distinct([found, *pending]), [], 0
+    return sorted_distinct([found, *pending])
+
+
+MERGE_MIN = 1 << 16  # codes of bands held before they are merged into those found (see `_band_codes`)
+
+
+def sorted_distinct(arrays: Sequence[Any]) -> Any:
+    """The distinct values of some int64 arrays, sorted: `np.union1d` of them all, by a sort
+    (numpy's `unique` hashes first, which on a band's many repeated codes is far slower)."""
+    import numpy as np
+
+    merged = np.sort(np.concatenate(arrays))
+    if len(merged) < 2:
+        return merged
+    return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
 
 
 def _jaccard(a: Collection[str], b: Collection[str]) -> float:
@@ -562,13 +609,8 @@ def _profile(entry: Entry) -> Profile:
 
 
 def entry_band_blob(entry: Entry, threshold: float) -> bytes:
-    """The entry's band keys as 8-byte little-endian words (how the cache keeps them)."""
-    entry_band_keys(entry, threshold)
-    return bytes(entry.facts["bands"][3])
-
-
-def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
-    """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
+    """The entry's band keys as 8-byte little-endian words (how the cache keeps them), kept
+    in `entry.facts` (cached with the file)."""
     known = entry.facts.get("bands")
     if (
         isinstance(known, (list, tuple))
@@ -577,11 +619,22 @@ def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
         and isinstance(known[3], bytes)
         and len(known[3]) % 8 == 0
     ):
-        return struct.unpack(f"<{len(known[3]) // 8}Q", known[3])
-    keys = band_keys(entry_shingles(entry), threshold)
+        return known[3]
+    # The shingles as a list, repeats and all: a MinHash is a minimum, which a repeat
+    # leaves as it is, so the set `entry_shingles` gives need not be built.
+    normalized, ids, _, _ = profile(entry)
+    words = normalized.split()
+    shingles = [*words, *map(" ".join, itertools.pairwise(words)), *ids]
     # one bytes object, not 25 big integers: summaries load much faster from the cache
-    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, b"".join(k.to_bytes(8, "little") for k in keys))
-    return keys
+    blob: bytes = _band_array(shingles, threshold, NUM_PERM).astype("<u8").tobytes()
+    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, blob)
+    return blob
+
+
+def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
+    """`band_keys` of the entry's shingles, kept in `entry.facts` (cached with the file)."""
+    blob = entry_band_blob(entry, threshold)
+    return struct.unpack(f"<{len(blob) // 8}Q", blob)
 
 
 def score_pair(
@@ -784,7 +837,8 @@ class _Cliques:
         self.entries = entries
         self.normalized = normalized
         self.same_id = same_id
-        self.key = lambda k: (entries[k].id or "", entries[k].path)
+        self.keys = [(entry.id or "", entry.path) for entry in entries]
+        self.key: Callable[[int], tuple[str, str]] = self.keys.__getitem__
         by_signature: dict[str, list[int]] = defaultdict(list)
         by_id: dict[str, list[int]] = defaultdict(list)
         claimed: dict[str, list[int]] = defaultdict(list)
@@ -1041,7 +1095,7 @@ def _candidates(
     import numpy as np
 
     brought = np.fromiter(sorted(signals), dtype=np.int64, count=len(signals))
-    return _Candidates(total, _code_array(np.union1d(banded, brought)), signals)
+    return _Candidates(total, _code_array(sorted_distinct([banded, brought])), signals)
 
 
 def _code_array(codes: Any) -> array[int]:
@@ -1063,6 +1117,12 @@ def _scored(
     (pairs of one template with another named value)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
+    # Whether two prepared signatures are siblings, by the pair of `Prepared` (one object
+    # for every entry of one normalised signature and names, see `_shingled`): a template
+    # corpus asks it of the same two signatures many times. Only a pair with a shared side
+    # can be asked twice; at most `KIN_KEPT` answers are held.
+    kin: dict[tuple[int, int], bool] = {}
+    holders = Counter(map(id, prepared))
     done = 0
     for (i, j), brought in candidates.items():
         signals = brought or _NO_SIGNALS
@@ -1070,12 +1130,13 @@ def _scored(
         a, b = entries[i], entries[j]
         if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
             continue  # a clique's pair, counted there; or one id (ET501's)
-        if allowed(a, b, settings.allow):
+        if settings.allow and allowed(a, b, settings.allow):
             continue
         left, right = prepared[i], prepared[j]
-        if (signals.variant and _locale_variants(a, b, signals.variant)) or family_search.siblings(
-            left.words, left.names, right.words, right.names
-        ):
+        if signals.variant and _locale_variants(a, b, signals.variant):
+            edges.append((i, j))  # one slug for two countries or languages: a family
+            continue
+        if _siblings(left, right, kin, holders):
             edges.append((i, j))  # one template, another named value: a family, not a duplicate
             continue
         if already_related(a, b):
@@ -1091,6 +1152,18 @@ def _scored(
             report("scoring", done, len(candidates))
     report("scoring", len(candidates), len(candidates))
     return neighbours, edges
+
+
+def _siblings(left: Prepared, right: Prepared, kin: dict[tuple[int, int], bool], holders: Counter[int]) -> bool:
+    """`families.siblings` of two prepared signatures, kept in `kin` when one is shared."""
+    if holders[id(left)] == 1 and holders[id(right)] == 1:
+        return family_search.siblings(left.words, left.names, right.words, right.names)
+    known = kin.get((id(left), id(right)))
+    if known is None:
+        if len(kin) >= KIN_KEPT:
+            kin.clear()
+        known = kin[(id(left), id(right))] = family_search.siblings(left.words, left.names, right.words, right.names)
+    return known
 
 
 def _add_closest(result: Duplicates, i: int) -> None:

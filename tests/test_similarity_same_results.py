@@ -1,0 +1,241 @@
+"""The cheaper ways near-duplicate search and the action rules compute things give what the plain ways give."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from entrykit.entry import Entry
+from entrykit.similarity import near_duplicates as dupes
+
+# Words of a few letters, some shared, some not ASCII: shingle sets that overlap as a corpus's do.
+_WORDS = st.sampled_from(["cuda", "out", "of", "memory", "vnum", "vpath", "中文", "é", "x", "error", "alpha_beta", ""])
+_SHINGLES = st.frozensets(st.one_of(_WORDS, st.text(max_size=12)), max_size=60)
+
+
+def _plain_minhash(shingles: Iterable[str], num_perm: int) -> Any:
+    """MinHash as datasketch computes it: every shingle hashed, sorted, all `num_perm` maps."""
+    values = np.full(num_perm, (1 << 32) - 1, dtype=np.uint32)
+    hashed = [int.from_bytes(hashlib.sha1(t.encode("utf-8")).digest()[:4], "little") for t in sorted(shingles)]
+    if not hashed:
+        return values
+    hv = np.array(hashed, dtype=np.uint32).reshape(-1, 1)
+    hv = hv ^ (hv >> np.uint32(16))
+    hv = hv * np.uint32(0x85EBCA6B)
+    hv = hv ^ (hv >> np.uint32(13))
+    hv = hv * np.uint32(0xC2B2AE35)
+    hv = hv ^ (hv >> np.uint32(16))
+    a, b = dupes._permutations(num_perm)
+    return np.minimum(values, (hv * a + b).min(axis=0))
+
+
+def _plain_band_keys(shingles: Iterable[str], threshold: float, num_perm: int) -> tuple[int, ...]:
+    """Band keys from the whole MinHash: each band's rows times the mix, summed with wrapping."""
+    bands, rows = dupes.band_layout(threshold, num_perm)
+    block = np.asarray(_plain_minhash(shingles, num_perm), dtype=np.uint64)[: bands * rows].reshape(bands, rows)
+    with np.errstate(over="ignore"):
+        keys = (block * dupes._band_mix(rows)).sum(axis=1)
+    return tuple(int(k) for k in keys)
+
+
+@given(_SHINGLES, st.sampled_from([64, 128]))
+def test_minhash_equals_the_plain_computation(shingles: frozenset[str], num_perm: int) -> None:
+    ours = dupes.minhash(shingles, num_perm)
+    assert ours.dtype == np.uint32
+    assert ours.tolist() == _plain_minhash(shingles, num_perm).tolist()
+
+
+@given(_SHINGLES, st.sampled_from([0.3, 0.5, 0.85]), st.sampled_from([64, 128]))
+def test_band_keys_equal_the_plain_computation(shingles: frozenset[str], threshold: float, num_perm: int) -> None:
+    assert dupes.band_keys(shingles, threshold, num_perm) == _plain_band_keys(shingles, threshold, num_perm)
+
+
+@given(st.text(max_size=200), st.text(max_size=40))
+def test_entry_band_keys_and_blob_are_the_plain_keys(signature: str, slug: str) -> None:
+    entry = Entry(path="a.yaml", abspath=Path("a.yaml"), fmt="yaml", data={"id": f"d/{slug}", "signature": signature}, text="")
+    expected = _plain_band_keys(dupes.entry_shingles(entry), 0.5, dupes.NUM_PERM)
+    blob = dupes.entry_band_blob(entry, 0.5)
+    assert blob == b"".join(k.to_bytes(8, "little") for k in expected)
+    assert dupes.entry_band_keys(entry, 0.5) == expected
+    assert entry.facts["bands"] == (dupes.PROFILE_VERSION, 0.5, dupes.NUM_PERM, blob)
+
+
+def _plain_band_codes(matrix: Any, present: list[int], total: int) -> list[int]:
+    """Every pair sharing a band key (a bucket above `BUCKET_LIMIT` chained), as codes, sorted."""
+    codes: set[int] = set()
+    for band in range(matrix.shape[1]):
+        buckets: dict[int, list[int]] = {}
+        for row, key in enumerate(matrix[:, band].tolist()):
+            buckets.setdefault(key, []).append(present[row])
+        for members in buckets.values():
+            members.sort()
+            codes.update(i * total + j for i, j in dupes._bucket_links(members))
+    return sorted(codes)
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=3, max_size=3), max_size=90),
+    st.sampled_from([1, 8, 1 << 16]),
+)
+def test_band_codes_equal_every_pair_sharing_a_band(rows: list[list[int]], merge_min: int) -> None:
+    """Merged band by band, however often (`MERGE_MIN`), the codes are every pair of a bucket."""
+    matrix = np.array(rows, dtype=np.uint64).reshape(len(rows), 3)
+    present = [3 * n + 1 for n in range(len(rows))]
+    total = 3 * len(rows) + 2
+    old = dupes.MERGE_MIN
+    dupes.MERGE_MIN = merge_min
+    try:
+        codes = dupes._band_codes(matrix, present, total)
+    finally:
+        dupes.MERGE_MIN = old
+    assert codes.dtype == np.int64
+    assert codes.tolist() == _plain_band_codes(matrix, present, total)
+
+
+@given(st.lists(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=30), min_size=1, max_size=4))
+def test_sorted_distinct_is_union1d(parts: list[list[int]]) -> None:
+    arrays = [np.array(p, dtype=np.int64) for p in parts]
+    expected = arrays[0] if len(arrays) == 1 else np.union1d(arrays[0], np.concatenate(arrays[1:]))
+    assert dupes.sorted_distinct(arrays).tolist() == np.unique(expected).tolist()
+
+
+def _found(entries: list[Entry]) -> Any:
+    found = dupes.find_duplicates(entries, matched=set())
+    return (
+        {k: [(p.a.path, p.b.path, p.score, p.reasons) for p in v] for k, v in found.closest.items()},
+        found.counts,
+        found.families,
+    )
+
+
+def _template_entries(count: int) -> list[Entry]:
+    """One message template, a few names in its slot, ids of two shapes: entries share their
+    prepared signatures many times over, as a template corpus's do."""
+    names = ["alpha_consumer", "beta_span", "gamma_index", "delta_writer", "'X'"]
+    out = []
+    for n in range(count):
+        name = names[n % len(names)] if n % 7 else names[(n * 3) % len(names)]
+        signature = f"RuntimeError: CUDA out of memory. Tried to allocate {n}.00 MiB for '{name}' on device {n % 4}"
+        slug = f"cuda-oom-{n}" if n % 3 else f"oom-{name.strip(chr(39))}-{n % 5}"
+        workarounds = [{"action": f"Run model_{n % 4} with resource_timer disabled"}]
+        data = {"id": f"cuda/{slug}", "domain": "cuda", "signature": signature, "workarounds": workarounds}
+        out.append(Entry(f"cuda/{slug}-{n}.yaml", Path(f"/c/cuda/{slug}-{n}.yaml"), "yaml", data, ""))
+    return out
+
+
+def test_sharing_prepared_signatures_changes_no_pair_and_no_family(monkeypatch: Any) -> None:
+    """Sibling answers and family slots are kept per shared `Prepared`; with every entry
+    prepared on its own (nothing shared, nothing kept) the search finds the same."""
+    entries = _template_entries(150)
+    shared = _found(entries)
+    assert shared[2] and shared[0]  # the corpus has families and pairs
+
+    def unshared(found: list[Entry], report: Any) -> list[dupes.Prepared]:
+        return [dupes.Prepared.of(entry) for entry in found]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dupes, "_shingled", unshared)
+        assert _found(entries) == shared
+    monkeypatch.setattr(dupes, "KIN_KEPT", 1)  # kept answers dropped at every new pair
+    assert _found(entries) == shared
+
+
+def test_a_nul_in_an_action_forges_no_hidden_code_span() -> None:
+    """Code spans are hidden behind NUL-marked numbers while an action is read; a text's own
+    NUL characters are read as spaces, never as such a mark."""
+    from entrykit.similarity.actions import action_similarity, action_tokens
+
+    forged = action_tokens("run \x001\x00 now")
+    assert not forged.code and forged.weights == action_tokens("run  1  now").weights
+    assert action_similarity("set A_B=1\x00", "set A_B=1") > 0
+
+
+_ACTION_TEXT = st.lists(
+    st.sampled_from([*"aZbY09 -._()=%,;:—\x00é٣İ\t\n\u3000\x1c", "Set", "CUDA", "use", "git", "not", "--force", "A_B"]),
+    max_size=30,
+).map("".join)
+
+
+@given(st.one_of(_ACTION_TEXT, st.text(max_size=60)))
+def test_code_spans_are_hidden_as_a_scan_of_the_whole_text_hides_them(text: str) -> None:
+    """`hide_codes` tries `_CODE` on the runs of non-space characters holding a mark only;
+    the text and spans are those of `_CODE.sub` over the whole text."""
+    from entrykit.similarity import actions
+
+    codes: list[str] = []
+
+    def hide(match: Any) -> str:
+        codes.append(match.group(0).lower().rstrip("."))
+        return f" \x00{len(codes) - 1}\x00 "
+
+    assert actions.hide_codes(text) == (actions._CODE.sub(hide, text), codes)
+
+
+@given(st.one_of(_ACTION_TEXT, st.text(max_size=60)))
+def test_a_word_token_is_a_number_exactly_when_it_opens_with_no_letter(text: str) -> None:
+    """`read_word` takes a token for a number when its first character is no letter, where it
+    matched the number pattern before."""
+    import re
+
+    from entrykit.similarity import actions
+
+    number = re.compile(r"\d+(?:\.\d+)*%?")
+    for token, code in actions._TOKEN.findall(text):
+        if not code and token[0].isalnum():
+            assert (number.fullmatch(token.lower()) is not None) == (not token[0].isalpha())
+
+
+@given(st.text(alphabet=st.sampled_from([*"aB .:\t\n\u3000\x1c\u2028é"]), max_size=30), st.integers(-2, 32))
+def test_last_before_is_the_end_of_the_stripped_prefix(text: str, end: int) -> None:
+    from entrykit.similarity.families import last_before
+
+    end = max(0, min(end, len(text)))
+    assert last_before(text, end) == text[:end].rstrip()[-1:]
+
+
+def _plain_shared(value: Any, pool: dict[Any, Any]) -> tuple[Any, bool]:
+    """`corpus_summary.shared` as one recursive function returning (value, poolable)."""
+    kind = type(value)
+    if kind is str:
+        return pool.setdefault(value, value), True
+    if kind is dict:
+        return {_plain_shared(k, pool)[0]: _plain_shared(v, pool)[0] for k, v in value.items()}, False
+    if kind is list:
+        return [_plain_shared(v, pool)[0] for v in value], False
+    if kind is tuple:
+        items = [_plain_shared(v, pool) for v in value]
+        rebuilt = tuple(v for v, _ in items)
+        if all(ok or v is None for v, ok in items):
+            return pool.setdefault(rebuilt, rebuilt), True
+        return rebuilt, False
+    return value, False
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["a", "b", "ab"]), st.just(b"x"))
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.one_of(st.sampled_from(["a", "b"]), st.integers(0, 2)), inner, max_size=3),
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.lists(_VALUES, min_size=1, max_size=5))
+def test_shared_pools_what_the_plain_recursion_pools(items: list[Any]) -> None:
+    """The same values, and the same texts and tuples held by the pool, in the same order."""
+    from entrykit.lint.corpus_summary import shared
+
+    ours: dict[Any, Any] = {}
+    plain: dict[Any, Any] = {}
+    for item in items:
+        assert repr(shared(item, ours)) == repr(_plain_shared(item, plain)[0])
+    assert repr(list(ours.items())) == repr(list(plain.items()))
