@@ -48,29 +48,32 @@ def name_words(text: str, volatile: Iterable[str]) -> frozenset[str]:
     skip = frozenset(volatile)
     names: set[str] = set()
 
-    def read(tokens: Iterable[message_tokens.Token]) -> None:
-        for token in tokens:
-            if token.kind in skip:
-                continue
-            if token.kind in _QUOTES:
-                if " " in token.value.strip():
-                    read(token.inner)  # a quoted sentence: its own names count
-                else:  # a quoted name: its words, without the volatile tokens inside it
-                    pieces, at = [], token.start
-                    for inner in sorted((t for t in token.inner if t.kind in skip), key=lambda t: t.start):
-                        pieces.append(text[at : inner.start])
-                        at = inner.end
-                    pieces.append(text[at : token.end])
-                    names.update(_WORD.findall(" ".join(pieces).casefold()))
-            elif token.kind in NAME_KINDS:
-                names.update(_WORD.findall(token.value.casefold()))
-
-    read(message_tokens.scan(text))
+    _read_names(message_tokens.scan(text), text, skip, names)
     for match in _CAPITALISED.finditer(text):
         before = last_before(text, match.start())
         if before and before not in _SENTENCE_END and match.group().upper() not in message_tokens.SHOUTED_WORDS:
             names.update(_WORD.findall(match.group().casefold()))
     return frozenset(names)
+
+
+def _read_names(tokens: Iterable[message_tokens.Token], text: str, skip: frozenset[str], names: set[str]) -> None:
+    """`name_words`' walk of the tokens, into `names`. A module function: a nested function
+    that calls itself is a reference cycle, left for the cycle collector by every call."""
+    for token in tokens:
+        if token.kind in skip:
+            continue
+        if token.kind in _QUOTES:
+            if " " in token.value.strip():
+                _read_names(token.inner, text, skip, names)  # a quoted sentence: its own names count
+            else:  # a quoted name: its words, without the volatile tokens inside it
+                pieces, at = [], token.start
+                for inner in sorted((t for t in token.inner if t.kind in skip), key=lambda t: t.start):
+                    pieces.append(text[at : inner.start])
+                    at = inner.end
+                pieces.append(text[at : token.end])
+                names.update(_WORD.findall(" ".join(pieces).casefold()))
+        elif token.kind in NAME_KINDS:
+            names.update(_WORD.findall(token.value.casefold()))
 
 
 def last_before(text: str, end: int) -> str:
