@@ -110,16 +110,15 @@ def provably_fast(job: Job) -> bool:
 
 
 def provably_fast_each(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[bool]:
-    """`provably_fast` of the jobs of one regex on each of `texts`."""
+    """`provably_fast` of the jobs of one regex on each of `texts` (memoised: the same texts,
+    the probes, are asked about for every regex, and regexes written alike repeat)."""
     if mode == COMPILE:
         return [False] * len(texts)
-    if type(texts) is tuple:  # the same texts for every regex (the probes): asked again for regexes written alike
-        return list(_fast_on_fixed_texts(pattern, flags, texts))
-    return runs_within_limit_each(pattern, flags, texts)
+    return list(_fast_on(pattern, flags, tuple(texts)))
 
 
 @lru_cache(maxsize=1024)
-def _fast_on_fixed_texts(pattern: str, flags: int, texts: tuple[str, ...]) -> tuple[bool, ...]:
+def _fast_on(pattern: str, flags: int, texts: tuple[str, ...]) -> tuple[bool, ...]:
     return tuple(runs_within_limit_each(pattern, flags, texts))
 
 

@@ -493,19 +493,15 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
     key = (pattern, flags)
     known = _MEMO.get(key)
     if known is None:
-        known = _parsed_or_error(pattern, flags)
+        try:
+            known = _parse_now(pattern, flags)
+        except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
+            known = (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
         _MEMO.put(key, known)
     if isinstance(known, Parsed):
         return known
     kind, args = known
     raise kind(*args)  # a fresh exception each time: a kept one would collect tracebacks
-
-
-def _parsed_or_error(pattern: str, flags: int) -> Parsed | tuple[type[BaseException], tuple[Any, ...]]:
-    try:
-        return _parse_now(pattern, flags)
-    except (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError) as exc:
-        return (type(exc), exc.args if not isinstance(exc, re.error) else (exc.msg, exc.pattern, exc.pos))
 
 
 def memo_size() -> tuple[int, int]:
