@@ -215,8 +215,8 @@ def test_a_file_outside_the_working_directory_is_named_as_display_path_names_it(
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "x.yaml", "..", ".", "é"]), max_size=4), max_size=6), st.booleans())
 def test_discovered_names_become_the_paths_they_name(names: list[list[str]], absolute: bool) -> None:
     written = [("/" if absolute else "") + "/".join(parts) for parts in names if parts]
-    assert loader._paths(written) == [Path(name) for name in written]
-    assert [str(p) for p in loader._paths(written)] == [str(Path(name)) for name in written]
+    assert loader.paths_of(written) == [Path(name) for name in written]
+    assert [str(p) for p in loader.paths_of(written)] == [str(Path(name)) for name in written]
 
 
 def test_the_collector_is_paused_while_the_cache_is_read(

@@ -8,6 +8,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 from entrykit.entry import Entry
@@ -78,7 +79,7 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     given_paths = list(paths)
     seen: set[Path] = set()
     for given in given_paths:
-        candidates = _paths(discover_names(given)) if given.is_dir() else [given.absolute()]
+        candidates = paths_of(discover_names(given)) if given.is_dir() else [given.absolute()]
         if len(given_paths) == 1:  # nothing to find twice
             yield from candidates
             continue
@@ -88,7 +89,7 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
                 yield key
 
 
-def _paths(names: list[str]) -> list[Path]:
+def paths_of(names: list[str]) -> list[Path]:
     """`Path(name)` of each name: each folder's path made once and each file's name joined
     to it, which parses one part instead of all (a large corpus's every file is a name)."""
     folders: dict[str, Path] = {}
@@ -116,11 +117,12 @@ def _walk(folder: str, found: list[str]) -> None:
     directory that cannot be listed is appended itself."""
     try:
         with os.scandir(folder) as listing:
-            items = sorted((item.name, item) for item in listing)
+            items = sorted(listing, key=_name_of)  # (names in one folder differ: no tie)
     except OSError:
         found.append(folder)
         return
-    for name, item in items:
+    for item in items:
+        name = item.name
         try:
             is_dir = item.is_dir()
         except OSError:
@@ -128,8 +130,21 @@ def _walk(folder: str, found: list[str]) -> None:
         if is_dir:
             if not name.startswith(".") and name not in SKIPPED_DIRS and not item.is_symlink():
                 _walk(item.path, found)
-        elif os.path.splitext(name)[1].lower() in ENTRY_SUFFIXES:
+        elif is_entry_name(name):
             found.append(item.path)
+
+
+_name_of = attrgetter("name")
+
+
+def is_entry_name(name: str) -> bool:
+    """Whether a file's name (no folder) has an entry suffix, as `os.path.splitext` finds
+    one: a name that is nothing but dots before its last dot (`.yaml`) has none. Without
+    splitext's generic path handling: a walk asks it of every file of a corpus."""
+    dot = name.rfind(".")
+    if dot <= 0 or name[dot:].lower() not in ENTRY_SUFFIXES:
+        return False
+    return name[0] != "." or name[:dot].strip(".") != ""
 
 
 def _line_col(data: bytes, offset: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, discover_names, is_entry_file
+from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, discover_names, is_entry_file, paths_of
 
 _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
@@ -19,21 +19,25 @@ _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 @dataclass(frozen=True)
 class Plan:
     """Which files are reported on (targets) and which the corpus rules see (corpus):
-    the targets, then the `others`, files of the corpus root not reported on, named as
-    absolute paths in text (a pre-commit run in a large corpus makes a `Path` only of
-    the few it reads)."""
+    the targets, then the `others`, files of the corpus root not reported on. Both are
+    named as absolute paths in text (`names`, `others`): a run over a large corpus makes
+    a `Path` only of the few files it reads; `targets` and `corpus` are those paths."""
 
-    targets: list[Path]
+    names: list[str]
     others: list[str] = field(default_factory=list)
 
     @cached_property
+    def targets(self) -> list[Path]:
+        return paths_of(self.names)
+
+    @cached_property
     def corpus(self) -> list[Path]:
-        return self.targets + [Path(name) for name in self.others] if self.others else self.targets
+        return self.targets + paths_of(self.others) if self.others else self.targets
 
     @property
     def size(self) -> int:
         """How many files the corpus rules see."""
-        return len(self.targets) + len(self.others)
+        return len(self.names) + len(self.others)
 
 
 def _under(path: Path, folder: Path) -> bool:
@@ -51,20 +55,21 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
     if not paths:
         if not root.is_dir():
             raise UsageError(f"corpus root `{root}` is not a directory; pass paths or set `root`")
-        targets = list(discover([root]))
-        if not targets:
+        names = discover_names(root)
+        if not names:
             raise UsageError(f"corpus root `{root}` holds no entry files ({_SUFFIXES}); is `root` right?")
-        return Plan(targets)
+        return Plan(names)
     for given in paths:
         if not given.exists() and not given.is_symlink():
             raise UsageError(f"`{given}` does not exist")
         if given.is_dir() and not given.is_symlink() and next(iter(discover([given])), None) is None:
             raise UsageError(f"`{given}` holds no entry files ({_SUFFIXES})")
     targets = list(discover(paths))
+    names = [str(t) for t in targets]
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
-        known = {str(t) for t in targets}
-        return Plan(targets, [name for name in discover_names(root) if name not in known])
-    return Plan(targets)
+        known = set(names)
+        return Plan(names, [name for name in discover_names(root) if name not in known])
+    return Plan(names)
 
 
 def inside_corpus(paths: Sequence[Path], config: Config) -> list[Path]:

@@ -16,6 +16,7 @@ import gc
 import hashlib
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -281,7 +282,7 @@ class _Run:
         self.dated_active = self.checker.dated_active  # (asked of every file)
         self.day = today.isoformat()
         self._stand_ins = {str(path) for path in texts}
-        self._keys: dict[Path, str | None] = {}
+        self._keys: dict[str, str | None] = {}
         self._folders: dict[str, str] = {}  # how diagnostics name a folder outside the working directory
         # one copy of each text of the summaries kept (`shared`), for the length of a phase
         self._pool: dict[Any, Any] = {}
@@ -293,25 +294,32 @@ class _Run:
         root = config.root
         self._prefix = str(root).rstrip("/") + "/" if os.sep == "/" and root.is_absolute() else None
         self._here = str(cwd).rstrip("/") + "/" if os.sep == "/" and cwd.is_absolute() else None
+        # Whether a file changed too recently to trust its stat is judged against the time
+        # the run started: a file changed since then counts as changed just now too, and a
+        # run over a large corpus asks it of every file.
+        self._started = time.time_ns()
 
     @cached_property
-    def targets(self) -> set[Path]:
-        """The files reported on, as a set: made when a run first asks whether a file is one
-        (a run that finds every file in the cache never does; hashing a Path is not cheap)."""
-        return set(self.files.targets)
+    def wanted(self) -> set[str]:
+        """The files reported on, as a set of their names: made when a run first asks
+        whether a file is one (a run that finds every file in the cache never does)."""
+        return set(self.files.names)
 
-    def _key(self, path: Path) -> str | None:
-        """The file's key in the cache (None without a cache, or outside the corpus root)."""
+    def _stand_in(self, name: str) -> str | None:
+        """Content that stands in for the file `name` (never from the cache), if any."""
+        return self.texts.get(Path(name)) if name in self._stand_ins else None
+
+    def _key(self, name: str) -> str | None:
+        """The key in the cache of the file at the absolute path `name` (None without a
+        cache, or outside the corpus root)."""
         if self.store is None:
             return None
-        prefix = self._prefix
-        if prefix is not None:  # (by slicing, every time: cheaper than a table keyed by paths)
-            text = str(path)
-            if text.startswith(prefix) and len(text) > len(prefix):
-                return text[len(prefix) :]
-        known = self._keys.get(path)
-        if known is None and path not in self._keys:
-            known = self._keys[path] = _key(path, self.config.root)
+        prefix = self._prefix  # (by slicing, every time: cheaper than a table keyed by names)
+        if prefix is not None and name.startswith(prefix) and len(name) > len(prefix):
+            return name[len(prefix) :]
+        known = self._keys.get(name)
+        if known is None and name not in self._keys:
+            known = self._keys[name] = _key(Path(name), self.config.root)
         return known
 
     def _shown(self, name: str) -> str:
@@ -340,34 +348,36 @@ class _Run:
             return Rerun.DATED
         return Rerun.NONE
 
-    def _current(self, old: FileRecord, path: Path, want: bool) -> bool:
+    def _current(self, old: FileRecord, name: str, want: bool) -> bool:
         """Whether the cached record `old` serves as it is: nothing to run again, and the
         file's stat unchanged (only its stat tells that a file the run does not report on
         is unchanged: an edit in place leaves its directory's mtime alone)."""
-        return self._rerun(old, want) is Rerun.NONE and old.stat is not None and old.stat == file_stat(path)
+        return (
+            self._rerun(old, want) is Rerun.NONE and old.stat is not None and old.stat == file_stat(name, self._started)
+        )
 
-    def _plan(self, path: Path, want: bool) -> FileRecord | _Pending:
+    def _plan(self, name: str, want: bool) -> FileRecord | _Pending:
         """The file's record from the cache when it is current, else the check it needs;
-        `want` tells whether the run reports on the file.
+        `name` is its absolute path in text, `want` tells whether the run reports on it.
 
         A file the run does not report on is looked up in the cache's `files` table
         first (all such a file needs); its stored results only when that will not do."""
-        # content that stands in for the file: never from the cache
-        text = self.texts.get(path) if self.texts else None
-        key = self._key(path)
-        shown = self._shown(str(path))
+        text = self._stand_in(name) if self._stand_ins else None
+        key = self._key(name)
+        shown = self._shown(name)
         old: FileRecord | None = None
         if key is not None and text is None and self.store is not None:
             row = self.store.file_row(key) if not want else None
-            light = FileRecord.from_row(key, shown, path, row) if row is not None else None
-            if light is not None and self._current(light, path, want):
+            light = FileRecord.from_row(key, shown, name, row) if row is not None else None
+            if light is not None and self._current(light, name, want):
                 return light
             data = self.store.result(key)
-            old = FileRecord.from_data(key, shown, path, data, want, self._found) if data is not None else None
+            old = FileRecord.from_data(key, shown, name, data, want, self._found) if data is not None else None
             if old is not None and not _known_codes(old.findings()):
                 old = None  # not a record this entrykit wrote: check the file again
-            if old is not None and self._current(old, path, want):
+            if old is not None and self._current(old, name, want):
                 return old
+        path = Path(name)
         task = Task(
             path, shown, key or path.as_posix(), file_format(path), want,
             rerun=self._rerun(old, want), facts=old is None, cached_digest=old.digest if old else None, text=text,
@@ -383,13 +393,13 @@ class _Run:
         if store is not None and prefix is not None and name.startswith(prefix) and name not in self._stand_ins:
             key = name[len(prefix) :]
             row = store.file_row(key)
-            # (the root joined with the key: the same path as `Path(name)`, parsed in half the time)
-            path = self.config.root / key
-            record = FileRecord.from_row(key, self._shown(name), path, row) if row is not None else None
-            if record is not None and record.stat is not None and record.stat == file_stat(name):
-                return record
-        path = Path(name)
-        return self._plan(path, path in self.targets)
+            # The stat as stored first (a row is a tuple, its stat one of ints): the record
+            # is made only of a file that has not changed, which most have not.
+            if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, self._started):
+                record = FileRecord.from_row(key, self._shown(name), name, row)
+                if record is not None and record.stat is not None:
+                    return record
+        return self._plan(name, name in self.wanted)
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order (the targets first); summaries only where
@@ -397,7 +407,7 @@ class _Run:
         records: list[FileRecord | None] = []
         pending: list[tuple[int, FileRecord | None]] = []
         tasks: list[Task] = []
-        targets = (self._plan(path, True) for path in self.files.targets)
+        targets = (self._plan(name, True) for name in self.files.names)
         with _reading(self.settle):
             planned_all = [*targets, *map(self._plan_other, self.files.others)]
         self.checked = sum(not isinstance(planned, FileRecord) for planned in planned_all)
@@ -421,7 +431,7 @@ class _Run:
         store = self.store
         if store is None or not done or self.files.others:
             return
-        if all(self._key(p) is not None for p in self.files.targets):
+        if all(self._key(name) is not None for name in self.files.names):
             store.forget(store.known() - {r.key for r in done})
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
@@ -450,7 +460,7 @@ class _Run:
             record.dated = Dated(day, shared_findings(record.dated.findings, self._found))
 
     def _keep(self, record: FileRecord) -> FileRecord:
-        if self.store is not None and record.text is None and self._key(record.abspath) is not None:
+        if self.store is not None and record.text is None and self._key(str(record.where)) is not None:
             self.store.put(record.key, record.result_data(), record.index_data())
         return record
 
@@ -466,8 +476,8 @@ class _Run:
             missing.append(number)
         tasks = [
             Task(
-                old.abspath, old.shown, old.key, old.fmt, old.abspath in self.targets,
-                cached_digest=old.digest, text=self.texts.get(old.abspath),
+                old.abspath, old.shown, old.key, old.fmt, str(old.where) in self.wanted,
+                cached_digest=old.digest, text=self._stand_in(str(old.where)),
             )
             for old in (records[n] for n in missing)
         ]
@@ -989,14 +999,14 @@ def lint(
     records = run.records()
     if store is not None:
         store.save()  # the per-file results: written (and let go) before the corpus phase
-    targets = records[: len(files.targets)]  # (records are in the plan's order: the targets first)
+    targets = records[: len(files.names)]  # (records are in the plan's order: the targets first)
     diagnostics = _report(run, records, targets, today)
     if with_summaries:
         run.summaries(targets)
     if store is not None:
         store.save()
-    shown = [r.shown for r in targets] if len(targets) == len(files.targets) else [
+    shown = [r.shown for r in targets] if len(targets) == len(files.names) else [
         display_path(p, cwd) for p in files.targets
     ]
-    log.debug("linted %d files (%d in corpus)", len(files.targets), files.size)
+    log.debug("linted %d files (%d in corpus)", len(files.names), files.size)
     return LintResult(diagnostics, shown, [note] if note else [], targets)

@@ -51,13 +51,15 @@ def summary_digest(summary: dict[str, Any]) -> str:
     return content_digest(repr(summary).encode("utf-8", "surrogatepass"))
 
 
-def file_stat(path: Path | str) -> Stat | None:
-    """(mtime_ns, size, inode), or None when the file changed too recently to trust it."""
+def file_stat(path: Path | str, now: int | None = None) -> Stat | None:
+    """(mtime_ns, size, inode), or None when the file changed too recently to trust it:
+    within `RACY_NS` before `now` (the time it is asked, unless given: a time before it
+    only counts more files as changed) or after it."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    if time.time_ns() - st.st_mtime_ns < RACY_NS:
+    if (time.time_ns() if now is None else now) - st.st_mtime_ns < RACY_NS:
         return None
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 

@@ -164,7 +164,9 @@ class FileRecord:
 
     key: str  # path below the corpus root: what the cache files it under
     shown: str  # how diagnostics name it
-    abspath: Path
+    # The file's absolute path (`abspath`): in text until a `Path` is asked for, which a
+    # warm run over a large corpus never does of most files.
+    where: Path | str
     fmt: str
     digest: str = ""
     stat: Stat | None = None  # None when the file changed too recently to trust it
@@ -178,6 +180,17 @@ class FileRecord:
     memo: dict[str, Any] = field(default_factory=dict)  # memo items added while checking it
     entry: Entry | None = None  # the parsed entry, when the caller keeps entries
     text: str | None = None  # content that stands in for the file (fixer, merge)
+
+    @property
+    def abspath(self) -> Path:
+        where = self.where
+        if type(where) is str:
+            where = self.where = Path(where)
+        return where  # type: ignore[return-value]
+
+    @abspath.setter
+    def abspath(self, value: Path) -> None:
+        self.where = value
 
     def findings(self) -> list[StoredFinding]:
         """The entry rules' findings: those that do not read today, then those that do."""
@@ -209,7 +222,7 @@ class FileRecord:
         cls,
         key: str,
         shown: str,
-        abspath: Path,
+        abspath: Path | str,
         data: dict[str, Any],
         with_results: bool = True,
         pool: dict[Any, StoredFinding] | None = None,
@@ -233,7 +246,7 @@ class FileRecord:
         return record
 
     @classmethod
-    def from_row(cls, key: str, shown: str, abspath: Path, row: Any) -> FileRecord | None:
+    def from_row(cls, key: str, shown: str, abspath: Path | str, row: Any) -> FileRecord | None:
         """A record without results or summary from the cache's `files` table (`cache.row_of`),
         or None if the row is not one."""
         try:
