@@ -98,12 +98,23 @@ def memo_shard_of(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % MEMO_SHARDS
 
 
-def _plain(value: Any, depth: int = 0) -> Any:
-    """`value` in the declared types only; TypeError for anything else."""
+def _plain(value: Any, depth: int = 0, made: dict[int, tuple[Any, Any]] | None = None) -> Any:
+    """`value` in the declared types only; TypeError for anything else. With `made`, a
+    tuple met again (the same object) becomes the same plain tuple: `marshal` writes it
+    once, and a reader gets one object for all its places (a rule says the same of many
+    files)."""
     if value is None or type(value) in (bool, int, float, str, bytes):
         return value
     if depth > 200:
         raise TypeError("nested too deeply")
+    if made is not None and isinstance(value, tuple):
+        known = made.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        plain = tuple(_plain(v, depth + 1, made) for v in value)
+        if _immutable(plain):  # (a list inside one copy is not to change with the others)
+            made[id(value)] = (value, plain)  # (`value` kept: its id is not reused meanwhile)
+        return plain
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):  # an IntFlag (regex flags), an IntEnum
@@ -113,12 +124,21 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         return str(value)
     if isinstance(value, tuple):
-        return tuple(_plain(v, depth + 1) for v in value)
+        return tuple(_plain(v, depth + 1, made) for v in value)
     if isinstance(value, list):
-        return [_plain(v, depth + 1) for v in value]
+        return [_plain(v, depth + 1, made) for v in value]
     if isinstance(value, dict):
-        return {_plain(k, depth + 1): _plain(v, depth + 1) for k, v in value.items()}
+        return {_plain(k, depth + 1, made): _plain(v, depth + 1, made) for k, v in value.items()}
     raise TypeError(f"a cache record cannot hold a {type(value).__name__}")
+
+
+def _immutable(value: tuple[Any, ...]) -> bool:
+    """Whether a plain tuple holds nothing that can change (no list, no dict)."""
+    for item in value:
+        kind = type(item)
+        if kind is list or kind is dict or (kind is tuple and not _immutable(item)):
+            return False
+    return True
 
 
 def _tag(key: bytes, name: str, body: bytes) -> bytes:
@@ -140,7 +160,7 @@ def encoded(payload: Any, key: bytes, name: str) -> tuple[bytes, bytes]:
     try:
         body = marshal.dumps(payload)
     except ValueError:  # a subclass marshal refuses (a regex flag): write its base type
-        body = marshal.dumps(_plain(payload))
+        body = marshal.dumps(_plain(payload, 0, {}))
     return MAGIC + _tag(key, name, body), body
 
 
@@ -164,6 +184,19 @@ def row_of(result: Mapping[str, Any]) -> tuple[Any, ...]:
     """A file's row in the `files` table, from its results: (digest, stat, summary digest,
     format, failure)."""
     return (result.get("d"), result.get("st"), result.get("sd"), result.get("fmt"), result.get("f"))
+
+
+def _plain_records(shard: dict[str, Any], fresh: set[str]) -> dict[str, Any]:
+    """A shard to write, the records named in `fresh` made plain (`_plain`), each tuple
+    met again the same plain tuple; the others as they are (read from a cache file: plain).
+    TypeError as `_plain` raises it."""
+    if not fresh:
+        return shard
+    made: dict[int, tuple[Any, Any]] = {}
+    try:
+        return {k: _plain(v, 0, made) if k in fresh else v for k, v in shard.items()}
+    except TypeError:
+        return shard  # (written as `encoded` decides: not kept)
 
 
 def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
@@ -226,6 +259,9 @@ class Store:
         self._files_dirty = False
         self._files_removed: set[str] = set()
         self._numbers: dict[str, int] = {}  # each file's shard (`shard_of`), worked out once a run
+        # The records `put` in each shard: the only ones that may hold a named tuple (a
+        # finding); what was read is plain already.
+        self._fresh: dict[tuple[str, int], set[str]] = {}
 
     @property
     def folder(self) -> Path:
@@ -286,6 +322,7 @@ class Store:
             if value is not None:
                 self._shard(kind, number)[key] = value
                 self._dirty.add((kind, number))
+                self._fresh.setdefault((kind, number), set()).add(key)
         if result is not None:
             row = row_of(result)
             if self._table().get(key) != row:
@@ -445,7 +482,7 @@ class Store:
                     removed = self._removed.get((kind, number), set())
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
-                self._write("env", name, merged)
+                self._write("env", name, _plain_records(merged, self._fresh.pop((kind, number), set())))
                 # written: read again if asked for (the run's records hold what it needs of them)
                 del self._shards[(kind, number)]
                 self._dirty.discard((kind, number))

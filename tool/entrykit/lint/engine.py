@@ -494,10 +494,17 @@ def _corpus_key(records: Sequence[FileRecord], cwd: Path) -> str:
     moves at most the places of its findings), in no particular order."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(os.fsencode(cwd))
-    for record in sorted(records, key=lambda r: r.key):
-        seen = "" if record.failure is not None else record.sdigest or f"content:{record.digest}"
-        digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode("utf-8", "surrogatepass"))
+    # (one text for all, hashed at once: the same digest as a part per file)
+    digest.update(
+        "".join(
+            f"\0{r.key}\0{r.shown}\0{'' if r.failure is not None else r.sdigest or f'content:{r.digest}'}"
+            for r in sorted(records, key=_key_of)
+        ).encode("utf-8", "surrogatepass")
+    )
     return digest.hexdigest()
+
+
+_key_of = attrgetter("key")
 
 
 class _Unplaceable(Exception):
@@ -574,7 +581,10 @@ def _reuse_corpus(
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
     """Whether every finding names a rule of this entrykit (a record that does not is no
     record of ours, whatever its shape)."""
-    return all(map(registry.known, {f.code for f in findings}))  # (each code once: a file has a few)
+    return all(map(registry.known, set(map(_code_of, findings))))  # (each code once: a file has a few)
+
+
+_code_of = attrgetter("code")
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
