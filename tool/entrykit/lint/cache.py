@@ -311,6 +311,11 @@ class Store:
         """What the `files` table holds for a file (see `row_of`), if anything."""
         return self._table().get(key)
 
+    def files(self) -> Mapping[str, Any]:
+        """The `files` table (see `row_of`) by file key, to read: rows are checked in shape
+        where they are used."""
+        return self._table()
+
     def _table(self) -> dict[str, Any]:
         if self._files is None:
             self._files = _str_keys(self._load("env", "files"))

@@ -385,21 +385,31 @@ class _Run:
         )
         return _Pending(task, old)
 
-    def _plan_other(self, name: str) -> FileRecord | _Pending:
-        """`_plan` of a file the run does not report on, named by its absolute path in text:
-        served by its row in the cache's `files` table when its stat is the one stored, with
-        no more work than that (a pre-commit run in a large corpus does this for every file)."""
-        prefix, store = self._prefix, self.store
-        if store is not None and prefix is not None and name.startswith(prefix) and name not in self._stand_ins:
-            key = name[len(prefix) :]
-            row = store.file_row(key)
-            # The stat as stored first (a row is a tuple, its stat one of ints): the record
-            # is made only of a file that has not changed, which most have not.
-            if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, self._started):
-                record = FileRecord.from_row(key, self._shown(name), name, row)
-                if record is not None and record.stat is not None:
-                    return record
-        return self._plan(name, name in self.wanted)
+    def _plan_others(self, names: list[str]) -> list[FileRecord | _Pending]:
+        """`_plan` of the files the run does not report on, named by their absolute paths in
+        text: each served by its row in the cache's `files` table when its stat is the one
+        stored, with no more work than that (a pre-commit run in a large corpus does this
+        for every file: one loop, what it asks of the run looked up once)."""
+        prefix, store, here = self._prefix, self.store, self._here
+        if store is None or prefix is None:
+            return [self._plan(name, name in self.wanted) for name in names]
+        rows, cut, started, stand_ins = store.files(), len(prefix), self._started, self._stand_ins
+        from_row, shown_of = FileRecord.from_row, self._shown
+        out: list[FileRecord | _Pending] = []
+        for name in names:
+            if name.startswith(prefix) and name not in stand_ins:
+                key = name[cut:]
+                row = rows.get(key)
+                # The stat as stored first (a row is a tuple, its stat one of ints): the record
+                # is made only of a file that has not changed, which most have not.
+                if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, started):
+                    shown = name[len(here) :] if here is not None and name.startswith(here) else shown_of(name)
+                    record = from_row(key, shown, name, row)
+                    if record is not None:
+                        out.append(record)
+                        continue
+            out.append(self._plan(name, name in self.wanted))
+        return out
 
     def records(self) -> list[FileRecord]:
         """One record per corpus file, in order (the targets first); summaries only where
@@ -409,7 +419,7 @@ class _Run:
         tasks: list[Task] = []
         targets = (self._plan(name, True) for name in self.files.names)
         with _reading(self.settle):
-            planned_all = [*targets, *map(self._plan_other, self.files.others)]
+            planned_all = [*targets, *self._plan_others(self.files.others)]
         self.checked = sum(not isinstance(planned, FileRecord) for planned in planned_all)
         for planned in planned_all:
             if isinstance(planned, FileRecord):
