@@ -300,7 +300,8 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     assert 0 < sum(read) <= len(expected)  # the corpus findings of the target, not of every file
     shard = f"{cache.shard_of('pip/copy-7.yaml'):02d}"
     own = {f"cor-{shard}", f"res-{shard}", f"idx-{shard}"}  # (its new summary goes into idx)
-    assert {n for n in loaded if not n.startswith("memo-")} <= {"files", "corpus", *own}
+    rows = {f"files-{n:02d}" for n in range(cache.SHARDS)}
+    assert {n for n in loaded if not n.startswith("memo-")} <= {*rows, "corpus", *own}
     assert f"cor-{shard}" in loaded
 
 

@@ -19,7 +19,7 @@ from entrykit.lint import cache, engine, pipeline
 from entrykit.lint.records import Failure, FileRecord
 from entrykit.targets import plan
 
-from .conftest import make_config
+from .conftest import TODAY, make_config, write_corpus
 
 _NAME_PARTS = st.sampled_from(["", ".", "..", "a", "A", "é", "İ", "K", "yaml", "YML", "json", "Json", "bak", "x y"])
 
@@ -164,3 +164,41 @@ def test_the_corpus_key_is_the_digest_of_each_files_part(files: list[tuple[str, 
         seen = "" if record.failure is not None else record.sdigest or f"content:{record.digest}"
         digest.update(f"\0{record.key}\0{record.shown}\0{seen}".encode("utf-8", "surrogatepass"))
     assert engine._corpus_key(records, Path("/here")) == digest.hexdigest()
+
+
+def _entry(n: int) -> str:
+    return f'id: pip/e{n}\nsignature: "error number {n} in module {n * 7}"\nregex: "error number {n}"\n'
+
+
+def _row_files(store: Any) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in store.folder.iterdir() if p.name.startswith("files-")}
+
+
+def _diagnostics(result: Any) -> list[tuple[Any, ...]]:
+    return [(d.path, d.line, d.col, d.code, d.message, d.related) for d in result.diagnostics]
+
+
+def test_a_one_file_run_rewrites_only_its_files_shard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "RACY_NS", -(10**18))  # files written here count as old
+    root = write_corpus(tmp_path, {f"pip/e{n}.yaml": _entry(n) for n in range(12)})
+    config = make_config(tmp_path)
+    engine.lint(None, config, TODAY, cwd=tmp_path, use_cache=True)
+    store = engine.open_store(config)
+    assert store is not None
+    before = _row_files(store)
+    assert len({cache.shard_of(f"pip/e{n}.yaml") for n in range(12)}) > 1  # (rows in several shards)
+    target = root / "pip" / "e3.yaml"
+    target.write_text(_entry(3) + "# edited\n")
+    one = engine.lint([target], config, TODAY, cwd=tmp_path, use_cache=True)
+    assert _diagnostics(one) == _diagnostics(engine.lint([target], config, TODAY, cwd=tmp_path))
+    after = _row_files(store)
+    assert {name for name in after if after[name] != before.get(name)} == {f"files-{cache.shard_of('pip/e3.yaml'):02d}"}
+    fresh = engine.open_store(config)
+    assert fresh is not None
+    assert fresh.file_row("pip/e3.yaml")[0] == cache.content_digest(target.read_bytes())
+    assert set(fresh.files()) == {f"pip/e{n}.yaml" for n in range(12)}
+    # a file that is gone leaves its shard's rows after a run over the whole corpus
+    (root / "pip" / "e5.yaml").unlink()
+    engine.lint(None, config, TODAY, cwd=tmp_path, use_cache=True)
+    again = engine.open_store(config)
+    assert again is not None and set(again.files()) == {f"pip/e{n}.yaml" for n in range(12) if n != 5}

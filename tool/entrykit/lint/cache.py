@@ -11,8 +11,10 @@ unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
                                         in 32 shards by path
     lint-v2/<corpus>/<env>/idx-XX       per-file summaries and facts for corpus rules, read
                                         only when corpus rules have to run
-    lint-v2/<corpus>/<env>/files        per file: digest, stat, summary digest, format, failure
-                                        (what a run that does not report on a file needs of it)
+    lint-v2/<corpus>/<env>/files-XX     per file: digest, stat, summary digest, format, failure
+                                        (what a run that does not report on a file needs of
+                                        it), in 32 shards by path: a run that changed a few
+                                        files rewrites only their shards
     lint-v2/<corpus>/<env>/corpus       the last full run's corpus phase: its key (what its
                                         findings depend on), every file's digest, and the
                                         name of that writing of it
@@ -255,9 +257,10 @@ class Store:
         self._corpus_parts: dict[int, dict[str, Any]] = {}
         self._corpus_new: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None
         self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
-        self._files: dict[str, Any] | None = None
-        self._files_dirty = False
-        self._files_removed: set[str] = set()
+        self._files: dict[str, Any] | None = None  # the `files` table: every shard's rows
+        self._file_parts: dict[int, dict[str, Any]] = {}  # the rows of each shard
+        self._files_dirty: set[int] = set()
+        self._files_removed: dict[int, set[str]] = {}
         self._numbers: dict[str, int] = {}  # each file's shard (`shard_of`), worked out once a run
         # The records `put` in each shard: the only ones that may hold a named tuple (a
         # finding); what was read is plain already.
@@ -318,8 +321,24 @@ class Store:
 
     def _table(self) -> dict[str, Any]:
         if self._files is None:
-            self._files = _str_keys(self._load("env", "files"))
+            self._files = {}
+            for number in range(SHARDS):
+                part = self._file_parts[number] = _str_keys(self._load("env", f"files-{number:02d}"))
+                self._files.update(part)
         return self._files
+
+    def _set_row(self, key: str, row: Any) -> None:
+        table, number = self._table(), self._number(key)
+        if row is None:
+            if table.pop(key, None) is None:
+                return
+            self._file_parts[number].pop(key, None)
+            self._files_removed.setdefault(number, set()).add(key)
+        else:
+            if table.get(key) == row:
+                return
+            table[key] = self._file_parts[number][key] = row
+        self._files_dirty.add(number)
 
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
         number = self._number(key)
@@ -329,10 +348,7 @@ class Store:
                 self._dirty.add((kind, number))
                 self._fresh.setdefault((kind, number), set()).add(key)
         if result is not None:
-            row = row_of(result)
-            if self._table().get(key) != row:
-                self._table()[key] = row
-                self._files_dirty = True
+            self._set_row(key, row_of(result))
 
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
@@ -342,9 +358,7 @@ class Store:
                 if self._shard(kind, number).pop(key, None) is not None:
                     self._dirty.add((kind, number))
                     self._removed.setdefault((kind, number), set()).add(key)
-            if self._table().pop(key, None) is not None:
-                self._files_dirty = True
-                self._files_removed.add(key)
+            self._set_row(key, None)
 
     def known(self) -> set[str]:
         """Every file key with results (loads every results shard)."""
@@ -502,15 +516,15 @@ class Store:
                 self._write("format", name, merged)
             if self._corpus_new is not None:
                 self._write_corpus(*self._corpus_new)
-            if self._files_dirty:
-                if self._unchanged("env", "files"):
-                    merged = self._table()
+            for number in sorted(self._files_dirty):
+                name = f"files-{number:02d}"
+                if self._unchanged("env", name):
+                    merged = self._file_parts[number]
                 else:
-                    merged = {
-                        k: v for k, v in _str_keys(self._read("env", "files")).items() if k not in self._files_removed
-                    }
-                    merged.update(self._table())
-                self._write("env", "files", merged)
+                    removed = self._files_removed.get(number, set())
+                    merged = {k: v for k, v in _str_keys(self._read("env", name)).items() if k not in removed}
+                    merged.update(self._file_parts[number])
+                self._write("env", name, merged)
         except OSError as exc:
             log.debug("cache: cannot write %s: %s", self.folder, exc)
             return
@@ -521,8 +535,8 @@ class Store:
         self._removed.clear()
         self._memo_new = {}
         self._corpus_new = None
-        self._files_dirty = False
-        self._files_removed = set()
+        self._files_dirty = set()
+        self._files_removed = {}
         self._prune()
 
     def _prune(self) -> None:
