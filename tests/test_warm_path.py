@@ -73,7 +73,7 @@ def test_the_tally_is_counted_without_making_a_diagnostic(
     def no_diagnostic(*args: Any) -> Diagnostic:
         raise AssertionError("a diagnostic was made to count them")
 
-    monkeypatch.setattr(engine, "_diagnostic", no_diagnostic)
+    monkeypatch.setattr(engine, "_diagnostics", no_diagnostic)
     assert again.tally == Tally.of(made)
     assert len(again) == len(made) and bool(again)
     assert tally(again) == tally(made) and summary_line(again, 9) == summary_line(made, 9)

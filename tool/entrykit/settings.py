@@ -8,13 +8,19 @@ locales, package names), never the rules.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from entrykit.deferred import deferred
 from entrykit.regex.compiling import FLAG_NAMES, MODES
 from entrykit.regex.runner import DEFAULT_TIMEOUT_MS
 from entrykit.registry import Option, Section
-from entrykit.translation.locales import problem_with_hint
-from entrykit.versions.package_names import check_aliases, check_vocabularies
+
+if TYPE_CHECKING:
+    from entrykit.translation import locales
+    from entrykit.versions import package_names
+else:  # loaded by the first check of a table that names them (babel, packaging): most runs have none
+    locales = deferred("entrykit.translation.locales")
+    package_names = deferred("entrykit.versions.package_names")
 
 # Engines ET207 can check a regex against (`regex.portable_to`).
 ENGINES = ("re2", "ecmascript")
@@ -23,9 +29,17 @@ ENGINES = ("re2", "ecmascript")
 def _check_locales(value: Any, where: str) -> None:
     """A list of locales: ValueError naming `where`, the bad locale and what was probably meant."""
     for item in value:
-        problem = problem_with_hint(item)
+        problem = locales.problem_with_hint(item)
         if problem:
             raise ValueError(f"`{where}`: {item!r} {problem}")
+
+
+def _check_aliases(value: Any, where: str) -> None:
+    package_names.check_aliases(value, where)
+
+
+def _check_vocabularies(value: Any, where: str) -> None:
+    package_names.check_vocabularies(value, where)
 
 
 def _check_glossary(value: Any, where: str) -> None:
@@ -172,14 +186,14 @@ _DECLARED = (
                 "More package aliases, `canonical = [aliases]` (added to the built-in table in "
                 "`entrykit/data/versions.toml`; a name given here as canonical is no alias).",
                 kind=dict,
-                validate=check_aliases,
+                validate=_check_aliases,
             ),
             "vocabularies": Option(
                 {},
                 'Version vocabularies of packages not numbered by PEP 440: `package = [names, oldest '
                 'first]` or `package = "date"` (added to the built-in ones, e.g. `ros2`).',
                 kind=dict,
-                validate=check_vocabularies,
+                validate=_check_vocabularies,
             ),
         },
         "How version rows name packages and order versions that are not PEP 440 numbers.",

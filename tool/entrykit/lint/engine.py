@@ -720,32 +720,48 @@ def _diagnostic(
     name_of: Mapping[str, str],
     located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
 ) -> Diagnostic:
-    """The diagnostic of a finding kept of `record`'s file. `located` holds the related
+    """The diagnostic of a finding kept of `record`'s file (see `_diagnostics`)."""
+    return _diagnostics(record, [found], shown_of, name_of, located)[0]
+
+
+def _diagnostics(
+    record: FileRecord,
+    findings: list[StoredFinding],
+    shown_of: Mapping[str, str],
+    name_of: Mapping[str, str],
+    located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
+) -> list[Diagnostic]:
+    """The diagnostics of findings kept of `record`'s file. `located` holds the related
     places of findings made before, resolved: a corpus rule names the same few places in
     the findings of many files."""
     shown = record.shown
-    related: tuple[Location, ...] = ()
-    if found.related:
-        known = located.get(found.related)
-        if known is not None:
-            related = known
-        else:
-            related = tuple(
-                Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
-                for r in found.related
-            )
-            if all(r.key in shown_of for r in found.related):  # (the same places wherever it is reported)
-                if len(located) >= _LOCATED:
-                    located.clear()
-                located[found.related] = related
-    # (by position, the severity by lookup: a warm run over a large corpus makes every one of them)
-    return Diagnostic(
-        shown, found.line, found.col, found.code, name_of[found.code], _SEVERITY[found.severity], found.message,
-        found.pointer, related, Fix(*found.fix) if found.fix is not None else None,
-    )
+    out = []
+    # (fields by position, made as a tuple is, the severity by lookup: a warm run over a
+    # large corpus makes every one of them)
+    for code, line, col, severity, message, pointer, related, fix in findings:
+        places: tuple[Location, ...] = ()
+        if related:
+            known = located.get(related)
+            if known is not None:
+                places = known
+            else:
+                places = tuple(
+                    Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
+                    for r in related
+                )
+                if all(r.key in shown_of for r in related):  # (the same places wherever it is reported)
+                    if len(located) >= _LOCATED:
+                        located.clear()
+                    located[related] = places
+        out.append(_new_diagnostic(Diagnostic, (
+            shown, line, col, code, name_of[code], _SEVERITY[severity], message, pointer, places,
+            Fix(*fix) if fix is not None else None,
+        )))
+    return out
 
 
-_LOCATED = 4096  # related places a run keeps resolved (`_diagnostic`): a bound, whatever the corpus
+_new_diagnostic = tuple.__new__  # (`Diagnostic(...)` without its Python-level `__new__`)
+_LOCATED = 4096  # related places a run keeps resolved (`_diagnostics`): a bound, whatever the corpus
 
 
 def _load_failure(record: FileRecord, failure: Failure, config: Config) -> list[Diagnostic]:
@@ -790,9 +806,9 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
     return item if type(item) is StoredFinding else StoredFinding.read(item)
 
 
-# What a file reports, in the order it is found: a finding kept, with its record; or a
+# What a file reports, in the order it is found: findings kept, with their record; or a
 # diagnostic made on the spot (ET001, ET002).
-_Reported = tuple[FileRecord, StoredFinding] | Diagnostic
+_Reported = tuple[FileRecord, list[StoredFinding]] | Diagnostic
 
 
 class Diagnostics(Sequence[Diagnostic]):
@@ -831,9 +847,15 @@ class Diagnostics(Sequence[Diagnostic]):
             severities: Counter[str] = Counter()
             files = 0
             for records in self._files:
-                reported = self._reported(records)
-                severities.update(item.severity if isinstance(item, Diagnostic) else item[1].severity for item in reported)
-                files += bool(reported)
+                counted = 0
+                for item in self._reported(records):
+                    if isinstance(item, Diagnostic):
+                        severities[item.severity] += 1
+                        counted += 1
+                    else:
+                        severities.update(map(_severity_of, item[1]))
+                        counted += len(item[1])
+                files += counted > 0
             self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
         return self._tally
 
@@ -846,28 +868,33 @@ class Diagnostics(Sequence[Diagnostic]):
             if record.failure is not None:
                 out += _load_failure(record, record.failure, config)
                 continue
-            found = self._found.get(record.key, ())
+            findings = record.findings()
+            found = self._found.get(record.key)
+            if found:
+                findings += map(_stored, found)
             if not record.directives and not config.per_file_ignores:  # nothing to leave out
-                out += [(record, f) for f in record.findings()]
-                out += [(record, _stored(item)) for item in found]
+                out.append((record, findings))
                 continue
             directives = suppress.Suppressions([suppress.Directive(*d) for d in record.directives])
-            for item in [*record.findings(), *map(_stored, found)]:
-                # (a file's ignores first: a directive is used only by what would be reported)
-                if not config.ignored_in_file(record.abspath, item.code) and not directives.suppresses(
-                    item.line, item.code
-                ):
-                    out.append((record, item))
+            # (a file's ignores first: a directive is used only by what would be reported)
+            kept = [
+                item for item in findings
+                if not config.ignored_in_file(record.abspath, item.code)
+                and not directives.suppresses(item.line, item.code)
+            ]
+            out.append((record, kept))
             out += _unused_suppressions(record, directives, config, self._known)
         return out
 
     def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
         """The diagnostics on the records of one shown name, sorted."""
         shown_of, name_of, located = self._shown_of, self._name_of, self._located
-        out = [
-            item if isinstance(item, Diagnostic) else _diagnostic(item[0], item[1], shown_of, name_of, located)
-            for item in self._reported(records)
-        ]
+        out: list[Diagnostic] = []
+        for item in self._reported(records):
+            if isinstance(item, Diagnostic):
+                out.append(item)
+            else:
+                out += _diagnostics(item[0], item[1], shown_of, name_of, located)
         out.sort(key=by_place)
         return out
 

@@ -24,6 +24,7 @@ from typing import Any
 import entrykit.rules  # noqa: F401  (a spawned worker registers every rule, too)
 from entrykit import registry
 from entrykit.config import Config
+from entrykit.deferred import load_deferred
 from entrykit.diagnostic import Finding
 from entrykit.entry import PLACES, Entry, pack_places
 from entrykit.errors import EntrykitError, RuleCrashed
@@ -262,6 +263,7 @@ def run_tasks(
         return
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:  # what the facts make ready here, the forked workers share
+        load_deferred()  # (and the analyses the rules load on first use)
         for item in checker.facts:
             if item.prepare is not None:
                 item.prepare(checker.fact_context)

@@ -130,13 +130,43 @@ _SEVERITY_JSON = {s: json.dumps(s.value) for s in Severity}
 def diagnostic_line(d: Diagnostic) -> str:
     """`diagnostic_json(d)` as `_ONE_LINE` encodes it, written out field by field: a large
     report is mostly this, several times faster than encoding a dict (json's own string
-    encoder; the fix, whose value may be anything, through `_ONE_LINE`)."""
+    encoder; the fix, whose value may be anything, through `_ONE_LINE`). What follows the
+    place is encoded once for equal diagnostics without a fix: a rule says the same of many
+    files, and a corpus rule the same of many places."""
+    path, line, col, code, name, severity, message, pointer, related, fix = d
+    tail = None
+    if fix is None:
+        key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
+        tail = _tails.get(key)
+        if tail is None:
+            tail = _tail(code, name, severity, message, pointer, related, "null")
+            if len(_tails) >= _REMEMBERED:
+                _tails.clear()
+            _tails[key] = tail
+    else:
+        tail = _tail(code, name, severity, message, pointer, related, _ONE_LINE.encode(diagnostic_json(d)["fix"]))
+    shown = _paths.get(path)
+    if shown is None:
+        if len(_paths) >= _REMEMBERED:
+            _paths.clear()
+        shown = _paths[path] = encode_basestring(path)
+    return f'{{"path": {shown}, "line": {line:d}, "col": {col:d}, {tail}'
+
+
+_REMEMBERED = 4096  # encoded paths, and line tails, `diagnostic_line` keeps: a bound, whatever the report
+_paths: dict[str, str] = {}
+_tails: dict[tuple[Any, ...], str] = {}
+
+
+def _tail(
+    code: str, name: str, severity: Severity, message: str, pointer: str, related: tuple[Location, ...], fix: str
+) -> str:
+    """The fields of `diagnostic_line` after the place, `fix` encoded already."""
     text = encode_basestring
-    fix = "null" if d.fix is None else _ONE_LINE.encode(diagnostic_json(d)["fix"])
     return (
-        f'{{"path": {text(d.path)}, "line": {d.line:d}, "col": {d.col:d}, "code": {text(d.code)}, '
-        f'"name": {text(d.name)}, "severity": {_SEVERITY_JSON[d.severity]}, "message": {text(d.message)}, '
-        f'"pointer": {text(d.pointer)}, "related": [{_related_json(d.related) if d.related else ""}], "fix": {fix}}}'
+        f'"code": {text(code)}, "name": {text(name)}, "severity": {_SEVERITY_JSON[severity]}, '
+        f'"message": {text(message)}, "pointer": {text(pointer)}, '
+        f'"related": [{_related_json(related) if related else ""}], "fix": {fix}}}'
     )
 
 

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from entrykit import pointer as jp
+from entrykit.deferred import deferred
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
 from entrykit.registry import Context, Option, rule
-from entrykit.translation import locales
 from entrykit.translation import preserved_tokens as tokens
-from entrykit.translation import translated_fields as translated
-from entrykit.translation.translated_fields import Key, Settings
+
+if TYPE_CHECKING:
+    from entrykit.translation import locales
+    from entrykit.translation import translated_fields as translated
+    from entrykit.translation.translated_fields import Key, Settings
+else:  # loaded when a rule first runs: a run that takes every file from the cache never does
+    locales = deferred("entrykit.translation.locales")
+    translated = deferred("entrykit.translation.translated_fields")
 
 
 def _settings(ctx: Context) -> Settings:
-    return ctx.read("translation", Settings.from_section)
+    return ctx.read("translation", translated.Settings.from_section)
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -4,37 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
-from typing import Any
-
-from packaging.specifiers import SpecifierSet
+from typing import TYPE_CHECKING, Any
 
 from entrykit import pointer as jp
+from entrykit.deferred import deferred
 from entrykit.diagnostic import Finding, Fix, Related, Severity
 from entrykit.entry import Entry
 from entrykit.registry import Context, rule
-from entrykit.versions.package_names import (
-    Naming,
-    canonical_name,
-    configured_naming,
-)
-from entrykit.versions.specifiers import Parsed, VersionSpec, parse_version
-from entrykit.versions.table import (
-    LIFECYCLE,
-    Contradiction,
-    Redundant,
-    Row,
-    compare,
-    lifecycle_text,
-    parsed_rows,
-    usable_rows,
-)
+
+if TYPE_CHECKING:
+    from packaging import specifiers as packaging_specifiers
+
+    from entrykit.versions import package_names
+    from entrykit.versions import specifiers as version_specifiers
+    from entrykit.versions import table as version_table
+    from entrykit.versions.package_names import Naming
+    from entrykit.versions.specifiers import Parsed, VersionSpec
+    from entrykit.versions.table import Row
+else:  # loaded when a rule first runs: a run that takes every file from the cache never does
+    packaging_specifiers = deferred("packaging.specifiers")
+    package_names = deferred("entrykit.versions.package_names")
+    version_specifiers = deferred("entrykit.versions.specifiers")
+    version_table = deferred("entrykit.versions.table")
 
 STATUSES = ("active", "deprecated", "removed")
 
 
 def naming(ctx: Context) -> Naming:
     """The built-in naming extended by the `versions` settings."""
-    return ctx.read("versions", configured_naming)
+    return ctx.read("versions", package_names.configured_naming)
 
 
 def _set(row: dict[str, Any], name: str) -> str | None:
@@ -43,18 +41,18 @@ def _set(row: dict[str, Any], name: str) -> str | None:
 
 
 def _parsed_rows(entry: Entry, names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
-    return parsed_rows(entry.list_field("versions"), names)
+    return version_table.parsed_rows(entry.list_field("versions"), names)
 
 
 def _rows(entry: Entry, names: Naming) -> list[Row]:
-    return usable_rows(entry.list_field("versions"), names)
+    return version_table.usable_rows(entry.list_field("versions"), names)
 
 
 def _no_package_fix(entry: Entry, names: Naming, spec: VersionSpec, where: str) -> Fix | None:
     domain = entry.str_field("domain") or (entry.id or "").partition("/")[0]
-    if not canonical_name(domain):
+    if not package_names.canonical_name(domain):
         return None
-    value = str(spec.renamed(names.resolve(canonical_name(domain))))
+    value = str(spec.renamed(names.resolve(package_names.canonical_name(domain))))
     return Fix(where, value, f"name the entry's domain as the package: `{value}`", safe=False)
 
 
@@ -131,12 +129,12 @@ def version_spec_malformed(entry: Entry, ctx: Context) -> Iterator[Finding]:
                 severity=Severity.WARNING,
                 fix=Fix(where, canonical, f"write `{canonical}`", safe=not parsed.guessed),
             )
-        for name in LIFECYCLE:
+        for name in version_table.LIFECYCLE:
             value = row.get(name)
             if not isinstance(value, str) or not value.strip():
                 continue
             field_at = jp.join("versions", index, name)
-            canonical_version, problem = parse_version(value, spec.scheme)
+            canonical_version, problem = version_specifiers.parse_version(value, spec.scheme)
             if canonical_version is None:
                 yield Finding(field_at, f"`{name}` `{value}` is no version of `{spec.package}`: {problem}")
             elif canonical_version != value:
@@ -177,7 +175,7 @@ def lifecycle_out_of_order(entry: Entry, ctx: Context) -> Iterator[Finding]:
     ```
     """
     for row in _rows(entry, naming(ctx)):
-        present = [name for name in LIFECYCLE if name in row.lifecycle]
+        present = [name for name in version_table.LIFECYCLE if name in row.lifecycle]
         for earlier, later in pairwise(present):
             first, second = row.key(earlier), row.key(later)
             strict = earlier == "introduced"
@@ -268,8 +266,8 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
     reported: set[int] = set()
     for position, first in enumerate(rows):
         for second in rows[position + 1 :]:
-            relation = compare(first, second)
-            if isinstance(relation, Redundant):
+            relation = version_table.compare(first, second)
+            if isinstance(relation, version_table.Redundant):
                 narrow, wide = relation.narrow, relation.wide
                 if narrow.index in reported:
                     continue
@@ -281,11 +279,11 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
                     severity=Severity.WARNING,
                     related=(Related(entry.path, wide.pointer),),
                 )
-            elif isinstance(relation, Contradiction):
+            elif isinstance(relation, version_table.Contradiction):
                 yield Finding(
                     second.pointer,
-                    f"`{second.spec}` ({lifecycle_text(second)}) and `{first.spec}` "
-                    f"(versions/{first.index}, {lifecycle_text(first)}) disagree on `{relation.shared}`",
+                    f"`{second.spec}` ({version_table.lifecycle_text(second)}) and `{first.spec}` "
+                    f"(versions/{first.index}, {version_table.lifecycle_text(first)}) disagree on `{relation.shared}`",
                     related=(Related(entry.path, first.pointer),),
                 )
 
@@ -367,7 +365,7 @@ def lifecycle_outside_range(entry: Entry, ctx: Context) -> Iterator[Finding]:
             if row.spec.contains(version):
                 continue
             if name == "removed":
-                at_or_after = row.spec.range & SpecifierSet(f">={row.key(name)}").to_range()
+                at_or_after = row.spec.range & packaging_specifiers.SpecifierSet(f">={row.key(name)}").to_range()
                 if at_or_after.is_empty:
                     continue
             yield Finding(
