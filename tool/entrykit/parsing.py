@@ -385,14 +385,17 @@ _SCALARS = frozenset(
 )
 
 
-def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int) -> Any:
-    """The data of a document that holds no anchor (so no alias), built straight from its
-    nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else (another
-    tag, a collection as a key, nesting past `max_nesting`, more nodes than the shape
-    check allows, an error), which the shape check and the loader's constructor settle,
-    in their order. PyYAML's constructor goes through generators and a state machine for
-    every collection; entries are plain mappings of strings and lists."""
-    builder = _PlainBuilder(loader, max_nesting)
+def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anchored: bool = False) -> Any:
+    """The data of a document in which no node is reached twice (no alias), built straight
+    from its nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else
+    (an alias, another tag, a collection as a key, nesting past `max_nesting`, more nodes
+    than the shape check allows, an error), which the shape check and the loader's
+    constructor settle, in their order. PyYAML's constructor goes through generators and a
+    state machine for every collection; entries are plain mappings of strings and lists.
+
+    `anchored`: the text may hold an anchor (it has a `&`), so every node is checked for a
+    second way to it. Most such texts have none: `&&` and `&` in commands and prose."""
+    builder = _AliasFreeBuilder(loader, max_nesting) if anchored else _PlainBuilder(loader, max_nesting)
     try:
         data = builder.build(root, 1)
     except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
@@ -440,6 +443,22 @@ class _PlainBuilder:
         return mapping
 
 
+class _AliasFreeBuilder(_PlainBuilder):
+    """`_PlainBuilder` that gives up on a node it reaches a second time: the composer hands
+    an alias the node of its anchor, whose data the loader's constructor shares."""
+
+    def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
+        super().__init__(loader, max_nesting)
+        self.seen: set[int] = set()
+
+    def build(self, node: yaml.Node, depth: int) -> Any:
+        seen = self.seen
+        if id(node) in seen:  # every node reached stays alive in the tree: ids are not reused
+            raise _Unusual
+        seen.add(id(node))
+        return super().build(node, depth)
+
+
 class _Unusual(Exception):
     pass
 
@@ -477,8 +496,8 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
         root = loader.get_single_node()
         if root is None:
             return Parsed(data=None)
-        data = _plain_data(loader, root, max_nesting) if "&" not in text else _UNUSUAL
-        aliased = False  # no anchor, no alias
+        data = _plain_data(loader, root, max_nesting, "&" in text)
+        aliased = False  # no node reached twice
         if data is _UNUSUAL:
             loader.saw_duplicate = loader.saw_nonstring_key = loader.saw_nonfinite = False
             problem, aliased = _shape_problem(text, root, max_nesting, max_aliases)
