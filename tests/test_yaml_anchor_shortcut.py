@@ -27,7 +27,11 @@ def _both_ways(text: str, nesting: int = 50) -> tuple[parsing.Parsed, parsing.Pa
 
 def _same(fast: parsing.Parsed, slow: parsing.Parsed) -> None:
     assert repr(fast.data) == repr(slow.data)
-    assert (fast.problem, fast.needs_positions, fast.nodes is None) == (slow.problem, slow.needs_positions, slow.nodes is None)
+    assert (fast.problem, fast.needs_positions, fast.nodes is None) == (
+        slow.problem,
+        slow.needs_positions,
+        slow.nodes is None,
+    )
 
 
 _AMPERSAND_DOCUMENTS = [
@@ -67,7 +71,10 @@ def test_a_document_without_an_alias_is_built_directly(monkeypatch: pytest.Monke
 
 
 _SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.text(max_size=10),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=10),
     st.sampled_from(["a && b", "&x", "*x", "& ", "yes", "017", "~", "x & y"]),
 )
 _DATA = st.recursive(
@@ -78,8 +85,13 @@ _DATA = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_DATA, _DATA, st.lists(st.integers(min_value=0, max_value=3), max_size=4),
-       st.sampled_from([None, True, False]), st.integers(min_value=1, max_value=6))
+@given(
+    _DATA,
+    _DATA,
+    st.lists(st.integers(min_value=0, max_value=3), max_size=4),
+    st.sampled_from([None, True, False]),
+    st.integers(min_value=1, max_value=6),
+)
 def test_shared_values_equal_the_loaders(
     data: object, shared: object, places: list[int], flow: bool | None, nesting: int
 ) -> None:
