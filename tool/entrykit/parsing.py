@@ -98,6 +98,9 @@ YAML11_SPELLING = re.compile(
 _YAML11_FIRST = frozenset("yYnNoO0123456789+-")
 
 
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+
 class EntryYamlLoader(_BaseLoader):
     """libyaml loader with YAML 1.2 scalars, string dates and duplicate-key detection."""
 
@@ -110,17 +113,33 @@ class EntryYamlLoader(_BaseLoader):
         self.saw_nonfinite = False
         self.saw_yaml11 = False
 
+    # PyYAML's composers call these around every node, for path resolvers, which this
+    # class has none of (its hooks would return at once): C callables that do nothing
+    # harmful cost a Python call less per node. A type is no descriptor, so `self.x` is it.
+    descend_resolver = slice  # type: ignore[assignment]  # (parent, index) -> a slice, dropped
+    ascend_resolver = tuple  # type: ignore[assignment]  # () -> the empty tuple
+
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         # PyYAML's resolver, for the resolvers of this class (it has no path resolvers):
-        # libyaml calls it for every node, so it looks each first character up once.
-        if kind is yaml.ScalarNode:
-            if implicit[0]:
-                if value and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value):
-                    self.saw_yaml11 = True
-                for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
-                    if regexp.match(value):
-                        return tag
-            return self.DEFAULT_SCALAR_TAG
+        # libyaml calls it for every node. A quoted scalar is a string; a short plain one
+        # (keys above all) is looked up in a memo of what its text resolves to.
+        if kind is _SCALAR_NODE:
+            if not implicit[0]:
+                return _STR
+            known = _PLAIN_TAGS.get(value)
+            if known is None:
+                known = _plain_tag(value)
+                if len(value) <= _PLAIN_MEMO_CHARS:
+                    if len(_PLAIN_TAGS) >= _PLAIN_MEMO_KEPT:
+                        _PLAIN_TAGS.clear()
+                    _PLAIN_TAGS[value] = known
+            if known[1]:
+                self.saw_yaml11 = True
+            return known[0]
+        if kind is _MAPPING_NODE:
+            return _MAP
+        if kind is _SEQUENCE_NODE:
+            return _SEQ
         return super().resolve(kind, value, implicit)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -167,6 +186,22 @@ _IMPLICIT = {
     for first, resolvers in EntryYamlLoader.yaml_implicit_resolvers.items()
     if first is not None
 }
+
+_SCALAR_NODE, _MAPPING_NODE, _SEQUENCE_NODE = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
+_PLAIN_MEMO_CHARS = 64  # plain scalars up to this long are remembered (keys, words, numbers)
+_PLAIN_MEMO_KEPT = 4096
+_PLAIN_TAGS: dict[str, tuple[str, bool]] = {}
+
+
+def _plain_tag(value: str) -> tuple[str, bool]:
+    """The tag of a plain scalar (the first resolver, by first character, whose regex
+    matches: PyYAML's order), and whether YAML 1.1 reads its text otherwise (ET006)."""
+    yaml11 = bool(value) and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value) is not None
+    for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
+        if regexp.match(value):
+            return tag, yaml11
+    return _STR, yaml11
+
 
 # Python-specific and timestamp constructors are never reachable: only these tags load.
 EntryYamlLoader.yaml_constructors = {
@@ -379,7 +414,6 @@ def parse_yaml(
 
 
 _UNUSUAL: Any = object()  # what `_plain_data` says of a document it leaves to the loader
-_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 _SCALARS = frozenset(
     {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 )
