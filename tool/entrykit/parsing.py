@@ -98,6 +98,9 @@ YAML11_SPELLING = re.compile(
 _YAML11_FIRST = frozenset("yYnNoO0123456789+-")
 
 
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+
 class EntryYamlLoader(_BaseLoader):
     """libyaml loader with YAML 1.2 scalars, string dates and duplicate-key detection."""
 
@@ -110,17 +113,33 @@ class EntryYamlLoader(_BaseLoader):
         self.saw_nonfinite = False
         self.saw_yaml11 = False
 
+    # PyYAML's composers call these around every node, for path resolvers, which this
+    # class has none of (its hooks would return at once): C callables that do nothing
+    # harmful cost a Python call less per node. A type is no descriptor, so `self.x` is it.
+    descend_resolver = slice  # type: ignore[assignment]  # (parent, index) -> a slice, dropped
+    ascend_resolver = tuple  # type: ignore[assignment]  # () -> the empty tuple
+
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         # PyYAML's resolver, for the resolvers of this class (it has no path resolvers):
-        # libyaml calls it for every node, so it looks each first character up once.
-        if kind is yaml.ScalarNode:
-            if implicit[0]:
-                if value and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value):
-                    self.saw_yaml11 = True
-                for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
-                    if regexp.match(value):
-                        return tag
-            return self.DEFAULT_SCALAR_TAG
+        # libyaml calls it for every node. A quoted scalar is a string; a short plain one
+        # (keys above all) is looked up in a memo of what its text resolves to.
+        if kind is _SCALAR_NODE:
+            if not implicit[0]:
+                return _STR
+            known = _PLAIN_TAGS.get(value)
+            if known is None:
+                known = _plain_tag(value)
+                if len(value) <= _PLAIN_MEMO_CHARS:
+                    if len(_PLAIN_TAGS) >= _PLAIN_MEMO_KEPT:
+                        _PLAIN_TAGS.clear()
+                    _PLAIN_TAGS[value] = known
+            if known[1]:
+                self.saw_yaml11 = True
+            return known[0]
+        if kind is _MAPPING_NODE:
+            return _MAP
+        if kind is _SEQUENCE_NODE:
+            return _SEQ
         return super().resolve(kind, value, implicit)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -167,6 +186,22 @@ _IMPLICIT = {
     for first, resolvers in EntryYamlLoader.yaml_implicit_resolvers.items()
     if first is not None
 }
+
+_SCALAR_NODE, _MAPPING_NODE, _SEQUENCE_NODE = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
+_PLAIN_MEMO_CHARS = 64  # plain scalars up to this long are remembered (keys, words, numbers)
+_PLAIN_MEMO_KEPT = 4096
+_PLAIN_TAGS: dict[str, tuple[str, bool]] = {}
+
+
+def _plain_tag(value: str) -> tuple[str, bool]:
+    """The tag of a plain scalar (the first resolver, by first character, whose regex
+    matches: PyYAML's order), and whether YAML 1.1 reads its text otherwise (ET006)."""
+    yaml11 = bool(value) and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value) is not None
+    for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
+        if regexp.match(value):
+            return tag, yaml11
+    return _STR, yaml11
+
 
 # Python-specific and timestamp constructors are never reachable: only these tags load.
 EntryYamlLoader.yaml_constructors = {
@@ -379,20 +414,22 @@ def parse_yaml(
 
 
 _UNUSUAL: Any = object()  # what `_plain_data` says of a document it leaves to the loader
-_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 _SCALARS = frozenset(
     {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 )
 
 
-def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int) -> Any:
-    """The data of a document that holds no anchor (so no alias), built straight from its
-    nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else (another
-    tag, a collection as a key, nesting past `max_nesting`, more nodes than the shape
-    check allows, an error), which the shape check and the loader's constructor settle,
-    in their order. PyYAML's constructor goes through generators and a state machine for
-    every collection; entries are plain mappings of strings and lists."""
-    builder = _PlainBuilder(loader, max_nesting)
+def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anchored: bool = False) -> Any:
+    """The data of a document in which no node is reached twice (no alias), built straight
+    from its nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else
+    (an alias, another tag, a collection as a key, nesting past `max_nesting`, more nodes
+    than the shape check allows, an error), which the shape check and the loader's
+    constructor settle, in their order. PyYAML's constructor goes through generators and a
+    state machine for every collection; entries are plain mappings of strings and lists.
+
+    `anchored`: the text may hold an anchor (it has a `&`), so every node is checked for a
+    second way to it. Most such texts have none: `&&` and `&` in commands and prose."""
+    builder = _AliasFreeBuilder(loader, max_nesting) if anchored else _PlainBuilder(loader, max_nesting)
     try:
         data = builder.build(root, 1)
     except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
@@ -440,6 +477,22 @@ class _PlainBuilder:
         return mapping
 
 
+class _AliasFreeBuilder(_PlainBuilder):
+    """`_PlainBuilder` that gives up on a node it reaches a second time: the composer hands
+    an alias the node of its anchor, whose data the loader's constructor shares."""
+
+    def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
+        super().__init__(loader, max_nesting)
+        self.seen: set[int] = set()
+
+    def build(self, node: yaml.Node, depth: int) -> Any:
+        seen = self.seen
+        if id(node) in seen:  # every node reached stays alive in the tree: ids are not reused
+            raise _Unusual
+        seen.add(id(node))
+        return super().build(node, depth)
+
+
 class _Unusual(Exception):
     pass
 
@@ -477,8 +530,8 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
         root = loader.get_single_node()
         if root is None:
             return Parsed(data=None)
-        data = _plain_data(loader, root, max_nesting) if "&" not in text else _UNUSUAL
-        aliased = False  # no anchor, no alias
+        data = _plain_data(loader, root, max_nesting, "&" in text)
+        aliased = False  # no node reached twice
         if data is _UNUSUAL:
             loader.saw_duplicate = loader.saw_nonstring_key = loader.saw_nonfinite = False
             problem, aliased = _shape_problem(text, root, max_nesting, max_aliases)

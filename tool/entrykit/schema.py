@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from datetime import date
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -170,7 +171,7 @@ def quick_check(path: Path | None = None) -> Callable[[Any], bool] | None:
 
     It may say False where jsonschema finds nothing (then jsonschema is asked, and its
     word stands), never True where jsonschema finds an error. So each `format` is checked
-    by jsonschema's own checker, and the schema's regexes must be the bundled schema's,
+    by jsonschema's own checker (a plainly valid date without it: `_plain_date`), and the schema's regexes must be the bundled schema's,
     which are read alike by both engines except where Rust's reading is stricter (`$` before
     a final newline, `.` and other line breaks: tests/test_schema_quick.py); a schema
     with regexes of its own is checked by jsonschema alone. Data the fast engine cannot
@@ -188,15 +189,14 @@ def _quick_check(path: Path | None, schema: dict[str, Any]) -> Callable[[Any], b
         import jsonschema_rs
     except ImportError:  # the optional speed-up is not installed: jsonschema alone
         return None
-    if path is not None and not set(_regexes(schema)) <= set(_regexes(load_schema(None))):
-        return None
-    checker = validator(path).format_checker
-    if checker is None:  # pragma: no cover - validator() always enforces formats
-        return None
-    formats = {name: _conforms(checker, name) for name in _formats(schema)}
+    if path is not None:
+        if not set(_regexes(schema)) <= set(_regexes(load_schema(None))):
+            return None
+        validator(path)  # a schema of the project's own is checked (ConfigError) before it is used
+    formats = {name: _conforms(path, name) for name in _formats(schema)}
     try:
-        # validator() has already refused references outside the schema; the retriever
-        # makes sure the fast engine never fetches one either.
+        # validator() refuses references outside a project's schema (the bundled one has
+        # none); the retriever makes sure the fast engine never fetches one either.
         fast = jsonschema_rs.Draft202012Validator(
             schema, formats=formats, validate_formats=True, ignore_unknown_formats=True, retriever=_no_fetch
         )
@@ -216,8 +216,35 @@ def _no_fetch(uri: str) -> Any:
     raise ValueError(f"entrykit fetches no schema ({uri})")
 
 
-def _conforms(checker: Any, name: str) -> Callable[[Any], bool]:
-    return lambda value: bool(checker.conforms(value, name))
+def _plain_date(value: Any) -> bool:
+    """A date jsonschema's `date` format takes in every version entrykit supports: four, two
+    and two ASCII digits that `date.fromisoformat` reads (what jsonschema asks of it)."""
+    if not (
+        isinstance(value, str)
+        and len(value) == 10
+        and value.isascii()
+        and value[4] == value[7] == "-"
+        and (value[:4] + value[5:7] + value[8:]).isdigit()
+    ):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _conforms(path: Path | None, name: str) -> Callable[[Any], bool]:
+    """jsonschema's format checker for `name`, built when first asked: a plainly valid
+    date is answered without it, so checking valid entries never imports jsonschema."""
+
+    def conforms(value: Any) -> bool:
+        if name == "date" and _plain_date(value):
+            return True
+        checker = validator(path).format_checker
+        return checker is not None and bool(checker.conforms(value, name))
+
+    return conforms
 
 
 def fingerprint(path: Path | None = None) -> str:
