@@ -1,4 +1,9 @@
-"""The step bound of a repeated group that splits a text in one way only (`(?:\\.\\d+)*`).
+"""Step bounds from one start: a repeated group that splits a text in one way only
+(`(?:\\.\\d+)*`), and a one-character repeat bounded by its count (`x?`, `\\d{1,3}`).
+
+A search's bound multiplies the bound from one start by the number of starts, which
+leaves room for a bound from one start that is too low: the tests here hold the bound
+from one start itself to the model (`match` mode), and the search's bound too.
 
 `steps._group_loop` lets a greedy repetition of a literal character followed by a
 one-character repetition that cannot match it have a bound, so that version patterns
@@ -51,6 +56,36 @@ def _holds(pattern: str, flags: int, text: str) -> None:
 @st.composite
 def group_loops(draw: st.DrawFn) -> str:
     return f"(?:{draw(FIRSTS)}{draw(LOOPED)}{draw(INNER)}){draw(OUTER)}"
+
+
+SHORT = st.sampled_from(["?", "??", "{1,3}", "{0,2}?", "{3}", "{2,5}", "{0,16}", "{17}", "{0,40}"])
+
+
+@st.composite
+def short_repeats(draw: st.DrawFn) -> str:
+    """Sequences with one-character repeats of a few characters at most."""
+    parts = []
+    for _ in range(draw(st.integers(1, 5))):
+        single = draw(st.sampled_from(["a", "1", ".", r"\d", "[a1]", "[^a]", r"\s", "x"]))
+        parts.append(single + draw(SHORT) if draw(st.booleans()) else single)
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(short_repeats(), patterns()), st.one_of(st.just(""), short_repeats()), TEXTS, FLAGS)
+def test_the_bound_from_one_start_holds(before: str, after: str, text: str, flags: int) -> None:
+    pattern = before + after
+    assume(step_bound(pattern, flags) is not None)
+    _holds(pattern, flags, text)
+
+
+@pytest.mark.parametrize("pattern", [r"a?1?", r"\d{1,3}x", r"a{0,2}?[a1]{3}.?", r"[^a]{2,5}\s?1"])
+def test_a_short_repeat_is_bounded_by_its_count(pattern: str) -> None:
+    bound = step_bound(pattern, 0)
+    assert bound is not None and len(bound) == 1  # the same for every length
+    for size in range(6):
+        for chars in itertools.product("a1 x", repeat=size):
+            _holds(pattern, 0, "".join(chars))
 
 
 @settings(max_examples=500, deadline=None)

@@ -2,8 +2,8 @@
 
 The bound holds for regexes whose only repetitions of more than one pass take one
 character at a time (`a*`, `.+`, `[^/]{2,}`), which `re` runs as one counting loop: it
-counts what it can take (at most n characters of a text of n), then tries the rest of
-the pattern once for each length it can give back (at most n + 1). An alternation tries
+counts what it can take (at most n characters of a text of n, or of its count: `x{1,3}`),
+then tries the rest of the pattern once for each length it can give back (at most n + 1). An alternation tries
 each branch, each followed by the rest; an optional part is tried, then skipped; a
 lookaround or atomic group runs its own match, then the rest once. Each instruction tried
 is one step, counted as `backtracking.Model` counts them (the tests hold the bound to the
@@ -40,6 +40,7 @@ from entrykit.regex.folding import fold
 FAST_PATH_LIMIT = 2_000_000  # steps of a search run without a budget: about 20 ms at 10 ns a step
 _MAX_DEGREE = 6  # past this, no text worth running in-process stays within the limit
 _MAX_COEFFICIENT = 10**12  # nor past this
+SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
 T = TypeVar("T")
@@ -59,9 +60,10 @@ class _Arithmetic(Generic[T]):
     def add(self, left: T, right: T) -> T:
         raise NotImplementedError
 
-    def loop(self, rest: T, next_char: int | None) -> T:
-        """A one-character repetition followed by `rest` (which begins with the literal
-        character `next_char`, when it does)."""
+    def loop(self, rest: T, next_char: int | None, most: int | None = None) -> T:
+        """A one-character repetition of at most `most` characters (None: unbounded)
+        followed by `rest` (which begins with the literal character `next_char`, when it
+        does)."""
         raise NotImplementedError
 
     def group_loop(self, rest: T) -> T:
@@ -89,10 +91,12 @@ class _InLength(_Arithmetic[Polynomial]):
         added = tuple(map(operator.add, left, right))  # (as far as the shorter goes)
         return added if len(left) == len(right) else added + left[len(right) :]
 
-    def loop(self, rest: Polynomial, next_char: int | None) -> Polynomial:
+    def loop(self, rest: Polynomial, next_char: int | None, most: int | None = None) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
         # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
         tried = (rest[0] + 1,) + rest[1:]
+        if most is not None and most <= SHORT_REPEAT:  # `x?`, `x{1,3}`: most for n, whatever n
+            return (tried[0] * (most + 1) + most + 2,) + tuple(c * (most + 1) for c in tried[1:])
         out = list(map(operator.add, tried + (0,), (0,) + tried))
         out[0] += 2
         out[1] += 1
@@ -127,13 +131,13 @@ class _InText(_Arithmetic[int]):
     def add(self, left: int, right: int) -> int:
         return left + right
 
-    def loop(self, rest: int, next_char: int | None) -> int:
-        n = self.length
+    def loop(self, rest: int, next_char: int | None, most: int | None = None) -> int:
+        n = self.length if most is None or most > self.length else most  # it takes at most n
         if next_char is None:
             return n + 2 + (n + 1) * (1 + rest)
         # where the text does not hold the next character (under any case), the rest
         # stops at its first step
-        return n + 2 + (n + 1) * 2 + self.holding(next_char) * rest
+        return n + 2 + (n + 1) * 2 + min(self.holding(next_char), n + 1) * rest
 
     def group_loop(self, rest: int) -> int:
         n = self.length
@@ -183,7 +187,7 @@ def _plan_node(node: syntax.Node, flags: int) -> _NodePlan:  # noqa: PLR0911 - o
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return (_LOOP,)
+            return (_LOOP, node.high)
         if node.high is not None and node.high <= 1:
             return (_ONCE, _plan_seq(node.body, flags), node.low == 0)
         if _group_loop(node, flags):
@@ -255,7 +259,7 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
     if kind == _ONE:  # a class (one-step nodes are counted in the sequence's runs)
         return plus(1, rest)
     if kind == _LOOP:
-        return arithmetic.loop(rest, next_char)
+        return arithmetic.loop(rest, next_char, node[1])
     if kind == _GROUP:  # a capturing group marks where it starts and ends
         inner = _seq_cost(node[1], plus(1, rest), arithmetic)
         return None if inner is None else plus(1, inner)
