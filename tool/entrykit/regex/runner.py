@@ -9,8 +9,9 @@ is killed, the job is recorded as timed out, a fresh worker is started and the b
 goes on.
 
 Matches that are provably cheap run in-process (`provably_fast`): a regex whose only
-repetitions take one character at a time has a bound on its steps (`regex.steps`); a
-job whose bound is small enough needs no budget.
+repetitions take one character at a time, or repeat a group that splits a text in one
+way only (`(?:\\.\\d+)*`), has a bound on its steps (`regex.steps`); a job whose bound
+is small enough needs no budget.
 
 A `RegexRunner` holds no state that a forked or spawned process could share by
 mistake: `shared_runner()` keys its instances by process id.
