@@ -95,8 +95,10 @@ class _ReferenceLength(steps._InLength):
             left, right = right, left
         return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
 
-    def loop(self, rest: steps.Polynomial, next_char: int | None) -> steps.Polynomial:
+    def loop(self, rest: steps.Polynomial, next_char: int | None, most: int | None = None) -> steps.Polynomial:
         tried = self.plus(1, rest)
+        if most is not None and most <= steps.SHORT_REPEAT:  # most + 2 + (most + 1) * tried
+            return self.plus(most + 2, tuple((most + 1) * c for c in tried))
         return self.add((2, 1), self.add(tried, (0, *tried)))
 
 
@@ -129,7 +131,7 @@ def _walked_node_cost(node: syntax.Node, rest: Any, next_char: int | None, arith
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return arithmetic.loop(rest, next_char)
+            return arithmetic.loop(rest, next_char, node.high)
         if node.high is not None and node.high <= 1:
             inner = _walked_seq_cost(node.body, plus(3, rest), arithmetic)
             return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)

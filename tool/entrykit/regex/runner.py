@@ -9,8 +9,9 @@ is killed, the job is recorded as timed out, a fresh worker is started and the b
 goes on.
 
 Matches that are provably cheap run in-process (`provably_fast`): a regex whose only
-repetitions take one character at a time has a bound on its steps (`regex.steps`); a
-job whose bound is small enough needs no budget.
+repetitions take one character at a time, or repeat a group that splits a text in one
+way only (`(?:\\.\\d+)*`), has a bound on its steps (`regex.steps`); a job whose bound
+is small enough needs no budget.
 
 A `RegexRunner` holds no state that a forked or spawned process could share by
 mistake: `shared_runner()` keys its instances by process id.
@@ -59,6 +60,9 @@ class Status(enum.IntEnum):
 
 
 _STATUSES = list(Status)
+# The members as plain names: one looked up on its enum class costs several attribute
+# lookups, and every job and every rule's compile check reads one.
+_NO_MATCH, _MATCH, _TIMEOUT, _ERROR = Status.NO_MATCH, Status.MATCH, Status.TIMEOUT, Status.ERROR
 
 
 class Job(NamedTuple):
@@ -80,11 +84,11 @@ class Outcome(NamedTuple):
 
     @property
     def matched(self) -> bool:
-        return self.status is Status.MATCH
+        return self.status is _MATCH
 
     @property
     def timed_out(self) -> bool:
-        return self.status is Status.TIMEOUT
+        return self.status is _TIMEOUT
 
 
 def _run_here(job: Job) -> Outcome:
@@ -98,10 +102,13 @@ def _run_here(job: Job) -> Outcome:
         else:
             found = compiled.fullmatch(job.text)
     except Exception as exc:  # re.error, and errors CPython raises at search time
-        return Outcome(Status.ERROR, time.perf_counter() - start, f"{type(exc).__name__}: {exc}")
+        return Outcome(_ERROR, time.perf_counter() - start, f"{type(exc).__name__}: {exc}")
     if found is None:
-        return Outcome(Status.NO_MATCH, time.perf_counter() - start)
-    return Outcome(Status.MATCH, time.perf_counter() - start, start=found.start())
+        return Outcome(_NO_MATCH, time.perf_counter() - start)
+    return Outcome(_MATCH, time.perf_counter() - start, start=found.start())
+
+
+_COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
 
 
 def provably_fast(job: Job) -> bool:
@@ -195,6 +202,7 @@ class RegexRunner:
         self._worker: _Worker | None = None
         self._pid = os.getpid()
         self._memo: OrderedDict[Job, Outcome] = OrderedDict()
+        self._checked: dict[tuple[str, int], Outcome] = {}  # compile checks made in-process
         self.restarts = 0
 
     def __enter__(self) -> RegexRunner:
@@ -239,7 +247,7 @@ class RegexRunner:
         for job, outcome in zip(pending, outcomes, strict=True):
             if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
                 continue  # unknown, not a result: another run may try it
-            if remember or outcome.status is Status.TIMEOUT:
+            if remember or outcome.status is _TIMEOUT:
                 self._remember(job, outcome)  # timeouts always: never pay twice
         for index, place in remote:
             results[index] = outcomes[place]
@@ -266,19 +274,32 @@ class RegexRunner:
     def compile_check(self, pattern: str, flags: int) -> Outcome:
         """Does `pattern` compile, and within the budget? MATCH if it does (compiling it
         in-process is then safe), ERROR with `re`'s reason if it does not, TIMEOUT if
-        compiling alone takes longer than the budget."""
+        compiling alone takes longer than the budget.
+
+        Every regex rule asks first: the answer for a regex compiled in-process is kept (up
+        to `_MEMO_SIZE` regexes); one compiled in the worker is kept with the jobs' outcomes."""
+        known = self._checked.get((pattern, flags))
+        if known is not None:
+            return known
         if not cheap_to_compile(pattern, flags):
             outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
-            if outcome.status is Status.MATCH:
-                return Outcome(Status.MATCH)  # compiled in the worker: no need to here
-            if outcome.status is not Status.ERROR:
+            if outcome.status is _MATCH:
+                return _COMPILES  # compiled in the worker: no need to here
+            if outcome.status is not _ERROR:
                 return outcome
+            error = compile_error(pattern, flags)
+            return Outcome(_ERROR, error=error) if error is not None else _COMPILES
         error = compile_error(pattern, flags)
-        return Outcome(Status.ERROR, error=error) if error is not None else Outcome(Status.MATCH)
+        known = Outcome(_ERROR, error=error) if error is not None else _COMPILES
+        checked = self._checked
+        if len(checked) >= _MEMO_SIZE:
+            del checked[next(iter(checked))]  # the oldest
+        checked[(pattern, flags)] = known
+        return known
 
     def compiles(self, pattern: str | None, flags: int) -> bool:
         """True if `pattern` is a regex that compiles within the budget."""
-        return pattern is not None and self.compile_check(pattern, flags).status is Status.MATCH
+        return pattern is not None and self.compile_check(pattern, flags).status is _MATCH
 
     def _remember(self, job: Job, outcome: Outcome) -> Outcome:
         self._memo[job] = outcome
@@ -352,12 +373,23 @@ class RegexRunner:
 
 
 _SHARED: dict[tuple[int, int, float], RegexRunner] = {}
+# This process's id, kept by a hook that runs in every child `os.fork` makes: asked for
+# each rule on each entry, `os.getpid` would be a system call each time.
+_PROCESS = [os.getpid()]
+
+
+def _forked() -> None:
+    _PROCESS[0] = os.getpid()
+
+
+if hasattr(os, "register_at_fork"):  # (where there is none, there is no fork: Windows)
+    os.register_at_fork(after_in_child=_forked)
 
 
 def shared_runner(timeout_ms: float = DEFAULT_TIMEOUT_MS) -> RegexRunner:
     """This process's (and thread's) runner for a budget, created on first use and
     closed at exit; a runner talks to its worker over one pipe, so threads get their own."""
-    key = (os.getpid(), threading.get_ident(), float(timeout_ms))
+    key = (_PROCESS[0], threading.get_ident(), float(timeout_ms))
     runner = _SHARED.get(key)
     if runner is None:
         runner = _SHARED[key] = RegexRunner(timeout_ms)

@@ -2,12 +2,14 @@
 
 The bound holds for regexes whose only repetitions of more than one pass take one
 character at a time (`a*`, `.+`, `[^/]{2,}`), which `re` runs as one counting loop: it
-counts what it can take (at most n characters of a text of n), then tries the rest of
-the pattern once for each length it can give back (at most n + 1). An alternation tries
+counts what it can take (at most n characters of a text of n, or of its count: `x{1,3}`),
+then tries the rest of the pattern once for each length it can give back (at most n + 1). An alternation tries
 each branch, each followed by the rest; an optional part is tried, then skipped; a
 lookaround or atomic group runs its own match, then the rest once. Each instruction tried
 is one step, counted as `backtracking.Model` counts them (the tests hold the bound to the
-model's count). A repeated group may backtrack into itself: no bound.
+model's count). A repeated group may backtrack into itself: no bound, but for one shape
+that version numbers take, `(?:\\.\\d+)*`: a literal character, then a one-character
+repetition that cannot match it (`_group_loop`), which splits a text in one way only.
 
 The same walk of the parsed pattern gives two bounds:
 - `step_bound`: a polynomial in the text's length, worked out once per regex, so that
@@ -31,12 +33,14 @@ from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from entrykit.regex import syntax
+from entrykit.regex.backtracking import CharOracle
 from entrykit.regex.compiling import cheap_to_compile
 from entrykit.regex.folding import fold
 
 FAST_PATH_LIMIT = 2_000_000  # steps of a search run without a budget: about 20 ms at 10 ns a step
 _MAX_DEGREE = 6  # past this, no text worth running in-process stays within the limit
 _MAX_COEFFICIENT = 10**12  # nor past this
+SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
 T = TypeVar("T")
@@ -56,9 +60,15 @@ class _Arithmetic(Generic[T]):
     def add(self, left: T, right: T) -> T:
         raise NotImplementedError
 
-    def loop(self, rest: T, next_char: int | None) -> T:
-        """A one-character repetition followed by `rest` (which begins with the literal
-        character `next_char`, when it does)."""
+    def loop(self, rest: T, next_char: int | None, most: int | None = None) -> T:
+        """A one-character repetition of at most `most` characters (None: unbounded)
+        followed by `rest` (which begins with the literal character `next_char`, when it
+        does)."""
+        raise NotImplementedError
+
+    def group_loop(self, rest: T) -> T:
+        """A greedy repetition of a group that is a literal character then a one-character
+        repetition that cannot match it (`_group_loop`), followed by `rest`."""
         raise NotImplementedError
 
     def compare(self, rest: T) -> T:
@@ -81,13 +91,23 @@ class _InLength(_Arithmetic[Polynomial]):
         added = tuple(map(operator.add, left, right))  # (as far as the shorter goes)
         return added if len(left) == len(right) else added + left[len(right) :]
 
-    def loop(self, rest: Polynomial, next_char: int | None) -> Polynomial:
+    def loop(self, rest: Polynomial, next_char: int | None, most: int | None = None) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
         # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
         tried = (rest[0] + 1,) + rest[1:]
+        if most is not None and most <= SHORT_REPEAT:  # `x?`, `x{1,3}`: most for n, whatever n
+            return (tried[0] * (most + 1) + most + 2,) + tuple(c * (most + 1) for c in tried[1:])
         out = list(map(operator.add, tried + (0,), (0,) + tried))
         out[0] += 2
         out[1] += 1
+        return tuple(out)
+
+    def group_loop(self, rest: Polynomial) -> Polynomial:
+        # (4n + 5) + (n + 1) * (5 + rest): see `_group_loop`
+        tried = (rest[0] + 5,) + rest[1:]
+        out = list(map(operator.add, tried + (0,), (0,) + tried))
+        out[0] += 5
+        out[1] += 4
         return tuple(out)
 
     def compare(self, rest: Polynomial) -> Polynomial:
@@ -111,13 +131,17 @@ class _InText(_Arithmetic[int]):
     def add(self, left: int, right: int) -> int:
         return left + right
 
-    def loop(self, rest: int, next_char: int | None) -> int:
-        n = self.length
+    def loop(self, rest: int, next_char: int | None, most: int | None = None) -> int:
+        n = self.length if most is None or most > self.length else most  # it takes at most n
         if next_char is None:
             return n + 2 + (n + 1) * (1 + rest)
         # where the text does not hold the next character (under any case), the rest
         # stops at its first step
-        return n + 2 + (n + 1) * 2 + self.holding(next_char) * rest
+        return n + 2 + (n + 1) * 2 + min(self.holding(next_char), n + 1) * rest
+
+    def group_loop(self, rest: int) -> int:
+        n = self.length
+        return 4 * n + 5 + (n + 1) * (5 + rest)
 
     def compare(self, rest: int) -> int:
         return 1 + self.length + rest
@@ -139,11 +163,11 @@ class _InText(_Arithmetic[int]):
 # (last node first), (one-step nodes met just before it, its plan, the literal character
 # after it), then the one-step nodes left at the front.
 _SeqPlan = tuple[tuple[tuple[int, "_NodePlan", int | None], ...], int]
-_LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE = range(9)
+_LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE, _GROUP_LOOP = range(10)
 _NodePlan = tuple[Any, ...]  # (kind, the plans of its sequences ...)
 
 
-def _plan_seq(nodes: syntax.Seq) -> _SeqPlan:
+def _plan_seq(nodes: syntax.Seq, flags: int) -> _SeqPlan:
     """`nodes` as the walk meets them, with what does not depend on the text worked out."""
     items: list[tuple[int, _NodePlan, int | None]] = []
     steps = 0
@@ -154,30 +178,62 @@ def _plan_seq(nodes: syntax.Seq) -> _SeqPlan:
             after = node
             continue
         next_char = after.code if isinstance(after, syntax.Char) else None
-        items.append((steps, _plan_node(node), next_char))
+        items.append((steps, _plan_node(node, flags), next_char))
         steps, after = 0, node
     return tuple(items), steps
 
 
-def _plan_node(node: syntax.Node) -> _NodePlan:  # noqa: PLR0911 - one case per kind of node
+def _plan_node(node: syntax.Node, flags: int) -> _NodePlan:  # noqa: PLR0911 - one case per kind of node
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return (_LOOP,)
+            return (_LOOP, node.high)
         if node.high is not None and node.high <= 1:
-            return (_ONCE, _plan_seq(node.body), node.low == 0)
+            return (_ONCE, _plan_seq(node.body, flags), node.low == 0)
+        if _group_loop(node, flags):
+            return (_GROUP_LOOP,)
         return (_UNBOUNDED,)
     if isinstance(node, syntax.Alternation):
-        return (_BRANCHES, tuple(_plan_seq(branch) for branch in node.branches))
+        return (_BRANCHES, tuple(_plan_seq(branch, flags) for branch in node.branches))
     if isinstance(node, syntax.Group):
-        return (_GROUP, _plan_seq(node.body))
+        return (_GROUP, _plan_seq(node.body, syntax.scoped_flags(node, flags)))
     if isinstance(node, (syntax.Atomic, syntax.Lookaround)):
-        return (_OWN_MATCH, _plan_seq(node.body))
+        return (_OWN_MATCH, _plan_seq(node.body, flags))
     if isinstance(node, syntax.Conditional):
-        return (_CONDITIONAL, _plan_seq(node.yes), None if node.no is None else _plan_seq(node.no))
+        return (_CONDITIONAL, _plan_seq(node.yes, flags), None if node.no is None else _plan_seq(node.no, flags))
     if isinstance(node, syntax.Backref):
         return (_COMPARE,)
     return (_ONE,)
+
+
+def _group_loop(node: syntax.Repeat, flags: int) -> bool:
+    """Whether `node` is a greedy repetition of a literal character C then a greedy
+    one-character repetition L that cannot match C (`(?:\\.\\d+)*`, `(?:-[a-z]*){1,3}`).
+
+    `re` runs it as a counting loop around the body (REPEAT ... MAX_UNTIL; the model's
+    REP_INIT, REP, CHAR, ONE, JMP). Each iteration takes C and then L's run, so the text
+    splits into iterations in one way only, each at least one character long. From a
+    position with n characters left, the steps are at most
+    - 1 to set up the loop; per iteration (I <= n of them) REP, C, L and the jump, 4
+      steps plus the t characters L scans; the last attempt REP, C, a short L run and the
+      backtrack, 4 steps plus what it scans: together at most 5 + 3I + n <= 5 + 4n;
+    - the rest tried at the loop's exit (after the last attempt fails), where an
+      iteration's choice to leave is taken back (1 step), and at each character L gives
+      back (the backtrack, the jump, REP, C failing on a character of L's, the backtrack
+      to leave: 5 steps): at most once per position, n + 1 tries of 5 steps and the rest.
+    That is (4n + 5) + (n + 1) * (5 + rest); `tests/test_regex_group_step_bound.py` holds
+    it to the model's count. A literal `re` compares by case (IGNORECASE, C cased) is left
+    out: then C may match more than itself."""
+    if node.kind != syntax.GREEDY or len(node.body) != 2:
+        return False
+    first, loop = node.body
+    if type(first) is not syntax.Char or not isinstance(loop, syntax.Repeat) or loop.kind != syntax.GREEDY:
+        return False
+    if len(loop.body) != 1 or not isinstance(loop.body[0], _ONE_CHARACTER):
+        return False
+    if flags & syntax.IGNORECASE and syntax.re_is_cased(first.code):
+        return False
+    return not CharOracle().test(loop.body[0], flags)(chr(first.code))
 
 
 def _seq_cost(plan: _SeqPlan, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
@@ -203,7 +259,7 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
     if kind == _ONE:  # a class (one-step nodes are counted in the sequence's runs)
         return plus(1, rest)
     if kind == _LOOP:
-        return arithmetic.loop(rest, next_char)
+        return arithmetic.loop(rest, next_char, node[1])
     if kind == _GROUP:  # a capturing group marks where it starts and ends
         inner = _seq_cost(node[1], plus(1, rest), arithmetic)
         return None if inner is None else plus(1, inner)
@@ -227,6 +283,8 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
         return None if yes is None or no is None else plus(1, add(yes, no))
     if kind == _COMPARE:
         return arithmetic.compare(rest)
+    if kind == _GROUP_LOOP:
+        return arithmetic.group_loop(rest)
     return None  # _UNBOUNDED: a repeated group may backtrack into itself, no polynomial bound
 
 
@@ -242,8 +300,9 @@ class _Plan:
 def _plan(pattern: str, flags: int) -> _Plan | None:
     """The plan of `pattern`, None if it does not parse (or nests deeper than we recurse)."""
     try:
-        nodes = syntax.parse(pattern, flags).nodes
-        return _Plan(_plan_seq(nodes), _first_characters(nodes))
+        parsed = syntax.parse(pattern, flags)
+        nodes = parsed.nodes
+        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes))
     except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
 
