@@ -65,8 +65,9 @@ def test_related_places_are_resolved_as_each_finding_names_them() -> None:
     others = (RelatedPlace("c.yaml", 2, 12, "/signature"), RelatedPlace("b.yaml", 4, 8, "/regex"))
     own = (RelatedPlace(None, 7, 3, "/id"),)
     unknown = (RelatedPlace("gone.yaml", 1, 1, "/id"),)
-    first = [engine._diagnostic(a, _finding(*places), shown_of, NAMES, located) for places in (others, own, unknown)]
-    second = [engine._diagnostic(b, _finding(*places), shown_of, NAMES, located) for places in (others, own, unknown)]
+    findings = [_finding(*places) for places in (others, own, unknown)]
+    first = engine._diagnostics(a, findings, shown_of, NAMES, located)
+    second = engine._diagnostics(b, findings, shown_of, NAMES, located)
     assert first[0].related == second[0].related == (
         Location("shown/c.yaml", 2, 12, "/signature"), Location("shown/b.yaml", 4, 8, "/regex")
     )
@@ -84,6 +85,6 @@ def test_the_table_of_resolved_places_stays_within_its_bound(monkeypatch: pytest
     shown_of = {"a.yaml": a.shown, "b.yaml": "shown/b.yaml"}
     located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
     for line in range(1, 30):
-        d = engine._diagnostic(a, _finding(RelatedPlace("b.yaml", line, 1, "/id")), shown_of, NAMES, located)
+        (d,) = engine._diagnostics(a, [_finding(RelatedPlace("b.yaml", line, 1, "/id"))], shown_of, NAMES, located)
         assert d.related == (Location("shown/b.yaml", line, 1, "/id"),)
         assert 0 < len(located) <= 8

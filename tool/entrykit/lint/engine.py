@@ -713,17 +713,6 @@ _SEVERITY = {s.value: s for s in Severity}
 _severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
 
 
-def _diagnostic(
-    record: FileRecord,
-    found: StoredFinding,
-    shown_of: Mapping[str, str],
-    name_of: Mapping[str, str],
-    located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
-) -> Diagnostic:
-    """The diagnostic of a finding kept of `record`'s file (see `_diagnostics`)."""
-    return _diagnostics(record, [found], shown_of, name_of, located)[0]
-
-
 def _diagnostics(
     record: FileRecord,
     findings: list[StoredFinding],
