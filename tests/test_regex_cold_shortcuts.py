@@ -10,21 +10,12 @@ from __future__ import annotations
 
 import sys
 
-from entrykit.regex import redos, syntax
+from entrykit.regex import redos
 from entrykit.regex.runner import RegexRunner, Status
 
 
 def test_every_code_point_in_order() -> None:
     assert redos._every_code_point() == "".join(map(chr, range(sys.maxunicode + 1)))
-
-
-def test_the_lower_preimages_are_every_code_point_lowered() -> None:
-    expected: dict[int, list[int]] = {}
-    for code in range(sys.maxunicode + 1):
-        low = syntax.re_lower(code)
-        if low != code:
-            expected.setdefault(low, []).append(code)
-    assert redos._lower_preimages() == {low: tuple(codes) for low, codes in expected.items()}
 
 
 def test_a_compile_check_is_the_same_from_memory() -> None:

@@ -12,27 +12,7 @@ from hypothesis import strategies as st
 from entrykit import parsing
 
 from .conftest import DEADENDS
-
-
-def _both_ways(text: str, nesting: int = 50) -> tuple[parsing.Parsed, parsing.Parsed]:
-    fast = parsing.parse_yaml(text, max_nesting=nesting)
-    original = parsing._plain_data
-    parsing._plain_data = lambda *args: parsing._UNUSUAL  # every document the loader's way
-    try:
-        slow = parsing.parse_yaml(text, max_nesting=nesting)
-    finally:
-        parsing._plain_data = original
-    return fast, slow
-
-
-def _same(fast: parsing.Parsed, slow: parsing.Parsed) -> None:
-    assert repr(fast.data) == repr(slow.data)
-    assert (fast.problem, fast.needs_positions, fast.nodes is None) == (
-        slow.problem,
-        slow.needs_positions,
-        slow.nodes is None,
-    )
-
+from .test_cold_path import _both_ways, _same
 
 _AMPERSAND_DOCUMENTS = [
     "run: make && make install\nwhy: a & b\n",  # `&` in plain scalars: no anchor

@@ -390,7 +390,7 @@ class _Run:
         text: each served by its row in the cache's `files` table when its stat is the one
         stored, with no more work than that (a pre-commit run in a large corpus does this
         for every file: one loop, what it asks of the run looked up once)."""
-        prefix, store, here = self._prefix, self.store, self._here
+        prefix, store = self._prefix, self.store
         if store is None or prefix is None:
             return [self._plan(name, name in self.wanted) for name in names]
         rows, cut, started, stand_ins = store.files(), len(prefix), self._started, self._stand_ins
@@ -403,8 +403,7 @@ class _Run:
                 # The stat as stored first (a row is a tuple, its stat one of ints): the record
                 # is made only of a file that has not changed, which most have not.
                 if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, started):
-                    shown = name[len(here) :] if here is not None and name.startswith(here) else shown_of(name)
-                    record = from_row(key, shown, name, row)
+                    record = from_row(key, shown_of(name), name, row)
                     if record is not None:
                         out.append(record)
                         continue

@@ -134,7 +134,6 @@ def diagnostic_line(d: Diagnostic) -> str:
     place is encoded once for equal diagnostics without a fix: a rule says the same of many
     files, and a corpus rule the same of many places."""
     path, line, col, code, name, severity, message, pointer, related, fix = d
-    tail = None
     if fix is None:
         key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
         tail = _tails.get(key)
