@@ -126,6 +126,19 @@ def _class_regex(source: str, flags: int) -> re.Pattern[str]:
     return re.compile(source, flags & _CLASS_FLAGS)
 
 
+_ESCAPED = frozenset(b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f")  # the characters `re.escape` escapes
+
+
+@lru_cache(maxsize=4096)
+def _unicode_cases(code: int) -> tuple[int, ...]:
+    """The lower cases a literal `code` equals under IGNORECASE (`re`'s lower case, then the
+    extra ones `re` adds to it); () when `re` compares it as it is (not cased)."""
+    if not syntax.re_is_cased(code):
+        return ()
+    low = syntax.re_lower(code)
+    return (low, *syntax.extra_cases(low))
+
+
 _BLOCK = 256
 
 
@@ -212,6 +225,9 @@ class _Alphabet:
             if known is None:
                 known = self.char_masks[key] = self._literal_mask(node.code, flags)
             return known
+        if type(node) is syntax.AnyChar:  # every `.` is spelled the same: by the flags alone
+            known = self._masks.get((".", flags))
+            return known if known is not None else self._mask(node, flags)
         # Other nodes by the object: hashing a class by value costs more than its mask.
         # The entry holds the node, so its id is not reused while the entry lives.
         found = self._node_masks.get((id(node), flags))
@@ -226,18 +242,19 @@ class _Alphabet:
         compiles a literal: itself only, or, under IGNORECASE when it is cased, every
         character of the same lower case (and of the lower cases `re` adds to it); the same
         steps as compiling it (no other node's source is a literal's)."""
-        self.budget.spend(len(self.chars) + len(re.escape(chr(code))))
+        self.budget.spend(len(self.chars) + (2 if code in _ESCAPED else 1))  # as long as `re.escape` spells it
         if flags & syntax.IGNORECASE:
             if flags & syntax.ASCII:
                 if syntax.ascii_is_cased(code):
                     return self._lowered(True).get(syntax.ascii_lower(code), 0)
-            elif syntax.re_is_cased(code):
-                low = syntax.re_lower(code)
-                table = self._lowered(False)
-                value = table.get(low, 0)
-                for other in syntax.extra_cases(low):
-                    value |= table.get(other, 0)
-                return value
+            else:
+                cases = _unicode_cases(code)
+                if cases:
+                    table = self._lowered(False)
+                    value = 0
+                    for case in cases:
+                        value |= table.get(case, 0)
+                    return value
         place = self.index.get(chr(code))
         return 0 if place is None else 1 << place
 
@@ -454,11 +471,47 @@ class _Builder:
                     spelled.append(node)  # type: ignore[arg-type]
                     follow.append({})
                 last = {pos: 1}
+            elif kind is syntax.Repeat and _loops_over_one_character(node):  # type: ignore[arg-type]
+                first, last, nullable = self.character_loop(node, (first, last, nullable), flags)  # type: ignore[arg-type]
             else:
                 first, last, nullable = self.concat((first, last, nullable), self.node(node, flags))
             if len(follow) > _POSITION_LIMIT:
                 raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
         return first, last, nullable
+
+    def character_loop(self, node: syntax.Repeat, before: _Frag, flags: int) -> _Frag:
+        """`concat(before, node(node))` for `X*` or `X+` of one character node `X`: one position
+        that loops on itself, added in place (the same position, edges, order and steps as
+        `repeat` and `concat` make of it)."""
+        first, last, nullable = before
+        budget = self.budget
+        auto = self.auto
+        char = node.body[0]
+        mask = None
+        if type(char) is syntax.Char:
+            mask = self.alphabet.char_masks.get(char.code | flags << 21)
+            auto.prefer.append(chr(char.code))
+        else:
+            auto.prefer.append("")
+        if mask is None:
+            mask = self.alphabet.mask(char, flags)  # type: ignore[arg-type]
+        budget.spend(3)  # the position, and its fragment made (`seq` of the body)
+        pos = len(auto.follow)
+        auto.masks.append(mask)
+        auto.spelled.append(char)  # type: ignore[arg-type]
+        auto.follow.append({pos: 1})  # its loop
+        if len(auto.follow) > _POSITION_LIMIT:
+            raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
+        budget.spend(5 + len(first) + 2 * len(last))  # the loop linked, then two concats
+        follow = auto.follow
+        for p, ways in last.items():  # a new position: no way to it yet
+            follow[p][pos] = ways
+        if nullable:
+            first = dict(first)  # fragments' multisets are never changed once made: a copy
+            first[pos] = nullable
+        if node.low:
+            return first, {pos: 1}, 0
+        return first, {pos: 1, **last}, nullable
 
     def link(self, last: Ways, first: Ways, group: bool) -> None:
         self.budget.spend(len(last) * len(first))
@@ -534,6 +587,17 @@ class _Builder:
             first, last, _ = self.concat(self.seq(items, flags), optional)
             optional = (first, last, 1)
         return self.concat(frag, optional)
+
+
+def _loops_over_one_character(node: syntax.Repeat) -> bool:
+    """`X*` or `X+` (lazy or greedy, or a bound past `_EXPAND_LIMIT`) of one character node."""
+    return (
+        node.low <= 1
+        and (node.high is None or node.high > _EXPAND_LIMIT)
+        and node.kind != syntax.POSSESSIVE
+        and len(node.body) == 1
+        and type(node.body[0]) in _CHARACTER_TYPES
+    )
 
 
 def _size(nodes: Seq) -> int:
