@@ -307,11 +307,11 @@ def _collect_chars(nodes: Seq, out: list[str]) -> None:
     for node in nodes:
         kind = type(node)
         if kind is syntax.Char or kind is syntax.NotChar:
-            out += _char_cases(node.code)  # type: ignore[union-attr]
+            out += _CASES[node.code]  # type: ignore[union-attr]
         elif kind is CharClass:
             for item in node.items:  # type: ignore[union-attr]
                 if type(item) is syntax.Char:
-                    out += _char_cases(item.code)[:3]
+                    out += _CASES[item.code][:3]
                 elif type(item) is CharRange:
                     low, high = item.low, item.high
                     out += [chr(low), chr(high)]
@@ -324,10 +324,21 @@ def _collect_chars(nodes: Seq, out: list[str]) -> None:
                 _collect_chars(part, out)
 
 
-@lru_cache(maxsize=4096)
-def _char_cases(code: int) -> tuple[str, str, str, str]:
-    char = chr(code)
-    return char, char.lower(), char.upper(), char.swapcase()
+class _Cases(dict[int, tuple[str, str, str, str]]):
+    """Code point -> the character, its lower, upper and swapped case; kept for the first
+    `KEPT` code points asked (a lookup costs less than a call)."""
+
+    KEPT = 4096
+
+    def __missing__(self, code: int) -> tuple[str, str, str, str]:
+        char = chr(code)
+        cases = char, char.lower(), char.upper(), char.swapcase()
+        if len(self) < self.KEPT:
+            self[code] = cases
+        return cases
+
+
+_CASES = _Cases()
 
 
 # --- the position automaton ----------------------------------------------------------
@@ -1098,8 +1109,8 @@ def _alphabet_for(nodes: Seq, budget: Budget, known: _Alphabets | None = None) -
     # Once each, in the order first spelled: the same set of lower cases, built in the same
     # order (adding one again changes no set), so the extra cases come in the same order.
     chars = [c for c in dict.fromkeys(spelled) if len(c) == 1]
-    lowered = {syntax.re_lower(ord(ch)) for ch in chars}  # as `re` lowers
-    extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
+    lowered = set(map(syntax.re_lower, map(ord, chars)))  # as `re` lowers
+    extra = [chr(c) for low in lowered if low in syntax.EXTRA_CASED for c in syntax.extra_cases(low)]
     alphabet = _Alphabet([*_BASE_ALPHABET, *chars, *extra], budget)
     if len(alphabet.chars) > _ALPHABET_LIMIT:
         raise TooComplex(f"it spells more than {_ALPHABET_LIMIT:,} distinct characters")

@@ -631,6 +631,10 @@ ascii_is_cased: Callable[[int], bool] = _sre.ascii_iscased
 """Whether `re` compares a literal character by its lower case under IGNORECASE and ASCII."""
 
 
+EXTRA_CASED = frozenset(_EXTRA_CASES)
+"""The lower cases that `extra_cases` adds to (few: a set to test before asking it)."""
+
+
 def extra_cases(lower: int) -> tuple[int, ...]:
     """Further lower cases `re` treats as equal to `lower` (`i`: the dotless `ı` ...)."""
     return tuple(_EXTRA_CASES.get(lower, ()))
