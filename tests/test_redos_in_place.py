@@ -108,7 +108,7 @@ def test_unicode_cases_are_re_lower_case_and_its_extra_cases() -> None:
             assert cases(code) == (low, *syntax.extra_cases(low)), code
         else:
             assert cases(code) == (), code
-    assert syntax.EXTRA_CASED == {low for low in range(sys.maxunicode + 1) if syntax.extra_cases(low)}
+    assert {low for low in range(sys.maxunicode + 1) if syntax.extra_cases(low)} == syntax.EXTRA_CASED
 
 
 def test_the_case_table_spells_each_case_and_keeps_a_bounded_number() -> None:
