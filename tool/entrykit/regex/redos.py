@@ -287,8 +287,9 @@ class _Alphabet:
         if clip is None and isinstance(node, CharClass):  # compiled whole: `re` visits every code point
             self.budget.spend(sum(i.high - i.low for i in node.items if isinstance(i, CharRange)) // 16)
         value = 0
-        for found in _class_regex(source, flags).finditer(self.text):  # one character at a time
-            value |= 1 << found.start()
+        index = self.index
+        for char in _class_regex(source, flags).findall(self.text):  # each match one character of it
+            value |= 1 << index[char]
         self._masks[(source, flags)] = value
         return value
 
