@@ -797,12 +797,23 @@ class _Analysis:
     def eda(self, number: int) -> tuple[int, str] | None:
         """(state, word) with two distinct paths state -> state reading word, if any."""
         component = self.components[number]
+        if len(component) == 1 and self.auto.follow[component[0]][component[0]] == 1:
+            # One state with one way around its loop (`a*`): two paths around it are the same
+            # path, so the search finds none; these are the steps it takes to find none.
+            self.budget.spend(1)
+            self.budget.spend(1 + self.degree[component[0]] ** 2)
+            return None
+        return self._eda_search(number)
+
+    def _eda_search(self, number: int) -> tuple[int, str] | None:
+        """`eda` by a search of the product of the component with itself."""
+        component = self.components[number]
         degree = self.degree
+        spend = self.budget.spend
         masks = self.auto.masks
         prefer = self.auto.prefer
         pick = self.alphabet.pick
         inner = self.inner
-        spend = self.budget.spend
         spend(len(component))
         for p in component:
             start = (p, p, False)
