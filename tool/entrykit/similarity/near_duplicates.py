@@ -965,16 +965,19 @@ def find_duplicates(
     matched: Iterable[tuple[int, int]] | None = None,
     focus: Iterable[int] | None = None,
     per_entry: int = PER_ENTRY,
+    families: bool = True,
 ) -> Duplicates:
     """Near-duplicate pairs scoring at least `settings.threshold`: each entry's closest
-    `per_entry` and how many it has, and the template families.
+    `per_entry` and how many it has, and the template families (unless `families` is
+    False: ET502 reports pairs only, and a template corpus has a sibling edge for
+    nearly every pair of its entries).
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
     `matched` holds (i, j) where entry i's regex matches entry j's signature; those
     pairs join the candidates. Callers with regex settings pass `regex_matches`
     for them; by default it is computed without flags in `search` mode. With
     `focus` (entry numbers), only the pairs of those entries, each entry's exactly
-    as a run over all entries finds them (families are then left out).
+    as a run over all entries finds them (families are then left out too).
     """
     wanted = set(focus) if focus is not None else None
     if matched is None:
@@ -985,11 +988,12 @@ def find_duplicates(
     prepared = _shingled(entries, report)
     cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
     candidates = _candidates(entries, prepared, settings, matched, wanted, report)
-    neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report)
+    keep_edges = families and wanted is None
+    neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report, keep_edges)
     result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
     for i in sorted(wanted) if wanted is not None else range(total):
         _add_closest(result, i)
-    if wanted is None:
+    if keep_edges:
         order = {k: cliques.key(k) for pair in edges for k in pair}
         result.families = family_search.families(edges, {k: prepared[k].words for k in order}, order)
     return result
@@ -1112,9 +1116,10 @@ def _scored(
     candidates: _Candidates,
     settings: Settings,
     report: Progress,
+    keep_edges: bool = True,
 ) -> tuple[dict[int, list[tuple[int, Pair]]], list[tuple[int, int]]]:
     """Each entry's scored pairs at or above the threshold, and the template-family edges
-    (pairs of one template with another named value)."""
+    (pairs of one template with another named value; none kept unless `keep_edges`)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
     # Whether two prepared signatures are siblings, by the pair of `Prepared` (one object
@@ -1133,11 +1138,11 @@ def _scored(
         if settings.allow and allowed(a, b, settings.allow):
             continue
         left, right = prepared[i], prepared[j]
-        if signals.variant and _locale_variants(a, b, signals.variant):
-            edges.append((i, j))  # one slug for two countries or languages: a family
-            continue
-        if _siblings(left, right, kin, holders):
-            edges.append((i, j))  # one template, another named value: a family, not a duplicate
+        if (signals.variant and _locale_variants(a, b, signals.variant)) or _siblings(left, right, kin, holders):
+            # one slug for two countries or languages, or one template with another named
+            # value: a family, not a duplicate
+            if keep_edges:
+                edges.append((i, j))
             continue
         if already_related(a, b):
             continue
