@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from entrykit.entry import Entry
 from entrykit.similarity import near_duplicates as dupes
 
@@ -54,3 +57,48 @@ def test_pairs_without_families_are_the_pairs_with_them_on_generated_corpora() -
 def test_pairs_without_families_are_the_pairs_with_them_on_deadends(deadends_dir: Path) -> None:
     entries = [_entry(data, n) for n, data in enumerate(deadends.convert(deadends_dir))]
     _without_families_same_pairs(entries)
+
+
+_SETS = st.lists(st.frozensets(st.sampled_from(["a", "b", "c", "d", "e", "a b", "id:x", "id:y"]), max_size=6), max_size=12)
+
+
+@given(_SETS, st.sampled_from([0.0, 0.3, 0.5, 1.0]), st.one_of(st.none(), st.sets(st.integers(0, 12), max_size=4)))
+def test_exact_pairs_are_every_pair_at_the_threshold_by_jaccard(
+    sets: list[frozenset[str]], threshold: float, wanted: set[int] | None
+) -> None:
+    """The inlined Jaccard loop yields what comparing every pair with `_jaccard` yields, in order."""
+    present = [i for i, shingles in enumerate(sets) if shingles]
+    plain = [
+        (i, j)
+        for n, i in enumerate(present)
+        for j in present[n + 1 :]
+        if (wanted is None or i in wanted or j in wanted) and dupes._jaccard(sets[i], sets[j]) >= threshold
+    ]
+    assert list(dupes._exact_pairs(sets, present, threshold, wanted)) == plain
+
+
+def test_scoring_skips_the_pairs_of_one_signature_or_one_id_as_before() -> None:
+    """Entries sharing a signature, an id, an empty id or none: the pairs kept are those whose
+    signatures differ and whose ids differ (or are missing), each scored as `score_pair` scores it."""
+    base = {"domain": "cuda", "workarounds": [{"action": "Run it again"}]}
+    made = [
+        {"id": "cuda/a", "signature": "CUDA error: device-side assert triggered at kernel one"},
+        {"id": "cuda/a", "signature": "CUDA error: device-side assert triggered at kernel two"},
+        {"id": "cuda/b", "signature": "CUDA error: device-side assert triggered at kernel one"},
+        {"signature": "CUDA error: device-side assert triggered at kernel three"},
+        {"signature": "CUDA error: device-side assert triggered at kernel four"},
+        {"id": "", "signature": "CUDA error: device-side assert triggered at kernel five"},
+        {"id": "", "signature": "CUDA error: device-side assert triggered at kernel six"},
+    ]
+    entries = [Entry(f"{n}.yaml", Path(f"/corpus/{n}.yaml"), "yaml", {**base, **data}, "") for n, data in enumerate(made)]
+    for same_id in (False, True):
+        found = dupes.find_duplicates(entries, matched=set(), same_id=same_id, per_entry=10)
+        scored = {(p.a.path, p.b.path) for pairs in found.neighbours.values() for _, p in pairs}
+        for n, a in enumerate(entries):
+            for b in entries[n + 1 :]:
+                one = (a.id is not None and a.id == b.id) or dupes.normalize_signature(
+                    a.str_field("signature") or ""
+                ) == dupes.normalize_signature(b.str_field("signature") or "")
+                if one:
+                    assert (a.path, b.path) not in scored and (b.path, a.path) not in scored
+        assert scored  # some pairs are scored at all

@@ -360,12 +360,18 @@ def _banded(matrix: Any, present: list[int], wanted: set[int] | None) -> Iterato
 def _exact_pairs(
     sets: Sequence[frozenset[str]], present: list[int], threshold: float, wanted: set[int] | None
 ) -> Iterator[tuple[int, int]]:
-    """Every pair of `present` (involving one of `wanted`, if given) with Jaccard >= threshold."""
+    """Every pair of `present` (involving one of `wanted`, if given) with Jaccard >= threshold
+    (`_jaccard`, inlined: a small corpus of one template has nearly every pair a candidate)."""
     for n, i in enumerate(present):
-        for j in present[n + 1 :]:
-            if wanted is not None and i not in wanted and j not in wanted:
-                continue
-            if _jaccard(sets[i], sets[j]) >= threshold:
+        left = sets[i]
+        size = len(left)
+        others = present[n + 1 :]
+        if wanted is not None and i not in wanted:
+            others = [j for j in others if j in wanted]
+        for j in others:
+            right = sets[j]
+            common = len(left.intersection(right))
+            if common / (size + len(right) - common) >= threshold:
                 yield (i, j)
 
 
@@ -1128,19 +1134,24 @@ def _scored(
     # can be asked twice; at most `KIN_KEPT` answers are held.
     kin: dict[tuple[int, int], bool] = {}
     holders = Counter(map(id, prepared))
+    normalized, ids = cliques.normalized, [entry.id for entry in entries]
     done = 0
     for (i, j), brought in candidates.items():
-        signals = brought or _NO_SIGNALS
         done += 1
+        # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
+        # there; or one id (ET501's)
+        if (normalized[i] and normalized[i] == normalized[j]) or (ids[i] is not None and ids[i] == ids[j]):
+            continue
+        signals = brought or _NO_SIGNALS
         a, b = entries[i], entries[j]
-        if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
-            continue  # a clique's pair, counted there; or one id (ET501's)
         if settings.allow and allowed(a, b, settings.allow):
             continue
         left, right = prepared[i], prepared[j]
-        if (signals.variant and _locale_variants(a, b, signals.variant)) or _siblings(left, right, kin, holders):
-            # one slug for two countries or languages, or one template with another named
-            # value: a family, not a duplicate
+        # one slug for two countries or languages, or one template with another named value
+        # (most pairs of a template corpus, their answer kept in `kin`): a family, not a duplicate
+        if (signals.variant and _locale_variants(a, b, signals.variant)) or (
+            kin.get((id(left), id(right))) or _siblings(left, right, kin, holders)
+        ):
             if keep_edges:
                 edges.append((i, j))
             continue
