@@ -166,7 +166,9 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     regex = ctx.read("regex", RegexSettings.of)
     matched = dupes.regex_matches(corpus.entries, regex.flags, regex.mode, regex.runner(), corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", dupes.PER_ENTRY)))
-    found = dupes.find_duplicates(corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit)
+    found = dupes.find_duplicates(
+        corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit, families=False
+    )
     for number in sorted(found.closest):
         this = corpus.entries[number]
         more = found.more(number)

@@ -360,12 +360,18 @@ def _banded(matrix: Any, present: list[int], wanted: set[int] | None) -> Iterato
 def _exact_pairs(
     sets: Sequence[frozenset[str]], present: list[int], threshold: float, wanted: set[int] | None
 ) -> Iterator[tuple[int, int]]:
-    """Every pair of `present` (involving one of `wanted`, if given) with Jaccard >= threshold."""
+    """Every pair of `present` (involving one of `wanted`, if given) with Jaccard >= threshold
+    (`_jaccard`, inlined: a small corpus of one template has nearly every pair a candidate)."""
     for n, i in enumerate(present):
-        for j in present[n + 1 :]:
-            if wanted is not None and i not in wanted and j not in wanted:
-                continue
-            if _jaccard(sets[i], sets[j]) >= threshold:
+        left = sets[i]
+        size = len(left)
+        others = present[n + 1 :]
+        if wanted is not None and i not in wanted:
+            others = [j for j in others if j in wanted]
+        for j in others:
+            right = sets[j]
+            common = len(left.intersection(right))
+            if common / (size + len(right) - common) >= threshold:
                 yield (i, j)
 
 
@@ -965,16 +971,19 @@ def find_duplicates(
     matched: Iterable[tuple[int, int]] | None = None,
     focus: Iterable[int] | None = None,
     per_entry: int = PER_ENTRY,
+    families: bool = True,
 ) -> Duplicates:
     """Near-duplicate pairs scoring at least `settings.threshold`: each entry's closest
-    `per_entry` and how many it has, and the template families.
+    `per_entry` and how many it has, and the template families (unless `families` is
+    False: ET502 reports pairs only, and a template corpus has a sibling edge for
+    nearly every pair of its entries).
 
     Two entries with one id are ET501's finding; they are left out unless `same_id`.
     `matched` holds (i, j) where entry i's regex matches entry j's signature; those
     pairs join the candidates. Callers with regex settings pass `regex_matches`
     for them; by default it is computed without flags in `search` mode. With
     `focus` (entry numbers), only the pairs of those entries, each entry's exactly
-    as a run over all entries finds them (families are then left out).
+    as a run over all entries finds them (families are then left out too).
     """
     wanted = set(focus) if focus is not None else None
     if matched is None:
@@ -985,11 +994,12 @@ def find_duplicates(
     prepared = _shingled(entries, report)
     cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
     candidates = _candidates(entries, prepared, settings, matched, wanted, report)
-    neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report)
+    keep_edges = families and wanted is None
+    neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report, keep_edges)
     result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
     for i in sorted(wanted) if wanted is not None else range(total):
         _add_closest(result, i)
-    if wanted is None:
+    if keep_edges:
         order = {k: cliques.key(k) for pair in edges for k in pair}
         result.families = family_search.families(edges, {k: prepared[k].words for k in order}, order)
     return result
@@ -1112,9 +1122,10 @@ def _scored(
     candidates: _Candidates,
     settings: Settings,
     report: Progress,
+    keep_edges: bool = True,
 ) -> tuple[dict[int, list[tuple[int, Pair]]], list[tuple[int, int]]]:
     """Each entry's scored pairs at or above the threshold, and the template-family edges
-    (pairs of one template with another named value)."""
+    (pairs of one template with another named value; none kept unless `keep_edges`)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
     # Whether two prepared signatures are siblings, by the pair of `Prepared` (one object
@@ -1123,21 +1134,26 @@ def _scored(
     # can be asked twice; at most `KIN_KEPT` answers are held.
     kin: dict[tuple[int, int], bool] = {}
     holders = Counter(map(id, prepared))
+    normalized, ids = cliques.normalized, [entry.id for entry in entries]
     done = 0
     for (i, j), brought in candidates.items():
-        signals = brought or _NO_SIGNALS
         done += 1
+        # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
+        # there; or one id (ET501's)
+        if (normalized[i] and normalized[i] == normalized[j]) or (ids[i] is not None and ids[i] == ids[j]):
+            continue
+        signals = brought or _NO_SIGNALS
         a, b = entries[i], entries[j]
-        if cliques.joined(i, j) or (a.id is not None and a.id == b.id):
-            continue  # a clique's pair, counted there; or one id (ET501's)
         if settings.allow and allowed(a, b, settings.allow):
             continue
         left, right = prepared[i], prepared[j]
-        if signals.variant and _locale_variants(a, b, signals.variant):
-            edges.append((i, j))  # one slug for two countries or languages: a family
-            continue
-        if _siblings(left, right, kin, holders):
-            edges.append((i, j))  # one template, another named value: a family, not a duplicate
+        # one slug for two countries or languages, or one template with another named value
+        # (most pairs of a template corpus, their answer kept in `kin`): a family, not a duplicate
+        if (signals.variant and _locale_variants(a, b, signals.variant)) or (
+            kin.get((id(left), id(right))) or _siblings(left, right, kin, holders)
+        ):
+            if keep_edges:
+                edges.append((i, j))
             continue
         if already_related(a, b):
             continue
