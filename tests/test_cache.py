@@ -270,7 +270,8 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
 ) -> None:
     """After a full run, a run over one edited file reads the files table, the corpus
-    phase's head, and the shards of that one file: no other file's results or findings."""
+    phase's head, the shards of that one file, and the corpus shards of the files its
+    findings point at (for their digests then): no other file's results or findings."""
     root = write_corpus(tmp_path, _many_files())
     config = make_config(tmp_path)
     target = root / "pip" / "copy-7.yaml"
@@ -301,8 +302,35 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     shard = f"{cache.shard_of('pip/copy-7.yaml'):02d}"
     own = {f"cor-{shard}", f"res-{shard}", f"idx-{shard}"}  # (its new summary goes into idx)
     rows = {f"files-{n:02d}" for n in range(cache.SHARDS)}
-    assert {n for n in loaded if not n.startswith("memo-")} <= {*rows, "corpus", *own}
+    pointed = {Path(place.path).relative_to(root.name).as_posix() for row in expected for place in row[6]}
+    assert pointed - {"pip/copy-7.yaml"}  # (ET501 names the other files of the id)
+    digests = {f"cor-{cache.shard_of(key):02d}" for key in pointed}
+    assert {n for n in loaded if not n.startswith("memo-")} <= {*rows, "corpus", *own, *digests}
     assert f"cor-{shard}" in loaded
+
+
+def test_a_pre_commit_run_places_related_findings_in_an_edited_file_it_does_not_report_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    """Lines added above the id of a file that a target's corpus findings point at, and the
+    target left alone: the run takes the findings from the last full run, and the places
+    in the edited file are looked up again (its digest then, read from its corpus shard,
+    is not its digest now), as a fresh run finds them."""
+    root = write_corpus(tmp_path, _many_files())
+    config = make_config(tmp_path)
+    target = root / "pip" / "copy-7.yaml"
+    _run(root, config)
+    before = _rows(_run(root, config, paths=[target]))
+    pointed = sorted({place.path for row in before for place in row[6] if place.path != f"{root.name}/pip/copy-7.yaml"})
+    assert pointed
+    edited = root.parent / pointed[0]
+    edited.write_text("# reviewed\n# twice\n" + edited.read_text())  # its places move, its summary does not
+    monkeypatch.setattr(engine, "_corpus_findings", None)  # the corpus rules never run
+    after = _rows(_run(root, config, paths=[target]))
+    monkeypatch.undo()
+    assert after == _rows(_reference(root, config, paths=[target]))
+    lines = {place.line for row in after for place in row[6] if place.path == pointed[0]}
+    assert lines and lines.isdisjoint({place.line for row in before for place in row[6] if place.path == pointed[0]})
 
 
 @pytest.mark.parametrize("which", ["a shard", "the head"])

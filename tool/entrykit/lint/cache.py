@@ -16,11 +16,12 @@ unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
                                         it), in 32 shards by path: a run that changed a few
                                         files rewrites only their shards
     lint-v2/<corpus>/<env>/corpus       the last full run's corpus phase: its key (what its
-                                        findings depend on), every file's digest, and the
-                                        name of that writing of it
-    lint-v2/<corpus>/<env>/cor-XX       that run's corpus-rule findings on each file, in 32
-                                        shards by path, each under the writing's name: a
-                                        run reporting on a few files reads only their shards
+                                        findings depend on) and the name of that writing of it
+    lint-v2/<corpus>/<env>/cor-XX       that run's corpus-rule findings on each file, and each
+                                        file's digest then, in 32 shards by path, each under the
+                                        writing's name: a run reporting on a few files reads
+                                        only their shards and those of the files their
+                                        findings point at
 
 `<corpus>` is a digest of the corpus root's real path; `<env>` a digest of what every
 cached result depends on besides the file: entrykit's code, the configuration and the
@@ -255,7 +256,7 @@ class Store:
         self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
         self._corpus_parts: dict[int, dict[str, Any]] = {}
-        self._corpus_new: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None
+        self._corpus_new: tuple[dict[str, Any], dict[str, str], dict[str, Any], dict[str, Any]] | None = None
         self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
         self._files: dict[str, Any] | None = None  # the `files` table: every shard's rows
         self._file_parts: dict[int, dict[str, Any]] = {}  # the rows of each shard
@@ -394,37 +395,52 @@ class Store:
 
     def corpus(self) -> dict[str, Any]:
         """The last full run's corpus phase: `key` (what its findings depend on) and
-        `digests` (each file's content digest then); empty if there is none."""
+        `written` (the name of that writing); empty if there is none."""
         if self._corpus is None:
             loaded = self._load("env", "corpus")
             self._corpus = loaded if isinstance(loaded, dict) else {}
         return self._corpus
 
-    def corpus_part(self, key: str) -> tuple[Any, Any] | None:
-        """The findings on the file `key` of the run `corpus()` describes, and how their
-        places were found, as `set_corpus` was given them (nothing for a file without any);
-        None if the shard that holds them is missing or of another run."""
+    def _corpus_shard(self, key: str) -> dict[str, Any] | None:
+        """The shard of the run `corpus()` describes that holds the file `key`; None if it
+        is missing, damaged or of another writing."""
         number = self._number(key)
         part = self._corpus_parts.get(number)
         if part is None:
             part = self._corpus_parts[number] = _str_keys(self._load("env", f"cor-{number:02d}"))
         written = self.corpus().get("written")
-        findings, places = part.get("findings"), part.get("places")
         if not isinstance(written, str) or part.get("written") != written:
             return None  # another writing's shard: a run that wrote them meanwhile, or stopped midway
-        if not isinstance(findings, dict) or not isinstance(places, dict):
+        if not all(isinstance(part.get(table), dict) for table in ("findings", "places", "digests")):
             return None
-        return findings.get(key, ()), places.get(key, ())
+        return part
+
+    def corpus_part(self, key: str) -> tuple[Any, Any] | None:
+        """The findings on the file `key` of the run `corpus()` describes, and how their
+        places were found, as `set_corpus` was given them (nothing for a file without any);
+        None if the shard that holds them is missing or of another run."""
+        part = self._corpus_shard(key)
+        if part is None:
+            return None
+        return part["findings"].get(key, ()), part["places"].get(key, ())
+
+    def corpus_digest(self, key: str) -> Any:
+        """The digest of the file `key` in the run `corpus()` describes, as `set_corpus` was
+        given it (None if the shard that holds it is missing or of another run, or the
+        file was not in that run)."""
+        part = self._corpus_shard(key)
+        return part["digests"].get(key) if part is not None else None
 
     def set_corpus(
         self, key: str, digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
     ) -> None:
-        """Keep a full run's corpus phase (see `corpus` and `corpus_part`): written by `save`."""
+        """Keep a full run's corpus phase (see `corpus`, `corpus_part` and `corpus_digest`):
+        written by `save`."""
         # Named afresh at every writing, so that no shard of one is ever read with another's
         # head: even two writings of one key differ in the places they hold.
-        self._corpus = {"key": key, "digests": digests, "written": os.urandom(12).hex()}
+        self._corpus = {"key": key, "written": os.urandom(12).hex()}
         self._corpus_parts = {}
-        self._corpus_new = (self._corpus, findings, places)
+        self._corpus_new = (self._corpus, digests, findings, places)
 
     # --- reading and writing -------------------------------------------------------------
 
@@ -473,12 +489,15 @@ class Store:
         folder.write(name, blob)
         self._seen[(place, name)] = self._signature(place, name)
 
-    def _write_corpus(self, head: dict[str, Any], findings: dict[str, Any], places: dict[str, Any]) -> None:
-        parts: list[dict[str, Any]] = [{"written": head["written"], "findings": {}, "places": {}} for _ in range(SHARDS)]
-        for name, items in findings.items():
-            parts[self._number(name)]["findings"][name] = items
-        for name, items in places.items():
-            parts[self._number(name)]["places"][name] = items
+    def _write_corpus(
+        self, head: dict[str, Any], digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
+    ) -> None:
+        parts: list[dict[str, Any]] = [
+            {"written": head["written"], "findings": {}, "places": {}, "digests": {}} for _ in range(SHARDS)
+        ]
+        for table, items_of in (("digests", digests), ("findings", findings), ("places", places)):
+            for name, items in items_of.items():
+                parts[self._number(name)][table][name] = items
         # Every shard, even one without findings: each names the writing it belongs to. The
         # head last: until it is written, the shards do not match the head a reader sees.
         for number, part in enumerate(parts):

@@ -555,8 +555,8 @@ def _reuse_corpus(
     """The findings on `targets` of the last full run's corpus phase when its key is
     `snapshot_key` (its summaries are the current ones), with places looked up again in
     files whose content changed since; how each place was found (`_corpus_findings`); and
-    whether any place was looked up again. Only the targets' findings are read. None if
-    the last full run cannot serve."""
+    whether any place was looked up again. Only the targets' findings are read, and the
+    digests of the files they are on or point at. None if the last full run cannot serve."""
     head = store.corpus()
     if head.get("key") != snapshot_key:
         return None
@@ -573,8 +573,9 @@ def _reuse_corpus(
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
                 found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
-        digests = head["digests"]
-        moved = {r.key for r in records if r.failure is None and digests.get(r.key) != r.digest}
+        moved = _moved(store, records, found)
+        if moved is None:
+            return None
         if not moved:
             return found, places, False
         relocate = _Relocate({r.key: r for r in records}, moved)
@@ -585,6 +586,28 @@ def _reuse_corpus(
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return found, places, True
+
+
+def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound) -> set[str] | None:
+    """Of the files the findings `found` are on or point at, those whose content is not
+    what it was in the last full run (their places are to be looked up again); None if
+    that run's digest of one of them cannot be read. Only those files' digests are read:
+    a pre-commit run in a large corpus reads a shard or two, not every file's."""
+    named = set(found)
+    for items in found.values():
+        for item in items:
+            named.update(place.key for place in _stored(item).related if place.key is not None)
+    moved = set()
+    for record in records:
+        key = record.key
+        if key not in named or record.failure is not None:
+            continue  # (no place in it is looked up)
+        then = store.corpus_digest(key)
+        if then is None:
+            return None
+        if then != record.digest:
+            moved.add(key)
+    return moved
 
 
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:
