@@ -402,8 +402,8 @@ class _Run:
                 row = rows.get(key)
                 # The stat as stored first (a row is a tuple, its stat one of ints): the record
                 # is made only of a file that has not changed, which most have not.
-                if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, started):
-                    record = from_row(key, shown_of(name), name, row)
+                if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == (now := file_stat(name, started)):
+                    record = from_row(key, shown_of(name), name, row, now)
                     if record is not None:
                         out.append(record)
                         continue
