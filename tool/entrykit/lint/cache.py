@@ -255,7 +255,7 @@ class Store:
         self._memo: dict[int, dict[str, Any]] = {}
         self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
-        self._corpus_parts: dict[int, dict[str, Any]] = {}
+        self._corpus_parts: dict[int, dict[str, Any] | None] = {}
         self._corpus_new: tuple[dict[str, Any], dict[str, str], dict[str, Any], dict[str, Any]] | None = None
         self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
         self._files: dict[str, Any] | None = None  # the `files` table: every shard's rows
@@ -403,11 +403,15 @@ class Store:
 
     def _corpus_shard(self, key: str) -> dict[str, Any] | None:
         """The shard of the run `corpus()` describes that holds the file `key`; None if it
-        is missing, damaged or of another writing."""
+        is missing, damaged or of another writing. Read and checked once a run (a warm run
+        asks it of every file)."""
         number = self._number(key)
-        part = self._corpus_parts.get(number)
-        if part is None:
-            part = self._corpus_parts[number] = _str_keys(self._load("env", f"cor-{number:02d}"))
+        if number not in self._corpus_parts:
+            self._corpus_parts[number] = self._checked_corpus_shard(number)
+        return self._corpus_parts[number]
+
+    def _checked_corpus_shard(self, number: int) -> dict[str, Any] | None:
+        part = _str_keys(self._load("env", f"cor-{number:02d}"))
         written = self.corpus().get("written")
         if not isinstance(written, str) or part.get("written") != written:
             return None  # another writing's shard: a run that wrote them meanwhile, or stopped midway
