@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from datetime import date
@@ -590,3 +591,21 @@ def test_every_option_gives_the_same_findings_with_the_cache(tmp_path: Path, opt
     assert _rows(_run(root, config)) == expected  # warm: read back
     one = [root / "pip" / "no-matching-dist.yaml"]
     assert _rows(_run(root, config, paths=one)) == _rows(_reference(root, config, paths=one))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_shard_checked_in_shape_is_what_filtering_its_items_leaves(seed: int) -> None:
+    """A shard whose keys are all text (and, for results, whose records are all dicts) is
+    taken as it is; any other keeps what the item-by-item filter keeps."""
+    rng = random.Random(seed)
+    kinds = ["key", 7, b"key", None, ("k",), 1.5]
+    values = [{"d": "x"}, [1], "text", None, {}]
+    shard = {}
+    for n in range(rng.randrange(0, 12)):
+        key = rng.choice(kinds) if rng.random() < 0.2 else f"file-{n}.yaml"
+        shard[key if not isinstance(key, str) else f"{key}-{n}"] = rng.choice(values) if rng.random() < 0.2 else {"d": n}
+    assert cache._str_keys(shard) == {k: v for k, v in shard.items() if isinstance(k, str)}
+    assert cache._dict_of_dicts(shard) == {
+        k: v for k, v in shard.items() if isinstance(k, str) and isinstance(v, dict)
+    }
+    assert cache._str_keys([("a", 1)]) == {} == cache._dict_of_dicts("shard")

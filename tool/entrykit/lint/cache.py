@@ -205,13 +205,20 @@ def _plain_records(shard: dict[str, Any], fresh: set[str]) -> dict[str, Any]:
 def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         return {}
+    if all(map(_is_str, value)) and all(map(_is_dict, value.values())):
+        return value  # (as a cache file holds it, checked in C: a run reads every files shard)
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
 def _str_keys(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         return {}
+    if all(map(_is_str, value)):
+        return value
     return {k: v for k, v in value.items() if isinstance(k, str)}
+
+
+_is_str, _is_dict = str.__instancecheck__, dict.__instancecheck__  # isinstance(x, str), isinstance(x, dict)
 
 
 class MemoView:
