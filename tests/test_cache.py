@@ -301,7 +301,7 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     assert _rows(_run(root, config, paths=[target])) == expected
     assert 0 < sum(read) <= len(expected)  # the corpus findings of the target, not of every file
     shard = f"{cache.shard_of('pip/copy-7.yaml'):02d}"
-    own = {f"cor-{shard}", f"res-{shard}", f"idx-{shard}"}  # (its new summary goes into idx)
+    own = {f"cor-{shard}", f"res-{shard}", f"idx-{cache.index_shard_of('pip/copy-7.yaml'):03d}"}  # (its new summary)
     rows = {f"files-{n:02d}" for n in range(cache.SHARDS)}
     pointed = {Path(place.path).relative_to(root.name).as_posix() for row in expected for place in row[6]}
     assert pointed - {"pip/copy-7.yaml"}  # (ET501 names the other files of the id)
@@ -609,3 +609,9 @@ def test_a_shard_checked_in_shape_is_what_filtering_its_items_leaves(seed: int) 
         k: v for k, v in shard.items() if isinstance(k, str) and isinstance(v, dict)
     }
     assert cache._str_keys([("a", 1)]) == {} == cache._dict_of_dicts("shard")
+
+
+def test_a_files_summary_shard_is_one_of_four_that_split_its_results_shard() -> None:
+    keys = [f"folder-{n % 7}/entry-{n}.yaml" for n in range(2000)]
+    assert all(cache.index_shard_of(key) % cache.SHARDS == cache.shard_of(key) for key in keys)
+    assert {cache.index_shard_of(key) for key in keys} == set(range(cache.INDEX_SHARDS))

@@ -9,8 +9,10 @@ unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
                                         only the shards of the keys it asks for
     lint-v2/<corpus>/<env>/res-XX       per-file results (digest, stat, failure, findings),
                                         in 32 shards by path
-    lint-v2/<corpus>/<env>/idx-XX       per-file summaries and facts for corpus rules, read
-                                        only when corpus rules have to run
+    lint-v2/<corpus>/<env>/idx-XXX      per-file summaries and facts for corpus rules, read
+                                        only when corpus rules have to run; in 128 shards
+                                        by path (the shard of `res-XX` split in four), so
+                                        that a run that changed one file rewrites a small one
     lint-v2/<corpus>/<env>/files-XX     per file: digest, stat, summary digest, format, failure
                                         (what a run that does not report on a file needs of
                                         it), in 32 shards by path: a run that changed a few
@@ -65,6 +67,7 @@ log = logging.getLogger(__name__)
 FORMAT = "lint-v2"
 MAGIC = b"entrykit-cache-2\n"
 SHARDS = 32
+INDEX_SHARDS = 128  # a multiple of SHARDS: each results shard's files are in four summary shards
 MEMO_SHARDS = 16
 KEEP_ENVIRONMENTS = 4
 STALE_CORPUS_SECONDS = 30 * 24 * 3600
@@ -93,8 +96,18 @@ def _text_bytes(key: str) -> bytes:
     return key.encode("utf-8", "surrogatepass")
 
 
+def _spread(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big")
+
+
 def shard_of(key: str) -> int:
-    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % SHARDS
+    """The shard of a file's results, row and corpus findings."""
+    return _spread(key) % SHARDS
+
+
+def index_shard_of(key: str) -> int:
+    """The shard of a file's summary and facts."""
+    return _spread(key) % INDEX_SHARDS
 
 
 def memo_shard_of(key: str) -> int:
@@ -202,6 +215,10 @@ def _plain_records(shard: dict[str, Any], fresh: set[str]) -> dict[str, Any]:
         return shard  # (written as `encoded` decides: not kept)
 
 
+def _shard_name(kind: str, number: int) -> str:
+    return f"{kind}-{number:03d}" if kind == "idx" else f"{kind}-{number:02d}"
+
+
 def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         return {}
@@ -299,16 +316,16 @@ class Store:
     def _shard(self, kind: str, number: int) -> dict[str, dict[str, Any]]:
         shard = self._shards.get((kind, number))
         if shard is None:
-            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", f"{kind}-{number:02d}"))
+            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", _shard_name(kind, number)))
         return shard
 
-    def _number(self, key: str) -> int:
-        """`shard_of(key)`: a run asks it of each file for its results and again for its
-        corpus findings."""
-        number = self._numbers.get(key)
-        if number is None:
-            number = self._numbers[key] = shard_of(key)
-        return number
+    def _number(self, key: str, kind: str = "res") -> int:
+        """`shard_of(key)`, or `index_shard_of(key)` for the kind "idx": a run asks it of each
+        file for its results and again for its corpus findings."""
+        spread = self._numbers.get(key)
+        if spread is None:
+            spread = self._numbers[key] = _spread(key)
+        return spread % (INDEX_SHARDS if kind == "idx" else SHARDS)
 
     def result(self, key: str) -> dict[str, Any] | None:
         """The results stored for a file (its path below the root), if any."""
@@ -316,7 +333,7 @@ class Store:
 
     def index(self, key: str) -> dict[str, Any] | None:
         """The summary and facts stored for a file, if any."""
-        return self._shard("idx", self._number(key)).get(key)
+        return self._shard("idx", self._number(key, "idx")).get(key)
 
     def file_row(self, key: str) -> Any:
         """What the `files` table holds for a file (see `row_of`), if anything."""
@@ -349,9 +366,9 @@ class Store:
         self._files_dirty.add(number)
 
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
-        number = self._number(key)
         for kind, value in (("res", result), ("idx", index)):
             if value is not None:
+                number = self._number(key, kind)
                 self._shard(kind, number)[key] = value
                 self._dirty.add((kind, number))
                 self._fresh.setdefault((kind, number), set()).add(key)
@@ -361,8 +378,8 @@ class Store:
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
         for key in keys:
-            number = self._number(key)
             for kind in ("res", "idx"):
+                number = self._number(key, kind)
                 if self._shard(kind, number).pop(key, None) is not None:
                     self._dirty.add((kind, number))
                     self._removed.setdefault((kind, number), set()).add(key)
@@ -523,7 +540,7 @@ class Store:
             return
         try:
             for kind, number in sorted(self._dirty):
-                name = f"{kind}-{number:02d}"
+                name = _shard_name(kind, number)
                 if self._unchanged("env", name):  # what we read is what is there: nothing to merge
                     merged = self._shards[(kind, number)]
                 else:
