@@ -573,7 +573,7 @@ def _reuse_corpus(
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
                 found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
-        moved = _moved(store, records, found)
+        moved = _moved(store, records, found if len(targets) < len(records) else None)
         if moved is None:
             return None
         if not moved:
@@ -588,19 +588,22 @@ def _reuse_corpus(
     return found, places, True
 
 
-def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound) -> set[str] | None:
-    """Of the files the findings `found` are on or point at, those whose content is not
-    what it was in the last full run (their places are to be looked up again); None if
-    that run's digest of one of them cannot be read. Only those files' digests are read:
-    a pre-commit run in a large corpus reads a shard or two, not every file's."""
-    named = set(found)
-    for items in found.values():
-        for item in items:
-            named.update(place.key for place in _stored(item).related if place.key is not None)
+def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound | None) -> set[str] | None:
+    """Of the files the findings `found` are on or point at (every file, without `found`),
+    those whose content is not what it was in the last full run (their places are to be
+    looked up again); None if that run's digest of one of them cannot be read. A
+    pre-commit run in a large corpus reads a shard or two of digests, not every file's;
+    a full run, which reads every shard anyway, does not walk every finding's places."""
+    named: set[str] | None = None
+    if found is not None:
+        named = set(found)
+        for items in found.values():
+            for item in items:
+                named.update(place.key for place in _stored(item).related if place.key is not None)
     moved = set()
     for record in records:
         key = record.key
-        if key not in named or record.failure is not None:
+        if (named is not None and key not in named) or record.failure is not None:
             continue  # (no place in it is looked up)
         then = store.corpus_digest(key)
         if then is None:
