@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from datetime import date
@@ -270,7 +271,8 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
 ) -> None:
     """After a full run, a run over one edited file reads the files table, the corpus
-    phase's head, and the shards of that one file: no other file's results or findings."""
+    phase's head, the shards of that one file, and the corpus shards of the files its
+    findings point at (for their digests then): no other file's results or findings."""
     root = write_corpus(tmp_path, _many_files())
     config = make_config(tmp_path)
     target = root / "pip" / "copy-7.yaml"
@@ -299,10 +301,37 @@ def test_a_pre_commit_run_reads_only_its_files_of_the_cache(
     assert _rows(_run(root, config, paths=[target])) == expected
     assert 0 < sum(read) <= len(expected)  # the corpus findings of the target, not of every file
     shard = f"{cache.shard_of('pip/copy-7.yaml'):02d}"
-    own = {f"cor-{shard}", f"res-{shard}", f"idx-{shard}"}  # (its new summary goes into idx)
+    own = {f"cor-{shard}", f"res-{shard}", f"idx-{cache.index_shard_of('pip/copy-7.yaml'):03d}"}  # (its new summary)
     rows = {f"files-{n:02d}" for n in range(cache.SHARDS)}
-    assert {n for n in loaded if not n.startswith("memo-")} <= {*rows, "corpus", *own}
+    pointed = {Path(place.path).relative_to(root.name).as_posix() for row in expected for place in row[6]}
+    assert pointed - {"pip/copy-7.yaml"}  # (ET501 names the other files of the id)
+    digests = {f"cor-{cache.shard_of(key):02d}" for key in pointed}
+    assert {n for n in loaded if not n.startswith("memo-")} <= {*rows, "corpus", *own, *digests}
     assert f"cor-{shard}" in loaded
+
+
+def test_a_pre_commit_run_places_related_findings_in_an_edited_file_it_does_not_report_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None
+) -> None:
+    """Lines added above the id of a file that a target's corpus findings point at, and the
+    target left alone: the run takes the findings from the last full run, and the places
+    in the edited file are looked up again (its digest then, read from its corpus shard,
+    is not its digest now), as a fresh run finds them."""
+    root = write_corpus(tmp_path, _many_files())
+    config = make_config(tmp_path)
+    target = root / "pip" / "copy-7.yaml"
+    _run(root, config)
+    before = _rows(_run(root, config, paths=[target]))
+    pointed = sorted({place.path for row in before for place in row[6] if place.path != f"{root.name}/pip/copy-7.yaml"})
+    assert pointed
+    edited = root.parent / pointed[0]
+    edited.write_text("# reviewed\n# twice\n" + edited.read_text())  # its places move, its summary does not
+    monkeypatch.setattr(engine, "_corpus_findings", None)  # the corpus rules never run
+    after = _rows(_run(root, config, paths=[target]))
+    monkeypatch.undo()
+    assert after == _rows(_reference(root, config, paths=[target]))
+    lines = {place.line for row in after for place in row[6] if place.path == pointed[0]}
+    assert lines and lines.isdisjoint({place.line for row in before for place in row[6] if place.path == pointed[0]})
 
 
 @pytest.mark.parametrize("which", ["a shard", "the head"])
@@ -562,3 +591,27 @@ def test_every_option_gives_the_same_findings_with_the_cache(tmp_path: Path, opt
     assert _rows(_run(root, config)) == expected  # warm: read back
     one = [root / "pip" / "no-matching-dist.yaml"]
     assert _rows(_run(root, config, paths=one)) == _rows(_reference(root, config, paths=one))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_shard_checked_in_shape_is_what_filtering_its_items_leaves(seed: int) -> None:
+    """A shard whose keys are all text (and, for results, whose records are all dicts) is
+    taken as it is; any other keeps what the item-by-item filter keeps."""
+    rng = random.Random(seed)
+    kinds = ["key", 7, b"key", None, ("k",), 1.5]
+    values = [{"d": "x"}, [1], "text", None, {}]
+    shard = {}
+    for n in range(rng.randrange(0, 12)):
+        key = rng.choice(kinds) if rng.random() < 0.2 else f"file-{n}.yaml"
+        shard[key if not isinstance(key, str) else f"{key}-{n}"] = rng.choice(values) if rng.random() < 0.2 else {"d": n}
+    assert cache._str_keys(shard) == {k: v for k, v in shard.items() if isinstance(k, str)}
+    assert cache._dict_of_dicts(shard) == {
+        k: v for k, v in shard.items() if isinstance(k, str) and isinstance(v, dict)
+    }
+    assert cache._str_keys([("a", 1)]) == {} == cache._dict_of_dicts("shard")
+
+
+def test_a_files_summary_shard_is_one_of_four_that_split_its_results_shard() -> None:
+    keys = [f"folder-{n % 7}/entry-{n}.yaml" for n in range(2000)]
+    assert all(cache.index_shard_of(key) % cache.SHARDS == cache.shard_of(key) for key in keys)
+    assert {cache.index_shard_of(key) for key in keys} == set(range(cache.INDEX_SHARDS))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from entrykit import registry
 from entrykit.corpus import Corpus
 from entrykit.lint import engine
-from entrykit.lint.cache import shard_of
+from entrykit.lint.cache import index_shard_of
 from entrykit.lint.corpus_summary import summary_entry
 from entrykit.lint.engine import lint, open_store
 from entrykit.similarity import near_duplicates as dupes
@@ -80,7 +80,7 @@ def test_the_cache_reads_back_the_summaries_it_let_go_after_saving(generated: tu
     assert keys and all(isinstance(index, dict) and "s" in index for index in indexes.values())
     store.put(keys[0], None, dict(indexes[keys[0]], x={**indexes[keys[0]]["x"], "late": 1}))
     store.save()
-    assert ("idx", shard_of(keys[0])) not in store._shards  # let go once written
+    assert ("idx", index_shard_of(keys[0])) not in store._shards  # let go once written
     assert store.index(keys[0])["x"]["late"] == 1  # type: ignore[index]
     assert {key: store.index(key) for key in keys[1:]} == {key: indexes[key] for key in keys[1:]}
 

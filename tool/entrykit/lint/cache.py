@@ -9,18 +9,21 @@ unless `--cache-dir` or `ENTRYKIT_CACHE_DIR` names another; never the project):
                                         only the shards of the keys it asks for
     lint-v2/<corpus>/<env>/res-XX       per-file results (digest, stat, failure, findings),
                                         in 32 shards by path
-    lint-v2/<corpus>/<env>/idx-XX       per-file summaries and facts for corpus rules, read
-                                        only when corpus rules have to run
+    lint-v2/<corpus>/<env>/idx-XXX      per-file summaries and facts for corpus rules, read
+                                        only when corpus rules have to run; in 128 shards
+                                        by path (the shard of `res-XX` split in four), so
+                                        that a run that changed one file rewrites a small one
     lint-v2/<corpus>/<env>/files-XX     per file: digest, stat, summary digest, format, failure
                                         (what a run that does not report on a file needs of
                                         it), in 32 shards by path: a run that changed a few
                                         files rewrites only their shards
     lint-v2/<corpus>/<env>/corpus       the last full run's corpus phase: its key (what its
-                                        findings depend on), every file's digest, and the
-                                        name of that writing of it
-    lint-v2/<corpus>/<env>/cor-XX       that run's corpus-rule findings on each file, in 32
-                                        shards by path, each under the writing's name: a
-                                        run reporting on a few files reads only their shards
+                                        findings depend on) and the name of that writing of it
+    lint-v2/<corpus>/<env>/cor-XX       that run's corpus-rule findings on each file, and each
+                                        file's digest then, in 32 shards by path, each under the
+                                        writing's name: a run reporting on a few files reads
+                                        only their shards and those of the files their
+                                        findings point at
 
 `<corpus>` is a digest of the corpus root's real path; `<env>` a digest of what every
 cached result depends on besides the file: entrykit's code, the configuration and the
@@ -64,6 +67,7 @@ log = logging.getLogger(__name__)
 FORMAT = "lint-v2"
 MAGIC = b"entrykit-cache-2\n"
 SHARDS = 32
+INDEX_SHARDS = 128  # a multiple of SHARDS: each results shard's files are in four summary shards
 MEMO_SHARDS = 16
 KEEP_ENVIRONMENTS = 4
 STALE_CORPUS_SECONDS = 30 * 24 * 3600
@@ -92,8 +96,18 @@ def _text_bytes(key: str) -> bytes:
     return key.encode("utf-8", "surrogatepass")
 
 
+def _spread(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big")
+
+
 def shard_of(key: str) -> int:
-    return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % SHARDS
+    """The shard of a file's results, row and corpus findings."""
+    return _spread(key) % SHARDS
+
+
+def index_shard_of(key: str) -> int:
+    """The shard of a file's summary and facts."""
+    return _spread(key) % INDEX_SHARDS
 
 
 def memo_shard_of(key: str) -> int:
@@ -201,16 +215,27 @@ def _plain_records(shard: dict[str, Any], fresh: set[str]) -> dict[str, Any]:
         return shard  # (written as `encoded` decides: not kept)
 
 
+def _shard_name(kind: str, number: int) -> str:
+    return f"{kind}-{number:03d}" if kind == "idx" else f"{kind}-{number:02d}"
+
+
 def _dict_of_dicts(value: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(value, dict):
         return {}
+    if all(map(_is_str, value)) and all(map(_is_dict, value.values())):
+        return value  # (as a cache file holds it, checked in C: a run reads every files shard)
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, dict)}
 
 
 def _str_keys(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         return {}
+    if all(map(_is_str, value)):
+        return value
     return {k: v for k, v in value.items() if isinstance(k, str)}
+
+
+_is_str, _is_dict = str.__instancecheck__, dict.__instancecheck__  # isinstance(x, str), isinstance(x, dict)
 
 
 class MemoView:
@@ -254,8 +279,8 @@ class Store:
         self._memo: dict[int, dict[str, Any]] = {}
         self._memo_new: dict[int, dict[str, Any]] = {}
         self._corpus: dict[str, Any] | None = None
-        self._corpus_parts: dict[int, dict[str, Any]] = {}
-        self._corpus_new: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None
+        self._corpus_parts: dict[int, dict[str, Any] | None] = {}
+        self._corpus_new: tuple[dict[str, Any], dict[str, str], dict[str, Any], dict[str, Any]] | None = None
         self._seen: dict[tuple[str, str], tuple[int, int, int] | None] = {}
         self._files: dict[str, Any] | None = None  # the `files` table: every shard's rows
         self._file_parts: dict[int, dict[str, Any]] = {}  # the rows of each shard
@@ -291,16 +316,16 @@ class Store:
     def _shard(self, kind: str, number: int) -> dict[str, dict[str, Any]]:
         shard = self._shards.get((kind, number))
         if shard is None:
-            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", f"{kind}-{number:02d}"))
+            shard = self._shards[(kind, number)] = _dict_of_dicts(self._load("env", _shard_name(kind, number)))
         return shard
 
-    def _number(self, key: str) -> int:
-        """`shard_of(key)`: a run asks it of each file for its results and again for its
-        corpus findings."""
-        number = self._numbers.get(key)
-        if number is None:
-            number = self._numbers[key] = shard_of(key)
-        return number
+    def _number(self, key: str, kind: str = "res") -> int:
+        """`shard_of(key)`, or `index_shard_of(key)` for the kind "idx": a run asks it of each
+        file for its results and again for its corpus findings."""
+        spread = self._numbers.get(key)
+        if spread is None:
+            spread = self._numbers[key] = _spread(key)
+        return spread % (INDEX_SHARDS if kind == "idx" else SHARDS)
 
     def result(self, key: str) -> dict[str, Any] | None:
         """The results stored for a file (its path below the root), if any."""
@@ -308,7 +333,7 @@ class Store:
 
     def index(self, key: str) -> dict[str, Any] | None:
         """The summary and facts stored for a file, if any."""
-        return self._shard("idx", self._number(key)).get(key)
+        return self._shard("idx", self._number(key, "idx")).get(key)
 
     def file_row(self, key: str) -> Any:
         """What the `files` table holds for a file (see `row_of`), if anything."""
@@ -341,9 +366,9 @@ class Store:
         self._files_dirty.add(number)
 
     def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
-        number = self._number(key)
         for kind, value in (("res", result), ("idx", index)):
             if value is not None:
+                number = self._number(key, kind)
                 self._shard(kind, number)[key] = value
                 self._dirty.add((kind, number))
                 self._fresh.setdefault((kind, number), set()).add(key)
@@ -353,8 +378,8 @@ class Store:
     def forget(self, keys: Iterable[str]) -> None:
         """Drop records of files that are gone."""
         for key in keys:
-            number = self._number(key)
             for kind in ("res", "idx"):
+                number = self._number(key, kind)
                 if self._shard(kind, number).pop(key, None) is not None:
                     self._dirty.add((kind, number))
                     self._removed.setdefault((kind, number), set()).add(key)
@@ -394,37 +419,56 @@ class Store:
 
     def corpus(self) -> dict[str, Any]:
         """The last full run's corpus phase: `key` (what its findings depend on) and
-        `digests` (each file's content digest then); empty if there is none."""
+        `written` (the name of that writing); empty if there is none."""
         if self._corpus is None:
             loaded = self._load("env", "corpus")
             self._corpus = loaded if isinstance(loaded, dict) else {}
         return self._corpus
 
+    def _corpus_shard(self, key: str) -> dict[str, Any] | None:
+        """The shard of the run `corpus()` describes that holds the file `key`; None if it
+        is missing, damaged or of another writing. Read and checked once a run (a warm run
+        asks it of every file)."""
+        number = self._number(key)
+        if number not in self._corpus_parts:
+            self._corpus_parts[number] = self._checked_corpus_shard(number)
+        return self._corpus_parts[number]
+
+    def _checked_corpus_shard(self, number: int) -> dict[str, Any] | None:
+        part = _str_keys(self._load("env", f"cor-{number:02d}"))
+        written = self.corpus().get("written")
+        if not isinstance(written, str) or part.get("written") != written:
+            return None  # another writing's shard: a run that wrote them meanwhile, or stopped midway
+        if not all(isinstance(part.get(table), dict) for table in ("findings", "places", "digests")):
+            return None
+        return part
+
     def corpus_part(self, key: str) -> tuple[Any, Any] | None:
         """The findings on the file `key` of the run `corpus()` describes, and how their
         places were found, as `set_corpus` was given them (nothing for a file without any);
         None if the shard that holds them is missing or of another run."""
-        number = self._number(key)
-        part = self._corpus_parts.get(number)
+        part = self._corpus_shard(key)
         if part is None:
-            part = self._corpus_parts[number] = _str_keys(self._load("env", f"cor-{number:02d}"))
-        written = self.corpus().get("written")
-        findings, places = part.get("findings"), part.get("places")
-        if not isinstance(written, str) or part.get("written") != written:
-            return None  # another writing's shard: a run that wrote them meanwhile, or stopped midway
-        if not isinstance(findings, dict) or not isinstance(places, dict):
             return None
-        return findings.get(key, ()), places.get(key, ())
+        return part["findings"].get(key, ()), part["places"].get(key, ())
+
+    def corpus_digest(self, key: str) -> Any:
+        """The digest of the file `key` in the run `corpus()` describes, as `set_corpus` was
+        given it (None if the shard that holds it is missing or of another run, or the
+        file was not in that run)."""
+        part = self._corpus_shard(key)
+        return part["digests"].get(key) if part is not None else None
 
     def set_corpus(
         self, key: str, digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
     ) -> None:
-        """Keep a full run's corpus phase (see `corpus` and `corpus_part`): written by `save`."""
+        """Keep a full run's corpus phase (see `corpus`, `corpus_part` and `corpus_digest`):
+        written by `save`."""
         # Named afresh at every writing, so that no shard of one is ever read with another's
         # head: even two writings of one key differ in the places they hold.
-        self._corpus = {"key": key, "digests": digests, "written": os.urandom(12).hex()}
+        self._corpus = {"key": key, "written": os.urandom(12).hex()}
         self._corpus_parts = {}
-        self._corpus_new = (self._corpus, findings, places)
+        self._corpus_new = (self._corpus, digests, findings, places)
 
     # --- reading and writing -------------------------------------------------------------
 
@@ -473,12 +517,15 @@ class Store:
         folder.write(name, blob)
         self._seen[(place, name)] = self._signature(place, name)
 
-    def _write_corpus(self, head: dict[str, Any], findings: dict[str, Any], places: dict[str, Any]) -> None:
-        parts: list[dict[str, Any]] = [{"written": head["written"], "findings": {}, "places": {}} for _ in range(SHARDS)]
-        for name, items in findings.items():
-            parts[self._number(name)]["findings"][name] = items
-        for name, items in places.items():
-            parts[self._number(name)]["places"][name] = items
+    def _write_corpus(
+        self, head: dict[str, Any], digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
+    ) -> None:
+        parts: list[dict[str, Any]] = [
+            {"written": head["written"], "findings": {}, "places": {}, "digests": {}} for _ in range(SHARDS)
+        ]
+        for table, items_of in (("digests", digests), ("findings", findings), ("places", places)):
+            for name, items in items_of.items():
+                parts[self._number(name)][table][name] = items
         # Every shard, even one without findings: each names the writing it belongs to. The
         # head last: until it is written, the shards do not match the head a reader sees.
         for number, part in enumerate(parts):
@@ -493,7 +540,7 @@ class Store:
             return
         try:
             for kind, number in sorted(self._dirty):
-                name = f"{kind}-{number:02d}"
+                name = _shard_name(kind, number)
                 if self._unchanged("env", name):  # what we read is what is there: nothing to merge
                     merged = self._shards[(kind, number)]
                 else:

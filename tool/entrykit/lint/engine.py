@@ -402,8 +402,8 @@ class _Run:
                 row = rows.get(key)
                 # The stat as stored first (a row is a tuple, its stat one of ints): the record
                 # is made only of a file that has not changed, which most have not.
-                if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == file_stat(name, started):
-                    record = from_row(key, shown_of(name), name, row)
+                if type(row) is tuple and len(row) == 5 and row[1] is not None and row[1] == (now := file_stat(name, started)):
+                    record = from_row(key, shown_of(name), name, row, now)
                     if record is not None:
                         out.append(record)
                         continue
@@ -555,8 +555,8 @@ def _reuse_corpus(
     """The findings on `targets` of the last full run's corpus phase when its key is
     `snapshot_key` (its summaries are the current ones), with places looked up again in
     files whose content changed since; how each place was found (`_corpus_findings`); and
-    whether any place was looked up again. Only the targets' findings are read. None if
-    the last full run cannot serve."""
+    whether any place was looked up again. Only the targets' findings are read, and the
+    digests of the files they are on or point at. None if the last full run cannot serve."""
     head = store.corpus()
     if head.get("key") != snapshot_key:
         return None
@@ -573,8 +573,9 @@ def _reuse_corpus(
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
                 found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
-        digests = head["digests"]
-        moved = {r.key for r in records if r.failure is None and digests.get(r.key) != r.digest}
+        moved = _moved(store, records, found if len(targets) < len(records) else None)
+        if moved is None:
+            return None
         if not moved:
             return found, places, False
         relocate = _Relocate({r.key: r for r in records}, moved)
@@ -585,6 +586,31 @@ def _reuse_corpus(
     except (_Unplaceable, KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return found, places, True
+
+
+def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound | None) -> set[str] | None:
+    """Of the files the findings `found` are on or point at (every file, without `found`),
+    those whose content is not what it was in the last full run (their places are to be
+    looked up again); None if that run's digest of one of them cannot be read. A
+    pre-commit run in a large corpus reads a shard or two of digests, not every file's;
+    a full run, which reads every shard anyway, does not walk every finding's places."""
+    named: set[str] | None = None
+    if found is not None:
+        named = set(found)
+        for items in found.values():
+            for item in items:
+                named.update(place.key for place in _stored(item).related if place.key is not None)
+    moved = set()
+    for record in records:
+        key = record.key
+        if (named is not None and key not in named) or record.failure is not None:
+            continue  # (no place in it is looked up)
+        then = store.corpus_digest(key)
+        if then is None:
+            return None
+        if then != record.digest:
+            moved.add(key)
+    return moved
 
 
 def _known_codes(findings: Sequence[StoredFinding]) -> bool:

@@ -246,20 +246,24 @@ class FileRecord:
         return record
 
     @classmethod
-    def from_row(cls, key: str, shown: str, abspath: Path | str, row: Any) -> FileRecord | None:
+    def from_row(
+        cls, key: str, shown: str, abspath: Path | str, row: Any, stat: Stat | None = None
+    ) -> FileRecord | None:
         """A record without results or summary from the cache's `files` table (`cache.row_of`),
-        or None if the row is not one."""
+        or None if the row is not one. `stat`: the file's stat as just taken, which the caller
+        found equal to the row's (taken as it is: a pre-commit run in a large corpus makes a
+        record of every file's row)."""
         try:
-            digest, stat, sdigest, fmt, failure = row
+            digest, stored, sdigest, fmt, failure = row
             if not isinstance(digest, str) or not isinstance(fmt, str):
                 return None
-            record = cls(key, shown, abspath, fmt, digest)
-            record.stat = _stat(stat)
-            record.sdigest = str(sdigest or "")
-            record.failure = Failure.read(failure) if failure is not None else None
+            # (every field by position: a dataclass's keywords and defaults cost more)
+            return cls(
+                key, shown, abspath, fmt, digest, stat if stat is not None else _stat(stored), str(sdigest or ""),
+                Failure.read(failure) if failure is not None else None,
+            )
         except (TypeError, ValueError, IndexError):
             return None
-        return record
 
     def add_index(self, data: dict[str, Any] | None) -> bool:
         """Take the summary and facts from the cache if they are of this content; False if not."""
