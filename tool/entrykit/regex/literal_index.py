@@ -295,18 +295,42 @@ def _cover(query: Query, df: dict[str, int], min_len: int) -> frozenset[str] | N
     if query is None:
         return None
     if isinstance(query, str):
-        return frozenset({query}) if len(query) >= min_len else None
-    options = [_cover(part, df, min_len) for part in query[1]]
-    if query[0] == "or":
-        if any(o is None for o in options):
-            return None
-        return frozenset().union(*[o for o in options if o is not None])
-    usable = [o for o in options if o is not None]
-    return min(usable, key=lambda lits: _cover_cost(lits, df)) if usable else None
+        return frozenset((query,)) if len(query) >= min_len else None
+    if query[0] == "or":  # a literal of every branch
+        literals: list[str] = []
+        options: list[frozenset[str]] = []
+        for part in query[1]:
+            if isinstance(part, str):
+                if len(part) < min_len:
+                    return None
+                literals.append(part)
+                continue
+            option = _cover(part, df, min_len)
+            if option is None:
+                return None
+            options.append(option)
+        return frozenset(literals).union(*options)
+    # the cheapest cover of one part (the first of the cheapest); a literal is made a set only if chosen
+    best: str | frozenset[str] | None = None
+    lowest: tuple[int, int] = (0, 0)
+    for part in query[1]:
+        if isinstance(part, str):
+            if len(part) < min_len:
+                continue
+            cost = (df.get(part, 0), -len(part))
+            if best is None or cost < lowest:
+                best, lowest = part, cost
+            continue
+        option = _cover(part, df, min_len)
+        if option is not None:
+            cost = _cover_cost(option, df)
+            if best is None or cost < lowest:
+                best, lowest = option, cost
+    return frozenset((best,)) if isinstance(best, str) else best
 
 
 def _cover_cost(lits: frozenset[str], df: dict[str, int]) -> tuple[int, int]:
-    return (sum(df.get(lit, 0) for lit in lits), -min(len(lit) for lit in lits))
+    return (sum(map(df.get, lits, itertools.repeat(0))), -min(map(len, lits)))
 
 
 def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
