@@ -340,9 +340,15 @@ def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
         return True
     if isinstance(query, str):
         return query in present if len(query) >= MIN_LITERAL else query in folded
-    if query[0] == "and":
-        return all(satisfied(part, present, folded) for part in query[1])
-    return any(satisfied(part, present, folded) for part in query[1])
+    wanted = query[0] == "and"  # every part holds, or (an "or") one of them
+    for part in query[1]:
+        if isinstance(part, str):  # (most parts: tested here, not in a call of their own)
+            holds = part in present if len(part) >= MIN_LITERAL else part in folded
+        else:
+            holds = satisfied(part, present, folded)
+        if holds is not wanted:
+            return holds
+    return wanted
 
 
 def may_match(query: Query, text: str) -> bool:
