@@ -21,6 +21,7 @@ from entrykit.regex.literal_index import (
     may_match_each,
     naive_cross_matches,
     required,
+    satisfied,
 )
 from entrykit.regex.runner import RegexRunner
 
@@ -199,3 +200,25 @@ def test_may_match_each_tells_which_texts_hold_the_literals(texts: list[str], li
             has = [part in text for part in ((literal,) if isinstance(query, str) else query[1])]
             expected = all(has) if isinstance(query, str) or query[0] == "and" else any(has)
             assert bool(holding >> number & 1) == expected
+
+
+def _holds(query: Any, present: set[str], folded: str) -> bool:
+    """What `satisfied` answers, spelt out: every part of an "and", one part of an "or"."""
+    if query is None:
+        return True
+    if isinstance(query, str):
+        return query in present if len(query) >= 2 else query in folded
+    found = [_holds(part, present, folded) for part in query[1]]
+    return all(found) if query[0] == "and" else any(found)
+
+
+_LITERALS = st.sampled_from(["a", "b", "ab", "ba", "abc", "c"])
+_QUERIES = st.recursive(
+    _LITERALS, lambda inner: st.tuples(st.sampled_from(["and", "or"]), st.lists(inner, min_size=1, max_size=4).map(tuple))
+)
+
+
+@given(_QUERIES, st.text(alphabet="abc", max_size=8))
+def test_satisfied_is_every_part_of_an_and_and_one_part_of_an_or(query: Any, folded: str) -> None:
+    present = {lit for lit in ("ab", "ba", "abc") if lit in folded}
+    assert satisfied(query, present, folded) is _holds(query, present, folded)

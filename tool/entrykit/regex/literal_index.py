@@ -25,7 +25,8 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, overload
+from operator import attrgetter
+from typing import Any, NamedTuple, get_args, overload
 
 import ahocorasick
 
@@ -47,13 +48,13 @@ Query = str | tuple[str, tuple["Query", ...]] | None
 # --- required literals ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Info:
+class _Info(NamedTuple):
     exact: frozenset[str] | None  # the node matches exactly one of these (folded) strings
     query: Query = None  # what any match contains, when `exact` is None
 
 
-_EMPTY = _Info(frozenset({""}))
+_NOTHING: frozenset[str] = frozenset({""})  # the empty string alone: what an empty sequence matches
+_EMPTY = _Info(_NOTHING)
 _ANY = _Info(None, None)
 
 
@@ -63,7 +64,7 @@ def _and(parts: Iterable[Query], budget: Budget) -> Query:
         if part is None:
             continue
         budget.spend(1 + len(flat))
-        if isinstance(part, tuple) and part[0] == "and":
+        if type(part) is tuple and part[0] == "and":
             flat.extend(part[1])
         elif part not in flat:
             flat.append(part)
@@ -78,7 +79,7 @@ def _or(parts: Iterable[Query], budget: Budget) -> Query:
         if part is None:
             return None
         budget.spend(1 + len(flat))
-        if isinstance(part, tuple) and part[0] == "or":
+        if type(part) is tuple and part[0] == "or":
             flat.extend(part[1])
         elif part not in flat:
             flat.append(part)
@@ -90,6 +91,9 @@ def _or(parts: Iterable[Query], budget: Budget) -> Query:
 def _exact_query(strings: frozenset[str], budget: Budget) -> Query:
     if "" in strings:
         return None
+    if len(strings) == 1:  # what `_or` makes of one string, and spends on it
+        budget.spend(1)
+        return next(iter(strings))
     return _or(sorted(strings), budget)
 
 
@@ -97,38 +101,51 @@ def _query(info: _Info, budget: Budget) -> Query:
     return _exact_query(info.exact, budget) if info.exact is not None else info.query
 
 
+def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str]:
+    """Every string of `exact` followed by `tail`."""
+    if len(exact) == 1:
+        (only,) = exact
+        budget.spend(len(tail) + len(only))
+        return frozenset((only + tail,))
+    budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
+    return frozenset([a + tail for a in exact])
+
+
+_CODE = attrgetter("code")
+# Where a sequence's literal runs end is found with `bytes.find` on one byte per node: 0 for
+# a literal character (most of every pattern), 1 for anything else.
+_LITERAL, _OTHER = 0, 1
+_KINDS = {kind: _LITERAL if kind is syntax.Char else _OTHER for kind in get_args(syntax.Node)}
+
+
 def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
-    exact: frozenset[str] = frozenset({""})
-    run: list[int] = []  # literal characters still to be appended to every string of `exact`
+    kinds = bytes(map(_KINDS.__getitem__, map(type, nodes)))
+    exact = _NOTHING
     parts: list[Query] = []
     exact_only = True
-    char = syntax.Char
-    for node in nodes:
-        if type(node) is char:  # the common case, kept cheap: long literal runs, folded at once
-            run.append(node.code)
-            continue
-        info = _node(node, budget)
-        if run:
-            tail = fold("".join(map(chr, run)))
-            budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
-            exact = frozenset(a + tail for a in exact)
-            run = []
-        if info.exact is not None and len(exact) * len(info.exact) <= _EXACT_LIMIT:
-            budget.spend(len(exact) * len(info.exact) * (max(map(len, exact)) + max(map(len, info.exact))))
-            exact = frozenset(a + b for a in exact for b in info.exact)
-            continue
-        exact_only = False
-        parts.append(_exact_query(exact, budget))
-        if info.exact is not None:
-            exact = info.exact
+    start = 0  # where the literal run not yet appended to every string of `exact` begins
+    at = kinds.find(_OTHER)
+    while at >= 0:
+        info = _node(nodes[at], budget)
+        if at > start:
+            exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:at])))), budget)
+        more = info.exact
+        if more is not None and len(exact) * len(more) <= _EXACT_LIMIT:
+            budget.spend(len(exact) * len(more) * (max(map(len, exact)) + max(map(len, more))))
+            exact = frozenset([a + b for a in exact for b in more])
         else:
-            parts.append(info.query)
-            exact = frozenset({""})
+            exact_only = False
+            parts.append(_exact_query(exact, budget))
+            if more is not None:
+                exact = more
+            else:
+                parts.append(info.query)
+                exact = _NOTHING
+        start = at + 1
+        at = kinds.find(_OTHER, start)
     budget.spend(len(nodes))
-    if run:
-        tail = fold("".join(map(chr, run)))
-        budget.spend(len(exact) * (len(tail) + max(map(len, exact))))
-        exact = frozenset(a + tail for a in exact)
+    if start < len(nodes):
+        exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:])))), budget)
     if exact_only:
         return _Info(exact)
     parts.append(_exact_query(exact, budget))
@@ -149,37 +166,42 @@ def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
     return frozenset(chars) if 0 < len(chars) <= 4 else None
 
 
-def _node(node: syntax.Node, budget: Budget) -> _Info:
-    if isinstance(node, syntax.Char):
-        return _Info(frozenset({chr(_TABLE[node.code])}))
-    if isinstance(node, syntax.CharClass):
-        chars = _class_chars(node)
-        return _Info(chars) if chars is not None else _ANY
-    if isinstance(node, (syntax.Group, syntax.Atomic)):
-        return _seq(node.body, budget)
-    if isinstance(node, syntax.Alternation):
-        return _alternation(node, budget)
-    if isinstance(node, syntax.Conditional):
-        yes = _seq(node.yes, budget)
-        no = _seq(node.no, budget) if node.no is not None else _EMPTY
-        return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
-    if isinstance(node, syntax.Repeat):
-        return _repeat(node, budget)
-    if isinstance(node, syntax.Lookaround):
-        if node.negative:
-            return _EMPTY
-        # a positive lookaround's text is part of the searched text too
-        return _Info(None, _query(_seq(node.body, budget), budget))
-    if isinstance(node, syntax.Anchor):
+def _char(node: syntax.Char, budget: Budget) -> _Info:
+    return _Info(frozenset({chr(_TABLE[node.code])}))
+
+
+def _char_class(node: syntax.CharClass, budget: Budget) -> _Info:
+    chars = _class_chars(node)
+    return _Info(chars) if chars is not None else _ANY
+
+
+def _group(node: syntax.Group | syntax.Atomic, budget: Budget) -> _Info:
+    return _seq(node.body, budget)
+
+
+def _conditional(node: syntax.Conditional, budget: Budget) -> _Info:
+    yes = _seq(node.yes, budget)
+    no = _seq(node.no, budget) if node.no is not None else _EMPTY
+    return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
+
+
+def _lookaround(node: syntax.Lookaround, budget: Budget) -> _Info:
+    if node.negative:
         return _EMPTY
-    return _ANY  # AnyChar, NotChar, Backref
+    # a positive lookaround's text is part of the searched text too
+    return _Info(None, _query(_seq(node.body, budget), budget))
+
+
+def _anchor(node: syntax.Anchor, budget: Budget) -> _Info:
+    return _EMPTY
 
 
 def _alternation(node: syntax.Alternation, budget: Budget) -> _Info:
     """The branches' exact strings while they are few, else a query that one branch holds."""
     infos = [_seq(branch, budget) for branch in node.branches]
-    if all(i.exact is not None for i in infos):
-        union = frozenset().union(*(i.exact for i in infos if i.exact is not None))
+    exacts = [info.exact for info in infos if info.exact is not None]
+    if len(exacts) == len(infos):
+        union = frozenset().union(*exacts)
         if len(union) <= _EXACT_LIMIT:
             return _Info(union)
     return _Info(None, _or((_query(i, budget) for i in infos), budget))
@@ -206,6 +228,28 @@ def _repeat(node: syntax.Repeat, budget: Budget) -> _Info:
             exact = frozenset(a + b for a in exact for b in inner.exact)
         return _Info(exact)
     return _Info(None, _query(inner, budget))
+
+
+def _nothing_known(node: syntax.Node, budget: Budget) -> _Info:
+    return _ANY  # AnyChar, NotChar, Backref
+
+
+# what each kind of node requires, by its type (the node records have no subclasses)
+_NODES: dict[type, Callable[[Any, Budget], _Info]] = {
+    syntax.Char: _char,
+    syntax.CharClass: _char_class,
+    syntax.Group: _group,
+    syntax.Atomic: _group,
+    syntax.Alternation: _alternation,
+    syntax.Conditional: _conditional,
+    syntax.Repeat: _repeat,
+    syntax.Lookaround: _lookaround,
+    syntax.Anchor: _anchor,
+}
+
+
+def _node(node: syntax.Node, budget: Budget) -> _Info:
+    return _NODES.get(type(node), _nothing_known)(node, budget)
 
 
 LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
@@ -251,18 +295,42 @@ def _cover(query: Query, df: dict[str, int], min_len: int) -> frozenset[str] | N
     if query is None:
         return None
     if isinstance(query, str):
-        return frozenset({query}) if len(query) >= min_len else None
-    options = [_cover(part, df, min_len) for part in query[1]]
-    if query[0] == "or":
-        if any(o is None for o in options):
-            return None
-        return frozenset().union(*[o for o in options if o is not None])
-    usable = [o for o in options if o is not None]
-    return min(usable, key=lambda lits: _cover_cost(lits, df)) if usable else None
+        return frozenset((query,)) if len(query) >= min_len else None
+    if query[0] == "or":  # a literal of every branch
+        literals: list[str] = []
+        options: list[frozenset[str]] = []
+        for part in query[1]:
+            if isinstance(part, str):
+                if len(part) < min_len:
+                    return None
+                literals.append(part)
+                continue
+            option = _cover(part, df, min_len)
+            if option is None:
+                return None
+            options.append(option)
+        return frozenset(literals).union(*options)
+    # the cheapest cover of one part (the first of the cheapest); a literal is made a set only if chosen
+    best: str | frozenset[str] | None = None
+    lowest: tuple[int, int] = (0, 0)
+    for part in query[1]:
+        if isinstance(part, str):
+            if len(part) < min_len:
+                continue
+            cost = (df.get(part, 0), -len(part))
+            if best is None or cost < lowest:
+                best, lowest = part, cost
+            continue
+        option = _cover(part, df, min_len)
+        if option is not None:
+            cost = _cover_cost(option, df)
+            if best is None or cost < lowest:
+                best, lowest = option, cost
+    return frozenset((best,)) if isinstance(best, str) else best
 
 
 def _cover_cost(lits: frozenset[str], df: dict[str, int]) -> tuple[int, int]:
-    return (sum(df.get(lit, 0) for lit in lits), -min(len(lit) for lit in lits))
+    return (sum(map(df.get, lits, itertools.repeat(0))), -min(map(len, lits)))
 
 
 def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
@@ -272,9 +340,15 @@ def satisfied(query: Query, present: Collection[str], folded: str) -> bool:
         return True
     if isinstance(query, str):
         return query in present if len(query) >= MIN_LITERAL else query in folded
-    if query[0] == "and":
-        return all(satisfied(part, present, folded) for part in query[1])
-    return any(satisfied(part, present, folded) for part in query[1])
+    wanted = query[0] == "and"  # every part holds, or (an "or") one of them
+    for part in query[1]:
+        if isinstance(part, str):  # (most parts: tested here, not in a call of their own)
+            holds = part in present if len(part) >= MIN_LITERAL else part in folded
+        else:
+            holds = satisfied(part, present, folded)
+        if holds is not wanted:
+            return holds
+    return wanted
 
 
 def may_match(query: Query, text: str) -> bool:
