@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from entrykit.authoring.scaffold import check_regex
 from entrykit.regex import runner as regex_runner
 from entrykit.regex import syntax
-from entrykit.regex.compiling import cheap_to_compile
+from entrykit.regex.compiling import COMPILE_CODE_POINTS, cheap_to_compile, wide_range_code_points
 from entrykit.regex.literal_index import required
 from entrykit.regex.portability import check_portable
 from entrykit.regex.redos import _Alphabet, _class_source
@@ -24,9 +26,35 @@ EVIL = r"(a+)+$"
 def test_cheap_to_compile_only_short_patterns_with_narrow_ranges() -> None:
     assert cheap_to_compile(r"fatal: not a git repository")
     assert cheap_to_compile(r"[A-Za-z0-9_-]+ \d+")
-    assert not cheap_to_compile("[\u0100-\uffe0]")
     assert not cheap_to_compile("x" * 2001)
     assert cheap_to_compile("(")  # fails to compile, and as quickly
+
+
+def test_wide_ranges_compile_in_process_up_to_a_count_of_their_code_points() -> None:
+    assert cheap_to_compile("pip.*install.*[\uac00-\ud7a3]", re.I)  # Hangul syllables: 11,172
+    assert cheap_to_compile("[\u0100-\uffe0]")  # 65,249: one range across the plane
+    assert not cheap_to_compile("[\u0100-\uffe0][\u0100-\uffe0]")  # the count is of every class
+    assert not cheap_to_compile("[\u0100-\U0002ffff]")
+    assert not cheap_to_compile("[a-z]" + "[\u4e00-\u9fff]" * 4)
+
+
+@given(st.lists(st.tuples(st.integers(0x100, 0x2FFFF), st.integers(0, 0x20000)), min_size=1, max_size=6))
+@settings(max_examples=60, deadline=None)
+def test_the_code_points_counted_are_every_wide_range_s_and_decide(spans: list[tuple[int, int]]) -> None:
+    pattern = "".join(f"[{chr(low)}-{chr(min(low + width, 0x10FFFF))}]" for low, width in spans)
+    wide = sum(min(low + width, 0x10FFFF) - low + 1 for low, width in spans if min(low + width, 0x10FFFF) - low >= 256)
+    assert wide_range_code_points(syntax.parse(pattern).nodes) == wide
+    assert cheap_to_compile(pattern) is (wide <= COMPILE_CODE_POINTS)
+
+
+def test_no_deadends_regex_is_left_to_the_compile_clock(deadends_dir: Path) -> None:
+    """Every canon's regex compiles in-process, decided by counting: no load can turn its
+    compile into a timeout (their corpus is linted with IGNORECASE)."""
+    documents = [json.loads(p.read_text(encoding="utf-8")) for p in deadends_dir.rglob("*.json")]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert len(patterns) > 1000
+    for flags in (0, re.I):
+        assert [p for p in patterns if not cheap_to_compile(p, flags)] == []
 
 
 def test_a_slow_compile_is_a_timeout_and_never_happens_in_process(monkeypatch: pytest.MonkeyPatch) -> None:

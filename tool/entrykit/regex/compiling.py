@@ -36,16 +36,20 @@ def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 # CPython compiles a character-class range by visiting its code points (up to 65,536,
 # and under IGNORECASE all of them): about 8 ms for `[Ā-￠]`, minutes for 100 KB of such
-# classes. Short patterns whose ranges are narrow compile in a few milliseconds.
+# classes. A short pattern compiles in-process when its wide ranges span at most
+# `COMPILE_CODE_POINTS` code points in all: a count decides, not a clock, so no regex that
+# clears it can meet the worker's time budget (narrow ranges are cheap however many).
 CHEAP_COMPILE_LENGTH = 2000
 NARROW_RANGE = 256
+COMPILE_CODE_POINTS = 65_536
 
 
 @lru_cache(maxsize=65536)
 def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     """True if compiling `pattern` in-process is known to be quick: at most
     `CHEAP_COMPILE_LENGTH` characters, parentheses at most `syntax.MAX_DEPTH` deep and
-    no class range wider than `NARROW_RANGE`.
+    its class ranges of `NARROW_RANGE` code points or more spanning at most
+    `COMPILE_CODE_POINTS` in all.
 
     Anything else is compiled first by the regex worker, under the time budget
     (`RegexRunner.compile_check`)."""
@@ -59,13 +63,18 @@ def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
         nodes = syntax.parse(pattern, flags).nodes
     except Exception:  # it fails to compile just as quickly
         return True
-    return not syntax.find(nodes, _has_wide_range)
+    return wide_range_code_points(nodes) <= COMPILE_CODE_POINTS
 
 
-def _has_wide_range(node: syntax.Node) -> bool:
-    return isinstance(node, syntax.CharClass) and any(
-        isinstance(item, syntax.CharRange) and item.high - item.low >= NARROW_RANGE for item in node.items
-    )
+def wide_range_code_points(nodes: syntax.Seq) -> int:
+    """How many code points the class ranges of `NARROW_RANGE` or more in `nodes` span."""
+    total = 0
+    for node, _ in syntax.walk(nodes):
+        if isinstance(node, syntax.CharClass):
+            for item in node.items:
+                if isinstance(item, syntax.CharRange) and item.high - item.low >= NARROW_RANGE:
+                    total += item.high - item.low + 1
+    return total
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:
