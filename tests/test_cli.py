@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -223,3 +224,23 @@ def test_malformed_corpus_never_tracebacks(tmp_path: Path) -> None:
         ("truncated.yaml", "ET001"), ("utf8.yaml", "ET001"), ("binary.json", "ET001"),
         ("empty.yaml", "ET001"), ("list.yaml", "ET001"), ("dupe.json", "ET003"), ("dupe.yaml", "ET003"),
     }
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_numpy_s_blas_runs_one_thread_unless_the_user_says_otherwise(
+    tmp_path: Path, given: str | None, expected: str
+) -> None:
+    """The command line tells OpenBLAS one thread (its idle threads spin on cores the lint's own
+    processes use) before any command imports numpy; a value the user set is kept."""
+    script = (
+        "import os, sys\nfrom entrykit.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
+    )
+    assert proc.stdout.splitlines()[-1] == f"{expected} False"
