@@ -6,14 +6,17 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 from entrykit.config import Config, from_table
 from entrykit.lint.engine import LintResult, lint
+from entrykit.regex.budget import Budget
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -166,3 +169,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 _HYPOTHESIS_HOME = pytest.StashKey[str]()
 _BYTECODE = pytest.StashKey[tuple[str, str]]()
 _TREE_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()
+
+
+@contextmanager
+def counted_budgets(module: ModuleType) -> Iterator[list[Budget]]:
+    """Every `Budget` that `module` makes while inside, in the order made (to read the steps
+    an analysis spent)."""
+    budgets: list[Budget] = []
+
+    class Counted(Budget):
+        __slots__ = ()
+
+        def __init__(self, limit: int, what: str) -> None:
+            super().__init__(limit, what)
+            budgets.append(self)
+
+    original = module.Budget
+    module.Budget = Counted
+    try:
+        yield budgets
+    finally:
+        module.Budget = original

@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 
 from entrykit.regex import literal_index
-from entrykit.regex.budget import Budget, TooComplex
+from entrykit.regex.budget import TooComplex
+
+from .conftest import counted_budgets
 
 GOLDEN = json.loads((Path(__file__).resolve().parent / "golden" / "literal_results.json").read_text(encoding="utf-8"))
 
@@ -34,26 +36,15 @@ def _frequencies(query: literal_index.Query) -> dict[str, int]:
 
 def _analysed(pattern: str, flags: int) -> list[Any]:
     """`required`'s query (or why there is none), its covers, and the steps its budget spent."""
-    budgets: list[Budget] = []
-
-    class Counted(Budget):
-        __slots__ = ()
-
-        def __init__(self, limit: int, what: str) -> None:
-            super().__init__(limit, what)
-            budgets.append(self)
-
     literal_index._required.cache_clear()
-    original = literal_index.Budget
-    literal_index.Budget = Counted  # type: ignore[misc]
     try:
-        query = literal_index.required(pattern, flags)
+        with counted_budgets(literal_index) as budgets:
+            query = literal_index.required(pattern, flags)
     except TooComplex as exc:
         return ["too complex", exc.reason]
     except Exception as exc:  # does not parse
         return ["error", type(exc).__name__]
     finally:
-        literal_index.Budget = original  # type: ignore[misc]
         literal_index._required.cache_clear()
     plain, rare = literal_index.cover(query), literal_index.cover(query, _frequencies(query))
     found = [query, sorted(plain) if plain is not None else None, sorted(rare) if rare is not None else None]

@@ -21,30 +21,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import backtracking, redos, syntax
-from entrykit.regex.budget import Budget, TooComplex
+from entrykit.regex.budget import TooComplex
+
+from .conftest import counted_budgets
 
 GOLDEN = json.loads((Path(__file__).resolve().parent / "golden" / "redos_results.json").read_text(encoding="utf-8"))
 
 
 def _analysed(pattern: str, flags: int, mode: str, report_from_degree: int | None) -> list[Any]:
     """`analyse`'s results as plain data, and the steps its budget spent."""
-    budgets: list[Budget] = []
-
-    class Counted(Budget):
-        __slots__ = ()
-
-        def __init__(self, limit: int, what: str) -> None:
-            super().__init__(limit, what)
-            budgets.append(self)
-
-    original = redos.Budget
-    redos.Budget = Counted  # type: ignore[misc]
-    try:
-        found: Any = [result.to_data() for result in redos.analyse(pattern, flags, mode, report_from_degree=report_from_degree)]
-    except TooComplex as exc:
-        found = "too complex: " + exc.reason
-    finally:
-        redos.Budget = original  # type: ignore[misc]
+    with counted_budgets(redos) as budgets:
+        try:
+            found: Any = [
+                result.to_data() for result in redos.analyse(pattern, flags, mode, report_from_degree=report_from_degree)
+            ]
+        except TooComplex as exc:
+            found = "too complex: " + exc.reason
     return json.loads(json.dumps([found, budgets[0].used]))
 
 

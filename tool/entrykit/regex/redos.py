@@ -499,14 +499,8 @@ class _Builder:
         budget = self.budget
         auto = self.auto
         char = node.body[0]
-        mask = None
-        if type(char) is syntax.Char:
-            mask = self.alphabet.char_masks.get(char.code | flags << 21)
-            auto.prefer.append(chr(char.code))
-        else:
-            auto.prefer.append("")
-        if mask is None:
-            mask = self.alphabet.mask(char, flags)  # type: ignore[arg-type]
+        auto.prefer.append(chr(char.code) if type(char) is syntax.Char else "")
+        mask = self.alphabet.mask(char, flags)  # type: ignore[arg-type]
         budget.spend(3)  # the position, and its fragment made (`seq` of the body)
         pos = len(auto.follow)
         auto.masks.append(mask)
