@@ -1,16 +1,20 @@
 """Shortcuts of the translation checks give what the plain checks give: a number found
 verbatim without its matcher, letter checks that read only non-ASCII characters, ordinary
-words found by bisecting the token spans."""
+words found by bisecting the token spans, script and letter checks of a translation
+whose tokens cannot hold what they read made without a scan."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import yaml
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from entrykit import message_tokens as mt
-from entrykit.translation import languages
+from entrykit.translation import languages, locales, writing_systems
 from entrykit.translation import preserved_tokens as pt
 from entrykit.translation import translated_fields as tf
+
+from .conftest import FIXTURES, REPO
 
 _NUMERALS = st.from_regex(r"[0-9]{1,4}(?:[.,][0-9]{1,3}){0,2}", fullmatch=True)
 _AROUND = st.sampled_from(["", " ", ".", ",", "0", "7", "a", "GB", "x", "中", "：", "\u00a0", "'", "-", "1.", ".5"])
@@ -83,3 +87,94 @@ _WORDS = st.sampled_from(
 def test_ordinary_words_skip_exactly_the_words_inside_tokens(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert tf.ordinary_words(text) == _ordinary_words_by_any(text)
+
+
+def _all_tokens(tokens: tuple[mt.Token, ...]) -> list[mt.Token]:
+    return [t for token in tokens for t in (token, *_all_tokens(token.inner))]
+
+
+# Quotes of every style, shapes of other scripts' digits and spaces, and script letters
+# around ASCII tokens: every way a token can hold a character outside ASCII, and text
+# that holds such characters outside tokens.
+_TRANSLATED = st.sampled_from(
+    ["名前", "の", "モジュール", "ыі", "한국어", "हिन्दी", "عربي", "ελληνικά", " ", "：", "，", "foo.py", "'numpy'", "'名前'",
+     "「名前」", "『x』", "«ы»", "‘a’", "“b c”", "„d“", "‹e›", "`code`", "`名 前'", '"x"', "[1, 2]", "[١, ٢]", "[१,\u3000२]",
+     "٣x٤", "３×４", "2x3", "१", "\u3000", "\u00a0", "×", "E0382", "--flag", "v1.2.3", "0x1f", "CUDA", "12", "(", ")"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_TRANSLATED, max_size=16))
+@example(["「名前」"])
+@example(["[१,\u3000२]"])
+@example(["٣x٤"])
+def test_ascii_tokens_means_no_token_holds_a_character_outside_ascii(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    if mt.ascii_tokens(text):
+        assert all(t.text.isascii() for t in _all_tokens(mt.scan(text))), text
+
+
+def test_ascii_tokens_tells_apart_each_way_a_token_holds_other_characters() -> None:
+    for text in ("「名前」です", "`名前`", "形状 [१, २]", "形状 ٣x٤", "[1,\u30002]", "3×4"):
+        assert not mt.ascii_tokens(text)
+        assert not all(t.text.isascii() for t in _all_tokens(mt.scan(text))), text
+    assert mt.ascii_tokens("モジュール foo.py がありません (GPU 0; 7.79 GiB)")
+
+
+_SCRIPTS = ["Jpan", "Hans", "Hant", "Kore", "Cyrl", "Deva", "Arab", "Grek", "Zyyy"]
+
+
+def _script_checks(text: str, kept: str) -> list[object]:
+    return [
+        *(writing_systems.has_script(kept, code) for code in _SCRIPTS if writing_systems.outside_ascii(code)),
+        *(languages.foreign_letters(kept, language) for language in ("ru", "uk", "sr", "ja", "zh")),
+        languages.lacks_kana(kept, "ja"),
+    ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_TRANSLATED, max_size=16))
+def test_the_script_checks_read_the_same_of_a_text_stripped_or_not(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _script_checks(text, pt.strip_outside_ascii(text)) == _script_checks(text, pt.strip(text)), text
+
+
+def test_only_common_holds_ascii_characters() -> None:
+    assert not writing_systems.outside_ascii("Zyyy")
+    assert all(writing_systems.outside_ascii(code) for code in _SCRIPTS if code != "Zyyy")
+
+
+def _missing_script_by_strip(locale: str, source: str, text: str) -> str | None:
+    """`missing_script` as it was: the script looked for in the text with every token stripped."""
+    code = locales.script(locale) if locales.is_valid(locale) else None
+    if code is None or writing_systems.is_latin(code) or not writing_systems.knows(code):
+        return None
+    if tf.is_empty(text) or not pt.has_words(source) or tf.is_copy(source, text):
+        return None
+    return None if writing_systems.has_script(pt.strip(text), code) else code
+
+
+def _real_translations() -> list[tuple[str, str, str]]:
+    """(locale, source, translation) of the project's entries and of the translation
+    fixtures: correct ones (a key per locale) and faulty ones (`locale` and `text`)."""
+    found: list[tuple[str, str, str]] = []
+    for path in sorted((REPO / "entries").rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for key in tf.keys(data, tf.Settings()):
+            found += [(key.locale, pair.source, pair.text) for pair in tf.pairs(data, key)]
+    for name in ("correct.yaml", "faulty.yaml"):
+        for item in yaml.safe_load((FIXTURES / "translations" / name).read_text(encoding="utf-8")):
+            source = str(item["source"])
+            if "locale" in item:
+                found.append((str(item["locale"]), source, str(item["text"])))
+            found += [(locale, source, item[locale]) for locale in ("zh", "ja", "ko") if isinstance(item.get(locale), str)]
+    return found
+
+
+def test_the_real_translations_get_the_verdicts_of_the_stripped_text() -> None:
+    found = _real_translations()
+    assert len(found) >= 100
+    assert sum(not mt.ascii_tokens(text) for _, _, text in found) >= 20  # both ways are tried
+    for locale, source, text in found:
+        assert tf._missing_script.__wrapped__(locale, source, text) == _missing_script_by_strip(locale, source, text)
+        assert _script_checks(text, pt.strip_outside_ascii(text)) == _script_checks(text, pt.strip(text))

@@ -32,8 +32,10 @@ detection turns some into placeholder words, translations must keep some.
 | `metavar` | a word in capitals that stands for a flag's value, or in angle brackets | `PAGE_WIDTH` of `-W PAGE_WIDTH`, `WHEN` of `--color[=WHEN]`, `<FILE>` |
 | `program` | the program or function a message starts with, as `name: ` | `grep` of `grep: x: No such file`, `cd` of `bash: cd: ...` |
 
-Everything else is prose. Tokens are ASCII: they are found in English and in CJK
-text alike, where no space separates them from the words around them. The scan
+Everything else is prose. Tokens are ASCII (but for what quotes hold, and a shape's
+digits and spaces of other scripts: `ascii_tokens` tells a message without them apart,
+without a scan): they are found in English and in CJK text alike, where no space
+separates them from the words around them. The scan
 is linear in the message: every pattern starts only where a run of its own
 characters starts.
 
@@ -523,6 +525,20 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         _accept_word,
     ),
 )
+
+
+# Every class's pattern reads ASCII characters only but two: quoted text and code hold
+# anything between their quotes (and each opens with a quote of the quoted class's
+# `needs`); a shape's `\d` and `\s` read digits and spaces of any script, and it reads `×`.
+_QUOTE_OPENERS = "".join(p.needs for p in _GRAMMAR if p.kind == QUOTED)
+_NON_ASCII_TOKEN = re.compile(rf"[{re.escape(_QUOTE_OPENERS)}]|(?![\x00-\x7f])[\d\s×]")
+
+
+def ascii_tokens(message: str) -> bool:
+    """True if every token `scan(message)` finds (inner ones too) is ASCII, known without
+    a scan: the message holds no quote a quoted text or code opens with, and no digit,
+    space or `×` outside ASCII, which a shape may read."""
+    return _NON_ASCII_TOKEN.search(message) is None
 
 
 def scan(message: str) -> tuple[Token, ...]:

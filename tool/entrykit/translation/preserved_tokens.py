@@ -261,6 +261,14 @@ def _stripped(text: str) -> str:
     return _strip(text, _extract(text))
 
 
+def strip_outside_ascii(text: str) -> str:
+    """A text whose characters outside ASCII are those of `strip(text)`, in order: `text`
+    itself where no token of it can hold one (`message_tokens.ascii_tokens`). The checks
+    of a translation's script and letters read no others, so most translations need no
+    scan for them."""
+    return text if mt.ascii_tokens(text) else _stripped(text)
+
+
 def _strip(text: str, tokens: Iterable[Token]) -> str:
     pieces: list[str] = []
     position = 0

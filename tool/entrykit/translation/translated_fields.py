@@ -246,7 +246,8 @@ def _missing_script(locale: str, source: str, text: str) -> str | None:
         return None
     if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
         return None
-    return None if scripts.has_script(tokens.strip(text), code) else code
+    kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
+    return None if scripts.has_script(kept, code) else code
 
 
 def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
@@ -287,7 +288,7 @@ def kana_free_han(pair: Pair) -> int:
     found = _language(pair)
     if found is None or missing_script(pair) is not None:
         return 0
-    return languages.lacks_kana(tokens.strip(pair.text), found[0])
+    return languages.lacks_kana(tokens.strip_outside_ascii(pair.text), found[0])  # (it reads no ASCII)
 
 
 def foreign_letters(pair: Pair) -> list[str]:
@@ -297,7 +298,7 @@ def foreign_letters(pair: Pair) -> list[str]:
     found = _language(pair)
     if found is None or not languages.knows(found[0]) or missing_script(pair) is not None:
         return []
-    return languages.foreign_letters(tokens.strip(pair.text), found[0])
+    return languages.foreign_letters(tokens.strip_outside_ascii(pair.text), found[0])  # (it reads no ASCII)
 
 
 _ASCII_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{2,}(?![A-Za-z0-9_])")

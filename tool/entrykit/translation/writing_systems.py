@@ -55,6 +55,17 @@ def _pattern(code: str) -> regex.Pattern[str] | None:
         return None
 
 
+_ASCII = "".join(map(chr, range(128)))
+
+
+@lru_cache(maxsize=64)
+def outside_ascii(code: str) -> bool:
+    """True if no ASCII character shows script `code` (of the scripts it knows, all but
+    Common, `Zyyy`, and Latin)."""
+    pattern = _pattern(code)
+    return pattern is None or pattern.search(_ASCII) is None
+
+
 def knows(code: str) -> bool:
     """True if characters of this script can be recognised."""
     return _pattern(code) is not None
