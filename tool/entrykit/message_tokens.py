@@ -527,18 +527,31 @@ _GRAMMAR: tuple[_Pattern, ...] = (
 )
 
 
-# Every class's pattern reads ASCII characters only but two: quoted text and code hold
-# anything between their quotes (and each opens with a quote of the quoted class's
-# `needs`); a shape's `\d` and `\s` read digits and spaces of any script, and it reads `×`.
+# Every class's pattern reads ASCII characters only but two. Quoted text and code hold
+# anything between their quotes, on one line: a token of them lies between an opener
+# (the quoted class's `needs`) and a closer of `_QUOTES` on its line. A shape's `\d` and
+# `\s` read digits and spaces of any script, and it reads `×`.
 _QUOTE_OPENERS = "".join(p.needs for p in _GRAMMAR if p.kind == QUOTED)
-_NON_ASCII_TOKEN = re.compile(rf"[{re.escape(_QUOTE_OPENERS)}]|(?![\x00-\x7f])[\d\s×]")
+_QUOTE_CLOSERS = "'\"`’”“»›」』"
+_SHAPE_NON_ASCII = re.compile(r"(?![\x00-\x7f])[\d\s×]")
 
 
 def ascii_tokens(message: str) -> bool:
     """True if every token `scan(message)` finds (inner ones too) is ASCII, known without
-    a scan: the message holds no quote a quoted text or code opens with, and no digit,
-    space or `×` outside ASCII, which a shape may read."""
-    return _NON_ASCII_TOKEN.search(message) is None
+    a scan: the message holds no digit, space or `×` outside ASCII, which a shape may
+    read, and on each line, what lies from the first quote that opens a quoted text or
+    code to the last quote that closes one is ASCII."""
+    if message.isascii():
+        return True
+    if _SHAPE_NON_ASCII.search(message):
+        return False
+    return all(_quotable(line).isascii() for line in message.split("\n") if not line.isascii())
+
+
+def _quotable(line: str) -> str:
+    """The part of `line` a quoted or code token may span: its first opener to its last closer."""
+    first = min((at for at in map(line.find, _QUOTE_OPENERS) if at >= 0), default=-1)
+    return line[first : max(map(line.rfind, _QUOTE_CLOSERS)) + 1] if first >= 0 else ""
 
 
 def scan(message: str) -> tuple[Token, ...]:
