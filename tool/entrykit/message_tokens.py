@@ -533,6 +533,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
 # `\s` read digits and spaces of any script, and it reads `×`.
 _QUOTE_OPENERS = "".join(p.needs for p in _GRAMMAR if p.kind == QUOTED)
 _QUOTE_CLOSERS = "'\"`’”“»›」』"
+_OPENER = re.compile(f"[{re.escape(_QUOTE_OPENERS)}]")
 _SHAPE_NON_ASCII = re.compile(r"(?![\x00-\x7f])[\d\s×]")
 
 
@@ -545,13 +546,15 @@ def ascii_tokens(message: str) -> bool:
         return True
     if _SHAPE_NON_ASCII.search(message):
         return False
+    if _OPENER.search(message) is None:
+        return True
     return all(_quotable(line).isascii() for line in message.split("\n") if not line.isascii())
 
 
 def _quotable(line: str) -> str:
     """The part of `line` a quoted or code token may span: its first opener to its last closer."""
-    first = min((at for at in map(line.find, _QUOTE_OPENERS) if at >= 0), default=-1)
-    return line[first : max(map(line.rfind, _QUOTE_CLOSERS)) + 1] if first >= 0 else ""
+    first = _OPENER.search(line)
+    return line[first.start() : max(map(line.rfind, _QUOTE_CLOSERS)) + 1] if first is not None else ""
 
 
 def scan(message: str) -> tuple[Token, ...]:
