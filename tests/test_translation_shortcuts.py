@@ -136,7 +136,7 @@ def test_a_quoted_token_opens_and_closes_with_the_quotes_ascii_tokens_knows(piec
 _SCRIPTS = ["Jpan", "Hans", "Hant", "Kore", "Cyrl", "Deva", "Arab", "Grek", "Zyyy"]
 
 
-def _script_checks(text: str, kept: str) -> list[object]:
+def _script_checks(kept: str) -> list[object]:
     return [
         *(writing_systems.has_script(kept, code) for code in _SCRIPTS if writing_systems.outside_ascii(code)),
         *(languages.foreign_letters(kept, language) for language in ("ru", "uk", "sr", "ja", "zh")),
@@ -148,10 +148,10 @@ def _script_checks(text: str, kept: str) -> list[object]:
 @given(st.lists(_TRANSLATED, max_size=16))
 def test_the_script_checks_read_the_same_of_a_text_stripped_or_not(pieces: list[str]) -> None:
     text = "".join(pieces)
-    assert _script_checks(text, pt.strip_outside_ascii(text)) == _script_checks(text, pt.strip(text)), text
+    assert _script_checks(pt.strip_outside_ascii(text)) == _script_checks(pt.strip(text)), text
 
 
-def test_only_common_holds_ascii_characters() -> None:
+def test_of_the_scripts_checked_common_alone_holds_ascii_characters() -> None:
     assert not writing_systems.outside_ascii("Zyyy")
     assert all(writing_systems.outside_ascii(code) for code in _SCRIPTS if code != "Zyyy")
 
@@ -189,4 +189,4 @@ def test_the_real_translations_get_the_verdicts_of_the_stripped_text() -> None:
     assert sum(not mt.ascii_tokens(text) for _, _, text in found) >= 5  # both ways are tried
     for locale, source, text in found:
         assert tf._missing_script.__wrapped__(locale, source, text) == _missing_script_by_strip(locale, source, text)
-        assert _script_checks(text, pt.strip_outside_ascii(text)) == _script_checks(text, pt.strip(text))
+        assert _script_checks(pt.strip_outside_ascii(text)) == _script_checks(pt.strip(text))
