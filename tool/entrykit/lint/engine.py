@@ -391,6 +391,8 @@ class _Run:
         stored, with no more work than that (a pre-commit run in a large corpus does this
         for every file: one loop, what it asks of the run looked up once)."""
         prefix, store = self._prefix, self.store
+        if not names:  # (a run over the whole corpus: the `files` table is not read at all)
+            return []
         if store is None or prefix is None:
             return [self._plan(name, name in self.wanted) for name in names]
         rows, cut, started, stand_ins = store.files(), len(prefix), self._started, self._stand_ins
