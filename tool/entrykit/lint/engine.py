@@ -738,6 +738,8 @@ def _corpus_findings(
 
 _SEVERITY = {s.value: s for s in Severity}
 _severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
+# `by_place` without the path, for the findings of one file: line, col, code, message
+_by_place_in_file = attrgetter("line", "col", "code", "message")
 
 
 def _diagnostics(
@@ -853,6 +855,9 @@ class Diagnostics(Sequence[Diagnostic]):
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
         self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
+        # A diagnostic made of each finding that reads the same in every file (`placed`), by
+        # the finding's identity (the finding kept with it: its id is not reused meanwhile)
+        self._likes: dict[int, tuple[StoredFinding, Diagnostic]] = {}
         self._tally: Tally | None = None
 
     @property
@@ -902,11 +907,12 @@ class Diagnostics(Sequence[Diagnostic]):
             out += _unused_suppressions(record, directives, config, self._known)
         return out
 
-    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
-        """The diagnostics on the records of one shown name, sorted."""
+    def _of_file(self, records: list[FileRecord], reported: list[_Reported] | None = None) -> list[Diagnostic]:
+        """The diagnostics on the records of one shown name, sorted (of what they report, when
+        that is known already)."""
         shown_of, name_of, located = self._shown_of, self._name_of, self._located
         out: list[Diagnostic] = []
-        for item in self._reported(records):
+        for item in self._reported(records) if reported is None else reported:
             if isinstance(item, Diagnostic):
                 out.append(item)
             else:
@@ -932,6 +938,51 @@ class Diagnostics(Sequence[Diagnostic]):
             files += bool(made)
             yield from made
         self._tally = Tally(severities, files)
+
+    def placed(self) -> Iterator[tuple[str, int, int, Diagnostic]]:
+        """Each diagnostic in order as (path, line, col, like): `like` a diagnostic equal to
+        it from its code on, one object for the diagnostics of one finding in every file
+        that reports it (a rule says the same of many files): a report encodes it once.
+        Counted as `__iter__` counts, without making a diagnostic of each finding."""
+        if self._made is not None:
+            for d in self._made:
+                yield d[0], d[1], d[2], d
+            return
+        severities: Counter[str] = Counter()
+        files = 0
+        for records in self._files:
+            reported = self._reported(records)
+            if len(reported) != 1 or isinstance(reported[0], Diagnostic):  # (ET001, ET002: made on the spot)
+                made = self._of_file(records, reported)
+                severities.update([d.severity.value for d in made])
+                files += bool(made)
+                for d in made:
+                    yield d[0], d[1], d[2], d
+                continue
+            record, findings = reported[0]
+            # One file's: in the order of `by_place`, its path aside (the same for all)
+            findings.sort(key=_by_place_in_file)
+            severities.update(map(_severity_of, findings))
+            files += bool(findings)
+            shown = record.shown
+            for finding in findings:
+                yield shown, finding[1], finding[2], self._like(record, finding)
+        if self._tally is None:
+            self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
+
+    def _like(self, record: FileRecord, finding: StoredFinding) -> Diagnostic:
+        """The diagnostic of `finding` in `record`'s file, made once for every file when it
+        reads the same in all: no fix, and no related place in the reporting file itself."""
+        known = self._likes.get(id(finding))
+        if known is not None and known[0] is finding:
+            return known[1]
+        shown_of = self._shown_of
+        (made,) = _diagnostics(record, [finding], shown_of, self._name_of, self._located)
+        if finding[7] is None and all(place[0] in shown_of for place in finding[6]):
+            if len(self._likes) >= _LOCATED:
+                self._likes.clear()
+            self._likes[id(finding)] = (finding, made)
+        return made
 
     def __len__(self) -> int:
         return sum(self.tally.severities.values())

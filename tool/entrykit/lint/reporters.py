@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, starmap
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -130,20 +130,22 @@ _SEVERITY_JSON = {s: json.dumps(s.value) for s in Severity}
 def diagnostic_line(d: Diagnostic) -> str:
     """`diagnostic_json(d)` as `_ONE_LINE` encodes it, written out field by field: a large
     report is mostly this, several times faster than encoding a dict (json's own string
-    encoder; the fix, whose value may be anything, through `_ONE_LINE`). What follows the
-    place is encoded once for equal diagnostics without a fix: a rule says the same of many
-    files, and a corpus rule the same of many places."""
-    path, line, col, code, name, severity, message, pointer, related, fix = d
-    if fix is None:
-        key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
-        tail = _tails.get(key)
-        if tail is None:
-            tail = _tail(code, name, severity, message, pointer, related, "null")
-            if len(_tails) >= _REMEMBERED:
-                _tails.clear()
-            _tails[key] = tail
-    else:
-        tail = _tail(code, name, severity, message, pointer, related, _ONE_LINE.encode(diagnostic_json(d)["fix"]))
+    encoder; the fix, whose value may be anything, through `_ONE_LINE`)."""
+    return _line(d[0], d[1], d[2], _tail_of(d))
+
+
+def _placed_line(path: str, line: int, col: int, like: Diagnostic) -> str:
+    """`diagnostic_line` of the diagnostic at (path, line, col) that equals `like` from its
+    code on (`Diagnostics.placed`): what follows the place encoded once for each `like`."""
+    known = _likes.get(id(like))
+    if known is None or known[0] is not like:
+        if len(_likes) >= _REMEMBERED:
+            _likes.clear()
+        known = _likes[id(like)] = (like, _tail_of(like))  # (`like` kept: its id is not reused meanwhile)
+    return _line(path, line, col, known[1])
+
+
+def _line(path: str, line: int, col: int, tail: str) -> str:
     shown = _paths.get(path)
     if shown is None:
         if len(_paths) >= _REMEMBERED:
@@ -152,9 +154,27 @@ def diagnostic_line(d: Diagnostic) -> str:
     return f'{{"path": {shown}, "line": {line:d}, "col": {col:d}, {tail}'
 
 
-_REMEMBERED = 4096  # encoded paths, and line tails, `diagnostic_line` keeps: a bound, whatever the report
+def _tail_of(d: Diagnostic) -> str:
+    """What follows the place in `diagnostic_line`: encoded once for equal diagnostics
+    without a fix (a rule says the same of many files, and a corpus rule the same of many
+    places)."""
+    code, name, severity, message, pointer, related, fix = d[3:]
+    if fix is not None:
+        return _tail(code, name, severity, message, pointer, related, _ONE_LINE.encode(diagnostic_json(d)["fix"]))
+    key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
+    tail = _tails.get(key)
+    if tail is None:
+        tail = _tail(code, name, severity, message, pointer, related, "null")
+        if len(_tails) >= _REMEMBERED:
+            _tails.clear()
+        _tails[key] = tail
+    return tail
+
+
+_REMEMBERED = 4096  # encoded paths, line tails and diagnostics alike `diagnostic_line` keeps: a bound, whatever the report
 _paths: dict[str, str] = {}
 _tails: dict[tuple[Any, ...], str] = {}
+_likes: dict[int, tuple[Diagnostic, str]] = {}
 
 
 def _tail(
@@ -187,8 +207,11 @@ def report_json(
     diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
 ) -> None:
     """One JSON array, one diagnostic object per line (`diagnostic_line`), written as it
-    goes. Values are exact; controls JSON leaves raw are written as `\\u` escapes."""
-    lines = map(diagnostic_line, diagnostics)
+    goes. Values are exact; controls JSON leaves raw are written as `\\u` escapes. A run's
+    diagnostics are read as they are placed (`Diagnostics.placed`): what follows each place
+    is encoded once for all equal diagnostics, and no diagnostic is made of most findings."""
+    placed = getattr(diagnostics, "placed", None)
+    lines = starmap(_placed_line, placed()) if placed is not None else map(diagnostic_line, diagnostics)
     first = next(lines, None)
     if first is None:
         out.write("[]\n")
