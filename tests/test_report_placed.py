@@ -1,4 +1,4 @@
-"""A run's diagnostics read as they are placed (`Diagnostics.placed`: each place and a
+"""A run's diagnostics read a file at a time (`Diagnostics.by_file`: each place and a
 diagnostic equal from its code on, shared by every file reporting one finding) are the
 diagnostics read one by one, and the JSON report of them is the report of the list."""
 
@@ -26,7 +26,7 @@ def _as_read(diagnostics: engine.Diagnostics) -> list[tuple[str, int, int, tuple
 
 
 def _as_placed(diagnostics: engine.Diagnostics) -> list[tuple[str, int, int, tuple[object, ...]]]:
-    return [(path, line, col, like[3:]) for path, line, col, like in diagnostics.placed()]
+    return [(path, line, col, like[3:]) for path, placed in diagnostics.by_file() for line, col, like in placed]
 
 
 def _report(diagnostics: object) -> str:
@@ -35,7 +35,7 @@ def _report(diagnostics: object) -> str:
     return out.getvalue()
 
 
-def test_placed_diagnostics_are_the_diagnostics_in_order(tmp_path: Path) -> None:
+def test_diagnostics_by_file_are_the_diagnostics_in_order(tmp_path: Path) -> None:
     """One finding (one object) in three files: the same diagnostic after its place where it
     names other files, the reporting file's own name where it names the file itself (key
     None) or a file no record has; a fix, suppressions, unused ones (ET002), a load failure
@@ -61,13 +61,15 @@ def test_placed_diagnostics_are_the_diagnostics_in_order(tmp_path: Path) -> None
     read = list(engine.Diagnostics(records, records, corpus_found, config))
     assert {d.code for d in read} >= {"ET001", "ET002", "ET502", "ET101", "ET214"}
     assert _as_placed(lazy) == _as_read(engine.Diagnostics(records, records, corpus_found, config))
-    assert lazy.tally == Tally.of(read)  # counted as placed
-    likes = [like for *_, like in lazy.placed()]
+    assert lazy.tally == Tally.of(read)  # counted as read by file
+    again = engine.Diagnostics(records, records, corpus_found, config)
+    assert again[0] == read[0] and _as_placed(again) == _as_read(again)  # made first: read from the list
+    likes = [like for _, placed in lazy.by_file() for *_, like in placed]
     assert len({id(like) for like in likes}) < len(likes)  # one finding's diagnostic shared by files
     assert _report(engine.Diagnostics(records, records, corpus_found, config)) == _report(read)
 
 
-def test_placed_diagnostics_of_a_run_are_its_list(tmp_path: Path) -> None:
+def test_diagnostics_by_file_of_a_run_are_its_list(tmp_path: Path) -> None:
     """Of a run over the repository's entries (every rule): in order, counted alike, and
     reported alike, read before or after the list."""
     import shutil

@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property, lru_cache
-from operator import attrgetter
+from itertools import groupby
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -740,6 +741,7 @@ _SEVERITY = {s.value: s for s in Severity}
 _severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
 # `by_place` without the path, for the findings of one file: line, col, code, message
 _by_place_in_file = attrgetter("line", "col", "code", "message")
+_path_of = itemgetter(0)  # (of a diagnostic)
 
 
 def _diagnostics(
@@ -939,34 +941,42 @@ class Diagnostics(Sequence[Diagnostic]):
             yield from made
         self._tally = Tally(severities, files)
 
-    def placed(self) -> Iterator[tuple[str, int, int, Diagnostic]]:
-        """Each diagnostic in order as (path, line, col, like): `like` a diagnostic equal to
-        it from its code on, one object for the diagnostics of one finding in every file
-        that reports it (a rule says the same of many files): a report encodes it once.
-        Counted as `__iter__` counts, without making a diagnostic of each finding."""
+    def by_file(self) -> Iterator[tuple[str, list[tuple[int, int, Diagnostic]]]]:
+        """Each file's diagnostics in order, as its path and (line, col, like) of each:
+        `like` a diagnostic equal to it from its code on, one object for the diagnostics of
+        one finding in every file that reports it (a rule says the same of many files): a
+        report encodes it once. Counted as `__iter__` counts, without making a diagnostic of
+        each finding."""
         if self._made is not None:
-            for d in self._made:
-                yield d[0], d[1], d[2], d
+            for path, of_path in groupby(self._made, key=_path_of):
+                yield path, [(d[1], d[2], d) for d in of_path]
             return
         severities: Counter[str] = Counter()
         files = 0
+        likes, like = self._likes, self._like
         for records in self._files:
             reported = self._reported(records)
             if len(reported) != 1 or isinstance(reported[0], Diagnostic):  # (ET001, ET002: made on the spot)
                 made = self._of_file(records, reported)
                 severities.update([d.severity.value for d in made])
-                files += bool(made)
-                for d in made:
-                    yield d[0], d[1], d[2], d
+                if made:
+                    files += 1
+                    yield made[0].path, [(d[1], d[2], d) for d in made]
                 continue
             record, findings = reported[0]
+            if not findings:
+                continue
             # One file's: in the order of `by_place`, its path aside (the same for all)
             findings.sort(key=_by_place_in_file)
             severities.update(map(_severity_of, findings))
-            files += bool(findings)
-            shown = record.shown
+            files += 1
+            placed = []
             for finding in findings:
-                yield shown, finding[1], finding[2], self._like(record, finding)
+                known = likes.get(id(finding))
+                placed.append((
+                    finding[1], finding[2], known[1] if known is not None and known[0] is finding else like(record, finding)
+                ))
+            yield record.shown, placed
         if self._tally is None:
             self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
 
