@@ -373,9 +373,8 @@ class _Run:
             if light is not None and self._current(light, name, want):
                 return light
             data = self.store.result(key)
+            # (None for a record this entrykit did not write, naming a rule it has not: checked again)
             old = FileRecord.from_data(key, shown, name, data, want, self._found) if data is not None else None
-            if old is not None and not _known_codes(old.findings()):
-                old = None  # not a record this entrykit wrote: check the file again
             if old is not None and self._current(old, name, want):
                 return old
         path = Path(name)
@@ -572,7 +571,7 @@ def _reuse_corpus(
             if part is None:
                 return None
             items, at = read_findings(part[0], pool), list(part[1])
-            if len(items) != len(at) or not _known_codes(items):
+            if len(items) != len(at):  # (a finding naming no rule of ours is refused as it is read)
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
                 found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
@@ -614,15 +613,6 @@ def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound | Non
         if then != record.digest:
             moved.add(key)
     return moved
-
-
-def _known_codes(findings: Sequence[StoredFinding]) -> bool:
-    """Whether every finding names a rule of this entrykit (a record that does not is no
-    record of ours, whatever its shape)."""
-    return all(map(registry.known, set(map(_code_of, findings))))  # (each code once: a file has a few)
-
-
-_code_of = attrgetter("code")
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:

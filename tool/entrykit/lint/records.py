@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
+from entrykit.registry import known
 
 Stat = tuple[int, int, int]  # (mtime_ns, size, inode) of a file
 
@@ -94,6 +95,8 @@ class StoredFinding(NamedTuple):
     def read(cls, item: Any) -> StoredFinding:
         code, line, col, severity, message, pointer, related, fix = item
         Severity(severity)
+        if not known(code):  # no finding of this entrykit: whatever its shape, no record of ours
+            raise ValueError(f"no rule has the code {code!r}")
         # (`_make`: a warm run over a large corpus reads every finding of every file)
         return cls._make((
             str(code), int(line), int(col), severity, str(message), str(pointer),
