@@ -443,7 +443,7 @@ class _Run:
         if store is None or not done or self.files.others:
             return
         if all(self._key(name) is not None for name in self.files.names):
-            store.forget(store.known() - {r.key for r in done})
+            store.forget(store.known().difference(map(_key_of, done)))
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
@@ -574,7 +574,7 @@ def _reuse_corpus(
             if len(items) != len(at):  # (a finding naming no rule of ours is refused as it is read)
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
-                found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
+                found[record.key], places[record.key] = items, at  # type: ignore[assignment]
         moved = _moved(store, records, found if len(targets) < len(records) else None)
         if moved is None:
             return None
