@@ -226,7 +226,11 @@ def _damage(config: Config, how: str) -> int:
         elif how == "forged":  # a well-formed file tagged with another key: never decoded
             path.write_bytes(cache.encode({}, b"k" * 32, name))
         elif how == "foreign-codes":  # records of another entrykit: findings of rules this one has not
-            path.write_bytes(cache.encode(_foreign(cache.decode(blob, store.key, name)), store.key, name))
+            try:
+                payload = cache.decode(blob, store.key, name)
+            except ValueError:  # (a memo shard another test left damaged: no record of this run)
+                continue
+            path.write_bytes(cache.encode(_foreign(payload), store.key, name))
         damaged += 1
     return damaged
 
