@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property, lru_cache
-from operator import attrgetter
+from itertools import groupby
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -372,9 +373,8 @@ class _Run:
             if light is not None and self._current(light, name, want):
                 return light
             data = self.store.result(key)
+            # (None for a record this entrykit did not write, naming a rule it has not: checked again)
             old = FileRecord.from_data(key, shown, name, data, want, self._found) if data is not None else None
-            if old is not None and not _known_codes(old.findings()):
-                old = None  # not a record this entrykit wrote: check the file again
             if old is not None and self._current(old, name, want):
                 return old
         path = Path(name)
@@ -391,6 +391,8 @@ class _Run:
         stored, with no more work than that (a pre-commit run in a large corpus does this
         for every file: one loop, what it asks of the run looked up once)."""
         prefix, store = self._prefix, self.store
+        if not names:  # (a run over the whole corpus: the `files` table is not read at all)
+            return []
         if store is None or prefix is None:
             return [self._plan(name, name in self.wanted) for name in names]
         rows, cut, started, stand_ins = store.files(), len(prefix), self._started, self._stand_ins
@@ -441,7 +443,7 @@ class _Run:
         if store is None or not done or self.files.others:
             return
         if all(self._key(name) is not None for name in self.files.names):
-            store.forget(store.known() - {r.key for r in done})
+            store.forget(store.known().difference(map(_key_of, done)))
 
     def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
         if not tasks:
@@ -569,10 +571,10 @@ def _reuse_corpus(
             if part is None:
                 return None
             items, at = read_findings(part[0], pool), list(part[1])
-            if len(items) != len(at) or not _known_codes(items):
+            if len(items) != len(at):  # (a finding naming no rule of ours is refused as it is read)
                 return None
             if items:  # read once: `Diagnostics` takes them as they are (`_stored`)
-                found[record.key], places[record.key] = list[tuple[Any, ...]](items), at
+                found[record.key], places[record.key] = items, at  # type: ignore[assignment]
         moved = _moved(store, records, found if len(targets) < len(records) else None)
         if moved is None:
             return None
@@ -611,15 +613,6 @@ def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound | Non
         if then != record.digest:
             moved.add(key)
     return moved
-
-
-def _known_codes(findings: Sequence[StoredFinding]) -> bool:
-    """Whether every finding names a rule of this entrykit (a record that does not is no
-    record of ours, whatever its shape)."""
-    return all(map(registry.known, set(map(_code_of, findings))))  # (each code once: a file has a few)
-
-
-_code_of = attrgetter("code")
 
 
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
@@ -736,6 +729,9 @@ def _corpus_findings(
 
 _SEVERITY = {s.value: s for s in Severity}
 _severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
+# `by_place` without the path, for the findings of one file: line, col, code, message
+_by_place_in_file = attrgetter("line", "col", "code", "message")
+_path_of = itemgetter(0)  # (of a diagnostic)
 
 
 def _diagnostics(
@@ -851,6 +847,9 @@ class Diagnostics(Sequence[Diagnostic]):
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
         self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
+        # A diagnostic made of each finding that reads the same in every file (`placed`), by
+        # the finding's identity (the finding kept with it: its id is not reused meanwhile)
+        self._likes: dict[int, tuple[StoredFinding, Diagnostic]] = {}
         self._tally: Tally | None = None
 
     @property
@@ -900,11 +899,12 @@ class Diagnostics(Sequence[Diagnostic]):
             out += _unused_suppressions(record, directives, config, self._known)
         return out
 
-    def _of_file(self, records: list[FileRecord]) -> list[Diagnostic]:
-        """The diagnostics on the records of one shown name, sorted."""
+    def _of_file(self, records: list[FileRecord], reported: list[_Reported] | None = None) -> list[Diagnostic]:
+        """The diagnostics on the records of one shown name, sorted (of what they report, when
+        that is known already)."""
         shown_of, name_of, located = self._shown_of, self._name_of, self._located
         out: list[Diagnostic] = []
-        for item in self._reported(records):
+        for item in self._reported(records) if reported is None else reported:
             if isinstance(item, Diagnostic):
                 out.append(item)
             else:
@@ -930,6 +930,59 @@ class Diagnostics(Sequence[Diagnostic]):
             files += bool(made)
             yield from made
         self._tally = Tally(severities, files)
+
+    def by_file(self) -> Iterator[tuple[str, list[tuple[int, int, Diagnostic]]]]:
+        """Each file's diagnostics in order, as its path and (line, col, like) of each:
+        `like` a diagnostic equal to it from its code on, one object for the diagnostics of
+        one finding in every file that reports it (a rule says the same of many files): a
+        report encodes it once. Counted as `__iter__` counts, without making a diagnostic of
+        each finding."""
+        if self._made is not None:
+            for path, of_path in groupby(self._made, key=_path_of):
+                yield path, [(d[1], d[2], d) for d in of_path]
+            return
+        severities: Counter[str] = Counter()
+        files = 0
+        likes, like = self._likes, self._like
+        for records in self._files:
+            reported = self._reported(records)
+            if len(reported) != 1 or isinstance(reported[0], Diagnostic):  # (ET001, ET002: made on the spot)
+                made = self._of_file(records, reported)
+                severities.update([d.severity.value for d in made])
+                if made:
+                    files += 1
+                    yield made[0].path, [(d[1], d[2], d) for d in made]
+                continue
+            record, findings = reported[0]
+            if not findings:
+                continue
+            # One file's: in the order of `by_place`, its path aside (the same for all)
+            findings.sort(key=_by_place_in_file)
+            severities.update(map(_severity_of, findings))
+            files += 1
+            placed = []
+            for finding in findings:
+                known = likes.get(id(finding))
+                placed.append((
+                    finding[1], finding[2], known[1] if known is not None and known[0] is finding else like(record, finding)
+                ))
+            yield record.shown, placed
+        if self._tally is None:
+            self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
+
+    def _like(self, record: FileRecord, finding: StoredFinding) -> Diagnostic:
+        """The diagnostic of `finding` in `record`'s file, made once for every file when it
+        reads the same in all: no fix, and no related place in the reporting file itself."""
+        known = self._likes.get(id(finding))
+        if known is not None and known[0] is finding:
+            return known[1]
+        shown_of = self._shown_of
+        (made,) = _diagnostics(record, [finding], shown_of, self._name_of, self._located)
+        if finding[7] is None and all(place[0] in shown_of for place in finding[6]):
+            if len(self._likes) >= _LOCATED:
+                self._likes.clear()
+            self._likes[id(finding)] = (finding, made)
+        return made
 
     def __len__(self) -> int:
         return sum(self.tally.severities.values())

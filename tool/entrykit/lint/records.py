@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
+from entrykit.registry import known
 
 Stat = tuple[int, int, int]  # (mtime_ns, size, inode) of a file
 
@@ -94,6 +95,8 @@ class StoredFinding(NamedTuple):
     def read(cls, item: Any) -> StoredFinding:
         code, line, col, severity, message, pointer, related, fix = item
         Severity(severity)
+        if not known(code):  # no finding of this entrykit: whatever its shape, no record of ours
+            raise ValueError(f"no rule has the code {code!r}")
         # (`_make`: a warm run over a large corpus reads every finding of every file)
         return cls._make((
             str(code), int(line), int(col), severity, str(message), str(pointer),
@@ -232,18 +235,19 @@ class FileRecord:
         Without `with_results` the findings are left out (a file not reported on); `pool`
         as `read_findings` takes it."""
         try:
-            record = cls(key, shown, abspath, str(data["fmt"]), str(data["d"]))
-            record.stat = _stat(data["st"])
-            record.sdigest = str(data.get("sd") or "")
-            record.failure = Failure.read(data["f"]) if data["f"] is not None else None
+            failure, results, dated = data["f"], None, None
             if with_results:
-                record.results = read_findings(data["r"], pool) if data["r"] is not None else None
+                results = read_findings(data["r"], pool) if data["r"] is not None else None
                 dated = data["dr"]
-                record.dated = Dated(str(dated[0]), read_findings(dated[1], pool)) if dated is not None else None
-            record.directives = [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]]
+                dated = Dated(str(dated[0]), read_findings(dated[1], pool)) if dated is not None else None
+            # (every field by position: a warm run over a large corpus makes a record of every file)
+            return cls(
+                key, shown, abspath, str(data["fmt"]), str(data["d"]), _stat(data["st"]), str(data.get("sd") or ""),
+                Failure.read(failure) if failure is not None else None, None, {}, results, dated,
+                [(int(a), int(b), c if c is None else int(c), str(d)) for a, b, c, d in data["sup"]],
+            )
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        return record
 
     @classmethod
     def from_row(

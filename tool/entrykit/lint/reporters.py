@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import groupby, islice
 from json.encoder import encode_basestring
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import quote, unquote
@@ -130,31 +131,59 @@ _SEVERITY_JSON = {s: json.dumps(s.value) for s in Severity}
 def diagnostic_line(d: Diagnostic) -> str:
     """`diagnostic_json(d)` as `_ONE_LINE` encodes it, written out field by field: a large
     report is mostly this, several times faster than encoding a dict (json's own string
-    encoder; the fix, whose value may be anything, through `_ONE_LINE`). What follows the
-    place is encoded once for equal diagnostics without a fix: a rule says the same of many
-    files, and a corpus rule the same of many places."""
-    path, line, col, code, name, severity, message, pointer, related, fix = d
-    if fix is None:
-        key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
-        tail = _tails.get(key)
-        if tail is None:
-            tail = _tail(code, name, severity, message, pointer, related, "null")
-            if len(_tails) >= _REMEMBERED:
-                _tails.clear()
-            _tails[key] = tail
-    else:
-        tail = _tail(code, name, severity, message, pointer, related, _ONE_LINE.encode(diagnostic_json(d)["fix"]))
-    shown = _paths.get(path)
-    if shown is None:
-        if len(_paths) >= _REMEMBERED:
-            _paths.clear()
-        shown = _paths[path] = encode_basestring(path)
-    return f'{{"path": {shown}, "line": {line:d}, "col": {col:d}, {tail}'
+    encoder; the fix, whose value may be anything, through `_ONE_LINE`)."""
+    return next(_lines([(d.path, [(d.line, d.col, d)])]))
 
 
-_REMEMBERED = 4096  # encoded paths, and line tails, `diagnostic_line` keeps: a bound, whatever the report
-_paths: dict[str, str] = {}
+# Diagnostics a file at a time: its path, and the (line, col, like) of each (`like` equal to
+# the diagnostic from its code on: see `Diagnostics.by_file`)
+Placed = Iterable[tuple[str, list[tuple[int, int, Diagnostic]]]]
+
+
+def _lines(files: Placed) -> Iterator[str]:
+    """`diagnostic_line` of each diagnostic: what precedes its line encoded once per file,
+    what follows its place once for each `like` (a run's diagnostics share them)."""
+    likes = _likes
+    for path, placed in files:
+        head = f'{{"path": {encode_basestring(path)}, "line": '
+        for line, col, like in placed:
+            known = likes.get(id(like))
+            if known is None or known[0] is not like:
+                if len(likes) >= _REMEMBERED:
+                    likes.clear()
+                known = likes[id(like)] = (like, _tail_of(like))  # (`like` kept: its id is not reused meanwhile)
+            yield f'{head}{line:d}, "col": {col:d}, {known[1]}'
+
+
+def _by_file(diagnostics: Iterable[Diagnostic]) -> Placed:
+    """Diagnostics in order, a file at a time as `Diagnostics.by_file` gives them."""
+    for path, made in groupby(diagnostics, key=_path_of):
+        yield path, [(d.line, d.col, d) for d in made]
+
+
+_path_of = attrgetter("path")
+
+
+def _tail_of(d: Diagnostic) -> str:
+    """What follows the place in `diagnostic_line`: encoded once for equal diagnostics
+    without a fix (a rule says the same of many files, and a corpus rule the same of many
+    places)."""
+    code, name, severity, message, pointer, related, fix = d[3:]
+    if fix is not None:
+        return _tail(code, name, severity, message, pointer, related, _ONE_LINE.encode(diagnostic_json(d)["fix"]))
+    key = d[3:9]  # (code, name, severity, message, pointer, related): all the tail depends on
+    tail = _tails.get(key)
+    if tail is None:
+        tail = _tail(code, name, severity, message, pointer, related, "null")
+        if len(_tails) >= _REMEMBERED:
+            _tails.clear()
+        _tails[key] = tail
+    return tail
+
+
+_REMEMBERED = 4096  # line tails and diagnostics alike `diagnostic_line` keeps: a bound, whatever the report
 _tails: dict[tuple[Any, ...], str] = {}
+_likes: dict[int, tuple[Diagnostic, str]] = {}
 
 
 def _tail(
@@ -187,8 +216,11 @@ def report_json(
     diagnostics: Sequence[Diagnostic], rules: Sequence[Rule], out: TextIO, options: ReportOptions = PLAIN
 ) -> None:
     """One JSON array, one diagnostic object per line (`diagnostic_line`), written as it
-    goes. Values are exact; controls JSON leaves raw are written as `\\u` escapes."""
-    lines = map(diagnostic_line, diagnostics)
+    goes. Values are exact; controls JSON leaves raw are written as `\\u` escapes. A run's
+    diagnostics are read a file at a time (`Diagnostics.by_file`): what follows each place
+    is encoded once for all equal diagnostics, and no diagnostic is made of most findings."""
+    by_file = getattr(diagnostics, "by_file", None)
+    lines = _lines(by_file() if by_file is not None else _by_file(diagnostics))
     first = next(lines, None)
     if first is None:
         out.write("[]\n")

@@ -38,9 +38,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from entrykit import message_tokens
+from entrykit.deferred import deferred
 from entrykit.entry import Entry
 from entrykit.regex.literal_index import (
     MIN_LITERAL,
@@ -53,6 +52,8 @@ from entrykit.regex.literal_index import (
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 from entrykit.similarity import families as family_search
 from entrykit.similarity.phrases import phrase_similarity
+
+rapidfuzz = deferred("rapidfuzz")  # (run on the first comparison of two ids)
 
 Progress = Callable[[str, int, int], None]
 
@@ -689,7 +690,7 @@ def score_pair(
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
         evidence = max(evidence, 0.8)
-    ids = fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0
+    ids = rapidfuzz.fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0
     ids = ids if ids >= 0.5 else 0.0
     best = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS) * (1.0 - SUPPORT_IDS * ids)
     if evidence < 1.0 and best >= min(threshold, MIN_BASE):

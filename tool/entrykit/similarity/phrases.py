@@ -5,7 +5,10 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from rapidfuzz import fuzz
+from entrykit.deferred import deferred
+
+# (run on the first comparison: a warm lint compares no phrases, and needs none of it)
+rapidfuzz = deferred("rapidfuzz")
 
 _FINAL = " .!?;:,。！？；：，"  # (once spaces are single, the only space left to strip is " ")
 
@@ -27,4 +30,4 @@ def phrase_similarity(a: str, b: str) -> float:
         return 1.0
     if not left or not right:
         return 0.0
-    return fuzz.ratio(left, right) / 100.0
+    return rapidfuzz.fuzz.ratio(left, right) / 100.0
