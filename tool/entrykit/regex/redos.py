@@ -383,6 +383,10 @@ class _Automaton:
     group_edges: set[tuple[int, int]] = field(default_factory=set)
     initial: Ways = field(default_factory=dict)
     start: int | None = None  # the looping start state of search mode
+    # What `_Analysis` reads its components from when the only cycles are self-loops:
+    runs: dict[int, int] = field(default_factory=dict)  # a literal run's first position -> its last
+    self_loops: set[int] = field(default_factory=set)  # the positions that loop on themselves
+    cycles: bool = False  # some cycle passes through more than one position
 
     def add(self, mask: int, label: CharNode | str, prefer: str = "") -> int:
         self.masks.append(mask)
@@ -467,6 +471,7 @@ class _Builder:
                 # The literal characters that follow: a chain, each position reached from
                 # the one before alone (the same positions, edges and steps one by one).
                 cost = 5 + len(first)
+                first_of_run = pos
                 while at < count and type(nodes[at]) is syntax.Char and pos < _POSITION_LIMIT:
                     node = nodes[at]
                     at += 1
@@ -482,6 +487,8 @@ class _Builder:
                     masks.append(mask)
                     spelled.append(node)  # type: ignore[arg-type]
                     follow.append({})
+                if pos > first_of_run:
+                    auto.runs[first_of_run] = pos
                 last = {pos: 1}
             elif kind is syntax.Repeat and _loops_over_one_character(node):  # type: ignore[arg-type]
                 first, last, nullable = self.character_loop(node, (first, last, nullable), flags)  # type: ignore[arg-type]
@@ -506,6 +513,7 @@ class _Builder:
         auto.masks.append(mask)
         auto.spelled.append(char)  # type: ignore[arg-type]
         auto.follow.append({pos: 1})  # its loop
+        auto.self_loops.add(pos)
         if len(auto.follow) > _POSITION_LIMIT:
             raise TooComplex(f"its automaton needs more than {_POSITION_LIMIT:,} positions")
         budget.spend(5 + len(first) + 2 * len(last))  # the loop linked, then two concats
@@ -586,6 +594,10 @@ class _Builder:
             first, last, nullable = self.seq(items, flags)
             group = len(first) + len(last) > 2 or size > 1
             self.link(last, first, group=group)
+            if len(first) == 1 and first.keys() == last.keys():
+                self.auto.self_loops.update(first)  # once, if it looped already (`(a*)*`)
+            elif first and last:
+                self.auto.cycles = True
             return self.concat(frag, (first, last, 1 if copies == 0 else nullable))
         assert high is not None
         optional: _Frag = ({}, {}, 1)
@@ -696,6 +708,37 @@ def _sccs(follow: Sequence[Iterable[int]]) -> list[list[int]]:
     return out
 
 
+def _postorder(follow: Sequence[Iterable[int]], runs: dict[int, int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The positions of an automaton whose only cycles are self-loops in the order Tarjan's
+    search (`_sccs`) gives them as components of one: the order a depth-first search from
+    each unvisited position in turn finishes them. A literal run (`runs`: first -> last
+    position; only its first is reached from outside it, only its last leads out) is one
+    step of the search, finished last position first. Also the runs and lone positions
+    ("units", (first, last)) in the order they finish."""
+    seen = bytearray(len(follow))
+    order: list[int] = []
+    units: list[tuple[int, int]] = []
+    root = 0 if follow else -1
+    while root >= 0:
+        last = runs.get(root, root)
+        seen[root : last + 1] = b"\1" * (last + 1 - root)
+        work = [(root, last, iter(follow[last]))]
+        while work:
+            first, last, children = work[-1]
+            for child in children:
+                if not seen[child]:
+                    end = runs.get(child, child)
+                    seen[child : end + 1] = b"\1" * (end + 1 - child)
+                    work.append((child, end, iter(follow[end])))
+                    break
+            else:
+                work.pop()
+                order.extend(range(last, first - 1, -1))
+                units.append((first, last))
+        root = seen.find(0, root + 1)
+    return order, units
+
+
 def _weigher(weights: Sequence[int]) -> Callable[[int], int]:
     """The sum of `weights` over a set of positions given as a bitset: `sum(weights[p] for p
     in the set)`, from one population count per binary digit of the weights."""
@@ -736,20 +779,34 @@ class _Analysis:
         self.degree = list(map(len, follow))
         self.edges = sum(self.degree)
         self.budget.spend(self.n + self.edges)
-        self.components = _sccs(follow)
-        self.comp_of = comp_of = [0] * self.n
-        for number, component in enumerate(self.components):
-            for member in component:
-                comp_of[member] = number
-        self.looping = [
-            number
-            for number, component in enumerate(self.components)
-            if len(component) > 1 or component[0] in follow[component[0]]
-        ]
+        self.units: list[tuple[int, int]] | None = None  # with no cycle but self-loops: see `_acyclic`
+        if auto.cycles:
+            self.components = _sccs(follow)
+            self.comp_of = comp_of = [0] * self.n
+            for number, component in enumerate(self.components):
+                for member in component:
+                    comp_of[member] = number
+            self.looping = [
+                number
+                for number, component in enumerate(self.components)
+                if len(component) > 1 or component[0] in follow[component[0]]
+            ]
+        else:
+            self._acyclic()
         self.looped = [False] * len(self.components)
         for number in self.looping:
             self.looped[number] = True
         self._inner: list[list[tuple[int, int]]] | None = None
+
+    def _acyclic(self) -> None:
+        """The components, as `_sccs` gives them, of an automaton whose only cycles are
+        self-loops: each position alone, in the order a depth-first search finishes them;
+        the search walks each literal run at once (`_postorder`)."""
+        order, self.units = _postorder(self.auto.follow, self.auto.runs)
+        self.components = [[member] for member in order]
+        # `order` is a permutation of the positions: sorting the positions by it inverts it.
+        self.comp_of = comp_of = sorted(range(self.n), key=order.__getitem__)
+        self.looping = sorted(map(comp_of.__getitem__, self.auto.self_loops))
 
     @property
     def inner(self) -> list[list[tuple[int, int]]]:
@@ -930,6 +987,49 @@ class _Analysis:
         """For each looping component, the positions reachable from it and those it is
         reachable from, as bitsets; the steps spent are a search's from each component
         (one per position reached and one per edge followed from it)."""
+        forward, backward, in_degree = self._reach_by_units() if self.units is not None else self._reach_by_components()
+        spend = self.budget.spend
+        out_weight = _weigher([1 + d for d in self.degree])
+        for number in self.looping:
+            spend(out_weight(forward[number]))
+        spend(self.n + self.edges)  # the edges reversed
+        in_weight = _weigher(in_degree)
+        for number in self.looping:
+            spend(in_weight(backward[number]))
+        return forward, backward
+
+    def _reach_by_units(self) -> tuple[dict[int, int], dict[int, int], list[int]]:
+        """`_reach_by_components` where every component is one position (`_acyclic`): the
+        reaches of the looping ones, worked out over literal runs (a run's positions reach
+        what its last one reaches and are reached from what reaches its first)."""
+        follow = self.auto.follow
+        units = self.units
+        assert units is not None
+        in_degree = [1] * self.n
+        forward: dict[int, int] = {}  # by a unit's first position
+        for first, last in units:  # what a unit reaches comes out before it
+            reach = ((2 << (last - first)) - 1) << first
+            for nxt in follow[last]:
+                in_degree[nxt] += 1
+                if nxt != first:
+                    reach |= forward[nxt]
+            forward[first] = reach
+            if last > first:
+                in_degree[first + 1 : last + 1] = [2] * (last - first)
+        backward = {first: ((2 << (last - first)) - 1) << first for first, last in units}
+        for first, last in reversed(units):
+            reach = backward[first]
+            for nxt in follow[last]:
+                if nxt != first:
+                    backward[nxt] |= reach
+        components = self.components
+        looping_forward = {number: forward[components[number][0]] for number in self.looping}
+        looping_backward = {number: backward[components[number][0]] for number in self.looping}
+        return looping_forward, looping_backward, in_degree
+
+    def _reach_by_components(self) -> tuple[dict[int, int], dict[int, int], list[int]]:
+        """The looping components' reaches (forward, backward), from every component's, and
+        each position's in-degree plus one."""
         follow = self.auto.follow
         comp_of = self.comp_of
         components = self.components
@@ -959,19 +1059,8 @@ class _Analysis:
                     other = comp_of[nxt]
                     if other != number:
                         backward[other] |= reach
-        spend = self.budget.spend
-        out_weight = _weigher([1 + d for d in self.degree])
-        found_forward = {}
-        for number in self.looping:
-            found_forward[number] = forward[number]
-            spend(out_weight(forward[number]))
-        spend(self.n + self.edges)  # the edges reversed
-        in_weight = _weigher(in_degree)
-        found_backward = {}
-        for number in self.looping:
-            found_backward[number] = backward[number]
-            spend(in_weight(backward[number]))
-        return found_forward, found_backward
+        looping = self.looping
+        return {c: forward[c] for c in looping}, {c: backward[c] for c in looping}, in_degree
 
     def group_looped(self, number: int) -> bool:
         members = set(self.components[number])
@@ -1139,6 +1228,7 @@ def _analysis_of(
         start = auto.add(alphabet.all, "(search)")
         auto.start = start
         auto.follow[start][start] = 1
+        auto.self_loops.add(start)
         for pos in first:
             auto.follow[start][pos] = 1
         initial[start] = 1
