@@ -434,8 +434,13 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
         ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         ends = np.r_[starts[1:], len(ordered)]
-        codes = []
-        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
+        sizes = ends - starts
+        # Most buckets hold two entries: their pairs at once, not a bucket at a time
+        # (the order codes are made in does not matter: they are sorted and merged below).
+        two = starts[sizes == 2]
+        first, second = where[order[two]], where[order[two + 1]]
+        codes = [np.minimum(first, second) * total + np.maximum(first, second)]
+        for start, end in zip(starts[sizes > 2], ends[sizes > 2], strict=True):
             members = np.sort(where[order[start:end]])
             if len(members) > BUCKET_LIMIT:  # chained (see `_bucket_links`)
                 codes.append(members[:-1] * total + members[1:])
