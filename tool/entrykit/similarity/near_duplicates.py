@@ -124,9 +124,9 @@ def signature_shingles(
     the pool's one copy of that text (a corpus repeats its words many times over)."""
     words = (normalize_signature(text) if normalized is None else normalized).split()
     grams = set(words)
-    grams.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    grams.update(map(" ".join, itertools.pairwise(words)))
     if pool is not None:
-        grams = {pool.setdefault(gram, gram) for gram in grams}
+        return frozenset(map(pool.setdefault, grams, grams))
     return frozenset(grams)
 
 
@@ -579,11 +579,12 @@ class Prepared:
         """`pool` shares equal texts between the entries of one search (see `_shingled`)."""
         pool = {} if pool is None else pool
         normalized, _, _, names = profile(entry)
+        words = normalized.split()
         return cls(
             normalized,
             tuple(sorted(signature_shingles("", normalized, pool))),
-            tuple(pool.setdefault(word, word) for word in normalized.split()),
-            tuple(sorted({pool.setdefault(name, name) for name in names})),
+            tuple(map(pool.setdefault, words, words)),
+            tuple(sorted(set(map(pool.setdefault, names, names)))),
         )
 
 
