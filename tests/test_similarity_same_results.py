@@ -249,25 +249,3 @@ def test_shared_pools_what_the_plain_recursion_pools(items: list[Any]) -> None:
     for item in items:
         assert repr(shared(item, ours)) == repr(_plain_shared(item, plain)[0])
     assert repr(list(ours.items())) == repr(list(plain.items()))
-
-
-
-_FRAME = st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=10)  # (repeats: most frames' words do)
-
-
-@given(
-    _FRAME, _FRAME, st.sampled_from(["norway", "chile", "peru"]), st.sampled_from(["norway", "chile", "peru"]), st.integers(0, 10),
-    st.lists(st.sampled_from(["a", "b", "peru", "d"]), max_size=6),
-)
-def test_siblings_decided_without_aligning_are_the_aligned_answer(
-    head: list[str], tail: list[str], left: str, right: str, cut: int, noise: list[str]
-) -> None:
-    """Signatures whose shared words cannot make a frame are not aligned: the answer is the one
-    aligning gives (two signatures of one frame around a slot, the second with more words)."""
-    from entrykit.similarity import families
-
-    a = [*head, left, *tail]
-    b = [*head[:cut], *noise, *head[cut:], right, *tail]
-    names = {"norway", "chile", "peru"}
-    expected = a != b and families._aligned_siblings(a, names, b, names)
-    assert families.siblings(a, names, b, names) == expected

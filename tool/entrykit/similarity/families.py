@@ -21,7 +21,6 @@ stands for a name (`'X'`, `'filename'`, `App\\SomeClass`: see `placeholder`).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -95,20 +94,6 @@ def siblings(a: Sequence[str], a_names: Collection[str], b: Sequence[str], b_nam
     template with another named value in a slot."""
     if not a_names or not b_names or a == b:
         return False
-    if not _may_frame(a[:MAX_WORDS], b[:MAX_WORDS]):
-        return False  # (no alignment can make a frame: difflib need not align them)
-    return _aligned_siblings(a, a_names, b, b_names)
-
-
-def _may_frame(a: Sequence[str], b: Sequence[str]) -> bool:
-    """Whether the words two signatures share, counted with their repeats (the most any
-    alignment matches), are enough for a frame: `MIN_FRAME`, and half the longer one."""
-    common = (Counter(a) & Counter(b)).total()
-    return common >= MIN_FRAME and 2 * common >= max(len(a), len(b))
-
-
-def _aligned_siblings(a: Sequence[str], a_names: Collection[str], b: Sequence[str], b_names: Collection[str]) -> bool:
-    """`siblings` of two different signatures with names, decided by aligning their words."""
     codes = _opcodes(a, b)
     frame = sum(i2 - i1 for tag, i1, i2, _, _ in codes if tag == "equal")
     if frame < MIN_FRAME or 2 * frame < max(len(a[:MAX_WORDS]), len(b[:MAX_WORDS])):
