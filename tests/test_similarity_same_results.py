@@ -98,6 +98,16 @@ def test_band_codes_equal_every_pair_sharing_a_band(rows: list[list[int]], merge
     assert codes.tolist() == _plain_band_codes(matrix, present, total)
 
 
+@given(st.lists(st.lists(st.integers(0, 60), min_size=4, max_size=4), max_size=120), st.randoms(use_true_random=False))
+def test_band_codes_of_buckets_of_two_equal_every_pair_sharing_a_band(rows: list[list[int]], rng: Any) -> None:
+    """Buckets of two entries (most of a real corpus's), made at once, in any order of entries."""
+    matrix = np.array(rows, dtype=np.uint64).reshape(len(rows), 4)
+    present = [2 * n + 1 for n in range(len(rows))]
+    rng.shuffle(present)
+    total = 2 * len(rows) + 2
+    assert dupes._band_codes(matrix, present, total).tolist() == _plain_band_codes(matrix, present, total)
+
+
 @given(st.lists(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=30), min_size=1, max_size=4))
 def test_sorted_distinct_is_union1d(parts: list[list[int]]) -> None:
     arrays = [np.array(p, dtype=np.int64) for p in parts]

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,7 @@ class Checker:
         return self.check_entry(record, loaded, rerun, facts)
 
 
-_WORKER: dict[str, Checker] = {}
+_WORKER: dict[str, Any] = {}
 
 
 def few_files(checker: Checker, count: int) -> None:
@@ -228,7 +229,9 @@ def few_files(checker: Checker, count: int) -> None:
     checker.facts = [f for f in checker.all_facts if not (few and f.on_demand)]
 
 
-def _init_worker(config: Config, today: date, memo: registry.Known, corpus_size: int) -> None:
+def _init_worker(
+    config: Config, today: date, memo: registry.Known, corpus_size: int, tasks: Sequence[Task] = ()
+) -> None:
     # The parent decides when the pool stops: a Ctrl-C (sent to the whole process group)
     # is its to handle, and a SIGTERM from it ends a worker at once. A worker writes
     # nothing to the caller's output, so it keeps no pipe of the caller's open either.
@@ -242,10 +245,32 @@ def _init_worker(config: Config, today: date, memo: registry.Known, corpus_size:
     except OSError:  # pragma: no cover - no /dev/null
         pass
     _WORKER["checker"] = Checker(config, today, memo, corpus_size)
+    _WORKER["tasks"] = tasks  # (a forked worker has them already: the parent sends their numbers)
 
 
-def _check_in_worker(task: Task) -> FileRecord:
-    return _WORKER["checker"].check_file(task)
+def _check_in_worker(task: Task | int) -> tuple[Any, ...]:
+    """The record of one task (or of the task of that number), as `_lean` sends it."""
+    if type(task) is int:
+        task = _WORKER["tasks"][task]
+    assert isinstance(task, Task)
+    return _lean(_WORKER["checker"].check_file(task))
+
+
+# What the parent takes of a worker's record: its names and format are the task's own.
+_SENT = tuple(name for name in FileRecord.__slots__ if name not in ("key", "shown", "where", "fmt"))
+_sent_values = attrgetter(*_SENT)
+
+
+def _lean(record: FileRecord) -> tuple[Any, ...]:
+    """A worker's record without what the parent knows already (its task's names, whose
+    `Path` costs more to unpickle than the rest of most records), as a plain tuple (a
+    dataclass unpickles through a call per field)."""
+    return _sent_values(record)
+
+
+def _full(task: Task, sent: tuple[Any, ...]) -> FileRecord:
+    """The record `_lean` sent, named as its task."""
+    return FileRecord(task.key, task.shown, task.abspath, task.fmt, *sent)
 
 
 def run_tasks(
@@ -271,14 +296,19 @@ def run_tasks(
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
     # Small chunks: at the end one worker waits for the other's last chunk, all alone.
     chunk = max(1, min(8, len(tasks) // (workers * 8)))
+    forked = context.get_start_method() == "fork"
+    # A forked worker inherits the tasks (initargs are not pickled then): each is sent as its
+    # number. A spawned worker is sent each task.
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
-        initargs=(checker.config, checker.today, memo, corpus_size),
+        initargs=(checker.config, checker.today, memo, corpus_size, tasks if forked else ()),
     )
     try:
-        yield from pool.map(_check_in_worker, tasks, chunksize=chunk)
+        sent = pool.map(_check_in_worker, range(len(tasks)) if forked else tasks, chunksize=chunk)
+        for number, values in enumerate(sent):  # (one result per task, in order)
+            yield _full(tasks[number], values)
     except BaseException:  # interrupted, stopped, or a worker failed: the pool stops now
         _stop(pool)
         raise

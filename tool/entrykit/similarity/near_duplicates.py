@@ -125,9 +125,9 @@ def signature_shingles(
     the pool's one copy of that text (a corpus repeats its words many times over)."""
     words = (normalize_signature(text) if normalized is None else normalized).split()
     grams = set(words)
-    grams.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    grams.update(map(" ".join, itertools.pairwise(words)))
     if pool is not None:
-        grams = {pool.setdefault(gram, gram) for gram in grams}
+        return frozenset(map(pool.setdefault, grams, grams))
     return frozenset(grams)
 
 
@@ -435,8 +435,13 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
         ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         ends = np.r_[starts[1:], len(ordered)]
-        codes = []
-        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
+        sizes = ends - starts
+        # Most buckets hold two entries: their pairs at once, not a bucket at a time
+        # (the order codes are made in does not matter: they are sorted and merged below).
+        two = starts[sizes == 2]
+        first, second = where[order[two]], where[order[two + 1]]
+        codes = [np.minimum(first, second) * total + np.maximum(first, second)]
+        for start, end in zip(starts[sizes > 2], ends[sizes > 2], strict=True):
             members = np.sort(where[order[start:end]])
             if len(members) > BUCKET_LIMIT:  # chained (see `_bucket_links`)
                 codes.append(members[:-1] * total + members[1:])
@@ -575,11 +580,12 @@ class Prepared:
         """`pool` shares equal texts between the entries of one search (see `_shingled`)."""
         pool = {} if pool is None else pool
         normalized, _, _, names = profile(entry)
+        words = normalized.split()
         return cls(
             normalized,
             tuple(sorted(signature_shingles("", normalized, pool))),
-            tuple(pool.setdefault(word, word) for word in normalized.split()),
-            tuple(sorted({pool.setdefault(name, name) for name in names})),
+            tuple(map(pool.setdefault, words, words)),
+            tuple(sorted(set(map(pool.setdefault, names, names)))),
         )
 
 
