@@ -322,7 +322,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # (before shutdown forgets them)
+    # (read before `shutdown`, which forgets the processes, the manager thread and the result queue)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):  # already gone
@@ -333,13 +336,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     # pipe: the pool's manager thread would wait for the rest for ever, and the interpreter
     # waits for that thread at exit. With every worker gone, closing this process's own
     # end for writing ends that read (EOF: the pool counts as broken, and its thread ends).
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         with contextlib.suppress(OSError):
             writer.close()
     # Let that thread finish now: at exit, Python wakes every pool's thread without the
     # pool's lock (Python 3.11), and a wake-up racing the thread's own closing of its
     # pipe prints an OSError (bad file descriptor) after our last line.
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(5)
