@@ -847,7 +847,7 @@ class Diagnostics(Sequence[Diagnostic]):
         self._found, self._config = corpus_found, config
         self._made: list[Diagnostic] | None = None  # made once an index asks for one
         self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
-        # A diagnostic made of each finding that reads the same in every file (`placed`), by
+        # A diagnostic made of each finding that reads the same in every file (`by_file`), by
         # the finding's identity (the finding kept with it: its id is not reused meanwhile)
         self._likes: dict[int, tuple[StoredFinding, Diagnostic]] = {}
         self._tally: Tally | None = None
@@ -962,7 +962,7 @@ class Diagnostics(Sequence[Diagnostic]):
             files += 1
             placed = []
             for finding in findings:
-                known = likes.get(id(finding))
+                known = likes.get(id(finding))  # (the finding kept with it: an id is not reused meanwhile)
                 placed.append((
                     finding[1], finding[2], known[1] if known is not None and known[0] is finding else like(record, finding)
                 ))
@@ -971,11 +971,9 @@ class Diagnostics(Sequence[Diagnostic]):
             self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
 
     def _like(self, record: FileRecord, finding: StoredFinding) -> Diagnostic:
-        """The diagnostic of `finding` in `record`'s file, made once for every file when it
-        reads the same in all: no fix, and no related place in the reporting file itself."""
-        known = self._likes.get(id(finding))
-        if known is not None and known[0] is finding:
-            return known[1]
+        """The diagnostic of `finding` in `record`'s file, not made before (`by_file` looks it
+        up); remembered for every file when it reads the same in all: no fix, and no related
+        place in the reporting file itself."""
         shown_of = self._shown_of
         (made,) = _diagnostics(record, [finding], shown_of, self._name_of, self._located)
         if finding[7] is None and all(place[0] in shown_of for place in finding[6]):
