@@ -176,9 +176,9 @@ def test_pairs_run_in_small_chunks_equal_one_run(monkeypatch: pytest.MonkeyPatch
         calls: list[int] = []
         real_run = runner.run
 
-        def counting_run(jobs: Any, remember: bool = True) -> Any:
+        def counting_run(jobs: Any, remember: bool = True, fast: Any = None) -> Any:
             calls.append(len(jobs))
-            return real_run(jobs, remember)
+            return real_run(jobs, remember, fast)
 
         monkeypatch.setattr(runner, "run", counting_run)
         monkeypatch.setattr(regex_index, "RUN_CHUNK", 50)

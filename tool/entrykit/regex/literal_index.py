@@ -36,6 +36,7 @@ from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.folding import TABLE as _TABLE
 from entrykit.regex.folding import fold
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
+from entrykit.regex.steps import longest_fast_text
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
@@ -695,16 +696,19 @@ def cross_matches(
     mode: str,
     runner: RegexRunner,
     queries: Sequence[Query] | None = None,
+    longest: Sequence[int] | None = None,
 ) -> CrossMatches:
     """All pairs (regex i, text t) with t.owner != i where regex i matches t.
 
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
-    `queries` are the patterns' literal queries when already known (`regex_fact`).
+    `queries` are the patterns' literal queries when already known (`regex_fact`), and
+    `longest` their `longest_fast_text` (`fast_length`).
     """
     # Regexes written alike (one template's) run once; each sees the result without its own texts.
     alike = _alike(patterns)
     unique: list[str | None] = [patterns[members[0]] for members in alike]
     known = [queries[members[0]] for members in alike] if queries is not None else None
+    fast = [longest[members[0]] for members in alike] if longest is not None else None
     index = RegexIndex(unique, flags, mode, (t.text for t in texts), known)
     by_pattern: dict[int, list[Text]] = defaultdict(list)
     for item, literals in zip(texts, index.df_literals, strict=True):
@@ -716,7 +720,7 @@ def cross_matches(
     # pattern by pattern, so the worker compiles each once and runs it over its texts (each
     # pattern's texts let go once run)
     groups = ((k, by_pattern.pop(k)) for k in sorted(by_pattern))
-    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner)
+    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner, fast)
     pairs, slow, failed = _rows(alike, (matched, timeouts, errors))
     return CrossMatches(pairs, slow, failed, tried, fallback)
 
@@ -730,8 +734,11 @@ def _run_groups(
     flags: int,
     mode: str,
     runner: RegexRunner,
+    longest: Sequence[int] | None = None,
 ) -> tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]], int]:
-    """Run each regex on its texts: (matched, timed out, failed, runs made).
+    """Run each regex on its texts: (matched, timed out, failed, runs made). With
+    `longest` (each regex's `longest_fast_text`), a text no longer than its regex's
+    runs without the runner working that out again.
 
     Jobs go to the runner a few regexes at a time, never splitting one regex's texts
     (the runner stops a regex that keeps overrunning within one call), so the pairs of
@@ -745,7 +752,10 @@ def _run_groups(
 
     def flush() -> None:
         jobs = [Job(patterns[n] or "", flags, mode, item.text) for n, items in chunk for item in items]
-        outcomes = iter(runner.run(jobs, remember=False))
+        fast = None
+        if longest is not None:
+            fast = [len(item.text) <= longest[n] for n, items in chunk for item in items]
+        outcomes = iter(runner.run(jobs, remember=False, fast=fast))
         for number, items in chunk:
             matched = []
             for item in items:
@@ -796,20 +806,37 @@ def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query
     literal query every match satisfies, and a cover of it chosen without frequencies
     (see `cover`).
 
-    Kept in `entry.facts` (a per-file fact, cached with the file): corpus runs read
-    it instead of parsing every regex again.
+    Kept in `entry.facts` (a per-file fact, cached with the file) with the regex's
+    `longest_fast_text` (`fast_length`): corpus runs read it instead of parsing every
+    regex again.
     """
-    known = entry.facts.get("regex")
-    if isinstance(known, (list, tuple)) and len(known) == 4 and known[0] == flags:
+    known = _known_fact(entry, flags)
+    if known is not None:
         return bool(known[1]), known[2], frozenset(known[3]) if known[3] is not None else None
     pattern = entry.str_field("regex")
-    ok, query, chosen = False, None, None
+    ok, query, chosen, longest = False, None, None, -1
     if pattern is not None:
         ok = runner.compiles(pattern, flags)
         if ok:
             query, chosen = _query_and_cover(pattern, flags)
-    entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None)
+            longest = longest_fast_text(pattern, flags)
+    entry.facts["regex"] = (flags, ok, query, tuple(sorted(chosen)) if chosen is not None else None, longest)
     return ok, query, chosen
+
+
+def fast_length(entry: Any, flags: int, runner: RegexRunner) -> int:
+    """`longest_fast_text` of the entry's regex under `flags` (-1 when it does not compile),
+    from its regex fact: a worker that checked the file worked it out already."""
+    regex_fact(entry, flags, runner)
+    longest = entry.facts["regex"][4]
+    return longest if type(longest) is int else -1
+
+
+def _known_fact(entry: Any, flags: int) -> tuple[Any, ...] | None:
+    known = entry.facts.get("regex")
+    if isinstance(known, (list, tuple)) and len(known) == 5 and known[0] == flags:
+        return tuple(known)
+    return None
 
 
 @lru_cache(maxsize=4096)  # (regexes written alike: one template's)
@@ -943,6 +970,7 @@ def corpus_cross_matches(
         return memo[key]
     patterns: list[str | None] = []
     queries: list[Query] = []
+    longest: list[int] = []
     covers: list[frozenset[str] | None] = []
     texts: list[Text] = []
     pointers: dict[int, str] = {}  # one copy of each `/examples/<index>`
@@ -952,6 +980,7 @@ def corpus_cross_matches(
             progress("reading regexes", number + 1, len(entries))
         patterns.append(entry.str_field("regex") if ok else None)
         queries.append(query)
+        longest.append(fast_length(entry, flags, runner))
         covers.append(chosen if wanted is not None else None)  # (only a focused run reads them)
         signature = entry.str_field("signature")
         if signature is not None:
@@ -961,7 +990,7 @@ def corpus_cross_matches(
                 pointer = pointers.get(index) or pointers.setdefault(index, f"/examples/{index}")
                 texts.append(Text(number, pointer, example))
     if wanted is None:
-        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries)
+        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries, longest=longest)
     else:
         cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
     result = (cross, texts)

@@ -216,12 +216,14 @@ class RegexRunner:
             self._worker.kill()
         self._worker = None
 
-    def run(self, jobs: Sequence[Job], remember: bool = True) -> list[Outcome]:
+    def run(self, jobs: Sequence[Job], remember: bool = True, fast: Sequence[bool] | None = None) -> list[Outcome]:
         """Outcomes in the order of `jobs`; never raises for what a regex does.
 
         With `remember`, outcomes are kept (up to a bound) so that rules asking the
         same question again get the answer without a second run; bulk callers whose
-        jobs will not come back (cross-matching a corpus) pass False.
+        jobs will not come back (cross-matching a corpus) pass False. `fast` marks
+        jobs known to be `provably_fast` (by their regex's `longest_fast_text`); the
+        others are asked.
         """
         results: list[Outcome | None] = [None] * len(jobs)
         unique: dict[Job, int] = {}  # job -> its place in `pending`
@@ -233,7 +235,7 @@ class RegexRunner:
             if known is not None:
                 memo.move_to_end(job)
                 results[index] = known
-            elif provably_fast(job):
+            elif (fast is not None and fast[index] and job.mode != COMPILE) or provably_fast(job):
                 results[index] = outcome = _run_here(job)
                 if remember:
                     self._remember(job, outcome)
