@@ -1,5 +1,5 @@
 """`python -m entrykit` runs the command line."""
 
-from entrykit.cli import main
+from entrykit.cli import run
 
-main()
+run()
