@@ -101,6 +101,88 @@ def test_counting_refused_starts_runs_as_running_them(pattern: str, text: str, m
     assert counted == every_start.run(text, mode, steps)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    _regexes(),
+    st.lists(st.text(alphabet="abxK é.\n01", max_size=14), min_size=1, max_size=6),
+    st.sampled_from(["search", "match", "fullmatch"]),
+    st.sampled_from([0, re.IGNORECASE]),
+    st.lists(st.integers(1, 400), min_size=6, max_size=6),
+)
+def test_one_model_counts_refused_starts_on_many_texts_as_running_them(
+    pattern: str, texts: list[str], mode: str, flags: int, limits: list[int]
+) -> None:
+    # what the model keeps across runs (the refused starts' steps, which characters may go on)
+    # gives every run what a model that runs every start gives
+    try:
+        parsed = syntax.parse(pattern, flags)
+    except re.error:
+        return
+    counted = backtracking.Model(parsed)
+    every_start = backtracking.Model(parsed)
+    every_start.refused = lambda limit: None  # type: ignore[method-assign]
+    for text, steps in zip(texts * 2, limits * 2, strict=False):
+        assert counted.run(text, mode, steps) == every_start.run(text, mode, steps), (text, steps)
+
+
+def _one_char_at_a_time(parsed: syntax.Parsed) -> backtracking.Model:
+    """The model with every literal character its own `CHAR` instruction (no `LITERAL`)."""
+    plain = backtracking._Compiler.literal
+
+    def each(compiler: backtracking._Compiler, tests: list[backtracking.Answers]) -> None:
+        for test in tests:
+            plain(compiler, [test])
+
+    backtracking._Compiler.literal = each  # type: ignore[method-assign]
+    try:
+        return backtracking.Model(parsed)
+    finally:
+        backtracking._Compiler.literal = plain  # type: ignore[method-assign]
+
+
+_LITERALS = ["abc", "xab", "Error: ", "kéK", "ab\nb", "(?:abc)", "(?i:aBc)"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LITERALS) | _regexes(), min_size=1, max_size=4).map("".join),
+    st.lists(st.text(alphabet="abcxK é.\n:Eor", max_size=16), min_size=1, max_size=4),
+    st.sampled_from(["search", "match", "fullmatch"]),
+    st.sampled_from([0, re.IGNORECASE]),
+    st.lists(st.integers(1, 300), min_size=4, max_size=4),
+)
+def test_literal_runs_take_the_steps_of_one_char_at_a_time(
+    pattern: str, texts: list[str], mode: str, flags: int, limits: list[int]
+) -> None:
+    try:
+        parsed = syntax.parse(pattern, flags)
+    except re.error:
+        return
+    fused, plain = backtracking.Model(parsed), _one_char_at_a_time(parsed)
+    for text, steps in zip(texts, limits, strict=False):
+        for limit in (steps, 100_000):
+            assert fused.run(text, mode, limit) == plain.run(text, mode, limit), (text, limit)
+
+
+def test_a_literal_run_is_one_instruction_past_its_first_character() -> None:
+    model = backtracking.Model(syntax.parse("a*Error", 0))
+    assert [op[0] for op in model.code] == [backtracking.ONE, backtracking.CHAR, backtracking.LITERAL, backtracking.MATCH]
+    plain = _one_char_at_a_time(syntax.parse("a*Error", 0))
+    text = "aaaErrorErroX" * 3
+    for limit in range(1, 120):
+        assert model.run(text, "search", limit) == plain.run(text, "search", limit), limit
+
+
+def test_refused_starts_counted_in_a_row_stop_where_the_limit_does() -> None:
+    model = backtracking.Model(syntax.parse("ab", 0))
+    every_start = backtracking.Model(syntax.parse("ab", 0))
+    every_start.refused = lambda limit: None  # type: ignore[method-assign]
+    text = "x" * 40 + "ab"
+    for steps in range(1, 60):
+        assert model.run(text, "search", steps) == every_start.run(text, "search", steps), steps
+    assert model.run(text, "search", 1000).start == 40
+
+
 def test_refused_starts_are_counted_only_where_an_attempt_reads_one_character() -> None:
     plain = backtracking.Model(syntax.parse("(?:ab|c.*d)x", 0))
     found = plain.refused(1000)
