@@ -87,8 +87,8 @@ class _OverBudget(Exception):
 
 # Instructions are tuples; the first item is the opcode.
 (
-    CHAR, AT, SPLIT, JMP, SAVE, REP_INIT, REP, ONE, SUB, BACKREF, COND, MATCH, SUCCEED, LITERAL,
-) = range(14)
+    CHAR, AT, SPLIT, JMP, SAVE, REP_INIT, REP, ONE, SUB, BACKREF, COND, MATCH, SUCCEED,
+) = range(13)
 _READ_AROUND = frozenset((AT, SUB, BACKREF, COND))  # what may look past one character
 # Entries of the backtrack stack, by their first item.
 _CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS = range(5)
@@ -148,30 +148,14 @@ class _Compiler:
         return len(self.code) - 1
 
     def seq(self, nodes: Seq, flags: int, depth: int) -> None:
-        chars = self.chars
+        code, chars = self.code, self.chars
         by_flags = (flags & syntax.CLASS_FLAGS) << 21
-        run: list[Answers] = []  # the tests of the literal characters in a row so far
         for node in nodes:
             if type(node) is syntax.Char:  # the commonest node, its test looked up in place
                 test = chars.get(node.code | by_flags)
-                run.append(test if test is not None else self.test(node, flags))
+                code.append((CHAR, test if test is not None else self.test(node, flags)))
             else:
-                if run:
-                    self.literal(run)
-                    run = []
                 self.node(node, flags, depth)
-        if run:
-            self.literal(run)
-
-    def literal(self, tests: list[Answers]) -> None:
-        """Characters in a row: the first a `CHAR` (a repeat before it gives back to it), the
-        rest, past one, one `LITERAL` that counts a step per character as their `CHAR`s would."""
-        code = self.code
-        code.append((CHAR, tests[0]))
-        if len(tests) > 2:
-            code.append((LITERAL, tuple(tests[1:]), len(tests) - 1))
-        elif len(tests) == 2:
-            code.append((CHAR, tests[1]))
 
     def node(self, node: syntax.Node, flags: int, depth: int) -> None:
         if isinstance(node, syntax.CHARACTER_NODES):
@@ -269,52 +253,35 @@ class Model:
         self._reads_around = compiler.reads_around
         self._refused: tuple[int, tuple[Answers, ...]] | None = None
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
-        self._opens: dict[int, str] = {}  # by code point: see `_marks`
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
         """Match `text` as `re` would in `mode`, within `steps`."""
         state = _State(self, text, mode == "fullmatch", steps)
-        last = len(text) if mode == "search" else 0  # the last start tried
+        size = len(text)
+        starts = range(size + 1) if mode == "search" else range(1)
         refused = self.refused(steps)
-        start = 0
+        cost, tests = refused if refused is not None else (steps + 1, ())
+        opens: dict[str, bool] = {}  # by character: whether some test an attempt meets first accepts it
         try:
-            if refused is not None:
-                cost = refused[0]
-                marks = text.translate(self._marks(text, refused[1]))  # "1" where an attempt may go on
-                while start <= last:
-                    # The refused starts before the next one that may go on (the text's end is
-                    # refused) each fail after `cost` steps: counted while the limit allows one more.
-                    opened = marks.find("1", start)
-                    if opened < 0 or opened > last:
-                        opened = last + 1
-                    counted = min(opened - start, (steps - state.steps) // cost)
-                    state.steps += counted * cost
-                    start += counted
-                    if start > last or start < opened:
-                        break  # every start tried, or too few steps left to count one: run the rest
-                    state.reset()
-                    end = state.execute(0, start, True)
-                    if end >= 0:
-                        return Run(Verdict.MATCH, state.steps, start, end)
-                    start += 1
-            for at in range(start, last + 1):
+            for start in starts:
+                if state.steps + cost <= steps:
+                    if start == size:
+                        state.steps += cost  # what the attempt would take, and fail
+                        continue
+                    char = text[start]
+                    opened = opens.get(char)
+                    if opened is None:
+                        opened = opens[char] = any(test[char] for test in tests)
+                    if not opened:
+                        state.steps += cost
+                        continue
                 state.reset()
-                end = state.execute(0, at, True)
+                end = state.execute(0, start, True)
                 if end >= 0:
-                    return Run(Verdict.MATCH, state.steps, at, end)
+                    return Run(Verdict.MATCH, state.steps, start, end)
         except _OverBudget:
             return Run(Verdict.OVER_BUDGET, state.steps)
         return Run(Verdict.NO_MATCH, state.steps)
-
-    def _marks(self, text: str, tests: tuple[Answers, ...]) -> dict[int, str]:
-        """A table that spells each of the text's characters "1" when some test an attempt
-        meets first accepts it (an attempt there may go on), else "0"; kept across runs."""
-        table = self._opens
-        for char in set(text):
-            code = ord(char)
-            if code not in table:
-                table[code] = "1" if any(test[char] for test in tests) else "0"
-        return table
 
     def refused(self, limit: int) -> tuple[int, tuple[Answers, ...]] | None:
         """An attempt at a position whose character every test it meets refuses (or at the
@@ -357,8 +324,6 @@ class _Probed(dict[int, tuple[Any, ...]]):
         op = self.code[pc]
         if op[0] in (CHAR, ONE):
             op = (op[0], _Probe(op[1], self.met), *op[2:])
-        elif op[0] == LITERAL:
-            op = (LITERAL, tuple(_Probe(test, self.met) for test in op[1]), op[2])
         self[pc] = op
         return op
 
@@ -391,7 +356,6 @@ class _State:
         self.registers = model.registers
         self.runs: dict[int, list[int]] = {}
         self.accepts: dict[int, list[int]] = {}
-        self.literals: dict[int, int] = {}  # a `LITERAL` at a place -> how many of its characters match there
         self.reset()
 
     def accepted_runs(self, test: Answers) -> list[int]:
@@ -432,8 +396,7 @@ class _State:
         """Run from `pc` at `pos`: the end of the first match, or -1."""
         code, text, size = self.code, self.text, len(self.text)
         caps, count, last = self.caps, self.count, self.last
-        runs, accepts, literals = self.runs, self.accepts, self.literals
-        stride = size + 1  # a `LITERAL`'s place in `literals`: pc * stride + pos
+        runs, accepts = self.runs, self.accepts
         stack: list[tuple[Any, ...]] = []
         steps, limit = self.steps, self.limit
         while True:
@@ -447,28 +410,6 @@ class _State:
             if kind == CHAR:
                 if pos < size and op[1][text[pos]]:
                     pos += 1
-                    pc += 1
-                    continue
-                ok = False
-            elif kind == LITERAL:  # `CHAR`s in a row: one step each up to the first that fails
-                key = pc * stride + pos
-                matched = literals.get(key)
-                if matched is None:
-                    matched = 0
-                    for test, char in zip(op[1], text[pos : pos + op[2]], strict=False):
-                        if not test[char]:
-                            break
-                        matched += 1
-                    literals[key] = matched
-                whole = matched == op[2]
-                more = matched - 1 if whole else matched  # the steps past this one's
-                if more:
-                    steps += more
-                    if steps > limit:  # the `CHAR` that went over
-                        self.steps = limit + 1
-                        raise _OverBudget()
-                if whole:
-                    pos += matched
                     pc += 1
                     continue
                 ok = False
