@@ -2,9 +2,7 @@
 
 - `ida` between two loops of one state each searches the middle path alone; the
   search of the triple product it stands for finds the same word after the same steps,
-  and runs out of a budget at the same step. Where its queue holds one position of a
-  literal run it walks on along the run without the queue: compared with the triple
-  search on regexes of long literal runs and on every deadends canon's regex.
+  and runs out of a budget at the same step.
 - a run of literal characters built as one chain is compared with `concat` of its
   characters in `test_cold_path.py`.
 - Tarjan's components come out as they always did: a partition of the positions into
@@ -13,9 +11,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,86 +64,6 @@ def test_ida_of_single_state_loops_is_the_triple_search(pieces: list[str], flags
                 assert _run(analysis, "_ida_single", p, q, between, limit) == _run(
                     analysis, "_ida_triples", p, q, between, limit
                 )
-
-
-def _same_as_the_triple_search(analysis: redos._Analysis, tight: int) -> int:
-    """Asserts `_ida_single` gives what `_ida_triples` gives for every pair of single-state loops,
-    with a budget to spare, at, just under and well under what it needs; the pairs compared."""
-    forward, backward = analysis.reaches()
-    singles = [c for c in analysis.looping if len(analysis.components[c]) == 1]
-    pairs = 0
-    for c1 in singles:
-        for c2 in singles:
-            if c1 == c2 or not forward[c1] >> analysis.components[c2][0] & 1:
-                continue
-            p, q = analysis.components[c1][0], analysis.components[c2][0]
-            between = forward[c1] & backward[c2]
-            full = _run(analysis, "_ida_triples", p, q, between, 10**9)
-            assert _run(analysis, "_ida_single", p, q, between, 10**9) == full
-            used = 10**9 - full[1]
-            for limit in {used, max(used - 1, 0), used // 2, used - 3, tight}:
-                assert _run(analysis, "_ida_single", p, q, between, limit) == _run(
-                    analysis, "_ida_triples", p, q, between, max(limit, 0)
-                )
-            pairs += 1
-    return pairs
-
-
-def _run_positions_lead_on(analysis: redos._Analysis) -> bool:
-    """Whether every run position before its last has one edge, to the next position, and is
-    reached from the one before it alone (what the walk along a run counts on)."""
-    follow = analysis.auto.follow
-    inner = {y for first, last in analysis.auto.runs.items() for y in range(first + 1, last + 1)}
-    for y, last in enumerate(analysis.chained):
-        if last:
-            assert follow[y] == {y + 1: 1} and y < last and analysis.auto.runs.get(y, last) == last
-    for p, out in enumerate(follow):
-        for q in out:
-            assert q not in inner or p == q - 1
-    return bool(inner)
-
-
-_RUNS = st.sampled_from(
-    ["Error: ", "not found", "abc", "a", "x", " ", ".", ".*", ".+", "[^x]*", "[a-z]+", r"\d+", r"\w*", "a*", "(?:ab|cd)",
-     "(foo.*bar|baz.*qux)", "(?:abc)?", "(abc)*", "(?:a|abc)*", "k+", "K", "é", "[ab]", "(?:xyz.*)?"]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_RUNS, min_size=1, max_size=9), st.sampled_from([0, re.IGNORECASE]), st.integers(0, 80))
-def test_ida_walking_literal_runs_is_the_triple_search(pieces: list[str], flags: int, tight: int) -> None:
-    analysis = _analysis("".join(pieces), flags)
-    if analysis is None:
-        return
-    _run_positions_lead_on(analysis)
-    _same_as_the_triple_search(analysis, tight)
-
-
-def test_ida_walks_runs_to_their_end_and_stops_inside_them() -> None:
-    # `.*` hands `ab...` on to `.*` through the run: the walk reaches the run's last position
-    analysis = _analysis("x.*Error: not found.*", 0)
-    assert analysis is not None and _run_positions_lead_on(analysis)
-    assert _same_as_the_triple_search(analysis, 7) >= 3
-    # `\d*` reads no letter: the walk stops at the run's first letter
-    analysis = _analysis(r"\d*abc\d*", 0)
-    assert analysis is not None and _same_as_the_triple_search(analysis, 3) >= 2
-
-
-def test_deadends_regexes_ida_walking_runs_is_the_triple_search(deadends_dir: Path) -> None:
-    patterns = set()
-    for path in sorted(deadends_dir.rglob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        error = data.get("error") if isinstance(data.get("error"), dict) else data
-        if isinstance(error.get("regex"), str):
-            patterns.add(error["regex"])
-    assert len(patterns) > 1000
-    pairs = runs = 0
-    for pattern in sorted(patterns):
-        analysis = _analysis(pattern, re.IGNORECASE)
-        if analysis is not None:
-            runs += _run_positions_lead_on(analysis)
-            pairs += _same_as_the_triple_search(analysis, 5)
-    assert runs > 1000 and pairs > 3000
 
 
 @settings(max_examples=500, deadline=None)

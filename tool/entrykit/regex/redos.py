@@ -833,7 +833,6 @@ class _Analysis:
         for number in self.looping:
             self.looped[number] = True
         self._inner: list[list[tuple[int, int]]] | None = None
-        self._chained: list[int] | None = None
 
     def _acyclic(self) -> None:
         """The components, as `_sccs` gives them, of an automaton whose only cycles are
@@ -976,19 +975,16 @@ class _Analysis:
                         queue.append(nxt)
         return None
 
-    def _ida_single(self, p: int, q: int, between: int) -> str | None:  # noqa: C901 - one search, its state in locals
+    def _ida_single(self, p: int, q: int, between: int) -> str | None:
         """`ida` where `p` and `q` each loop alone: the first and last of the three paths
         stay where they are, so the search is the middle path's alone, from `p` to `q`
-        on characters both loops read; the same order, word and steps. Where the queue
-        holds one position of a literal run, the search walks on along the run without
-        the queue (each run position's one edge leads to the next): the same steps."""
+        on characters both loops read; the same order, word and steps."""
         follow = self.auto.follow
         degree = self.degree
         masks = self.auto.masks
         prefer = self.auto.prefer
         pick = self.alphabet.pick
         budget = self.budget
-        chained = self.chained
         mask_p, degree_p, degree_q = masks[p], degree[p], degree[q]
         both = mask_p & masks[q]
         left = budget.left - 2  # the budget's steps, counted here and handed back
@@ -996,30 +992,6 @@ class _Analysis:
         queue = deque([p])
         while queue and left >= 0:
             y = queue.popleft()
-            if not queue and chained[y]:  # a run's position before its last: its one edge is to y + 1
-                while True:
-                    left -= 1 + degree_p
-                    if left < 0:
-                        break
-                    y2 = y + 1
-                    here = masks[y2]
-                    if not here & mask_p or not between >> y2 & 1:
-                        break  # the queue is empty: the search ends
-                    left -= degree_q
-                    if left < 0:
-                        break
-                    common = here & both
-                    if not common or y2 in parents:
-                        break
-                    parents[y2] = (y, common)
-                    if y2 == q:
-                        budget.left = left
-                        return _middle_word(parents, p, q, pick, prefer)
-                    if not chained[y2]:  # the run's last: on through the queue
-                        queue.append(y2)
-                        break
-                    y = y2
-                continue
             left -= 1 + degree_p * degree[y]
             if left < 0:
                 break
@@ -1036,21 +1008,16 @@ class _Analysis:
                 parents[y2] = (y, common)
                 if y2 == q:
                     budget.left = left
-                    return _middle_word(parents, p, q, pick, prefer)
+                    word = []
+                    while y2 != p:
+                        y, common = parents[y2]  # type: ignore[misc]
+                        word.append(pick(common, prefer[y2]))
+                        y2 = y
+                    return "".join(reversed(word))
                 queue.append(y2)
         budget.left = left
         budget.spend(0)  # raises if past the budget
         return None
-
-    @property
-    def chained(self) -> list[int]:
-        """Each position of a literal run before its last: the run's last; 0 elsewhere (such a
-        position's one edge leads to the next position, and nothing else leads to those)."""
-        if self._chained is None:
-            chained = self._chained = [0] * self.n
-            for first, last in self.auto.runs.items():
-                chained[first:last] = [last] * (last - first)
-        return self._chained
 
     def reaches(self) -> tuple[dict[int, int], dict[int, int]]:
         """For each looping component, the positions reachable from it and those it is
@@ -1145,18 +1112,6 @@ def _spell(parents: dict[Any, Any], node: Any, char_of: Callable[[Any, int], str
         before, common = parents[node]
         word.append(char_of(node, common))
         node = before
-    return "".join(reversed(word))
-
-
-def _middle_word(
-    parents: dict[int, tuple[int, int] | None], p: int, q: int, pick: Callable[[int, str], str], prefer: list[str]
-) -> str:
-    """The word along the middle path `p` -> `q` that `_ida_single` found."""
-    word = []
-    while q != p:
-        y, common = parents[q]  # type: ignore[misc]
-        word.append(pick(common, prefer[q]))
-        q = y
     return "".join(reversed(word))
 
 
