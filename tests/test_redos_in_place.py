@@ -8,7 +8,9 @@
 - an alphabet holds the characters, in the same order, that spelling every case gives;
 - `.` is masked by the flags alone: the mask and steps of compiling it;
 - a state with one way around its own loop has no exponential ambiguity, found for the
-  steps the search of the product automaton takes to find none.
+  steps the search of the product automaton takes to find none;
+- an alphabet's places and lower-case tables copied from the base alphabet's are those
+  worked out from every character of it.
 """
 
 from __future__ import annotations
@@ -189,3 +191,25 @@ def test_a_state_looping_once_on_itself_is_answered_as_the_search_answers(patter
                     answers.append((exc.reason, -1))
             assert answers[0] == answers[1], (pattern, number, limit)
     assert singles  # the search start, at least
+
+
+@settings(max_examples=200, deadline=None)
+@given(_patterns(), st.lists(st.sampled_from(["Error", "kéK", "ſtraße", "İi"]), max_size=3))
+def test_an_alphabet_from_the_base_tables_is_the_one_worked_out_in_full(pattern: str, words: list[str]) -> None:
+    try:
+        parsed = syntax.parse(pattern + "".join(words), 0)
+    except re.error:
+        return
+    alphabet = redos._alphabet_for(parsed.nodes, Budget(redos.STEP_BUDGET, "test"))
+    assert alphabet.base is not None  # every analysis's alphabet starts with the base one
+    index = dict(zip(alphabet.chars, range(len(alphabet.chars)), strict=True))
+    assert list(alphabet.index.items()) == list(index.items())
+    for ascii_only in (True, False):
+        lower = syntax.ascii_lower if ascii_only else syntax.re_lower
+        table: dict[int, int] = {}
+        for number, char in enumerate(alphabet.chars):
+            table[lower(ord(char))] = table.get(lower(ord(char)), 0) | 1 << number
+        assert alphabet._lowered(ascii_only) == table
+    # an alphabet that does not start with the base one works its tables out alone
+    other = redos._Alphabet(["b", *alphabet.chars])
+    assert other.base is None and other.index == dict(zip(other.chars, range(len(other.chars)), strict=True))

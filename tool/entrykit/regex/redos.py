@@ -180,7 +180,14 @@ class _Alphabet:
         self.budget = budget or Budget(STEP_BUDGET, "the backtracking analysis")
         self.chars = list(dict.fromkeys(chars))  # once each, in the order first given
         self.text = "".join(self.chars)
-        self.index = dict(zip(self.chars, range(len(self.chars)), strict=True))
+        # Every alphabet of an analysis starts with the base alphabet: what is known of it,
+        # worked out once per process, is copied (`_BaseTables`).
+        self.base = _BASE_TABLES if self.text.startswith(_BASE_TABLES.text) else None
+        if self.base is not None:
+            self.index = self.base.index.copy()
+            self.index.update(zip(self.chars[self.base.size :], range(self.base.size, len(self.chars)), strict=True))
+        else:
+            self.index = dict(zip(self.chars, range(len(self.chars)), strict=True))
         self.all = (1 << len(self.chars)) - 1
         self._variants: list[int] | None = None
         self._codes: list[int] | None = None
@@ -262,9 +269,14 @@ class _Alphabet:
         """Lower case (as `re` lowers, ASCII only or not) -> the alphabet's characters with it."""
         table = self._by_lower.get(ascii_only)
         if table is None:
+            if self.base is not None:
+                table = self.base.lowered(ascii_only).copy()
+                chars, start = self.chars[self.base.size :], self.base.size
+            else:
+                table, chars, start = {}, self.chars, 0
+            self._by_lower[ascii_only] = table
             lower = syntax.ascii_lower if ascii_only else syntax.re_lower
-            table = self._by_lower[ascii_only] = {}
-            for number, low in enumerate(map(lower, map(ord, self.chars))):
+            for number, low in enumerate(map(lower, map(ord, chars)), start):
                 table[low] = table.get(low, 0) | 1 << number
         return table
 
@@ -300,6 +312,30 @@ class _Alphabet:
             if place is not None and mask >> place & 1:
                 return prefer
         return self.chars[(mask & -mask).bit_length() - 1]
+
+
+class _BaseTables:
+    """What an alphabet knows of `_BASE_ALPHABET`, its first characters: their places, and
+    their lower cases' bitmasks (the same as an alphabet works out for its own)."""
+
+    def __init__(self) -> None:
+        chars = list(dict.fromkeys(_BASE_ALPHABET))
+        self.text = "".join(chars)
+        self.size = len(chars)
+        self.index = dict(zip(chars, range(self.size), strict=True))
+        self._lowered: dict[bool, dict[int, int]] = {}
+
+    def lowered(self, ascii_only: bool) -> dict[int, int]:
+        table = self._lowered.get(ascii_only)
+        if table is None:
+            lower = syntax.ascii_lower if ascii_only else syntax.re_lower
+            table = self._lowered[ascii_only] = {}
+            for number, low in enumerate(map(lower, map(ord, self.text))):
+                table[low] = table.get(low, 0) | 1 << number
+        return table
+
+
+_BASE_TABLES = _BaseTables()
 
 
 def _collect_chars(nodes: Seq, out: list[str]) -> None:
