@@ -25,8 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
-from typing import Any, NamedTuple, get_args, overload
+from typing import Any, overload
 
 import ahocorasick
 
@@ -48,14 +47,14 @@ Query = str | tuple[str, tuple["Query", ...]] | None
 # --- required literals ---------------------------------------------------------------------
 
 
-class _Info(NamedTuple):
-    exact: frozenset[str] | None  # the node matches exactly one of these (folded) strings
-    query: Query = None  # what any match contains, when `exact` is None
-
+# What a node (or a sequence) requires: (exact, query). `exact` is the set of (folded) strings
+# the node matches exactly one of, or None; then `query` is what any match contains. (A plain
+# tuple: one is made for every node walked, and a NamedTuple's constructor is a Python call.)
+_Info = tuple[frozenset[str] | None, Query]
 
 _NOTHING: frozenset[str] = frozenset({""})  # the empty string alone: what an empty sequence matches
-_EMPTY = _Info(_NOTHING)
-_ANY = _Info(None, None)
+_EMPTY: _Info = (_NOTHING, None)
+_ANY: _Info = (None, None)
 
 
 def _and(parts: Iterable[Query], budget: Budget) -> Query:
@@ -98,7 +97,7 @@ def _exact_query(strings: frozenset[str], budget: Budget) -> Query:
 
 
 def _query(info: _Info, budget: Budget) -> Query:
-    return _exact_query(info.exact, budget) if info.exact is not None else info.query
+    return _exact_query(info[0], budget) if info[0] is not None else info[1]
 
 
 def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str]:
@@ -111,45 +110,72 @@ def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str
     return frozenset([a + tail for a in exact])
 
 
-_CODE = attrgetter("code")
-# Where a sequence's literal runs end is found with `bytes.find` on one byte per node: 0 for
-# a literal character (most of every pattern), 1 for anything else.
-_LITERAL, _OTHER = 0, 1
-_KINDS = {kind: _LITERAL if kind is syntax.Char else _OTHER for kind in get_args(syntax.Node)}
+_CHAR = syntax.Char
+_GROUPS = (syntax.Group, syntax.Atomic)  # what a group requires is what its body does
+_UNKNOWN = (syntax.AnyChar, syntax.NotChar, syntax.Backref)  # nothing known of what they match
 
 
 def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
-    kinds = bytes(map(_KINDS.__getitem__, map(type, nodes)))
+    # each node's character, "" for a node that is no literal character (and once more at the
+    # end): one pass finds where the literal runs end and spells them out
+    chars = [chr(node.code) if type(node) is _CHAR else "" for node in nodes]
+    chars.append("")
+    size = len(nodes)
+    at = chars.index("")
+    if at == size:  # literal characters alone (most alternation branches): one folded string
+        if not nodes:
+            return _EMPTY
+        text = fold("".join(chars[:size]))
+        budget.spend(size + len(text))  # a step per node, and the run appended to ""
+        return (frozenset((text,)), None)
     exact = _NOTHING
     parts: list[Query] = []
     exact_only = True
     start = 0  # where the literal run not yet appended to every string of `exact` begins
-    at = kinds.find(_OTHER)
-    while at >= 0:
-        info = _node(nodes[at], budget)
+    while at < size:
+        node = nodes[at]
+        if isinstance(node, _GROUPS):
+            more, query = _seq(node.body, budget)
+        elif isinstance(node, _UNKNOWN):
+            more, query = _ANY
+        else:
+            more, query = _NODES[type(node)](node, budget)
         if at > start:
-            exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:at])))), budget)
-        more = info.exact
+            tail = fold("".join(chars[start:at]))
+            if len(exact) == 1:  # (most often: what `_appended` does to one string)
+                (only,) = exact
+                budget.spend(len(tail) + len(only))
+                exact = frozenset((only + tail,))
+            else:
+                exact = _appended(exact, tail, budget)
         if more is not None and len(exact) * len(more) <= _EXACT_LIMIT:
-            budget.spend(len(exact) * len(more) * (max(map(len, exact)) + max(map(len, more))))
-            exact = frozenset([a + b for a in exact for b in more])
+            if len(exact) == 1 and len(more) == 1:  # (most often: one string followed by one)
+                (only,) = exact
+                (after,) = more
+                budget.spend(len(only) + len(after))
+                if after:
+                    exact = frozenset((only + after,))
+            else:
+                budget.spend(len(exact) * len(more) * (max(map(len, exact)) + max(map(len, more))))
+                exact = frozenset([a + b for a in exact for b in more])
         else:
             exact_only = False
-            parts.append(_exact_query(exact, budget))
+            if exact is not _NOTHING:  # (`_NOTHING` requires nothing: no query, no step)
+                parts.append(_exact_query(exact, budget))
             if more is not None:
                 exact = more
             else:
-                parts.append(info.query)
+                parts.append(query)
                 exact = _NOTHING
         start = at + 1
-        at = kinds.find(_OTHER, start)
-    budget.spend(len(nodes))
-    if start < len(nodes):
-        exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:])))), budget)
+        at = chars.index("", start)
+    budget.spend(size)
+    if start < size:
+        exact = _appended(exact, fold("".join(chars[start:size])), budget)
     if exact_only:
-        return _Info(exact)
+        return (exact, None)
     parts.append(_exact_query(exact, budget))
-    return _Info(None, _and(parts, budget))
+    return (None, _and(parts, budget))
 
 
 def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
@@ -167,12 +193,12 @@ def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
 
 
 def _char(node: syntax.Char, budget: Budget) -> _Info:
-    return _Info(frozenset({chr(_TABLE[node.code])}))
+    return (frozenset({chr(_TABLE[node.code])}), None)
 
 
 def _char_class(node: syntax.CharClass, budget: Budget) -> _Info:
     chars = _class_chars(node)
-    return _Info(chars) if chars is not None else _ANY
+    return (chars, None) if chars is not None else _ANY
 
 
 def _group(node: syntax.Group | syntax.Atomic, budget: Budget) -> _Info:
@@ -182,14 +208,14 @@ def _group(node: syntax.Group | syntax.Atomic, budget: Budget) -> _Info:
 def _conditional(node: syntax.Conditional, budget: Budget) -> _Info:
     yes = _seq(node.yes, budget)
     no = _seq(node.no, budget) if node.no is not None else _EMPTY
-    return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
+    return (None, _or([_query(yes, budget), _query(no, budget)], budget))
 
 
 def _lookaround(node: syntax.Lookaround, budget: Budget) -> _Info:
     if node.negative:
         return _EMPTY
     # a positive lookaround's text is part of the searched text too
-    return _Info(None, _query(_seq(node.body, budget), budget))
+    return (None, _query(_seq(node.body, budget), budget))
 
 
 def _anchor(node: syntax.Anchor, budget: Budget) -> _Info:
@@ -199,35 +225,38 @@ def _anchor(node: syntax.Anchor, budget: Budget) -> _Info:
 def _alternation(node: syntax.Alternation, budget: Budget) -> _Info:
     """The branches' exact strings while they are few, else a query that one branch holds."""
     infos = [_seq(branch, budget) for branch in node.branches]
-    exacts = [info.exact for info in infos if info.exact is not None]
+    exacts = [info[0] for info in infos if info[0] is not None]
     if len(exacts) == len(infos):
         union = frozenset().union(*exacts)
         if len(union) <= _EXACT_LIMIT:
-            return _Info(union)
-    return _Info(None, _or((_query(i, budget) for i in infos), budget))
+            return (union, None)
+    return (None, _or((_query(i, budget) for i in infos), budget))
 
 
 def _repeat(node: syntax.Repeat, budget: Budget) -> _Info:
     """A fixed repeat of few exact strings spelt out; an optional one keeps its strings
     (and the empty one); otherwise what one pass of the body requires."""
-    low, high = node.low, node.high
-    inner = _seq(node.body, budget)
+    low, high, body = node.low, node.high, node.body
+    if len(body) == 1 and type(body[0]) in _UNKNOWN:  # `.*`, `.{0,30}`, `[^x]+`: nothing required
+        budget.spend(1)  # (the step `_seq` takes for the body's one node)
+        return _ANY
+    inner, query = _seq(body, budget)
     if low == 0:  # nothing required; an optional exact part keeps literal runs going
-        if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
-            return _Info(inner.exact | {""})
+        if high == 1 and inner is not None and len(inner) < _EXACT_LIMIT:
+            return (inner | {""}, None)
         return _ANY
     if (
         low == high
-        and inner.exact is not None
-        and len(inner.exact) ** low <= _EXACT_LIMIT
-        and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+        and inner is not None
+        and len(inner) ** low <= _EXACT_LIMIT
+        and low * max(map(len, inner)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
     ):
         exact = frozenset({""})
         for _ in range(low):
-            budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
-            exact = frozenset(a + b for a in exact for b in inner.exact)
-        return _Info(exact)
-    return _Info(None, _query(inner, budget))
+            budget.spend(len(exact) * len(inner) * (max(map(len, exact)) + max(map(len, inner))))
+            exact = frozenset(a + b for a in exact for b in inner)
+        return (exact, None)
+    return (None, _exact_query(inner, budget) if inner is not None else query)
 
 
 def _nothing_known(node: syntax.Node, budget: Budget) -> _Info:
@@ -237,6 +266,9 @@ def _nothing_known(node: syntax.Node, budget: Budget) -> _Info:
 # what each kind of node requires, by its type (the node records have no subclasses)
 _NODES: dict[type, Callable[[Any, Budget], _Info]] = {
     syntax.Char: _char,
+    syntax.NotChar: _nothing_known,
+    syntax.AnyChar: _nothing_known,
+    syntax.Backref: _nothing_known,
     syntax.CharClass: _char_class,
     syntax.Group: _group,
     syntax.Atomic: _group,
@@ -249,7 +281,7 @@ _NODES: dict[type, Callable[[Any, Budget], _Info]] = {
 
 
 def _node(node: syntax.Node, budget: Budget) -> _Info:
-    return _NODES.get(type(node), _nothing_known)(node, budget)
+    return _NODES[type(node)](node, budget)
 
 
 LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
