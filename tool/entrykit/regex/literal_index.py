@@ -398,56 +398,68 @@ def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> i
     `may_match` walks it (and lists its literals) again for every text. Texts asked
     about again and again (the probes) are best passed joined once (`JoinedTexts`)."""
     joined = folded_texts if isinstance(folded_texts, JoinedTexts) else JoinedTexts(folded_texts)
-    return _holding_all(query, joined, (1 << len(joined.texts)) - 1, {})
+    return _holding_all(query, joined, (1 << len(joined.texts)) - 1)
 
 
-def _holding_all(part: Query, joined: JoinedTexts, everything: int, holding: dict[str, int]) -> int:
+def _holding_all(part: Query, joined: JoinedTexts, everything: int) -> int:
     """`may_match_each`'s walk: the mask of the texts that hold what `part` requires."""
     if part is None:
         return everything
     if isinstance(part, str):
-        found = holding.get(part)
-        if found is None:
-            found = holding[part] = joined.holding(part)
-        return found
+        return joined.holding(part)
+    known = joined.known
+    # (the literal parts, most of them, looked up here: not in a call of their own)
     if part[0] == "and":
         out = everything
         for item in part[1]:
-            out &= _holding_all(item, joined, everything, holding)
+            if type(item) is str:
+                found = known.get(item)
+                out &= found if found is not None else joined.holding(item)
+            else:
+                out &= _holding_all(item, joined, everything)
             if not out:  # no text holds them all: the other parts change nothing
                 break
         return out
     out = 0
     for item in part[1]:
-        out |= _holding_all(item, joined, everything, holding)
+        if type(item) is str:
+            found = known.get(item)
+            out |= found if found is not None else joined.holding(item)
+        else:
+            out |= _holding_all(item, joined, everything)
         if out == everything:
             break
     return out
 
 
 class JoinedTexts:
-    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
+    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal;
+    a literal of `GRAM` characters or more is first looked up by its character triples."""
 
     KEPT = 4096  # literals whose answer is kept (the same words come back in regex after regex)
+    GRAM = 3
 
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
         self.joined = "\0".join(texts)
         self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-        self._known: dict[str, int] = {}
+        self.known: dict[str, int] = {}  # literal -> `holding(literal)`, for the last literals asked
+        self._grams: dict[str, int] | None = None  # triple -> the texts holding it (bit i: text i)
 
     def holding(self, literal: str) -> int:
         """Bit i set when `texts[i]` holds `literal`."""
-        known = self._known.get(literal)
+        known = self.known.get(literal)
         if known is None:
-            if len(self._known) >= self.KEPT:
-                self._known.clear()
-            known = self._known[literal] = self._holding(literal)
+            if len(self.known) >= self.KEPT:
+                self.known.clear()
+            known = self.known[literal] = self._holding(literal)
         return known
 
     def _holding(self, literal: str) -> int:
         if not literal or "\0" in literal:  # (a NUL would match across two texts)
             return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
+        if len(literal) >= self.GRAM:
+            return self._holding_by_grams(literal)
         mask, at = 0, self.joined.find(literal)
         while at >= 0:
             number = bisect.bisect_right(self.starts, at) - 1
@@ -457,6 +469,35 @@ class JoinedTexts:
                 break
             at = self.joined.find(literal, self.starts[following])
         return mask
+
+    def _holding_by_grams(self, literal: str) -> int:
+        """A text holding `literal` holds each of its triples: only the texts holding a triple
+        every GRAM characters (and the last) are searched, and most literals of a regex are in
+        no text (where `str.find` reads every text to tell)."""
+        grams = self._grams if self._grams is not None else self._index()
+        gram, last = self.GRAM, len(literal) - self.GRAM
+        maybe = grams.get(literal[last:], 0)
+        for at in range(0, last, gram):
+            if not maybe:
+                return 0
+            maybe &= grams.get(literal[at : at + gram], 0)
+        mask, texts = 0, self.texts
+        while maybe:
+            low = maybe & -maybe
+            if literal in texts[low.bit_length() - 1]:
+                mask |= low
+            maybe ^= low
+        return mask
+
+    def _index(self) -> dict[str, int]:
+        grams: dict[str, int] = {}
+        gram = self.GRAM
+        for number, text in enumerate(self.texts):
+            bit = 1 << number
+            for triple in {text[at : at + gram] for at in range(len(text) - gram + 1)}:
+                grams[triple] = grams.get(triple, 0) | bit
+        self._grams = grams
+        return grams
 
 
 def longest_literal(query: Query) -> int:
