@@ -111,6 +111,7 @@ def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str
 
 
 _CHAR = syntax.Char
+_REPEAT = syntax.Repeat
 _GROUPS = (syntax.Group, syntax.Atomic)  # what a group requires is what its body does
 _UNKNOWN = (syntax.AnyChar, syntax.NotChar, syntax.Backref)  # nothing known of what they match
 
@@ -128,54 +129,73 @@ def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
         text = fold("".join(chars[:size]))
         budget.spend(size + len(text))  # a step per node, and the run appended to ""
         return (frozenset((text,)), None)
-    exact = _NOTHING
+    # the strings the nodes so far match exactly one of: while that is one string, it is `one`
+    # and `exact` is None (no set is made for it)
+    exact: frozenset[str] | None = None
+    one = ""
     parts: list[Query] = []
     exact_only = True
     start = 0  # where the literal run not yet appended to every string of `exact` begins
     while at < size:
         node = nodes[at]
-        if isinstance(node, _GROUPS):
-            more, query = _seq(node.body, budget)
-        elif isinstance(node, _UNKNOWN):
-            more, query = _ANY
+        if type(node) is _REPEAT and len(node.body) == 1 and type(node.body[0]) in _UNKNOWN:
+            # `.*`, `.{0,30}`, `[^x]+` (as `_repeat` reads them): nothing required, for the one
+            # step `_seq` takes on the body
+            budget.spend(1)
+            more: frozenset[str] | None = None
+            query: Query = None
         else:
             more, query = _NODES[type(node)](node, budget)
         if at > start:
             tail = fold("".join(chars[start:at]))
-            if len(exact) == 1:  # (most often: what `_appended` does to one string)
-                (only,) = exact
-                budget.spend(len(tail) + len(only))
-                exact = frozenset((only + tail,))
+            if exact is None:
+                budget.spend(len(tail) + len(one))
+                one += tail
             else:
                 exact = _appended(exact, tail, budget)
-        if more is not None and len(exact) * len(more) <= _EXACT_LIMIT:
-            if len(exact) == 1 and len(more) == 1:  # (most often: one string followed by one)
-                (only,) = exact
-                (after,) = more
-                budget.spend(len(only) + len(after))
-                if after:
-                    exact = frozenset((only + after,))
-            else:
-                budget.spend(len(exact) * len(more) * (max(map(len, exact)) + max(map(len, more))))
-                exact = frozenset([a + b for a in exact for b in more])
+        if more is not None and len(more) * (1 if exact is None else len(exact)) <= _EXACT_LIMIT:
+            exact, one = _followed(exact, one, more, budget)
         else:
             exact_only = False
-            if exact is not _NOTHING:  # (`_NOTHING` requires nothing: no query, no step)
-                parts.append(_exact_query(exact, budget))
+            _add_exact(exact, one, parts, budget)
             if more is not None:
                 exact = more
             else:
-                parts.append(query)
-                exact = _NOTHING
+                if query is not None:
+                    parts.append(query)
+                exact, one = None, ""
         start = at + 1
         at = chars.index("", start)
     budget.spend(size)
     if start < size:
-        exact = _appended(exact, fold("".join(chars[start:size])), budget)
+        exact, one = _followed(exact, one, frozenset((fold("".join(chars[start:size])),)), budget)
     if exact_only:
-        return (exact, None)
-    parts.append(_exact_query(exact, budget))
+        return (frozenset((one,)) if exact is None else exact, None)
+    _add_exact(exact, one, parts, budget)
     return (None, _and(parts, budget))
+
+
+def _followed(
+    exact: frozenset[str] | None, one: str, more: frozenset[str], budget: Budget
+) -> tuple[frozenset[str] | None, str]:
+    """`_seq`'s strings (`exact`, or `one` alone) each followed by each of `more`: one string
+    when both are one."""
+    if exact is None and len(more) == 1:
+        (after,) = more
+        budget.spend(len(one) + len(after))
+        return None, one + after
+    strings = exact if exact is not None else frozenset((one,))
+    budget.spend(len(strings) * len(more) * (max(map(len, strings)) + max(map(len, more))))
+    return frozenset([a + b for a in strings for b in more]), ""
+
+
+def _add_exact(exact: frozenset[str] | None, one: str, parts: list[Query], budget: Budget) -> None:
+    """Add what `_seq`'s strings (`exact`, or `one` alone) require to its parts."""
+    if exact is not None:
+        parts.append(_exact_query(exact, budget))
+    elif one:  # (what `_exact_query` makes of one string, and spends on it)
+        budget.spend(1)
+        parts.append(one)
 
 
 def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
@@ -236,11 +256,8 @@ def _alternation(node: syntax.Alternation, budget: Budget) -> _Info:
 def _repeat(node: syntax.Repeat, budget: Budget) -> _Info:
     """A fixed repeat of few exact strings spelt out; an optional one keeps its strings
     (and the empty one); otherwise what one pass of the body requires."""
-    low, high, body = node.low, node.high, node.body
-    if len(body) == 1 and type(body[0]) in _UNKNOWN:  # `.*`, `.{0,30}`, `[^x]+`: nothing required
-        budget.spend(1)  # (the step `_seq` takes for the body's one node)
-        return _ANY
-    inner, query = _seq(body, budget)
+    low, high = node.low, node.high
+    inner, query = _seq(node.body, budget)
     if low == 0:  # nothing required; an optional exact part keeps literal runs going
         if high == 1 and inner is not None and len(inner) < _EXACT_LIMIT:
             return (inner | {""}, None)
