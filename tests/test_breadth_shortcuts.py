@@ -1,9 +1,9 @@
 """ET208's shortcuts give what the plain computation gives.
 
-- `JoinedTexts.holding` looks a literal of three characters or more up by its character
-  triples before searching the texts that hold them all: the same mask as testing
-  `literal in text` for every text, on generated texts and on every literal of the
-  deadends canons' regexes against the probes and probe messages;
+- `JoinedTexts.holding`, once it has searched for enough literals, looks a literal of three
+  characters or more up by its character triples before searching the texts that hold them
+  all: the same mask as testing `literal in text` for every text, on generated texts and on
+  every literal of the deadends canons' regexes against the probes and probe messages;
 - `too_broad` runs a regex only on the probes and probe messages that hold every literal
   a match needs (one walk of its query over both, joined): the same answer as running it
   on all of them, on generated regexes and on the canons' regexes with their own texts.
@@ -37,10 +37,14 @@ def _plain_holding(texts: tuple[str, ...], literal: str) -> int:
     st.lists(st.text(alphabet=ALPHABET, max_size=7) | st.sampled_from(["abc", "bca", "aaaa", "cab"]), max_size=6),
 )
 def test_joined_texts_hold_a_literal_where_each_text_does(texts: list[str], literals: list[str]) -> None:
-    joined = JoinedTexts(tuple(texts))
-    joined.KEPT = 2  # (answers let go often)
+    searched, indexed = JoinedTexts(tuple(texts)), JoinedTexts(tuple(texts))
+    searched.KEPT = indexed.KEPT = 2  # (answers let go often)
+    indexed.INDEX_AFTER = 1  # (the triples indexed after the first search)
     for literal in literals + literals:  # (asked again: the kept answer)
-        assert joined.holding(literal) == _plain_holding(tuple(texts), literal), literal
+        expected = _plain_holding(tuple(texts), literal)
+        assert searched.holding(literal) == expected, literal
+        assert indexed.holding(literal) == expected, literal
+    assert searched._grams is None
 
 
 def _canon_regexes(deadends: Path) -> Iterator[tuple[str, list[str]]]:
@@ -55,6 +59,7 @@ def _canon_regexes(deadends: Path) -> Iterator[tuple[str, list[str]]]:
 def test_the_canons_literals_are_held_by_the_same_probes(deadends_dir: Path) -> None:
     texts = tuple(fold(t) for t in (*breadth.probe_texts(), *(p.message for p in breadth.probe_messages())))
     joined = JoinedTexts(texts)
+    joined.INDEX_AFTER = 100  # (some searched, the rest looked up by their triples)
     literals: set[str] = set()
     for pattern, _ in _canon_regexes(deadends_dir):
         try:
@@ -67,6 +72,7 @@ def test_the_canons_literals_are_held_by_the_same_probes(deadends_dir: Path) -> 
         assert mask == _plain_holding(texts, literal), literal
         held += mask != 0
     assert len(literals) > 5000 and held > 100  # (some literals are in the probes: not all masks empty)
+    assert joined._grams is not None
 
 
 def _everything(query: object, texts: JoinedTexts) -> int:

@@ -450,10 +450,17 @@ def _holding_all(part: Query, joined: JoinedTexts, everything: int) -> int:
 
 
 class JoinedTexts:
-    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal;
-    a literal of `GRAM` characters or more is first looked up by its character triples."""
+    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal.
+
+    Once `INDEX_AFTER` literals have been searched for so, the texts' character triples are
+    indexed: a literal of three characters or more is then searched for only in the texts
+    holding its triples (most literals are in no text, where `str.find` reads every text to
+    tell). Building the index for the probes and probe messages costs as much as ~2,700
+    searches: a run over few regexes (300 entries' make under 1,000 searches) never builds
+    it, one over many (the deadends canons' 6,000) gains most of it back."""
 
     KEPT = 4096  # literals whose answer is kept (the same words come back in regex after regex)
+    INDEX_AFTER = 1024
     GRAM = 3
 
     def __init__(self, texts: Sequence[str]) -> None:
@@ -461,6 +468,7 @@ class JoinedTexts:
         self.joined = "\0".join(texts)
         self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
         self.known: dict[str, int] = {}  # literal -> `holding(literal)`, for the last literals asked
+        self._searched = 0  # literals searched for in `joined`
         self._grams: dict[str, int] | None = None  # triple -> the texts holding it (bit i: text i)
 
     def holding(self, literal: str) -> int:
@@ -476,7 +484,11 @@ class JoinedTexts:
         if not literal or "\0" in literal:  # (a NUL would match across two texts)
             return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
         if len(literal) >= self.GRAM:
-            return self._holding_by_grams(literal)
+            if self._grams is not None:
+                return self._holding_by_grams(literal, self._grams)
+            self._searched += 1
+            if self._searched > self.INDEX_AFTER:
+                return self._holding_by_grams(literal, self._index())
         mask, at = 0, self.joined.find(literal)
         while at >= 0:
             number = bisect.bisect_right(self.starts, at) - 1
@@ -487,11 +499,9 @@ class JoinedTexts:
             at = self.joined.find(literal, self.starts[following])
         return mask
 
-    def _holding_by_grams(self, literal: str) -> int:
+    def _holding_by_grams(self, literal: str, grams: dict[str, int]) -> int:
         """A text holding `literal` holds each of its triples: only the texts holding a triple
-        every GRAM characters (and the last) are searched, and most literals of a regex are in
-        no text (where `str.find` reads every text to tell)."""
-        grams = self._grams if self._grams is not None else self._index()
+        every GRAM characters (and the last) are searched."""
         gram, last = self.GRAM, len(literal) - self.GRAM
         maybe = grams.get(literal[last:], 0)
         for at in range(0, last, gram):
