@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from importlib import resources
 
 from entrykit.regex.information import least_information
@@ -56,18 +56,15 @@ def probe_texts() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _folded_probe_texts() -> JoinedTexts:
-    return JoinedTexts(tuple(fold(probe) for probe in probe_texts()))
-
-
-@lru_cache(maxsize=1)
 def _folded_keys() -> tuple[str, ...]:
     return tuple(fold(probe.key) for probe in probe_messages())
 
 
 @lru_cache(maxsize=1)
-def _folded_messages() -> JoinedTexts:
-    return JoinedTexts(tuple(fold(probe.message) for probe in probe_messages()))
+def _folded_probes_and_messages() -> JoinedTexts:
+    """The probe texts, then the probe messages, folded: which of them hold a regex's literals
+    is one walk of its query, each literal looked up once."""
+    return JoinedTexts(tuple(fold(text) for text in (*probe_texts(), *(probe.message for probe in probe_messages()))))
 
 
 @dataclass(frozen=True)
@@ -99,48 +96,63 @@ def too_broad(
     # Only the probes that hold every literal a match needs can match (all of them when
     # the literals are not known); in order, so the first match named is the same.
     regex = _regex_alone(pattern, flags)
-    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in regex.probes])
-    for probe, outcome in zip(regex.probes, outcomes, strict=True):
+    probes = regex.probes()
+    outcomes = runner.run([Job(pattern, flags, mode, probe) for probe in probes])
+    for probe, outcome in zip(probes, outcomes, strict=True):
         if outcome.status is Status.MATCH:
             if probe == "":
                 return Broad("matches the empty string, so it matches every message")
             return Broad(f"matches the generic message `{probe}`")
     if not regex.known:
         return None
-    worth, literal = regex.information
+    worth, literal = regex.information()
     if worth < min_literal:
         weakest = "no literal text at all" if literal is None else f"only `{_quote(literal)}`"
         return Broad(
             f"lets a match go with less literal text than {min_literal:g} Latin letters' worth "
             f"(one alternative needs {weakest})"
         )
-    return _other_errors(pattern, flags, mode, runner, regex.messages, own_texts)
+    return _other_errors(pattern, flags, mode, runner, regex.messages(), own_texts)
 
 
-@dataclass(frozen=True)
 class _Regex:
     """What `too_broad` knows of a regex before running it, whatever the entry: worked out
     once per regex (and each part only when asked)."""
 
-    known: bool  # whether the literals every match needs are known
-    query: Query  # those literals
+    __slots__ = ("known", "query", "_held", "_probes", "_information")
 
-    @cached_property
+    def __init__(self, known: bool, query: Query) -> None:
+        self.known = known  # whether the literals every match needs are known
+        self.query = query  # those literals
+        self._held: int | None = None
+        self._probes: tuple[str, ...] | None = None
+        self._information: tuple[float, str | None] | None = None
+
+    def _holding(self) -> int:
+        """The probe texts, then the probe messages, holding them (bit i: text i of
+        `_folded_probes_and_messages`)."""
+        if self._held is None:
+            self._held = may_match_each(self.query, _folded_probes_and_messages())
+        return self._held
+
     def probes(self) -> tuple[str, ...]:
         """The probe texts holding them, in order (all when not known)."""
-        if not self.known:
-            return probe_texts()
-        holding = may_match_each(self.query, _folded_probe_texts())
-        return tuple(probe for number, probe in enumerate(probe_texts()) if holding >> number & 1)
+        if self._probes is None:
+            texts = probe_texts()
+            if not self.known:
+                self._probes = texts
+            else:
+                self._probes = tuple(texts[number] for number in _bits(self._holding() & ((1 << len(texts)) - 1)))
+        return self._probes
 
-    @cached_property
     def information(self) -> tuple[float, str | None]:
-        return least_information(self.query)
+        if self._information is None:
+            self._information = least_information(self.query)
+        return self._information
 
-    @cached_property
     def messages(self) -> int:
         """The probe messages holding them (bit i: message i)."""
-        return may_match_each(self.query, _folded_messages())
+        return self._holding() >> len(probe_texts())
 
 
 @lru_cache(maxsize=4096)  # (regexes written alike, one template's, are asked about entry by entry)

@@ -25,8 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
-from typing import Any, NamedTuple, get_args, overload
+from typing import Any, overload
 
 import ahocorasick
 
@@ -49,14 +48,14 @@ Query = str | tuple[str, tuple["Query", ...]] | None
 # --- required literals ---------------------------------------------------------------------
 
 
-class _Info(NamedTuple):
-    exact: frozenset[str] | None  # the node matches exactly one of these (folded) strings
-    query: Query = None  # what any match contains, when `exact` is None
-
+# What a node (or a sequence) requires: (exact, query). `exact` is the set of (folded) strings
+# the node matches exactly one of, or None; then `query` is what any match contains. (A plain
+# tuple: one is made for every node walked, and a NamedTuple's constructor is a Python call.)
+_Info = tuple[frozenset[str] | None, Query]
 
 _NOTHING: frozenset[str] = frozenset({""})  # the empty string alone: what an empty sequence matches
-_EMPTY = _Info(_NOTHING)
-_ANY = _Info(None, None)
+_EMPTY: _Info = (_NOTHING, None)
+_ANY: _Info = (None, None)
 
 
 def _and(parts: Iterable[Query], budget: Budget) -> Query:
@@ -99,7 +98,7 @@ def _exact_query(strings: frozenset[str], budget: Budget) -> Query:
 
 
 def _query(info: _Info, budget: Budget) -> Query:
-    return _exact_query(info.exact, budget) if info.exact is not None else info.query
+    return _exact_query(info[0], budget) if info[0] is not None else info[1]
 
 
 def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str]:
@@ -112,45 +111,92 @@ def _appended(exact: frozenset[str], tail: str, budget: Budget) -> frozenset[str
     return frozenset([a + tail for a in exact])
 
 
-_CODE = attrgetter("code")
-# Where a sequence's literal runs end is found with `bytes.find` on one byte per node: 0 for
-# a literal character (most of every pattern), 1 for anything else.
-_LITERAL, _OTHER = 0, 1
-_KINDS = {kind: _LITERAL if kind is syntax.Char else _OTHER for kind in get_args(syntax.Node)}
+_CHAR = syntax.Char
+_REPEAT = syntax.Repeat
+_GROUPS = (syntax.Group, syntax.Atomic)  # what a group requires is what its body does
+_UNKNOWN = (syntax.AnyChar, syntax.NotChar, syntax.Backref)  # nothing known of what they match
 
 
 def _seq(nodes: syntax.Seq, budget: Budget) -> _Info:
-    kinds = bytes(map(_KINDS.__getitem__, map(type, nodes)))
-    exact = _NOTHING
+    # each node's character, "" for a node that is no literal character (and once more at the
+    # end): one pass finds where the literal runs end and spells them out
+    chars = [chr(node.code) if type(node) is _CHAR else "" for node in nodes]
+    chars.append("")
+    size = len(nodes)
+    at = chars.index("")
+    if at == size:  # literal characters alone (most alternation branches): one folded string
+        if not nodes:
+            return _EMPTY
+        text = fold("".join(chars[:size]))
+        budget.spend(size + len(text))  # a step per node, and the run appended to ""
+        return (frozenset((text,)), None)
+    # the strings the nodes so far match exactly one of: while that is one string, it is `one`
+    # and `exact` is None (no set is made for it)
+    exact: frozenset[str] | None = None
+    one = ""
     parts: list[Query] = []
     exact_only = True
     start = 0  # where the literal run not yet appended to every string of `exact` begins
-    at = kinds.find(_OTHER)
-    while at >= 0:
-        info = _node(nodes[at], budget)
+    while at < size:
+        node = nodes[at]
+        if type(node) is _REPEAT and len(node.body) == 1 and type(node.body[0]) in _UNKNOWN:
+            # `.*`, `.{0,30}`, `[^x]+` (as `_repeat` reads them): nothing required, for the one
+            # step `_seq` takes on the body
+            budget.spend(1)
+            more: frozenset[str] | None = None
+            query: Query = None
+        else:
+            more, query = _NODES[type(node)](node, budget)
         if at > start:
-            exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:at])))), budget)
-        more = info.exact
-        if more is not None and len(exact) * len(more) <= _EXACT_LIMIT:
-            budget.spend(len(exact) * len(more) * (max(map(len, exact)) + max(map(len, more))))
-            exact = frozenset([a + b for a in exact for b in more])
+            tail = fold("".join(chars[start:at]))
+            if exact is None:
+                budget.spend(len(tail) + len(one))
+                one += tail
+            else:
+                exact = _appended(exact, tail, budget)
+        if more is not None and len(more) * (1 if exact is None else len(exact)) <= _EXACT_LIMIT:
+            exact, one = _followed(exact, one, more, budget)
         else:
             exact_only = False
-            parts.append(_exact_query(exact, budget))
+            _add_exact(exact, one, parts, budget)
             if more is not None:
                 exact = more
             else:
-                parts.append(info.query)
-                exact = _NOTHING
+                if query is not None:
+                    parts.append(query)
+                exact, one = None, ""
         start = at + 1
-        at = kinds.find(_OTHER, start)
-    budget.spend(len(nodes))
-    if start < len(nodes):
-        exact = _appended(exact, fold("".join(map(chr, map(_CODE, nodes[start:])))), budget)
+        at = chars.index("", start)
+    budget.spend(size)
+    if start < size:
+        exact, one = _followed(exact, one, frozenset((fold("".join(chars[start:size])),)), budget)
     if exact_only:
-        return _Info(exact)
-    parts.append(_exact_query(exact, budget))
-    return _Info(None, _and(parts, budget))
+        return (frozenset((one,)) if exact is None else exact, None)
+    _add_exact(exact, one, parts, budget)
+    return (None, _and(parts, budget))
+
+
+def _followed(
+    exact: frozenset[str] | None, one: str, more: frozenset[str], budget: Budget
+) -> tuple[frozenset[str] | None, str]:
+    """`_seq`'s strings (`exact`, or `one` alone) each followed by each of `more`: one string
+    when both are one."""
+    if exact is None and len(more) == 1:
+        (after,) = more
+        budget.spend(len(one) + len(after))
+        return None, one + after
+    strings = exact if exact is not None else frozenset((one,))
+    budget.spend(len(strings) * len(more) * (max(map(len, strings)) + max(map(len, more))))
+    return frozenset([a + b for a in strings for b in more]), ""
+
+
+def _add_exact(exact: frozenset[str] | None, one: str, parts: list[Query], budget: Budget) -> None:
+    """Add what `_seq`'s strings (`exact`, or `one` alone) require to its parts."""
+    if exact is not None:
+        parts.append(_exact_query(exact, budget))
+    elif one:  # (what `_exact_query` makes of one string, and spends on it)
+        budget.spend(1)
+        parts.append(one)
 
 
 def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
@@ -168,12 +214,12 @@ def _class_chars(node: syntax.CharClass) -> frozenset[str] | None:
 
 
 def _char(node: syntax.Char, budget: Budget) -> _Info:
-    return _Info(frozenset({chr(_TABLE[node.code])}))
+    return (frozenset({chr(_TABLE[node.code])}), None)
 
 
 def _char_class(node: syntax.CharClass, budget: Budget) -> _Info:
     chars = _class_chars(node)
-    return _Info(chars) if chars is not None else _ANY
+    return (chars, None) if chars is not None else _ANY
 
 
 def _group(node: syntax.Group | syntax.Atomic, budget: Budget) -> _Info:
@@ -183,14 +229,14 @@ def _group(node: syntax.Group | syntax.Atomic, budget: Budget) -> _Info:
 def _conditional(node: syntax.Conditional, budget: Budget) -> _Info:
     yes = _seq(node.yes, budget)
     no = _seq(node.no, budget) if node.no is not None else _EMPTY
-    return _Info(None, _or([_query(yes, budget), _query(no, budget)], budget))
+    return (None, _or([_query(yes, budget), _query(no, budget)], budget))
 
 
 def _lookaround(node: syntax.Lookaround, budget: Budget) -> _Info:
     if node.negative:
         return _EMPTY
     # a positive lookaround's text is part of the searched text too
-    return _Info(None, _query(_seq(node.body, budget), budget))
+    return (None, _query(_seq(node.body, budget), budget))
 
 
 def _anchor(node: syntax.Anchor, budget: Budget) -> _Info:
@@ -200,35 +246,35 @@ def _anchor(node: syntax.Anchor, budget: Budget) -> _Info:
 def _alternation(node: syntax.Alternation, budget: Budget) -> _Info:
     """The branches' exact strings while they are few, else a query that one branch holds."""
     infos = [_seq(branch, budget) for branch in node.branches]
-    exacts = [info.exact for info in infos if info.exact is not None]
+    exacts = [info[0] for info in infos if info[0] is not None]
     if len(exacts) == len(infos):
         union = frozenset().union(*exacts)
         if len(union) <= _EXACT_LIMIT:
-            return _Info(union)
-    return _Info(None, _or((_query(i, budget) for i in infos), budget))
+            return (union, None)
+    return (None, _or((_query(i, budget) for i in infos), budget))
 
 
 def _repeat(node: syntax.Repeat, budget: Budget) -> _Info:
     """A fixed repeat of few exact strings spelt out; an optional one keeps its strings
     (and the empty one); otherwise what one pass of the body requires."""
     low, high = node.low, node.high
-    inner = _seq(node.body, budget)
+    inner, query = _seq(node.body, budget)
     if low == 0:  # nothing required; an optional exact part keeps literal runs going
-        if high == 1 and inner.exact is not None and len(inner.exact) < _EXACT_LIMIT:
-            return _Info(inner.exact | {""})
+        if high == 1 and inner is not None and len(inner) < _EXACT_LIMIT:
+            return (inner | {""}, None)
         return _ANY
     if (
         low == high
-        and inner.exact is not None
-        and len(inner.exact) ** low <= _EXACT_LIMIT
-        and low * max(map(len, inner.exact)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
+        and inner is not None
+        and len(inner) ** low <= _EXACT_LIMIT
+        and low * max(map(len, inner)) <= _LITERAL_LIMIT  # `(?:a{65535}){65535}` is no literal
     ):
         exact = frozenset({""})
         for _ in range(low):
-            budget.spend(len(exact) * len(inner.exact) * (max(map(len, exact)) + max(map(len, inner.exact))))
-            exact = frozenset(a + b for a in exact for b in inner.exact)
-        return _Info(exact)
-    return _Info(None, _query(inner, budget))
+            budget.spend(len(exact) * len(inner) * (max(map(len, exact)) + max(map(len, inner))))
+            exact = frozenset(a + b for a in exact for b in inner)
+        return (exact, None)
+    return (None, _exact_query(inner, budget) if inner is not None else query)
 
 
 def _nothing_known(node: syntax.Node, budget: Budget) -> _Info:
@@ -238,6 +284,9 @@ def _nothing_known(node: syntax.Node, budget: Budget) -> _Info:
 # what each kind of node requires, by its type (the node records have no subclasses)
 _NODES: dict[type, Callable[[Any, Budget], _Info]] = {
     syntax.Char: _char,
+    syntax.NotChar: _nothing_known,
+    syntax.AnyChar: _nothing_known,
+    syntax.Backref: _nothing_known,
     syntax.CharClass: _char_class,
     syntax.Group: _group,
     syntax.Atomic: _group,
@@ -250,7 +299,7 @@ _NODES: dict[type, Callable[[Any, Budget], _Info]] = {
 
 
 def _node(node: syntax.Node, budget: Budget) -> _Info:
-    return _NODES.get(type(node), _nothing_known)(node, budget)
+    return _NODES[type(node)](node, budget)
 
 
 LITERAL_BUDGET = 500_000  # steps of one regex's literal query; the deadends.dev regexes need at most 1,213
@@ -367,56 +416,80 @@ def may_match_each(query: Query, folded_texts: Sequence[str] | JoinedTexts) -> i
     `may_match` walks it (and lists its literals) again for every text. Texts asked
     about again and again (the probes) are best passed joined once (`JoinedTexts`)."""
     joined = folded_texts if isinstance(folded_texts, JoinedTexts) else JoinedTexts(folded_texts)
-    return _holding_all(query, joined, (1 << len(joined.texts)) - 1, {})
+    return _holding_all(query, joined, (1 << len(joined.texts)) - 1)
 
 
-def _holding_all(part: Query, joined: JoinedTexts, everything: int, holding: dict[str, int]) -> int:
+def _holding_all(part: Query, joined: JoinedTexts, everything: int) -> int:
     """`may_match_each`'s walk: the mask of the texts that hold what `part` requires."""
     if part is None:
         return everything
     if isinstance(part, str):
-        found = holding.get(part)
-        if found is None:
-            found = holding[part] = joined.holding(part)
-        return found
+        return joined.holding(part)
+    known = joined.known
+    # (the literal parts, most of them, looked up here: not in a call of their own)
     if part[0] == "and":
         out = everything
         for item in part[1]:
-            out &= _holding_all(item, joined, everything, holding)
+            if type(item) is str:
+                found = known.get(item)
+                out &= found if found is not None else joined.holding(item)
+            else:
+                out &= _holding_all(item, joined, everything)
             if not out:  # no text holds them all: the other parts change nothing
                 break
         return out
     out = 0
     for item in part[1]:
-        out |= _holding_all(item, joined, everything, holding)
+        if type(item) is str:
+            found = known.get(item)
+            out |= found if found is not None else joined.holding(item)
+        else:
+            out |= _holding_all(item, joined, everything)
         if out == everything:
             break
     return out
 
 
 class JoinedTexts:
-    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal."""
+    """Texts joined by NUL, so that one `str.find` pass tells which of them hold a literal.
+
+    Once `INDEX_AFTER` literals have been searched for so, the texts' character triples are
+    indexed: a literal of three characters or more is then searched for only in the texts
+    holding its triples (most literals are in no text, where `str.find` reads every text to
+    tell). Building the index for the probes and probe messages costs as much as ~2,700
+    searches: a run over few regexes (300 entries' make under 1,000 searches) never builds
+    it, one over many (the deadends canons' 6,000) gains most of it back."""
 
     KEPT = 4096  # literals whose answer is kept (the same words come back in regex after regex)
+    INDEX_AFTER = 1024
+    GRAM = 3
 
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
         self.joined = "\0".join(texts)
         self.starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-        self._known: dict[str, int] = {}
+        self.known: dict[str, int] = {}  # literal -> `holding(literal)`, for the last literals asked
+        self._searched = 0  # literals searched for in `joined`
+        self._grams: dict[str, int] | None = None  # triple -> the texts holding it (bit i: text i)
 
     def holding(self, literal: str) -> int:
         """Bit i set when `texts[i]` holds `literal`."""
-        known = self._known.get(literal)
+        known = self.known.get(literal)
         if known is None:
-            if len(self._known) >= self.KEPT:
-                self._known.clear()
-            known = self._known[literal] = self._holding(literal)
+            if len(self.known) >= self.KEPT:
+                self.known.clear()
+            known = self.known[literal] = self._holding(literal)
         return known
 
     def _holding(self, literal: str) -> int:
         if not literal or "\0" in literal:  # (a NUL would match across two texts)
             return sum(1 << i for i, text in enumerate(self.texts) if literal in text)
+        if len(literal) >= self.GRAM:
+            if self._grams is not None:
+                return self._holding_by_grams(literal, self._grams)
+            self._searched += 1
+            if self._searched > self.INDEX_AFTER:
+                return self._holding_by_grams(literal, self._index())
         mask, at = 0, self.joined.find(literal)
         while at >= 0:
             number = bisect.bisect_right(self.starts, at) - 1
@@ -426,6 +499,33 @@ class JoinedTexts:
                 break
             at = self.joined.find(literal, self.starts[following])
         return mask
+
+    def _holding_by_grams(self, literal: str, grams: dict[str, int]) -> int:
+        """A text holding `literal` holds each of its triples: only the texts holding a triple
+        every GRAM characters (and the last) are searched."""
+        gram, last = self.GRAM, len(literal) - self.GRAM
+        maybe = grams.get(literal[last:], 0)
+        for at in range(0, last, gram):
+            if not maybe:
+                return 0
+            maybe &= grams.get(literal[at : at + gram], 0)
+        mask, texts = 0, self.texts
+        while maybe:
+            low = maybe & -maybe
+            if literal in texts[low.bit_length() - 1]:
+                mask |= low
+            maybe ^= low
+        return mask
+
+    def _index(self) -> dict[str, int]:
+        grams: dict[str, int] = {}
+        gram = self.GRAM
+        for number, text in enumerate(self.texts):
+            bit = 1 << number
+            for triple in {text[at : at + gram] for at in range(len(text) - gram + 1)}:
+                grams[triple] = grams.get(triple, 0) | bit
+        self._grams = grams
+        return grams
 
 
 def longest_literal(query: Query) -> int:
