@@ -249,3 +249,123 @@ def test_shared_pools_what_the_plain_recursion_pools(items: list[Any]) -> None:
     for item in items:
         assert repr(shared(item, ours)) == repr(_plain_shared(item, plain)[0])
     assert repr(list(ours.items())) == repr(list(plain.items()))
+
+
+def _plain_hidden(text: str) -> tuple[str, list[str]]:
+    """`_CODE.sub` over the whole text, every span numbered in order."""
+    from entrykit.similarity import actions
+
+    codes: list[str] = []
+
+    def hide(match: Any) -> str:
+        codes.append(match.group(0).lower().rstrip("."))
+        return f" \x00{len(codes) - 1}\x00 "
+
+    return actions._CODE.sub(hide, text), codes
+
+
+def _plain_action_tokens(text: str) -> Any:
+    """An action's tokens read word by word, every fact of a word worked out where it is used."""
+    import unicodedata
+
+    from entrykit.similarity import actions
+
+    words = actions._words()
+    text = unicodedata.normalize("NFKC", text[: actions.MAX_ACTION_CHARS]).replace("\x00", " ")
+    hidden, codes = _plain_hidden(text)
+    weights: dict[str, float] = {}
+    code_set: set[str] = set()
+    anchors: set[str] = set()
+    sides: set[tuple[int, int]] = set()
+    verb, first, negated, tail = None, True, False, 1.0
+    for number, (token, code) in enumerate(actions._TOKEN.findall(hidden)):
+        if code:
+            for part in codes[int(code)].split("="):
+                if part:
+                    code_set.add(part)
+                    weights.setdefault(("¬" if negated else "") + part, actions.CODE_WEIGHT * tail)
+            first = False
+            continue
+        if not token[0].isalnum():
+            negated = False
+            if not first:
+                tail = actions.TAIL_WEIGHT
+            continue
+        lower = token.lower()
+        if not first and lower in words.breaks:
+            tail = actions.TAIL_WEIGHT
+        sides.update(words.sides_of.get(lower, ()))
+        if first:
+            if lower in words.openers:
+                continue
+            verb, first = words.verbs.get(actions._stem(lower, words.synonyms)), False
+        if lower in words.negators:
+            negated = True
+            continue
+        mark = "¬" if negated else ""
+        if not token[0].isalpha():
+            anchors.add(mark + lower)
+            continue
+        stop = lower in words.stop
+        if number > 0 and token[0].isupper() and not token.isupper() and not stop:
+            anchors.add(mark + lower)
+        if not stop:
+            weights.setdefault(mark + actions._stem(lower, words.synonyms), tail)
+    return actions.ActionTokens(weights, frozenset(code_set), frozenset(anchors), frozenset(sides), verb)
+
+
+def _same_tokens(text: str) -> None:
+    from entrykit.similarity import actions
+
+    ours, plain = actions._action_tokens.__wrapped__(text[: actions.MAX_ACTION_CHARS]), _plain_action_tokens(text)
+    assert ours == plain
+    assert list(ours.weights.items()) == list(plain.weights.items())  # in the same order too
+
+
+# Words and marks joined by single spaces: texts `hide_codes` reads run by run
+_SPACED_TEXT = st.lists(
+    st.sampled_from(
+        ["Set", "not", "without", "use", "--force", "-f", "A_B=1", "foo.bar()", "x.y.", "-", "(not", "e.g.", "Peru",
+         "3", "1.2.0", "90%", "delete", "instead", "of", "all", "one", "camelCase", "to", "git", "é", "İ", "", ",", "—"]
+    ),
+    max_size=20,
+).map(" ".join)
+
+
+@given(st.one_of(_SPACED_TEXT, _ACTION_TEXT, st.text(max_size=80)))
+def test_action_tokens_are_those_of_the_plain_reading(text: str) -> None:
+    """`_Reader.read`'s one loop over looked-up word facts, and `hide_codes`' runs read once
+    each, give what reading every word anew and hiding spans by a scan of the whole text give."""
+    from entrykit.similarity import actions
+
+    assert actions.hide_codes(text) == _plain_hidden(text)
+    assert actions.hide_codes(text) == _plain_hidden(text)  # its runs now known
+    _same_tokens(text)
+    _same_tokens(text)
+
+
+def test_action_tokens_are_those_of_the_plain_reading_with_nothing_kept(monkeypatch: Any) -> None:
+    from entrykit.similarity import actions
+
+    monkeypatch.setattr(actions, "_RUNS_KEPT", 1)
+    monkeypatch.setattr(actions, "_WORDS_KEPT", 1)
+    for text in ["Use --force not -f", "Run foo.bar() on all blocks", "Set A_B=1, then restart", "Use git"] * 2:
+        assert actions.hide_codes(text) == _plain_hidden(text)
+        _same_tokens(text)
+
+
+def test_action_tokens_of_deadends_are_those_of_the_plain_reading(deadends_dir: Path) -> None:
+    import yaml
+
+    from entrykit.similarity import actions
+
+    seen = 0
+    for path in sorted(deadends_dir.rglob("*.json"))[:600]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for field in ("dead_ends", "workarounds"):
+            for item in data.get(field) or [] if isinstance(data, dict) else []:
+                if isinstance(item, dict) and isinstance(item.get("action"), str):
+                    assert actions.hide_codes(item["action"]) == _plain_hidden(item["action"])
+                    _same_tokens(item["action"])
+                    seen += 1
+    assert seen > 500

@@ -71,6 +71,14 @@ _MARKED_RUN = re.compile(r"(?<!\S)[^\s\-.(_]*(?:[-.(_]|[a-z][A-Z])\S*")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 
 
+# (lowercased, plain and negated; its stem, plain and negated, or None for a stop word; a clause
+# break; its contrast sides; an opener; its verb class; a negator; a number; shaped as a name)
+_WordFacts = tuple[
+    tuple[str, str], tuple[str, str] | None, bool, tuple[tuple[int, int], ...] | None, bool, str | None, bool, bool, bool
+]
+_WORDS_KEPT = 65536
+
+
 @dataclass(frozen=True)
 class _Words:
     stop: frozenset[str]
@@ -81,18 +89,31 @@ class _Words:
     synonyms: dict[str, str]
     contrasts: tuple[tuple[frozenset[str], frozenset[str]], ...]
     sides_of: dict[str, tuple[tuple[int, int], ...]]  # word -> (contrast, side) of each contrast naming it
-    stems: dict[str, str]  # word -> its stem, as read so far (words repeat across actions)
+    known: dict[str, _WordFacts]  # word token -> what it says, as read so far (words repeat across actions)
 
-    def stem(self, word: str) -> str:
-        found = self.stems.get(word)
+    def facts(self, token: str) -> _WordFacts:
+        """What the reader needs of a word token, whatever comes before it (see `_WordFacts`)."""
+        found = self.known.get(token)
         if found is None:
-            if len(self.stems) >= _STEMS_KEPT:
-                self.stems.clear()
-            found = self.stems[word] = _stem(word, self.synonyms)
+            if len(self.known) >= _WORDS_KEPT:
+                self.known.clear()
+            lower = token.lower()
+            stem = _stem(lower, self.synonyms)
+            stop = lower in self.stop
+            found = self.known[token] = (
+                (lower, "¬" + lower),
+                None if stop else (stem, "¬" + stem),
+                lower in self.breaks,
+                self.sides_of.get(lower),
+                lower in self.openers,
+                self.verbs.get(stem),
+                lower in self.negators,
+                # A word token of `_TOKEN` opens with a letter; a number (`3`, `1.2.0`, `90%`) with a digit.
+                not token[0].isalpha(),
+                # capitalised but not all capitals: a name (a place, a product) away from the sentence start
+                token[0].isupper() and not token.isupper() and not stop,
+            )
         return found
-
-
-_STEMS_KEPT = 65536
 
 
 def _stem(word: str, synonyms: dict[str, str]) -> str:
@@ -147,20 +168,63 @@ def _action_tokens(text: str) -> ActionTokens:
     # a NUL is how a hidden code span is marked below: one in the text would forge a mark
     text = unicodedata.normalize("NFKC", text).replace("\x00", " ")
     hidden, codes = hide_codes(text)
-    reader = _Reader(_words())
-    for number, (token, code) in enumerate(_TOKEN.findall(hidden)):
-        if code:  # (never empty when the span's alternative matched)
-            reader.read_code(codes[int(code)])
-        elif not token[0].isalnum():
-            reader.read_punctuation()
-        else:
-            reader.read_word(token, number)
-    return reader.tokens()
+    return _Reader(_words()).read(_TOKEN.findall(hidden), codes)
 
 
 def hide_codes(text: str) -> tuple[str, list[str]]:
     """The text with each code span (`_CODE`) replaced by ` \\x00<n>\\x00 `, and the spans
     (lowercased, without a final dot), the nth at n."""
+    runs = text.split(" ")
+    if " ".join(text.split()) != text:  # other spaces than single " " between runs: read by regex
+        return _hide_codes_by_scan(text)
+    # Each run of non-space characters alone, as `_MARKED_RUN` gives `_CODE` them (a run without
+    # a mark holds no span); runs repeat across actions, so each is read once (`_run_codes`).
+    codes: list[str] = []
+    hidden: list[str] = []
+    for run in runs:
+        found = _RUN_CODES.get(run, _UNREAD)
+        if found is _UNREAD:
+            found = _run_codes(run)
+        if found is None:
+            hidden.append(run)
+            continue
+        between, spans = found
+        pieces = [between[0]]
+        for span, after in zip(spans, between[1:], strict=True):
+            pieces.append(f" \x00{len(codes)}\x00 ")
+            pieces.append(after)
+            codes.append(span)
+        hidden.append("".join(pieces))
+    return " ".join(hidden), codes
+
+
+# run -> None when `_CODE` finds no span in it, else (the texts between its spans, the spans as
+# `hide_codes` gives them): what the runs read so far hold
+_RUN_CODES: dict[str, tuple[list[str], list[str]] | None] = {}
+_RUNS_KEPT = 65536
+_UNREAD: tuple[list[str], list[str]] = ([], [])  # (no run's own value: it is compared by identity)
+
+
+def _run_codes(run: str) -> tuple[list[str], list[str]] | None:
+    if len(_RUN_CODES) >= _RUNS_KEPT:
+        _RUN_CODES.clear()
+    if not ("-" in run or "." in run or "(" in run or "_" in run or _CAMEL.search(run)):
+        _RUN_CODES[run] = None
+        return None
+    between: list[str] = []
+    spans: list[str] = []
+    at = 0
+    for match in _CODE.finditer(run):
+        between.append(run[at : match.start()])
+        spans.append(match.group(0).lower().rstrip("."))
+        at = match.end()
+    between.append(run[at:])
+    found = _RUN_CODES[run] = (between, spans) if spans else None
+    return found
+
+
+def _hide_codes_by_scan(text: str) -> tuple[str, list[str]]:
+    """`hide_codes` of any text: `_CODE` tried on each run of non-space characters holding a mark."""
     codes: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
@@ -177,58 +241,53 @@ class _Reader:
 
     def __init__(self, words: _Words) -> None:
         self.words = words
-        self.weights: dict[str, float] = {}
-        self.code: set[str] = set()
-        self.anchors: set[str] = set()
-        self.sides: set[tuple[int, int]] = set()
-        self.verb: str | None = None
-        self.first = True  # no word or code read yet: the next one is the action's verb
-        self.negated = False
-        self.tail = 1.0
 
-    def tokens(self) -> ActionTokens:
-        return ActionTokens(self.weights, frozenset(self.code), frozenset(self.anchors), frozenset(self.sides), self.verb)
+    def read(self, tokens: list[tuple[str, str]], codes: list[str]) -> ActionTokens:
+        """`tokens` as `_TOKEN.findall` gives them, each hidden code span the `codes` entry it numbers.
 
-    def read_code(self, code: str) -> None:
-        """A command, flag, identifier or variable, whole (`NAME=value` as its two sides)."""
-        for part in code.split("="):
-            if part:
-                self.code.add(part)
-                self.weights.setdefault(("¬" if self.negated else "") + part, CODE_WEIGHT * self.tail)
-        self.first = False
-
-    def read_punctuation(self) -> None:
-        self.negated = False  # punctuation ends a negation's reach
-        if not self.first:
-            self.tail = TAIL_WEIGHT
-
-    def read_word(self, token: str, number: int) -> None:
-        """A word, the `number`th token of the action."""
-        words = self.words
-        lower = token.lower()
-        if not self.first and lower in words.breaks:
-            self.tail = TAIL_WEIGHT
-        sides = words.sides_of.get(lower)
-        if sides:
-            self.sides.update(sides)
-        if self.first:
-            if lower in words.openers:
-                return
-            self.verb, self.first = words.verbs.get(words.stem(lower)), False
-        if lower in words.negators:
-            self.negated = True
-            return
-        mark = "¬" if self.negated else ""
-        # A word token of `_TOKEN` opens with a letter; a number (`3`, `1.2.0`, `90%`) with a digit.
-        if not token[0].isalpha():
-            self.anchors.add(mark + lower)
-            return
-        stop = lower in words.stop
-        # capitalised but not all capitals, away from the sentence start: a name (a place, a product)
-        if number > 0 and token[0].isupper() and not token.isupper() and not stop:
-            self.anchors.add(mark + lower)
-        if not stop:
-            self.weights.setdefault(mark + words.stem(lower), self.tail)
+        One loop over locals: a word's facts that do not depend on what came before it
+        are looked up once per word token (`_Words.facts`), not worked out at every use.
+        """
+        facts = self.words.facts
+        weights: dict[str, float] = {}
+        code_set: set[str] = set()
+        anchors: set[str] = set()
+        sides: set[tuple[int, int]] = set()
+        verb: str | None = None
+        first = True  # no word or code read yet: the next one is the action's verb
+        negated = False
+        tail = 1.0
+        for number, (token, code) in enumerate(tokens):
+            if code:  # a command, flag, identifier or variable, whole (`NAME=value` as its two sides)
+                for part in codes[int(code)].split("="):
+                    if part:
+                        code_set.add(part)
+                        weights.setdefault(("¬" + part) if negated else part, CODE_WEIGHT * tail)
+                first = False
+            elif not token[0].isalnum():
+                negated = False  # punctuation ends a negation's reach
+                if not first:
+                    tail = TAIL_WEIGHT
+            else:
+                lower, stem, brk, its_sides, opener, its_verb, negator, numeral, name = facts(token)
+                if brk and not first:
+                    tail = TAIL_WEIGHT
+                if its_sides:
+                    sides.update(its_sides)
+                if first:
+                    if opener:
+                        continue
+                    verb, first = its_verb, False
+                if negator:
+                    negated = True
+                elif numeral:
+                    anchors.add(lower[negated])
+                else:
+                    if name and number > 0:
+                        anchors.add(lower[negated])
+                    if stem is not None:
+                        weights.setdefault(stem[negated], tail)
+        return ActionTokens(weights, frozenset(code_set), frozenset(anchors), frozenset(sides), verb)
 
 
 def _same_flag(a: str, b: str) -> bool:
