@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import breadth, redos, steps, syntax
+from entrykit.regex import breadth, literal_index, redos, steps, syntax
 from entrykit.regex.breadth import probe_messages, probe_texts
 from entrykit.regex.folding import TABLE
 from entrykit.regex.literal_index import JoinedTexts, fold, may_match, may_match_each, required
@@ -338,4 +338,4 @@ def test_which_probes_are_provably_fast_kept_per_regex(pattern: str, flags: int)
 @given(st.integers(min_value=0, max_value=(1 << 300) - 1))
 def test_the_set_bits_of_a_mask_in_order(mask: int) -> None:
     # ET208 tries the probe messages a regex may match by the set bits of their mask
-    assert list(breadth._bits(mask)) == [number for number in range(300) if mask >> number & 1]
+    assert list(literal_index.set_bits(mask)) == [number for number in range(300) if mask >> number & 1]

@@ -334,7 +334,7 @@ _SPACED_TEXT = st.lists(
 
 @given(st.one_of(_SPACED_TEXT, _ACTION_TEXT, st.text(max_size=80)))
 def test_action_tokens_are_those_of_the_plain_reading(text: str) -> None:
-    """`_Reader.read`'s one loop over looked-up word facts, and `hide_codes`' runs read once
+    """`_read`'s one loop over looked-up word facts, and `hide_codes`' runs read once
     each, give what reading every word anew and hiding spans by a scan of the whole text give."""
     from entrykit.similarity import actions
 

@@ -4,13 +4,13 @@ literal information, or real messages of other errors (the probe corpus)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from entrykit.regex.information import least_information
-from entrykit.regex.literal_index import JoinedTexts, Query, fold, may_match_each, required
+from entrykit.regex.literal_index import JoinedTexts, Query, fold, may_match_each, required, set_bits
 from entrykit.regex.runner import Job, RegexRunner, Status
 
 PROBES_FILE = "generic_probes.txt"
@@ -142,7 +142,7 @@ class _Regex:
             if not self.known:
                 self._probes = texts
             else:
-                self._probes = tuple(texts[number] for number in _bits(self._holding() & ((1 << len(texts)) - 1)))
+                self._probes = tuple(texts[number] for number in set_bits(self._holding() & ((1 << len(texts)) - 1)))
         return self._probes
 
     def information(self) -> tuple[float, str | None]:
@@ -163,14 +163,6 @@ def _regex_alone(pattern: str, flags: int) -> _Regex:
         return _Regex(False, None)
 
 
-def _bits(mask: int) -> Iterator[int]:
-    """The numbers of the bits set in `mask`, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def _other_errors(
     pattern: str, flags: int, mode: str, runner: RegexRunner, holding: int, own_texts: Iterable[str]
 ) -> Broad | None:
@@ -179,7 +171,7 @@ def _other_errors(
     own = [fold(text) for text in own_texts]
     probes = probe_messages()
     keys = _folded_keys()
-    tried = [probes[number] for number in _bits(holding) if not any(keys[number] in text for text in own)]
+    tried = [probes[number] for number in set_bits(holding) if not any(keys[number] in text for text in own)]
     outcomes = runner.run([Job(pattern, flags, mode, probe.message) for probe in tried])
     matched = [probe for probe, outcome in zip(tried, outcomes, strict=True) if outcome.status is Status.MATCH]
     if not matched:

@@ -509,13 +509,8 @@ class JoinedTexts:
             if not maybe:
                 return 0
             maybe &= grams.get(literal[at : at + gram], 0)
-        mask, texts = 0, self.texts
-        while maybe:
-            low = maybe & -maybe
-            if literal in texts[low.bit_length() - 1]:
-                mask |= low
-            maybe ^= low
-        return mask
+        texts = self.texts
+        return sum(1 << number for number in set_bits(maybe) if literal in texts[number])
 
     def _index(self) -> dict[str, int]:
         grams: dict[str, int] = {}
@@ -526,6 +521,14 @@ class JoinedTexts:
                 grams[triple] = grams.get(triple, 0) | bit
         self._grams = grams
         return grams
+
+
+def set_bits(mask: int) -> Iterator[int]:
+    """The numbers of the bits set in `mask` (a `holding` answer), lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def longest_literal(query: Query) -> int:

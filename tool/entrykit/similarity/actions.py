@@ -168,15 +168,15 @@ def _action_tokens(text: str) -> ActionTokens:
     # a NUL is how a hidden code span is marked below: one in the text would forge a mark
     text = unicodedata.normalize("NFKC", text).replace("\x00", " ")
     hidden, codes = hide_codes(text)
-    return _Reader(_words()).read(_TOKEN.findall(hidden), codes)
+    return _read(_words(), _TOKEN.findall(hidden), codes)
 
 
 def hide_codes(text: str) -> tuple[str, list[str]]:
     """The text with each code span (`_CODE`) replaced by ` \\x00<n>\\x00 `, and the spans
     (lowercased, without a final dot), the nth at n."""
-    runs = text.split(" ")
     if " ".join(text.split()) != text:  # other spaces than single " " between runs: read by regex
         return _hide_codes_by_scan(text)
+    runs = text.split(" ")
     # Each run of non-space characters alone, as `_MARKED_RUN` gives `_CODE` them (a run without
     # a mark holds no span); runs repeat across actions, so each is read once (`_run_codes`).
     codes: list[str] = []
@@ -236,58 +236,53 @@ def _hide_codes_by_scan(text: str) -> tuple[str, list[str]]:
     return _MARKED_RUN.sub(lambda run: _CODE.sub(hide, run.group(0)), text), codes
 
 
-class _Reader:
-    """Reads an action's tokens left to right into its `ActionTokens`."""
+def _read(words: _Words, tokens: list[tuple[str, str]], codes: list[str]) -> ActionTokens:
+    """An action's `ActionTokens`, read left to right from `tokens` as `_TOKEN.findall` gives
+    them, each hidden code span the `codes` entry it numbers.
 
-    def __init__(self, words: _Words) -> None:
-        self.words = words
-
-    def read(self, tokens: list[tuple[str, str]], codes: list[str]) -> ActionTokens:
-        """`tokens` as `_TOKEN.findall` gives them, each hidden code span the `codes` entry it numbers.
-
-        One loop over locals: a word's facts that do not depend on what came before it
-        are looked up once per word token (`_Words.facts`), not worked out at every use.
-        """
-        facts = self.words.facts
-        weights: dict[str, float] = {}
-        code_set: set[str] = set()
-        anchors: set[str] = set()
-        sides: set[tuple[int, int]] = set()
-        verb: str | None = None
-        first = True  # no word or code read yet: the next one is the action's verb
-        negated = False
-        tail = 1.0
-        for number, (token, code) in enumerate(tokens):
-            if code:  # a command, flag, identifier or variable, whole (`NAME=value` as its two sides)
-                for part in codes[int(code)].split("="):
-                    if part:
-                        code_set.add(part)
-                        weights.setdefault(("¬" + part) if negated else part, CODE_WEIGHT * tail)
-                first = False
-            elif not token[0].isalnum():
-                negated = False  # punctuation ends a negation's reach
-                if not first:
-                    tail = TAIL_WEIGHT
+    One loop over locals: a word's facts that do not depend on what came before it
+    are looked up once per word token (`_Words.facts`), not worked out at every use.
+    """
+    facts = words.facts
+    weights: dict[str, float] = {}
+    code_set: set[str] = set()
+    anchors: set[str] = set()
+    sides: set[tuple[int, int]] = set()
+    verb: str | None = None
+    first = True  # no word or code read yet: the next one is the action's verb
+    negated = False
+    tail = 1.0
+    for number, (token, code) in enumerate(tokens):
+        if code:  # a command, flag, identifier or variable, whole (`NAME=value` as its two sides)
+            for part in codes[int(code)].split("="):
+                if part:
+                    code_set.add(part)
+                    weights.setdefault(("¬" + part) if negated else part, CODE_WEIGHT * tail)
+            first = False
+        elif not token[0].isalnum():
+            negated = False  # punctuation ends a negation's reach
+            if not first:
+                tail = TAIL_WEIGHT
+        else:
+            lower, stem, brk, its_sides, opener, its_verb, negator, numeral, name = facts(token)
+            if brk and not first:
+                tail = TAIL_WEIGHT
+            if its_sides:
+                sides.update(its_sides)
+            if first:
+                if opener:
+                    continue
+                verb, first = its_verb, False
+            if negator:
+                negated = True
+            elif numeral:
+                anchors.add(lower[negated])
             else:
-                lower, stem, brk, its_sides, opener, its_verb, negator, numeral, name = facts(token)
-                if brk and not first:
-                    tail = TAIL_WEIGHT
-                if its_sides:
-                    sides.update(its_sides)
-                if first:
-                    if opener:
-                        continue
-                    verb, first = its_verb, False
-                if negator:
-                    negated = True
-                elif numeral:
+                if name and number > 0:
                     anchors.add(lower[negated])
-                else:
-                    if name and number > 0:
-                        anchors.add(lower[negated])
-                    if stem is not None:
-                        weights.setdefault(stem[negated], tail)
-        return ActionTokens(weights, frozenset(code_set), frozenset(anchors), frozenset(sides), verb)
+                if stem is not None:
+                    weights.setdefault(stem[negated], tail)
+    return ActionTokens(weights, frozenset(code_set), frozenset(anchors), frozenset(sides), verb)
 
 
 def _same_flag(a: str, b: str) -> bool:
