@@ -30,8 +30,11 @@ def flags_value(names: Iterable[str]) -> int:
 
 @lru_cache(maxsize=65536)
 def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """Compile once per (pattern, flags) per process; raises re.error and friends."""
-    return re.compile(pattern, flags)
+    """Compile once per (pattern, flags) per process; raises re.error and friends.
+
+    Compiled from the parse `syntax.parse` reads too (`syntax.compiled`): the pattern is
+    parsed once for running it and for analysing it."""
+    return syntax.compiled(pattern, flags)
 
 
 # CPython compiles a character-class range by visiting its code points (up to 65,536,

@@ -5,8 +5,10 @@ literals a match needs, backtracking, portability) reads the records of this mod
 They are what CPython's own parser (`re._parser`) makes of the pattern, so the
 analyses see exactly the regex `re` runs: `(k|K)` is one class `[kK]`, `(?:a)` is
 just `a`, inline flags are resolved. The private modules of `re` (its parser,
-constants and case tables) are imported here and nowhere else in entrykit, so a
-CPython release that moves them is one module to fix.
+compiler, constants and case tables) are imported here and nowhere else in entrykit,
+so a CPython release that moves them is one module to fix. `compiled` compiles a
+pattern from the same parse (`re`'s compiler takes a parse tree), so a regex that is
+both run and analysed is parsed once.
 
 A pattern is a `Seq` (a tuple) of nodes:
 
@@ -39,6 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
+from re import _compiler as _rc  # type: ignore[attr-defined]
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
 from typing import Any
@@ -438,8 +441,72 @@ def _parse_now(pattern: str, flags: int) -> Parsed:
     # from every caller (and bounds the analyses that recurse over the tree).
     if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
-    tree = _p.parse(pattern, int(flags) & ~int(re.DEBUG))
+    tree = _tree(pattern, int(flags) & ~int(re.DEBUG))
     return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1)
+
+
+def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """What `re.compile(pattern, flags)` gives (an equal pattern) or raises, made by `re`'s
+    compiler from re's parse tree: the one `parse` left for it, else one parsed now and
+    left for `parse`."""
+    flags = int(flags)
+    if flags & re.DEBUG or not isinstance(pattern, str):  # (re prints as it parses; bytes: its way)
+        return re.compile(pattern, flags)
+    tree = _tree(pattern, flags)
+    # re's compiler without its parsing step: its code for the tree, and the pattern object
+    # made with the text (given a tree, `_compiler.compile` would leave the text out, and
+    # the object would then take bytes as well as text)
+    state = tree.state
+    names: list[str | None] = [None] * state.groups
+    for name, index in state.groupdict.items():
+        names[index] = name
+    return _sre.compile(
+        pattern, flags | state.flags, _rc._code(tree, flags), state.groups - 1, state.groupdict, tuple(names)
+    )
+
+
+# --- one parse for the compiler and the records: re's tree handed from one to the other ---------
+
+HANDOFF_ENTRIES = 64
+HANDOFF_LONGEST = 2000  # longer patterns are not compiled in-process (`compiling.CHEAP_COMPILE_LENGTH`)
+
+
+class _Handoff:
+    """Trees one reader parsed, for the other to take (each taken once); the oldest are dropped."""
+
+    def __init__(self) -> None:
+        self.trees: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def take(self, key: tuple[str, int]) -> Any:
+        with self.lock:
+            return self.trees.pop(key, None)
+
+    def leave(self, key: tuple[str, int], tree: Any) -> None:
+        if len(key[0]) > HANDOFF_LONGEST:
+            return
+        with self.lock:
+            self.trees[key] = tree
+            if len(self.trees) > HANDOFF_ENTRIES:
+                self.trees.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.trees.clear()
+
+
+_HANDOFF = _Handoff()
+
+
+def _tree(pattern: str, flags: int) -> Any:
+    """re's parse tree of `pattern` (raises what re raises): the one the other reader left,
+    else parsed now and left for it. Neither reader changes what a tree says."""
+    key = (pattern, flags)
+    tree = _HANDOFF.take(key)
+    if tree is None:
+        tree = _p.parse(pattern, flags)
+        _HANDOFF.leave(key, tree)
+    return tree
 
 
 # --- parsed once: a memo bounded in entries and in pattern characters ----------------------------
@@ -512,6 +579,7 @@ def memo_size() -> tuple[int, int]:
 
 def clear_memo() -> None:
     _MEMO.clear()
+    _HANDOFF.clear()
 
 
 # --- walking -----------------------------------------------------------------------------------

@@ -1,0 +1,140 @@
+"""A regex both compiled and analysed is parsed once: `syntax.compiled` equals `re.compile`,
+and the records `syntax.parse` makes are the same whichever of the two parsed first."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex import compiling, syntax
+
+FLAGS = [0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE | re.DOTALL, re.ASCII, re.VERBOSE]
+
+TRICKY = [
+    "ab", "a|b", "(?P<name>x)(?P=name)", "(a)(b)?(?(2)c|d)", r"(?i)KeyError: '\w+'", "(?i:x)y",
+    "a*+b++c?+", "(?>ab|a)c", r"(?<=x)y(?<!z)", r"[^\W\d_]+", "[Ā-￠]", r"\bword\b", "^$",
+    "(?x) a b  # comment", r"\N{LATIN SMALL LETTER A}", "ſ|K|ı", "(((a)))", "a{2,5}?",
+    "bad (regex", "a**", "(?P<1>x)", "(?<=a+)b", r"\1(a)", "x{99999999999}",
+]  # fmt: skip
+
+
+def _outcome(make: Callable[..., Any], pattern: str, flags: int) -> Any:
+    try:
+        return make(pattern, flags)
+    except Exception as exc:  # a pattern that does not compile: the same error, the same words
+        return (type(exc), str(exc))
+
+
+@pytest.fixture
+def fresh() -> Iterator[None]:
+    syntax.clear_memo()
+    compiling.compile_pattern.cache_clear()
+    yield
+    syntax.clear_memo()
+    compiling.compile_pattern.cache_clear()
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_compiled_equals_re_compile(fresh: None, flags: int) -> None:
+    for pattern in TRICKY:
+        ours = _outcome(syntax.compiled, pattern, flags)
+        assert ours == _outcome(re.compile, pattern, flags), pattern
+        if isinstance(ours, re.Pattern):  # equal patterns: the same text, flags, groups and code
+            assert ours.pattern == pattern and ours.groupindex == re.compile(pattern, flags).groupindex
+            with pytest.raises(TypeError):  # a text pattern, as re's: bytes are refused
+                ours.search(b"ab")  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("first", ["compile", "parse"])
+@pytest.mark.parametrize("flags", FLAGS)
+def test_the_records_are_the_same_whichever_reader_parses_first(fresh: None, first: str, flags: int) -> None:
+    alone = {}
+    for pattern in TRICKY:
+        alone[pattern] = _outcome(syntax.parse, pattern, flags)
+    syntax.clear_memo()
+    for pattern in TRICKY:
+        if first == "compile":
+            _outcome(syntax.compiled, pattern, flags)
+            assert _outcome(syntax.parse, pattern, flags) == alone[pattern], pattern
+        else:
+            assert _outcome(syntax.parse, pattern, flags) == alone[pattern], pattern
+            assert _outcome(syntax.compiled, pattern, flags) == _outcome(re.compile, pattern, flags)
+
+
+WORDS = st.sampled_from(["error", "Error", "a", "ß", "İ", "中文", "x_1", "", "K"])
+JOINERS = st.sampled_from(
+    ["", " ", ".*", r"\s+", "|", "?", "[a-z]", "(?:", ")", "(", "(?P<g>", "{1,3}", r"\w+", "(?i)"]
+)
+
+
+@st.composite
+def patterns(draw: st.DrawFn) -> str:
+    parts = [draw(WORDS)]
+    for _ in range(draw(st.integers(0, 6))):
+        parts += [draw(JOINERS), draw(WORDS)]
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=patterns(), flags=st.sampled_from(FLAGS), first=st.booleans())
+def test_generated_patterns_compile_and_parse_as_alone(pattern: str, flags: int, first: bool) -> None:
+    syntax.clear_memo()
+    alone = _outcome(syntax.parse, pattern, flags)
+    syntax.clear_memo()
+    if first:
+        compiled = _outcome(syntax.compiled, pattern, flags)
+        parsed = _outcome(syntax.parse, pattern, flags)
+    else:
+        parsed = _outcome(syntax.parse, pattern, flags)
+        compiled = _outcome(syntax.compiled, pattern, flags)
+    assert parsed == alone
+    assert compiled == _outcome(re.compile, pattern, flags)
+    syntax.clear_memo()
+
+
+def test_a_pattern_compiled_and_analysed_is_parsed_once(fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    parse = syntax._p.parse
+
+    def counting(pattern: str, flags: int = 0) -> Any:
+        calls.append(pattern)
+        return parse(pattern, flags)
+
+    monkeypatch.setattr(syntax._p, "parse", counting)
+    for number in range(100):  # more than the hand-off holds: each is taken while it is there
+        pattern = f"(?P<n>entry {number}) (x|y)+"
+        compiling.compile_pattern(pattern, re.IGNORECASE)
+        syntax.parse(pattern, re.IGNORECASE)
+        syntax.parse(f"analysed first {number}", 0)
+        compiling.compile_pattern(f"analysed first {number}", 0)
+    assert len(calls) == 200 and len(set(calls)) == 200
+
+
+def test_the_hand_off_stays_within_its_bounds(fresh: None) -> None:
+    for number in range(3 * syntax.HANDOFF_ENTRIES):
+        syntax.parse(f"only analysed {number}")  # never compiled: its tree is never taken
+        assert len(syntax._HANDOFF.trees) <= syntax.HANDOFF_ENTRIES
+    syntax.clear_memo()
+    long = "z" * (syntax.HANDOFF_LONGEST + 1)
+    syntax.parse(long)
+    assert (long, 0) not in syntax._HANDOFF.trees
+
+
+def test_deadends_regexes_compile_as_re_compiles_them(deadends_dir: Path, fresh: None) -> None:
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert len(patterns) > 1000
+    for flags in (0, re.IGNORECASE):
+        alone = {p: _outcome(syntax.parse, p, flags) for p in patterns}
+        syntax.clear_memo()
+        for pattern in patterns:
+            assert _outcome(syntax.compiled, pattern, flags) == _outcome(re.compile, pattern, flags)
+            assert _outcome(syntax.parse, pattern, flags) == alone[pattern]
+        syntax.clear_memo()
