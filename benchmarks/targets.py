@@ -21,7 +21,8 @@ then, at the 10k size (or the largest below it), one-file pre-commit lint in tha
 against the same in a 10-entry corpus (`scale.precommit`, median of 5); and, with
 `--canons` and `--peer`, the peer's own validator (`python -m generator.validate
 --data-only`, its README's way) against cold `entrykit lint --no-cache` over the same
-canons imported with `entrykit import --from deadends`, alternating, `--rounds` each.
+canons imported with `entrykit import --from deadends`, alternating, `--rounds` each:
+each round's ratio (its two runs met the same load), their median and the lowest.
 
 With `--before DIR` (a checkout of another entrykit version), each cold and warm lint
 and the peer comparison also run that version's source (`DIR/tool` first on
@@ -321,6 +322,16 @@ def main() -> None:
             print(f"  round {number + 1}: peer {peer_run.wall:.2f} s  {ours}", flush=True)
         for name in ("after", "before"):
             if runs[name]:
+                # Each round's ratio, its runs side by side: the median says what the machine
+                # usually gives, the lowest what a busy moment can take it down to.
+                ratios = sorted(p.wall / ours.wall for p, ours in zip(runs["peer"], runs[name], strict=True))
+                middle = len(ratios) // 2
+                median = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+                print(
+                    f"deadends canons, entrykit ({name}) per round: median {median:.1f}x, lowest {ratios[0]:.1f}x, "
+                    f"{sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",
+                    flush=True,
+                )
                 best = min(runs[name], key=lambda r: r.wall)
                 print(
                     f"deadends canons: peer {peer_best:.2f} s, entrykit ({name}) cold {best.wall:.2f} s "
