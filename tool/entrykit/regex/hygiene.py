@@ -26,19 +26,11 @@ def _first_char(node: syntax.Node) -> int | None:
     return None
 
 
-def _sequences(parsed: syntax.Parsed) -> list[syntax.Seq]:
-    """The pattern's top sequence and every sequence nested in it, in pattern order."""
-    found = [parsed.nodes]
-    for node, _ in parsed.walked:
-        found.extend(node.children())
-    return found
-
-
 def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
     """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
     `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
     found: list[str] = []
-    for seq in _sequences(parsed):
+    for seq in parsed.sequences:
         for here, after in pairwise(seq):
             if isinstance(here, syntax.Char) and here.code == _BACKSLASH:
                 code = _first_char(after)
@@ -111,7 +103,7 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     dots: list[int] = []  # which AnyChar, counted in pattern order, is a literal dot
     contexts: list[str] = []
     number = 0
-    for seq in _sequences(parsed):
+    for seq in parsed.sequences:
         for at, node in enumerate(seq):
             if not isinstance(node, syntax.AnyChar):
                 continue
@@ -156,7 +148,7 @@ def duplicate_alternatives(parsed: syntax.Parsed) -> list[str]:
         return []
     same = fold if parsed.flags & syntax.IGNORECASE else str
     found: list[str] = []
-    for branches in syntax.source_alternatives(parsed.pattern):
+    for branches in parsed.written_alternatives:
         seen: set[str] = set()
         for branch in branches:
             key = same(branch)
@@ -171,7 +163,7 @@ def empty_alternatives(parsed: syntax.Parsed) -> int:
     makes the group optional without saying so."""
     if parsed.flags & syntax.VERBOSE:
         return 0
-    return sum(1 for branches in syntax.source_alternatives(parsed.pattern) if "" in branches)
+    return sum(1 for branches in parsed.written_alternatives if "" in branches)
 
 
 def _last_nodes(nodes: syntax.Seq) -> list[syntax.Node]:

@@ -214,6 +214,16 @@ class Parsed:
         """`walk(nodes, flags)` of the whole pattern, made once: many checks read every node."""
         return tuple(walk(self.nodes, self.flags))
 
+    @cached_property
+    def sequences(self) -> tuple[Seq, ...]:
+        """The top sequence and every sequence nested in it, in pattern order (made once)."""
+        return (self.nodes, *(child for node, _ in self.walked for child in node.children()))
+
+    @cached_property
+    def written_alternatives(self) -> tuple[tuple[str, ...], ...]:
+        """`source_alternatives` of the pattern, made once: two checks read it."""
+        return tuple(source_alternatives(self.pattern))
+
 
 # --- from re's parse tree to records ---------------------------------------------------------
 
