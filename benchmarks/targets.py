@@ -42,6 +42,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -325,8 +326,7 @@ def main() -> None:
                 # Each round's ratio, its runs side by side: the median says what the machine
                 # usually gives, the lowest what a busy moment can take it down to.
                 ratios = sorted(p.wall / ours.wall for p, ours in zip(runs["peer"], runs[name], strict=True))
-                middle = len(ratios) // 2
-                median = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+                median = statistics.median(ratios)
                 print(
                     f"deadends canons, entrykit ({name}) per round: median {median:.1f}x, lowest {ratios[0]:.1f}x, "
                     f"{sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",

@@ -14,17 +14,11 @@ from hypothesis import strategies as st
 from entrykit.regex.breadth import generic_probes, too_broad
 from entrykit.regex.runner import RegexRunner
 from tests.conftest import DEADENDS
+from tests.pattern_strategies import joined_patterns
 
-WORDS = st.sampled_from(["error", "Error", "failed", "fatal", "exception", "denied", "not found", "x", "e", ""])
-JOINERS = st.sampled_from(["", " ", ".*", ": ", r"\s+", "|", "?", ".?", "[:]", "(?:", ")"])
-
-
-@st.composite
-def patterns(draw: st.DrawFn) -> str:
-    parts = [draw(WORDS)]
-    for _ in range(draw(st.integers(0, 4))):
-        parts += [draw(JOINERS), draw(WORDS)]
-    return "".join(parts)
+WORDS = ["error", "Error", "failed", "fatal", "exception", "denied", "not found", "x", "e", ""]
+JOINERS = ["", " ", ".*", ": ", r"\s+", "|", "?", ".?", "[:]", "(?:", ")"]
+PATTERNS = joined_patterns(WORDS, JOINERS, 4)
 
 
 def _first_generic(pattern: str, flags: int) -> str | None:
@@ -52,7 +46,7 @@ def runner() -> RegexRunner:
 
 
 @settings(max_examples=300, deadline=None)
-@given(pattern=patterns(), flags=st.sampled_from([0, re.IGNORECASE]))
+@given(pattern=PATTERNS, flags=st.sampled_from([0, re.IGNORECASE]))
 def test_the_same_generic_message_as_running_every_probe(pattern: str, flags: int, runner: RegexRunner) -> None:
     try:
         re.compile(pattern, flags)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from entrykit.regex import breadth
 from entrykit.regex.literal_index import JoinedTexts, fold, literals_of, required
 from entrykit.regex.runner import RegexRunner
+from tests.pattern_strategies import joined_patterns
 
 ALPHABET = "abcé中\0 "  # (a NUL is what joins the texts)
 
@@ -99,23 +100,14 @@ def runner() -> Iterator[RegexRunner]:
         yield shared
 
 
-WORDS = st.sampled_from(
-    ["error", "Error", "failed", "not found", "denied", "KeyError", "No module named", "x", "ß", "İ", "中文", ""]
-)
-JOINERS = st.sampled_from(["", " ", ".*", ": ", r"\s+", "|", "?", "[:]", "(?:", ")", "(", ".{0,20}", r"\w+"])
+WORDS = ["error", "Error", "failed", "not found", "denied", "KeyError", "No module named", "x", "ß", "İ", "中文", ""]
+JOINERS = ["", " ", ".*", ": ", r"\s+", "|", "?", "[:]", "(?:", ")", "(", ".{0,20}", r"\w+"]
+PATTERNS = joined_patterns(WORDS, JOINERS, 5)
 OWN = st.lists(st.sampled_from(["KeyError: 'x'", "error: failed", "No such file or directory", "ab"]), max_size=2)
 
 
-@st.composite
-def patterns(draw: st.DrawFn) -> str:
-    parts = [draw(WORDS)]
-    for _ in range(draw(st.integers(0, 5))):
-        parts += [draw(JOINERS), draw(WORDS)]
-    return "".join(parts)
-
-
 @settings(max_examples=300, deadline=None)
-@given(pattern=patterns(), flags=st.sampled_from([0, re.IGNORECASE]), own=OWN)
+@given(pattern=PATTERNS, flags=st.sampled_from([0, re.IGNORECASE]), own=OWN)
 def test_too_broad_on_the_probes_holding_the_literals_is_too_broad_on_all(
     pattern: str, flags: int, own: list[str], runner: RegexRunner
 ) -> None:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import compiling, syntax
+from tests.pattern_strategies import joined_patterns
 
 FLAGS = [0, re.IGNORECASE, re.IGNORECASE | re.MULTILINE | re.DOTALL, re.ASCII, re.VERBOSE]
 
@@ -68,22 +69,13 @@ def test_the_records_are_the_same_whichever_reader_parses_first(fresh: None, fir
             assert _outcome(syntax.compiled, pattern, flags) == _outcome(re.compile, pattern, flags)
 
 
-WORDS = st.sampled_from(["error", "Error", "a", "ß", "İ", "中文", "x_1", "", "K"])
-JOINERS = st.sampled_from(
-    ["", " ", ".*", r"\s+", "|", "?", "[a-z]", "(?:", ")", "(", "(?P<g>", "{1,3}", r"\w+", "(?i)"]
-)
-
-
-@st.composite
-def patterns(draw: st.DrawFn) -> str:
-    parts = [draw(WORDS)]
-    for _ in range(draw(st.integers(0, 6))):
-        parts += [draw(JOINERS), draw(WORDS)]
-    return "".join(parts)
+WORDS = ["error", "Error", "a", "ß", "İ", "中文", "x_1", "", "K"]
+JOINERS = ["", " ", ".*", r"\s+", "|", "?", "[a-z]", "(?:", ")", "(", "(?P<g>", "{1,3}", r"\w+", "(?i)"]
+PATTERNS = joined_patterns(WORDS, JOINERS, 6)
 
 
 @settings(max_examples=300, deadline=None)
-@given(pattern=patterns(), flags=st.sampled_from(FLAGS), first=st.booleans())
+@given(pattern=PATTERNS, flags=st.sampled_from(FLAGS), first=st.booleans())
 def test_generated_patterns_compile_and_parse_as_alone(pattern: str, flags: int, first: bool) -> None:
     syntax.clear_memo()
     alone = _outcome(syntax.parse, pattern, flags)
