@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
 
 from entrykit import pointer as jp
@@ -549,13 +549,29 @@ def _name(entry: Entry) -> str:
 TELLING_AMONG = 64
 
 
-def _telling(corpus: Corpus, matched: dict[int, Row], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
+class _Labels(dict[int, tuple[str, str]]):
+    """Entry number -> (domain, name), each worked out when first asked: a regex of a
+    large corpus of one template is sorted against 64 others, the same ones each time."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        super().__init__()
+        self.entries = entries
+
+    def __missing__(self, number: int) -> tuple[str, str]:
+        entry = self.entries[number]
+        label = self[number] = ((entry.id or "").split("/", 1)[0], _name(entry))
+        return label
+
+
+def _telling(
+    labels: _Labels, matched: dict[int, Row], number: int, domain: str, owner: int
+) -> tuple[bool, bool, str]:
     """Sort key of the entries a regex also matches: those whose regex matches back first
     (a lookup truly cannot tell them apart), then those of other domains, then by id."""
-    other = corpus.entries[owner]
+    other_domain, name = labels[owner]
     back = matched.get(owner)
     mutual = back is not None and back.matches_owner(number)
-    return (not mutual, (other.id or "").split("/", 1)[0] == domain, _name(other))
+    return (not mutual, other_domain == domain, name)
 
 
 def _what(text: Text) -> str:
@@ -612,6 +628,7 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo, corpus.focus)
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
     among = max(TELLING_AMONG, limit)
+    labels = _Labels(corpus.entries)
     for number, texts in sorted(cross.pairs.items()):
         if not corpus.wanted(number):
             continue  # only the pairs involving the focus are known: other findings would be partial
@@ -622,8 +639,7 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 first[text.owner] = text
             if len(first) > among:
                 break  # the rest only counts: the output and the work stay linear in the corpus
-        domain = (entry.id or "").split("/", 1)[0]
-        owners = sorted(first, key=partial(_telling, corpus, cross.pairs, number, domain))
+        owners = sorted(first, key=partial(_telling, labels, cross.pairs, number, labels[number][0]))
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
