@@ -12,7 +12,9 @@ characters) one of which every match contains, chosen by how rare the literals
 are in the indexed texts. One Aho-Corasick automaton over all literals finds the
 literals of every text in one pass; the real regex then runs (through the
 time-budgeted runner) only on the texts holding one of its cover literals.
-Regexes without a cover fall back to running on every text. Regexes written
+Regexes without a cover fall back to running on every text (in a corpus's
+cross-matching, the first `UNCOVERED_LIMIT` of them: the rest are left
+unchecked, so that the runs stay linear in the corpus). Regexes written
 alike (one template's) run once and share their result (`Row`), so a corpus whose
 every regex matches every text costs runs and memory linear in it.
 """
@@ -23,7 +25,7 @@ import bisect
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, overload
 
@@ -38,6 +40,9 @@ from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
 from entrykit.regex.steps import longest_fast_text
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
+# Distinct regexes without a cover that a corpus's cross-matching runs (each on every text of
+# the corpus): the first this many, by their entries' paths. More would cost the square of the corpus.
+UNCOVERED_LIMIT = 16
 _EXACT_LIMIT = 16  # strings an exact set may hold before it turns into a query
 _LITERAL_LIMIT = 4096  # characters a fixed repeat may spell out as a literal
 
@@ -749,6 +754,9 @@ class CrossMatches:
     errors: dict[int, list[tuple[Text, str]]]
     tried: int  # regex runs actually made
     fallback: int  # regexes that had to run on every text
+    # regexes (by number) without a cover that were not run on other entries' texts at all:
+    # past the first `UNCOVERED_LIMIT` of the corpus (`corpus_cross_matches`)
+    unchecked: frozenset[int] = frozenset()
 
 
 def _alike(patterns: Sequence[str | None], numbers: Iterable[int] | None = None) -> list[list[int]]:
@@ -1050,6 +1058,23 @@ def _focus_text_candidates(
     return fallback
 
 
+def _past_uncovered_limit(patterns: Sequence[str | None], uncovered: Sequence[int]) -> frozenset[int]:
+    """The regexes (by number) without a cover past the first `UNCOVERED_LIMIT` distinct
+    ones of `uncovered` (in the order of their entries' paths). Each regex without a cover runs on every text: a corpus where
+    some share of the regexes has none would cost the square of its size. Which ones are
+    past the limit depends on the corpus alone, so a focused run leaves out the same."""
+    seen: set[str] = set()
+    past: set[int] = set()
+    for number in uncovered:
+        pattern = patterns[number]
+        assert pattern is not None
+        if pattern not in seen and len(seen) < UNCOVERED_LIMIT:
+            seen.add(pattern)
+        if pattern not in seen:
+            past.add(number)
+    return frozenset(past)
+
+
 def corpus_cross_matches(
     entries: Sequence[Any],
     flags: int,
@@ -1066,6 +1091,10 @@ def corpus_cross_matches(
     With `focus` (entry numbers), only the pairs that involve one of those entries,
     as regex or as text (see `focused_cross_matches`). `progress` is told how many
     entries' regexes have been read.
+
+    Of the regexes without a cover, only the first `UNCOVERED_LIMIT` distinct ones (by
+    their entries' paths) run on other entries' texts; the others are in the result's
+    `unchecked`.
     """
     wanted = frozenset(focus) if focus is not None else None
     key = ("regex-cross-matches", flags, mode, runner.budget, wanted)
@@ -1075,6 +1104,7 @@ def corpus_cross_matches(
     queries: list[Query] = []
     longest: list[int] = []
     covers: list[frozenset[str] | None] = []
+    uncovered: list[int] = []
     texts: list[Text] = []
     pointers: dict[int, str] = {}  # one copy of each `/examples/<index>`
     for number, entry in enumerate(entries):
@@ -1082,6 +1112,8 @@ def corpus_cross_matches(
         if progress is not None:
             progress("reading regexes", number + 1, len(entries))
         patterns.append(entry.str_field("regex") if ok else None)
+        if ok and chosen is None:  # (a cover chosen by frequencies exists exactly when this one does)
+            uncovered.append(number)
         queries.append(query)
         longest.append(fast_length(entry, flags, runner))
         covers.append(chosen if wanted is not None else None)  # (only a focused run reads them)
@@ -1092,10 +1124,16 @@ def corpus_cross_matches(
             if isinstance(example, str):
                 pointer = pointers.get(index) or pointers.setdefault(index, f"/examples/{index}")
                 texts.append(Text(number, pointer, example))
+    # (by path: a focused run numbers its targets first)
+    uncovered.sort(key=lambda number: str(entries[number].path))
+    unchecked = _past_uncovered_limit(patterns, uncovered)
+    for number in unchecked:
+        patterns[number] = None  # (its texts are still matched by the other regexes)
     if wanted is None:
         cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries, longest=longest)
     else:
         cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
+    cross = replace(cross, unchecked=unchecked)
     result = (cross, texts)
     if memo is not None:
         memo[key] = result

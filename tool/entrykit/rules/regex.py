@@ -12,7 +12,15 @@ from entrykit.diagnostic import Finding, Related, Severity
 from entrykit.entry import Entry
 from entrykit.regex.breadth import probe_texts, too_broad
 from entrykit.regex.budget import TooComplex
-from entrykit.regex.literal_index import Row, Text, corpus_cross_matches, regex_fact, required
+from entrykit.regex.literal_index import (
+    MIN_LITERAL,
+    UNCOVERED_LIMIT,
+    Row,
+    Text,
+    corpus_cross_matches,
+    regex_fact,
+    required,
+)
 from entrykit.regex.redos import Result, analyse, reported
 from entrykit.regex.runner import (
     Job,
@@ -623,9 +631,26 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
       that points at the `max_pairs` most telling ones (entries whose regex matches
       back first, then entries of other domains; for a regex that matches more than
       64 other entries, the most telling of the first 64 in corpus order).
+
+    A regex that lets a match go without a literal of two characters or more (in some
+    alternation branch: `[A-Z]{3}\\d{5}`, `\\d+\\.\\d+`) has to run on every text
+    of the corpus. Only the first 16 such regexes (by their files' paths; regexes written
+    alike count once) do; each of the others gets a warning that it was not checked, so that
+    a corpus with many of them is not checked in time that grows with its square. ET208
+    reports such a regex as too broad.
     """
     runner = _runner(ctx)
     cross, _ = corpus_cross_matches(corpus.entries, _flags(ctx), _mode(ctx), runner, corpus.memo, corpus.focus)
+    for number in sorted(cross.unchecked):
+        if corpus.wanted(number):
+            yield Finding(
+                "/regex",
+                f"regex was not checked against other entries: entrykit finds no literal text of "
+                f"{MIN_LITERAL} characters or more that a match needs, and runs only the first "
+                f"{UNCOVERED_LIMIT} such regexes of a corpus on every other entry's texts",
+                path=corpus.entries[number].path,
+                severity=Severity.WARNING,
+            )
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
     among = max(TELLING_AMONG, limit)
     labels = _Labels(corpus.entries)
