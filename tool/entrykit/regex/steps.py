@@ -376,8 +376,7 @@ def _first_characters(nodes: syntax.Seq) -> tuple[frozenset[int], int] | None:
     return None
 
 
-@lru_cache(maxsize=65536)
-@lru_cache(maxsize=4096)  # asked for every job of a regex
+@lru_cache(maxsize=65536)  # asked for every job of a regex
 def longest_fast_text(pattern: str, flags: int) -> int:
     """The longest text on which any search of `pattern` stays within `FAST_PATH_LIMIT`
     (-1: none, or compiling it may take long): its bound grows with the length, so one
