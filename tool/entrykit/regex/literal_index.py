@@ -1060,9 +1060,10 @@ def _focus_text_candidates(
 
 def _past_uncovered_limit(patterns: Sequence[str | None], uncovered: Sequence[int]) -> frozenset[int]:
     """The regexes (by number) without a cover past the first `UNCOVERED_LIMIT` distinct
-    ones of `uncovered` (in the order of their entries' paths). Each regex without a cover runs on every text: a corpus where
-    some share of the regexes has none would cost the square of its size. Which ones are
-    past the limit depends on the corpus alone, so a focused run leaves out the same."""
+    ones of `uncovered` (in the order of their entries' paths). Each regex without a cover
+    runs on every text: a corpus where some share of the regexes has none would cost the
+    square of its size. Which ones are past the limit depends on the corpus alone, so a
+    focused run leaves out the same."""
     seen: set[str] = set()
     past: set[int] = set()
     for number in uncovered:

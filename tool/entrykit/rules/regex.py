@@ -571,9 +571,7 @@ class _Labels(dict[int, tuple[str, str]]):
         return label
 
 
-def _telling(
-    labels: _Labels, matched: dict[int, Row], number: int, domain: str, owner: int
-) -> tuple[bool, bool, str]:
+def _telling(labels: _Labels, matched: dict[int, Row], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
     """Sort key of the entries a regex also matches: those whose regex matches back first
     (a lookup truly cannot tell them apart), then those of other domains, then by id."""
     other_domain, name = labels[owner]
