@@ -38,10 +38,21 @@ def _valid_keys(entry: Entry, ctx: Context) -> list[Key]:
     return [k for k in _keys(entry, ctx) if locales.is_valid(k.locale)]
 
 
-def _pairs(entry: Entry, ctx: Context) -> Iterator[translated.Pair]:
+# The pairs of the entry the rules last asked about: five rules read them in turn.
+_last_pairs: tuple[Entry | None, object, tuple[translated.Pair, ...]] = (None, None, ())
+
+
+def _pairs(entry: Entry, ctx: Context) -> tuple[translated.Pair, ...]:
+    global _last_pairs
+    settings = _settings(ctx)
+    last, last_settings, pairs = _last_pairs
+    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id)
+    if last is entry and last_settings == settings:
+        return pairs
     # A key whose locale ET306 rejects is checked no further until it is renamed.
-    for key in _valid_keys(entry, ctx):
-        yield from translated.pairs(entry.data, key)
+    pairs = tuple(pair for key in _valid_keys(entry, ctx) for pair in translated.pairs(entry.data, key))
+    _last_pairs = (entry, settings, pairs)
+    return pairs
 
 
 @rule("ET301", "missing-translation", severity=Severity.WARNING)
