@@ -132,3 +132,47 @@ def test_the_bound_holds_for_the_canons_on_their_signatures() -> None:
             assert for_text is None or taken <= for_text, path.name
             checked += 1
     assert checked > 1000
+
+
+# --- many texts of one regex at once --------------------------------------------------------
+
+TEXTS = st.lists(st.text(alphabet="ab x1.\nK", max_size=40) | st.sampled_from(["a" * 900, "ab " * 400, ""]), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(patterns(), TEXTS, st.sampled_from([0, re.IGNORECASE]))
+def test_the_bounds_of_many_texts_at_once_are_those_of_each(pattern: str, texts: list[str], flags: int) -> None:
+    try:
+        re.compile(pattern, flags)
+    except re.error:
+        assume(False)
+    assert steps.text_steps_each(pattern, flags, texts) == [text_steps(pattern, flags, t) for t in texts]
+    assert steps.runs_within_limit_each(pattern, flags, texts) == [
+        steps.runs_within_limit(pattern, flags, t) for t in texts
+    ]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "past_the_limit"),
+    [
+        ("lambda.*not supported.*api", True),
+        ("a.*b.*c.*d", True),
+        (r"\b\d+\.\d+\.\d+\.\d+\b", True),
+        (r"(?:x.*y|[A-Z]{3}\d{5})", True),
+        (r"k.*(?:\.\d+)*s", True),
+        (r"[ab]{0,3}a.*y", True),  # a short repeat: its rest is tried at most 4 times, not once per `a`
+    ],
+)
+def test_texts_past_the_limit_are_told_apart_from_the_others(pattern: str, past_the_limit: bool) -> None:
+    # some texts of each kind, more than the walk per text is used for
+    texts = ["lambda not supported api " * k + "x" * (40 * k) for k in range(1, 30)]
+    texts += ["a" * 3000, "ab1.2.3.4 " * 300, "K.1.2 " * 200, "abcd" * 500, "XYZ12345 " + "x" * 2000]
+    found: list[int | None] = []
+    for flags in (0, re.IGNORECASE):
+        each = steps.text_steps_each(pattern, flags, texts)
+        assert each == [text_steps(pattern, flags, t) for t in texts]
+        found += each
+        assert steps.runs_within_limit_each(pattern, flags, texts) == [
+            steps.runs_within_limit(pattern, flags, t) for t in texts
+        ]
+    assert (None in found) is past_the_limit and any(isinstance(n, int) for n in found)

@@ -37,7 +37,7 @@ from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.folding import TABLE as _TABLE
 from entrykit.regex.folding import fold
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
-from entrykit.regex.steps import longest_fast_text
+from entrykit.regex.steps import longest_fast_text, runs_within_limit_each
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 # Distinct regexes without a cover that a corpus's cross-matching runs (each on every text of
@@ -865,7 +865,16 @@ def _run_groups(
         jobs = [Job(patterns[n] or "", flags, mode, item.text) for n, items in chunk for item in items]
         fast = None
         if longest is not None:
-            fast = [len(item.text) <= longest[n] for n, items in chunk for item in items]
+            fast = []
+            for n, items in chunk:
+                marks = [len(item.text) <= longest[n] for item in items]
+                longer = [place for place, fine in enumerate(marks) if not fine]
+                if len(longer) > 1 and patterns[n] is not None:  # (one text: the runner asks as cheaply)
+                    # all at once: a regex without a cover has every text of the corpus
+                    proved = runs_within_limit_each(patterns[n] or "", flags, [items[p].text for p in longer])
+                    for place, fine in zip(longer, proved, strict=True):
+                        marks[place] = fine
+                fast += marks
         outcomes = iter(runner.run(jobs, remember=False, fast=fast))
         for number, items in chunk:
             matched = []

@@ -157,6 +157,66 @@ class _InText(_Arithmetic[int]):
         return value > FAST_PATH_LIMIT
 
 
+class _InTexts(_Arithmetic[Any]):
+    """`_InText` for many texts at once: each value a numpy array, one element per text.
+
+    Where `_InText`'s walk gives up on a text (a value past the limit), this one marks the
+    text (`over`) and goes on for the others, keeping that text's values at the limit + 1:
+    every operation only adds, or multiplies by a count, so a value kept there is past the
+    limit wherever the exact one is, and the values of the other texts are exact."""
+
+    zero = 0
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        import numpy as np
+
+        self.np = np
+        self.length = np.array([len(text) for text in texts], dtype=np.int64)
+        self.folded = [fold(text) for text in texts]
+        self.counts: dict[int, Any] = {}
+        self.over = np.zeros(len(texts), dtype=bool)
+
+    def _kept(self, value: Any) -> Any:
+        return self.np.minimum(value, _PAST_LIMIT)
+
+    def plus(self, steps: int, value: Any) -> Any:
+        return self._kept(value + steps)
+
+    def add(self, left: Any, right: Any) -> Any:
+        return self._kept(left + right)
+
+    def loop(self, rest: Any, next_char: int | None, most: int | None = None) -> Any:
+        n = self.length if most is None else self.np.minimum(self.length, most)
+        if next_char is None:
+            return self._kept(n + 2 + (n + 1) * (1 + rest))
+        return self._kept(n + 2 + (n + 1) * 2 + self.np.minimum(self.holding(next_char), n + 1) * rest)
+
+    def group_loop(self, rest: Any) -> Any:
+        n = self.length
+        return self._kept(4 * n + 5 + (n + 1) * (5 + rest))
+
+    def compare(self, rest: Any) -> Any:
+        return self._kept(1 + self.length + rest)
+
+    def holding(self, code: int) -> Any:
+        """How many characters of each text `code` matches (under any case)."""
+        found = self.counts.get(code)
+        if found is None:
+            char = fold(chr(code))
+            found = self.counts[code] = self.np.array([text.count(char) for text in self.folded], dtype=self.np.int64)
+        return found
+
+    def too_large(self, value: Any) -> bool:
+        self.over |= value > FAST_PATH_LIMIT
+        return False
+
+
+_PAST_LIMIT = FAST_PATH_LIMIT + 1
+# Texts of one regex from which `text_steps_each` walks its plan once for all of them:
+# below, a walk per text costs less than numpy's setting up.
+_MANY_TEXTS = 16
+
+
 # --- the walk, over a plan of the pattern made once per regex ----------------------------------
 
 # A plan of a sequence: per node that is not one step, in the order the walk meets them
@@ -352,6 +412,31 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
     return total if total <= FAST_PATH_LIMIT else None
 
 
+def text_steps_each(pattern: str, flags: int, texts: Sequence[str]) -> list[int | None]:
+    """`text_steps` of `pattern` on each of `texts`, the plan walked once for all of them."""
+    none: list[int | None] = [None] * len(texts)
+    plan = _plan(pattern, flags)
+    if plan is None or not texts:
+        return none
+    arithmetic = _InTexts(texts)
+    try:
+        per_start = _seq_cost(plan.seq, 1, arithmetic)
+    except Exception:  # nests deeper than we recurse: unknown
+        return none
+    if per_start is None:
+        return none
+    np = arithmetic.np
+    starts = arithmetic.length + 1
+    if plan.first is None:
+        total = starts * per_start
+    else:
+        codes, failing = plan.first
+        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+    total = np.broadcast_to(total, arithmetic.length.shape)
+    within = ~arithmetic.over & (total <= FAST_PATH_LIMIT)
+    return [steps if fine else None for steps, fine in zip(total.tolist(), within.tolist(), strict=True)]
+
+
 def _first_characters(nodes: syntax.Seq) -> tuple[frozenset[int], int] | None:
     """The literal characters a match of `nodes` must begin with, and the most steps an
     attempt takes to fail where the text holds none of them; None if not known."""
@@ -406,11 +491,23 @@ def runs_within_limit(pattern: str, flags: int, text: str) -> bool:
 
 
 def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> list[bool]:
-    """`runs_within_limit` of `pattern` on each of `texts`, asking about the regex once."""
+    """`runs_within_limit` of `pattern` on each of `texts`, asking about the regex once
+    (and, for many texts longer than its `longest_fast_text`, walking its plan once)."""
     longest = longest_fast_text(pattern, flags)
-    if all(len(text) <= longest for text in texts):
-        return [True] * len(texts)
-    return [len(text) <= longest or runs_within_limit(pattern, flags, text) for text in texts]
+    out = [len(text) <= longest for text in texts]
+    longer = [number for number, fine in enumerate(out) if not fine]
+    if not longer:
+        return out
+    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
+        return out
+    if len(longer) < _MANY_TEXTS:
+        for number in longer:
+            out[number] = text_steps(pattern, flags, texts[number]) is not None
+        return out
+    steps = text_steps_each(pattern, flags, [texts[number] for number in longer])
+    for number, found in zip(longer, steps, strict=True):
+        out[number] = found is not None
+    return out
 
 
 _IN_LENGTH = _InLength()
