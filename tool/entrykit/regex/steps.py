@@ -27,6 +27,7 @@ group or alternation rather than one per character of the pattern.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -212,9 +213,17 @@ class _InTexts(_Arithmetic[Any]):
 
 
 _PAST_LIMIT = FAST_PATH_LIMIT + 1
-# Texts of one regex from which `text_steps_each` walks its plan once for all of them:
-# below, a walk per text costs less than numpy's setting up.
+# Texts of one regex from which `runs_within_limit_each` walks its plan once for all of
+# them (`text_steps_each`): below, a walk per text costs less than numpy's setting up.
 _MANY_TEXTS = 16
+# Importing numpy costs about what 10,000 walks do: a run that has not imported it for
+# something else (near-duplicate bands, in a corpus of more than a few hundred entries)
+# walks per text below this many.
+_IMPORT_PAYS = 10_000
+
+
+def _walk_at_once(count: int) -> bool:
+    return count >= _MANY_TEXTS and (count >= _IMPORT_PAYS or "numpy" in sys.modules)
 
 
 # --- the walk, over a plan of the pattern made once per regex ----------------------------------
@@ -500,7 +509,7 @@ def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> li
         return out
     if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
         return out
-    if len(longer) < _MANY_TEXTS:
+    if not _walk_at_once(len(longer)):
         for number in longer:
             out[number] = text_steps(pattern, flags, texts[number]) is not None
         return out
