@@ -869,9 +869,10 @@ def _run_groups(
             for n, items in chunk:
                 marks = [len(item.text) <= longest[n] for item in items]
                 longer = [place for place, fine in enumerate(marks) if not fine]
-                if len(longer) > 1 and patterns[n] is not None:  # (one text: the runner asks as cheaply)
+                pattern = patterns[n]
+                if len(longer) > 1 and pattern is not None:  # (one text: the runner asks as cheaply)
                     # all at once: a regex without a cover has every text of the corpus
-                    proved = runs_within_limit_each(patterns[n] or "", flags, [items[p].text for p in longer])
+                    proved = runs_within_limit_each(pattern, flags, [items[p].text for p in longer])
                     for place, fine in zip(longer, proved, strict=True):
                         marks[place] = fine
                 fast += marks
