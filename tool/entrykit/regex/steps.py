@@ -120,11 +120,12 @@ class _InLength(_Arithmetic[Polynomial]):
 
 class _InText(_Arithmetic[int]):
     zero = 0
+    _minimum: Any = min  # (`_InTexts`: numpy's, element by element)
 
     def __init__(self, text: str) -> None:
-        self.length = len(text)
+        self.length: Any = len(text)
         self.folded = fold(text)
-        self.counts: dict[int, int] = {}  # code -> `holding(code)`, counted when first asked
+        self.counts: dict[int, Any] = {}  # code -> `holding(code)`, counted when first asked
 
     def plus(self, steps: int, value: int) -> int:
         return steps + value
@@ -133,12 +134,12 @@ class _InText(_Arithmetic[int]):
         return left + right
 
     def loop(self, rest: int, next_char: int | None, most: int | None = None) -> int:
-        n = self.length if most is None or most > self.length else most  # it takes at most n
+        n = self.length if most is None else self._minimum(self.length, most)  # it takes at most n
         if next_char is None:
             return n + 2 + (n + 1) * (1 + rest)
         # where the text does not hold the next character (under any case), the rest
         # stops at its first step
-        return n + 2 + (n + 1) * 2 + min(self.holding(next_char), n + 1) * rest
+        return n + 2 + (n + 1) * 2 + self._minimum(self.holding(next_char), n + 1) * rest
 
     def group_loop(self, rest: int) -> int:
         n = self.length
@@ -158,7 +159,7 @@ class _InText(_Arithmetic[int]):
         return value > FAST_PATH_LIMIT
 
 
-class _InTexts(_Arithmetic[Any]):
+class _InTexts(_InText):
     """`_InText` for many texts at once: each value a numpy array, one element per text.
 
     Where `_InText`'s walk gives up on a text (a value past the limit), this one marks the
@@ -166,15 +167,14 @@ class _InTexts(_Arithmetic[Any]):
     every operation only adds, or multiplies by a count, so a value kept there is past the
     limit wherever the exact one is, and the values of the other texts are exact."""
 
-    zero = 0
-
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Sequence[str]) -> None:  # (not `_InText`'s: its state is one text's)
         import numpy as np
 
         self.np = np
+        self._minimum = np.minimum
         self.length = np.array([len(text) for text in texts], dtype=np.int64)
-        self.folded = [fold(text) for text in texts]
-        self.counts: dict[int, Any] = {}
+        self.texts = [fold(text) for text in texts]
+        self.counts = {}
         self.over = np.zeros(len(texts), dtype=bool)
 
     def _kept(self, value: Any) -> Any:
@@ -187,24 +187,20 @@ class _InTexts(_Arithmetic[Any]):
         return self._kept(left + right)
 
     def loop(self, rest: Any, next_char: int | None, most: int | None = None) -> Any:
-        n = self.length if most is None else self.np.minimum(self.length, most)
-        if next_char is None:
-            return self._kept(n + 2 + (n + 1) * (1 + rest))
-        return self._kept(n + 2 + (n + 1) * 2 + self.np.minimum(self.holding(next_char), n + 1) * rest)
+        return self._kept(super().loop(rest, next_char, most))
 
     def group_loop(self, rest: Any) -> Any:
-        n = self.length
-        return self._kept(4 * n + 5 + (n + 1) * (5 + rest))
+        return self._kept(super().group_loop(rest))
 
     def compare(self, rest: Any) -> Any:
-        return self._kept(1 + self.length + rest)
+        return self._kept(super().compare(rest))
 
     def holding(self, code: int) -> Any:
         """How many characters of each text `code` matches (under any case)."""
         found = self.counts.get(code)
         if found is None:
             char = fold(chr(code))
-            found = self.counts[code] = self.np.array([text.count(char) for text in self.folded], dtype=self.np.int64)
+            found = self.counts[code] = self.np.array([text.count(char) for text in self.texts], dtype=self.np.int64)
         return found
 
     def too_large(self, value: Any) -> bool:
@@ -507,11 +503,11 @@ def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> li
     longer = [number for number, fine in enumerate(out) if not fine]
     if not longer:
         return out
-    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
-        return out
     if not _walk_at_once(len(longer)):
         for number in longer:
-            out[number] = text_steps(pattern, flags, texts[number]) is not None
+            out[number] = runs_within_limit(pattern, flags, texts[number])
+        return out
+    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
         return out
     steps = text_steps_each(pattern, flags, [texts[number] for number in longer])
     for number, found in zip(longer, steps, strict=True):
