@@ -1,0 +1,173 @@
+"""Where a cold lint's CPU goes, per entry, on one core, against what the <= 25x target allows.
+
+    python benchmarks/cold_costs.py [--count 2000] [--shapes diverse,template] [--cores 2] [--work DIR]
+
+For each shape, the generated corpus of `--count` entries (made as benchmarks/targets.py
+makes it: seed 1, YAML, with its JSON twin for the floor) is linted once in this
+process, cold (no cache) and on one core (`jobs=1`), with a clock around each step of
+a file's check: reading the file, its digest, parsing it, its summary (and the places
+of what it summarises), each fact, each entry rule, placing the findings; then each
+corpus rule, and the rest of the corpus phase (placing and storing its findings). The clocks are wall clocks, so that a step includes the
+regex runs it waits for in the regex worker: run it on an otherwise idle machine. They
+only report: the lint is the same, and so are its diagnostics. A step's time holds the shared work it is the first to ask for
+(an entry's message-token scans are kept per text, so the first rule to read a text
+pays for its scan), and the clocks themselves cost a little.
+
+It prints, per shape: the json.load floor per entry; what a cold lint may spend per
+entry on `--cores` cores kept busy to stay within 25x the floor (25 x floor x cores);
+what it took on one core (the whole run per entry); and each step in microseconds per
+entry, largest first, with its share of the whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate  # noqa: E402
+import scale  # noqa: E402
+
+from entrykit.config import from_table  # noqa: E402
+from entrykit.diagnostic import Diagnostic  # noqa: E402
+from entrykit.lint import engine, pipeline  # noqa: E402
+
+CORPUS_PHASE = "corpus phase besides its rules"
+TARGET = 25  # cold 10k <= 25x the json.load floor (benchmarks/targets.py)
+TODAY = date(2026, 12, 1)
+
+
+def write(work: Path, shape: str, count: int, fmt: str) -> Path:
+    """The corpus of `shape`, as benchmarks/targets.py generates it."""
+    root = work / f"{shape}-{count}-{fmt}"
+    shutil.rmtree(root, ignore_errors=True)
+    if shape == "template":
+        generate.write_corpus(root, count, fmt, 1, one_template=True)
+    else:
+        generate.write_corpus(root, count, fmt, 1, 0.02, "mixed", 0.01)
+    return root
+
+
+class Clocks:
+    """Seconds by step, kept by the wrappers `timed` makes."""
+
+    def __init__(self) -> None:
+        self.spent: defaultdict[str, float] = defaultdict(float)
+
+    def timed(self, name: str, func: Callable[..., Any], consume: bool = False) -> Callable[..., Any]:
+        """`func` with its time added to `name` (a rule's findings taken while timed)."""
+        spent, clock = self.spent, time.perf_counter
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = clock()
+            try:
+                result = func(*args, **kwargs)
+                return list(result) if consume else result
+            finally:
+                spent[name] += clock() - started
+
+        return wrapper
+
+
+def _nothing(*args: Any) -> tuple[()]:
+    return ()
+
+
+@contextmanager
+def clocked(clocks: Clocks) -> Iterator[None]:
+    """Clocks around the steps of a file's check and around each corpus rule, for the
+    length of the block."""
+    saved_init, saved_store = pipeline.Checker.__init__, pipeline.Checker._store
+    saved_read, saved_load = pipeline.read_entry_bytes, pipeline.load
+    saved_digest, saved_summary, saved_places = pipeline.content_digest, pipeline.summarize, pipeline.pack_places
+    saved_corpus_rule, saved_corpus_phase = engine._run_corpus_rule, engine._corpus_findings
+
+    def init(self: pipeline.Checker, *args: Any, **kwargs: Any) -> None:
+        saved_init(self, *args, **kwargs)
+        self.rules = [
+            (replace(rule, func=clocks.timed(rule.code, rule.func or _nothing, consume=True)), ctx)
+            for rule, ctx in self.rules
+        ]
+        self.all_facts = self.facts = [
+            replace(fact, func=clocks.timed(f"fact {fact.name}", fact.func)) for fact in self.all_facts
+        ]
+
+    def corpus_rule(rule: Any, *args: Any, **kwargs: Any) -> Any:
+        return clocks.timed(f"{rule.code} (corpus)", saved_corpus_rule)(rule, *args, **kwargs)
+
+    pipeline.Checker.__init__ = init  # type: ignore[method-assign]
+    pipeline.Checker._store = clocks.timed("placing findings", saved_store)  # type: ignore[method-assign]
+    pipeline.read_entry_bytes = clocks.timed("reading files", saved_read)
+    pipeline.load = clocks.timed("parsing", saved_load)
+    pipeline.content_digest = clocks.timed("content digests", saved_digest)
+    pipeline.summarize = clocks.timed("summaries", saved_summary)
+    pipeline.pack_places = clocks.timed("summaries' places", saved_places)
+    engine._run_corpus_rule = corpus_rule
+    engine._corpus_findings = clocks.timed(CORPUS_PHASE, saved_corpus_phase)
+    try:
+        yield
+    finally:
+        pipeline.Checker.__init__ = saved_init  # type: ignore[method-assign]
+        pipeline.Checker._store = saved_store  # type: ignore[method-assign]
+        pipeline.read_entry_bytes, pipeline.load = saved_read, saved_load
+        pipeline.content_digest, pipeline.summarize, pipeline.pack_places = saved_digest, saved_summary, saved_places
+        engine._run_corpus_rule, engine._corpus_findings = saved_corpus_rule, saved_corpus_phase
+
+
+def measure(root: Path) -> tuple[float, dict[str, float], list[Diagnostic]]:
+    """One cold lint of `root` on one core: its seconds, each step's, and its diagnostics."""
+    clocks = Clocks()
+    config = from_table({"root": root.name}, root.parent)
+    with clocked(clocks):
+        started = time.perf_counter()
+        found = list(engine.lint(None, config, TODAY, cwd=root.parent, jobs=1).diagnostics)
+        total = time.perf_counter() - started
+    spent = clocks.spent
+    spent[CORPUS_PHASE] -= sum(seconds for name, seconds in spent.items() if name.endswith("(corpus)"))
+    return total, spent, found
+
+
+def report(shape: str, count: int, floor: float, cores: int, total: float, spent: dict[str, float], found: int) -> None:
+    per_entry = 1e6 / count
+    allowed = TARGET * floor * cores * per_entry
+    print(
+        f"\n{shape}, {count:,} entries, {found:,} diagnostics: json.load floor {floor * per_entry:.0f} µs per entry; "
+        f"{TARGET}x on {cores} cores allows {allowed:,.0f} µs of CPU per entry; "
+        f"a cold lint on one core took {total * per_entry:,.0f} µs ({total * per_entry / allowed:.2f}x that)"
+    )
+    print(f"{'step':<28} {'µs/entry':>9} {'share':>6}")
+    for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        if seconds * per_entry >= 1:
+            print(f"{name:<28} {seconds * per_entry:9,.0f} {seconds / total:6.1%}")
+    rest = total - sum(spent.values())
+    print(f"{'everything else':<28} {rest * per_entry:9,.0f} {rest / total:6.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--shapes", default="diverse,template")
+    parser.add_argument("--cores", type=int, default=2, help="cores the target's runs have (this machine: 2)")
+    parser.add_argument("--work", type=Path, help="where the corpora are written (default: a temporary folder)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="entrykit-cold-costs-") as scratch:
+        work = args.work or Path(scratch)
+        for shape in args.shapes.split(","):
+            floor = scale.floor(write(work, shape, args.count, "json"))
+            root = write(work, shape, args.count, "yaml")
+            total, spent, found = measure(root)
+            report(shape, args.count, floor, args.cores, total, spent, len(found))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""benchmarks/cold_costs.py: its clocks time every step of a cold lint, and change nothing of it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from entrykit import registry
+from entrykit.config import from_table
+from entrykit.lint import engine, pipeline
+from entrykit.loader import load
+
+from .conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import cold_costs  # noqa: E402
+
+
+def test_every_rule_and_fact_is_timed_and_the_diagnostics_are_the_same(tmp_path: Path) -> None:
+    root = cold_costs.write(tmp_path, "diverse", 60, "yaml")
+    config = from_table({"root": root.name}, root.parent)
+    plain = list(engine.lint(None, config, cold_costs.TODAY, cwd=root.parent, jobs=1).diagnostics)
+    total, spent, found = cold_costs.measure(root)
+    assert found == plain and plain
+    configured = engine.configured(config)
+    rules = [r for r in registry.all_rules() if r.func is not None and configured.enabled(r.code)]
+    expected = {r.code if r.scope == "entry" else f"{r.code} (corpus)" for r in rules}
+    expected |= {f"fact {f.name}" for f in registry.all_facts() if any(configured.enabled(c) for c in f.rules)}
+    expected |= {"reading files", "parsing", "summaries", cold_costs.CORPUS_PHASE}
+    assert expected <= {name for name, seconds in spent.items() if seconds > 0}
+    assert sum(spent.values()) <= total
+    # and the lint is as it was once measured
+    assert pipeline.load is load and engine._run_corpus_rule.__module__ == engine.__name__
