@@ -1,19 +1,24 @@
 """Where a cold lint's CPU goes, per entry, on one core, against what the <= 25x target allows.
 
     python benchmarks/cold_costs.py [--count 2000] [--shapes diverse,template] [--cores 2] [--work DIR]
+    python benchmarks/cold_costs.py --corpus DIR [--floor JSON_DIR]
 
 For each shape, the generated corpus of `--count` entries (made as benchmarks/targets.py
 makes it: seed 1, YAML, with its JSON twin for the floor) is linted once in this
 process, cold (no cache) and on one core (`jobs=1`), with a clock around each step of
 a file's check: reading the file, its digest, parsing it, its summary (and the places
 of what it summarises), each fact, each entry rule, placing the findings; then each
-corpus rule, and the rest of the corpus phase (placing and storing its findings). The clocks are wall clocks, so that a step includes the
-regex runs it waits for in the regex worker: run it on an otherwise idle machine. They
-only report: the lint is the same, and so are its diagnostics. A step's time holds the shared work it is the first to ask for
-(an entry's message-token scans are kept per text, so the first rule to read a text
-pays for its scan), and the clocks themselves cost a little.
+corpus rule, and the rest of the corpus phase (placing and storing its findings).
+`--corpus` measures a corpus folder instead, with the configuration that governs it
+(the deadends.dev canons imported: `--floor` their JSON files).
 
-It prints, per shape: the json.load floor per entry; what a cold lint may spend per
+The clocks are wall clocks, so that a step includes the regex runs it waits for in the
+regex worker: run it on an otherwise idle machine. They only report: the lint is the
+same, and so are its diagnostics. A step's time holds the shared work it is the first
+to ask for (an entry's message-token scans are kept per text, so the first rule to
+read a text pays for its scan), and the clocks themselves cost a little.
+
+It prints, per corpus: the json.load floor per entry; what a cold lint may spend per
 entry on `--cores` cores kept busy to stay within 25x the floor (25 x floor x cores);
 what it took on one core (the whole run per entry); and each step in microseconds per
 entry, largest first, with its share of the whole.
@@ -38,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate  # noqa: E402
 import scale  # noqa: E402
 
-from entrykit.config import from_table  # noqa: E402
+from entrykit import targets  # noqa: E402
+from entrykit.config import Config, from_table, load_config  # noqa: E402
 from entrykit.diagnostic import Diagnostic  # noqa: E402
 from entrykit.lint import engine, pipeline  # noqa: E402
 
@@ -124,10 +130,11 @@ def clocked(clocks: Clocks) -> Iterator[None]:
         engine._run_corpus_rule, engine._corpus_findings = saved_corpus_rule, saved_corpus_phase
 
 
-def measure(root: Path) -> tuple[float, dict[str, float], list[Diagnostic]]:
-    """One cold lint of `root` on one core: its seconds, each step's, and its diagnostics."""
+def measure(root: Path, config: Config | None = None) -> tuple[float, dict[str, float], list[Diagnostic]]:
+    """One cold lint of `root` (the corpus `config` governs, when given) on one core: its
+    seconds, each step's, and its diagnostics."""
     clocks = Clocks()
-    config = from_table({"root": root.name}, root.parent)
+    config = config or from_table({"root": root.name}, root.parent)
     with clocked(clocks):
         started = time.perf_counter()
         found = list(engine.lint(None, config, TODAY, cwd=root.parent, jobs=1).diagnostics)
@@ -159,7 +166,15 @@ def main() -> None:
     parser.add_argument("--shapes", default="diverse,template")
     parser.add_argument("--cores", type=int, default=2, help="cores the target's runs have (this machine: 2)")
     parser.add_argument("--work", type=Path, help="where the corpora are written (default: a temporary folder)")
+    parser.add_argument("--corpus", type=Path, help="measure this corpus folder instead of generated ones")
+    parser.add_argument("--floor", type=Path, help="with --corpus: the JSON files of the floor (default: the corpus's)")
     args = parser.parse_args()
+    if args.corpus is not None:
+        config = load_config(args.corpus.resolve())
+        count = len(targets.plan(None, config).names)
+        total, spent, found = measure(config.root, config)
+        report(str(args.corpus), count, scale.floor(args.floor or args.corpus), args.cores, total, spent, len(found))
+        return
     with tempfile.TemporaryDirectory(prefix="entrykit-cold-costs-") as scratch:
         work = args.work or Path(scratch)
         for shape in args.shapes.split(","):
