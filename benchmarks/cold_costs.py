@@ -18,7 +18,8 @@ same, and so are its diagnostics. A step's time holds the shared work it is the 
 to ask for (an entry's message-token scans are kept per text, so the first rule to
 read a text pays for its scan), and the clocks themselves cost a little.
 
-It prints, per corpus: the json.load floor per entry; what a cold lint may spend per
+It prints, per corpus: the json.load floor per entry (and, beside it, what libyaml
+alone takes to read the YAML files as events); what a cold lint may spend per
 entry on `--cores` cores kept busy to stay within 25x the floor (25 x floor x cores);
 what it took on one core (the whole run per entry); and each step in microseconds per
 entry, largest first, with its share of the whole.
@@ -144,7 +145,29 @@ def measure(root: Path, config: Config | None = None) -> tuple[float, dict[str, 
     return total, spent, found
 
 
-def report(shape: str, count: int, floor: float, cores: int, total: float, spent: dict[str, float], found: int) -> None:
+def yaml_events(root: Path) -> float:
+    """Seconds for libyaml (through PyYAML's C parser) to read every YAML file below `root`
+    as events, nothing built of them (best of 3): what any YAML-reading lint pays at least."""
+    import yaml
+
+    texts = [path.read_text(encoding="utf-8") for path in sorted(root.rglob("*.yaml"))]
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for text in texts:
+            parser = yaml.CBaseLoader(text)
+            try:
+                while parser.get_event() is not None:
+                    pass
+            finally:
+                parser.dispose()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def report(
+    shape: str, count: int, floor: float, cores: int, total: float, spent: dict[str, float], found: int, events: float
+) -> None:
     per_entry = 1e6 / count
     allowed = TARGET * floor * cores * per_entry
     print(
@@ -152,6 +175,7 @@ def report(shape: str, count: int, floor: float, cores: int, total: float, spent
         f"{TARGET}x on {cores} cores allows {allowed:,.0f} µs of CPU per entry; "
         f"a cold lint on one core took {total * per_entry:,.0f} µs ({total * per_entry / allowed:.2f}x that)"
     )
+    print(f"(libyaml's events alone: {events * per_entry:.0f} µs per entry, {events / floor:.1f}x the json.load floor)")
     print(f"{'step':<28} {'µs/entry':>9} {'share':>6}")
     for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         if seconds * per_entry >= 1:
@@ -173,7 +197,8 @@ def main() -> None:
         config = load_config(args.corpus.resolve())
         count = len(targets.plan(None, config).names)
         total, spent, found = measure(config.root, config)
-        report(str(args.corpus), count, scale.floor(args.floor or args.corpus), args.cores, total, spent, len(found))
+        floor = scale.floor(args.floor or args.corpus)
+        report(str(args.corpus), count, floor, args.cores, total, spent, len(found), yaml_events(config.root))
         return
     with tempfile.TemporaryDirectory(prefix="entrykit-cold-costs-") as scratch:
         work = args.work or Path(scratch)
@@ -181,7 +206,7 @@ def main() -> None:
             floor = scale.floor(write(work, shape, args.count, "json"))
             root = write(work, shape, args.count, "yaml")
             total, spent, found = measure(root)
-            report(shape, args.count, floor, args.cores, total, spent, len(found))
+            report(shape, args.count, floor, args.cores, total, spent, len(found), yaml_events(root))
 
 
 if __name__ == "__main__":
