@@ -1,4 +1,4 @@
-"""Where a cold lint's CPU goes, per entry, on one core, against what the <= 25x target allows.
+"""Where a cold lint's time goes, per entry, on one core, against what the <= 25x target allows.
 
     python benchmarks/cold_costs.py [--count 2000] [--shapes diverse,template] [--cores 2] [--work DIR]
     python benchmarks/cold_costs.py --corpus DIR [--floor JSON_DIR]
