@@ -407,13 +407,7 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
         return None
     if per_start is None:
         return None
-    first = plan.first
-    starts = len(text) + 1
-    if first is None:
-        total = starts * per_start
-    else:  # a start where the text holds none of the first characters fails within `failing` steps
-        codes, failing = first
-        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+    total = _search_total(plan, arithmetic, per_start)
     return total if total <= FAST_PATH_LIMIT else None
 
 
@@ -431,15 +425,20 @@ def text_steps_each(pattern: str, flags: int, texts: Sequence[str]) -> list[int 
     if per_start is None:
         return none
     np = arithmetic.np
-    starts = arithmetic.length + 1
-    if plan.first is None:
-        total = starts * per_start
-    else:
-        codes, failing = plan.first
-        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
-    total = np.broadcast_to(total, arithmetic.length.shape)
+    total = np.broadcast_to(_search_total(plan, arithmetic, per_start), arithmetic.length.shape)
     within = ~arithmetic.over & (total <= FAST_PATH_LIMIT)
     return [steps if fine else None for steps, fine in zip(total.tolist(), within.tolist(), strict=True)]
+
+
+def _search_total(plan: _Plan, arithmetic: _InText, per_start: Any) -> Any:
+    """A search's bound (every start position) from one start's, for one text or, with
+    `_InTexts`, for each of many."""
+    starts = arithmetic.length + 1
+    if plan.first is None:
+        return starts * per_start
+    # a start where the text holds none of the first characters fails within `failing` steps
+    codes, failing = plan.first
+    return starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
 
 
 def _first_characters(nodes: syntax.Seq) -> tuple[frozenset[int], int] | None:
@@ -490,9 +489,12 @@ def runs_within_limit(pattern: str, flags: int, text: str) -> bool:
     longest = longest_fast_text(pattern, flags)
     if len(text) <= longest:
         return True
-    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
-        return False
-    return text_steps(pattern, flags, text) is not None
+    return _bounded_by_text(pattern, flags) and text_steps(pattern, flags, text) is not None
+
+
+def _bounded_by_text(pattern: str, flags: int) -> bool:
+    """Whether a text's own bound (`text_steps`) may let a search run in-process."""
+    return step_bound(pattern, flags) is not None and cheap_to_compile(pattern, flags)
 
 
 def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> list[bool]:
@@ -507,7 +509,7 @@ def runs_within_limit_each(pattern: str, flags: int, texts: Sequence[str]) -> li
         for number in longer:
             out[number] = runs_within_limit(pattern, flags, texts[number])
         return out
-    if step_bound(pattern, flags) is None or not cheap_to_compile(pattern, flags):
+    if not _bounded_by_text(pattern, flags):
         return out
     steps = text_steps_each(pattern, flags, [texts[number] for number in longer])
     for number, found in zip(longer, steps, strict=True):
