@@ -3,8 +3,8 @@
     python benchmarks/cold_costs.py [--count 2000] [--shapes diverse,template] [--cores 2] [--work DIR]
     python benchmarks/cold_costs.py --corpus DIR [--floor JSON_DIR]
 
-For each shape, the generated corpus of `--count` entries (made as benchmarks/targets.py
-makes it: seed 1, YAML, with its JSON twin for the floor) is linted once in this
+For each shape, the generated corpus of `--count` entries (benchmarks/targets.py's
+`corpus`: seed 1, YAML, with its JSON twin for the floor) is linted once in this
 process, cold (no cache) and on one core (`jobs=1`), with a clock around each step of
 a file's check: reading the file, its digest, parsing it, its summary (and the places
 of what it summarises), each fact, each entry rule, placing the findings; then each
@@ -28,7 +28,6 @@ entry, largest first, with its share of the whole.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -41,28 +40,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate  # noqa: E402
 import scale  # noqa: E402
+import targets  # noqa: E402
 
-from entrykit import targets  # noqa: E402
 from entrykit.config import Config, from_table, load_config  # noqa: E402
 from entrykit.diagnostic import Diagnostic  # noqa: E402
 from entrykit.lint import engine, pipeline  # noqa: E402
+from entrykit.targets import plan  # noqa: E402
 
 CORPUS_PHASE = "corpus phase besides its rules"
 TARGET = 25  # cold 10k <= 25x the json.load floor (benchmarks/targets.py)
 TODAY = date(2026, 12, 1)
-
-
-def write(work: Path, shape: str, count: int, fmt: str) -> Path:
-    """The corpus of `shape`, as benchmarks/targets.py generates it."""
-    root = work / f"{shape}-{count}-{fmt}"
-    shutil.rmtree(root, ignore_errors=True)
-    if shape == "template":
-        generate.write_corpus(root, count, fmt, 1, one_template=True)
-    else:
-        generate.write_corpus(root, count, fmt, 1, 0.02, "mixed", 0.01)
-    return root
 
 
 class Clocks:
@@ -195,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.corpus is not None:
         config = load_config(args.corpus.resolve())
-        count = len(targets.plan(None, config).names)
+        count = len(plan(None, config).names)
         total, spent, found = measure(config.root, config)
         floor = scale.floor(args.floor or args.corpus)
         report(str(args.corpus), count, floor, args.cores, total, spent, len(found), yaml_events(config.root))
@@ -203,8 +191,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="entrykit-cold-costs-") as scratch:
         work = args.work or Path(scratch)
         for shape in args.shapes.split(","):
-            floor = scale.floor(write(work, shape, args.count, "json"))
-            root = write(work, shape, args.count, "yaml")
+            floor = scale.floor(targets.corpus(work, shape, args.count, "json"))
+            root = targets.corpus(work, shape, args.count, "yaml")
             total, spent, found = measure(root)
             report(shape, args.count, floor, args.cores, total, spent, len(found), yaml_events(root))
 

@@ -18,7 +18,7 @@ import cold_costs  # noqa: E402
 
 
 def test_every_rule_and_fact_is_timed_and_the_diagnostics_are_the_same(tmp_path: Path) -> None:
-    root = cold_costs.write(tmp_path, "diverse", 60, "yaml")
+    root = cold_costs.targets.corpus(tmp_path, "diverse", 60, "yaml")
     config = from_table({"root": root.name}, root.parent)
     plain = list(engine.lint(None, config, cold_costs.TODAY, cwd=root.parent, jobs=1).diagnostics)
     total, spent, found = cold_costs.measure(root)
