@@ -10,7 +10,8 @@ a file's check: reading the file, its digest, parsing it, its summary (and the p
 of what it summarises), each fact, each entry rule, placing the findings; then each
 corpus rule, and the rest of the corpus phase (placing and storing its findings).
 `--corpus` measures a corpus folder instead, with the configuration that governs it
-(the deadends.dev canons imported: `--floor` their JSON files).
+(the deadends.dev canons imported: `--floor` their JSON files), or as the folder of
+entries itself when no configuration names a root there (a generated corpus).
 
 The clocks are wall clocks, so that a step includes the regex runs it waits for in the
 regex worker: run it on an otherwise idle machine. They only report: the lint is the
@@ -183,6 +184,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.corpus is not None:
         config = load_config(args.corpus.resolve())
+        if not config.root.is_dir():  # a folder of entries no configuration governs
+            config = from_table({"root": args.corpus.resolve().name}, args.corpus.resolve().parent)
         count = len(plan(None, config).names)
         total, spent, found = measure(config.root, config)
         floor = scale.floor(args.floor or args.corpus)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from entrykit import registry
 from entrykit.config import from_table
@@ -32,3 +33,15 @@ def test_every_rule_and_fact_is_timed_and_the_diagnostics_are_the_same(tmp_path:
     assert sum(spent.values()) <= total
     # and the lint is as it was once measured
     assert pipeline.load is load and engine._run_corpus_rule.__module__ == engine.__name__
+
+
+def test_corpus_option_takes_a_folder_of_entries_without_configuration(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    root = cold_costs.targets.corpus(tmp_path, "diverse", 12, "yaml")
+    floor = cold_costs.targets.corpus(tmp_path, "diverse", 12, "json")
+    monkeypatch.setattr(sys, "argv", ["cold_costs.py", "--corpus", str(root), "--floor", str(floor)])
+    capsys.readouterr()
+    cold_costs.main()
+    heading = capsys.readouterr().out.strip().splitlines()[0]
+    assert heading.startswith(f"{root}, 12 entries, ")
