@@ -12,7 +12,10 @@ every style, 2% planted near-duplicates, 1% planted defects). For each shape and
 the script measures, each `entrykit lint` as its own process under `/usr/bin/time -v`:
 
 - the floor: `json.load` of every file of the JSON twin (in this process, best of 3);
-- cold lint: an empty cache folder (`--cache-dir`), all cores;
+- cold lint: an empty cache folder (`--cache-dir`), all cores. At sizes up to 10,000
+  (the cold target's) the floor and the cold lint are measured `--rounds` times, one
+  after the other: a shared machine's speed drifts by a third within minutes, so each
+  round's ratio is printed and the table takes the round with the median ratio;
 - warm lint: the same folder again, nothing changed;
 - wall time, CPU time (the lint and the processes it waited for), peak memory (the
   largest process), and the number of diagnostics;
@@ -57,6 +60,7 @@ import generate  # noqa: E402
 import scale  # noqa: E402
 
 TODAY = "2026-11-30"
+COLD_TARGET_SIZE = 10_000  # the size of the cold target: its lints are measured `--rounds` times
 AFTER: Path | None = None  # the entrykit measured: this checkout's, or --after's
 LINT_FORMAT = "yaml"  # the files linted (the floor always reads the JSON twin)
 BYTECODE: Path | None = None  # where every measured process keeps its compiled modules
@@ -160,25 +164,43 @@ def _show(label: str, run: Run, floor: float | None = None) -> None:
 
 
 def size_row(
-    work: Path, shape: str, count: int, before: Path | None
+    work: Path, shape: str, count: int, before: Path | None, rounds: int = 1
 ) -> dict[str, Run | float]:
-    """Floor, cold and warm lint of one corpus (and the same by `before`)."""
+    """Floor, cold and warm lint of one corpus (and the same by `before`).
+
+    With `rounds` above 1, the floor and each version's cold lint are measured again in
+    each round, one after the other, so that each round's ratio meets one machine speed;
+    the row keeps the round whose ratio is the median (its floor and its cold run, under
+    "floor <version>"), and the warm lint follows the last round's cold one."""
     twin = corpus(work, shape, count, "json")
     big = corpus(work, shape, count, LINT_FORMAT)
-    base = scale.floor(twin)
-    print(f"{shape} {count:,}: json.load floor {base:.2f} s", flush=True)
-    row: dict[str, Run | float] = {"floor": base}
-    for name, source in [("after", AFTER), *([("before", before)] if before else [])]:
-        with tempfile.TemporaryDirectory(prefix="entrykit-targets-") as cache:
-            # Each version its own empty cache folder: a version's default folder (in the
-            # project, or the user's cache directory) may hold what an earlier run left.
-            extra = ("--cache-dir", cache)
-            shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)  # where older versions kept it
-            row[f"cold {name}"] = cold = lint(big, source, *extra)
-            _show(f"cold lint ({name})", cold, base)
-            row[f"warm {name}"] = warm = lint(big, source, *extra)
-            _show(f"warm lint ({name})", warm, base)
-            shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
+    versions = [("after", AFTER), *([("before", before)] if before else [])]
+    measured: dict[str, list[tuple[float, float, Run]]] = {name: [] for name, _ in versions}
+    row: dict[str, Run | float] = {}
+    for number in range(rounds):
+        base = scale.floor(twin)
+        label = f" (round {number + 1} of {rounds})" if rounds > 1 else ""
+        print(f"{shape} {count:,}{label}: json.load floor {base:.2f} s", flush=True)
+        for name, source in versions:
+            with tempfile.TemporaryDirectory(prefix="entrykit-targets-") as cache:
+                # Each version its own empty cache folder: a version's default folder (in the
+                # project, or the user's cache directory) may hold what an earlier run left.
+                extra = ("--cache-dir", cache)
+                shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)  # where older versions kept it
+                cold = lint(big, source, *extra)
+                _show(f"cold lint ({name})", cold, base)
+                measured[name].append((cold.wall / base, base, cold))
+                if number == rounds - 1:
+                    row[f"warm {name}"] = warm = lint(big, source, *extra)
+                    _show(f"warm lint ({name})", warm, base)
+                shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
+    for name, runs in measured.items():
+        ratio, base, cold = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
+        row[f"cold {name}"], row[f"floor {name}"] = cold, base
+        if rounds > 1:
+            each = ", ".join(f"{r:.1f}x" for r, _, _ in runs)
+            print(f"  cold lint ({name}) per round: {each}; median {ratio:.1f}x", flush=True)
+    row["floor"] = row["floor after"]
     return row
 
 
@@ -344,7 +366,11 @@ def main() -> None:
     for shape in [s for s in args.shapes.split(",") if s]:
         for count in sizes:
             table[(shape, count)] = size_row(
-                args.work, shape, count, args.before if count in before_sizes else None
+                args.work,
+                shape,
+                count,
+                args.before if count in before_sizes else None,
+                args.rounds if count <= COLD_TARGET_SIZE else 1,
             )
 
     print(
@@ -361,7 +387,8 @@ def main() -> None:
         )
         old_cold, old_warm = row.get("cold before"), row.get("warm before")
         if isinstance(old_cold, Run) and isinstance(old_warm, Run):
-            line += f"   {old_cold.wall / base:6.1f}x / {old_warm.wall / base:6.1f}x"
+            old_base = float(row["floor before"])  # type: ignore[arg-type]
+            line += f"   {old_cold.wall / old_base:6.1f}x / {old_warm.wall / base:6.1f}x"
         print(line, flush=True)
     largest = max(sizes)
     for shape in [s for s in args.shapes.split(",") if s]:
