@@ -171,7 +171,8 @@ def size_row(
     With `rounds` above 1, the floor and each version's cold lint are measured again in
     each round, one after the other, so that each round's ratio meets one machine speed;
     the row keeps the round whose ratio is the median (its floor and its cold run, under
-    "floor <version>"), and the warm lint follows the last round's cold one."""
+    "floor <version>"), and the warm lint follows the last round's cold one (its floor:
+    "floor warm")."""
     twin = corpus(work, shape, count, "json")
     big = corpus(work, shape, count, LINT_FORMAT)
     versions = [("after", AFTER), *([("before", before)] if before else [])]
@@ -191,6 +192,7 @@ def size_row(
                 _show(f"cold lint ({name})", cold, base)
                 measured[name].append((cold.wall / base, base, cold))
                 if number == rounds - 1:
+                    row["floor warm"] = base  # measured just before the warm lints
                     row[f"warm {name}"] = warm = lint(big, source, *extra)
                     _show(f"warm lint ({name})", warm, base)
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
@@ -379,16 +381,17 @@ def main() -> None:
     )
     for (shape, count), row in table.items():
         base = float(row["floor"])  # type: ignore[arg-type]
+        warm_base = float(row["floor warm"])  # type: ignore[arg-type]
         cold, warm = row["cold after"], row["warm after"]
         assert isinstance(cold, Run) and isinstance(warm, Run)
         line = (
             f"{shape:<9} {count:>7,} {base:9.2f} {cold.wall:9.1f} ({cold.wall / base:6.1f}x) "
-            f"{warm.wall:9.1f} ({warm.wall / base:6.1f}x) {max(cold.rss, warm.rss):9,} {cold.found:12,}"
+            f"{warm.wall:9.1f} ({warm.wall / warm_base:6.1f}x) {max(cold.rss, warm.rss):9,} {cold.found:12,}"
         )
         old_cold, old_warm = row.get("cold before"), row.get("warm before")
         if isinstance(old_cold, Run) and isinstance(old_warm, Run):
             old_base = float(row["floor before"])  # type: ignore[arg-type]
-            line += f"   {old_cold.wall / old_base:6.1f}x / {old_warm.wall / base:6.1f}x"
+            line += f"   {old_cold.wall / old_base:6.1f}x / {old_warm.wall / warm_base:6.1f}x"
         print(line, flush=True)
     largest = max(sizes)
     for shape in [s for s in args.shapes.split(",") if s]:
