@@ -16,7 +16,8 @@ the script measures, each `entrykit lint` as its own process under `/usr/bin/tim
   (the cold target's) the floor and the cold lint are measured `--rounds` times, one
   after the other: a shared machine's speed drifts by a third within minutes, so each
   round's ratio is printed and the table takes the round with the median ratio;
-- warm lint: the same folder again, nothing changed;
+- warm lint: the same folder again, nothing changed (there, `--rounds` times after the
+  last cold lint, each beside a floor of its own, and the median round);
 - wall time, CPU time (the lint and the processes it waited for), peak memory (the
   largest process), and the number of diagnostics;
 
@@ -170,14 +171,14 @@ def size_row(
 
     With `rounds` above 1, the floor and each version's cold lint are measured again in
     each round, one after the other, so that each round's ratio meets one machine speed;
-    the row keeps the round whose ratio is the median (its floor and its cold run, under
-    "floor <version>"), and the warm lint follows the last round's cold one (its floor:
-    "floor warm")."""
+    after the last round's cold lint, each version's warm lint is measured `rounds` times
+    the same way, each beside a floor of its own. The row keeps, for cold and for warm,
+    the round whose ratio is the median: its run ("cold <version>", "warm <version>")
+    and its floor ("floor <version>", "floor warm <version>")."""
     twin = corpus(work, shape, count, "json")
     big = corpus(work, shape, count, LINT_FORMAT)
     versions = [("after", AFTER), *([("before", before)] if before else [])]
-    measured: dict[str, list[tuple[float, float, Run]]] = {name: [] for name, _ in versions}
-    row: dict[str, Run | float] = {}
+    measured: dict[str, list[tuple[float, float, Run]]] = {}
     for number in range(rounds):
         base = scale.floor(twin)
         label = f" (round {number + 1} of {rounds})" if rounds > 1 else ""
@@ -190,18 +191,22 @@ def size_row(
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)  # where older versions kept it
                 cold = lint(big, source, *extra)
                 _show(f"cold lint ({name})", cold, base)
-                measured[name].append((cold.wall / base, base, cold))
+                measured.setdefault(f"cold {name}", []).append((cold.wall / base, base, cold))
                 if number == rounds - 1:
-                    row["floor warm"] = base  # measured just before the warm lints
-                    row[f"warm {name}"] = warm = lint(big, source, *extra)
-                    _show(f"warm lint ({name})", warm, base)
+                    for again in range(rounds):
+                        floor = base if again == 0 else scale.floor(twin)
+                        warm = lint(big, source, *extra)
+                        _show(f"warm lint ({name})", warm, floor)
+                        measured.setdefault(f"warm {name}", []).append((warm.wall / floor, floor, warm))
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
-    for name, runs in measured.items():
-        ratio, base, cold = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
-        row[f"cold {name}"], row[f"floor {name}"] = cold, base
+    row: dict[str, Run | float] = {}
+    for key, runs in measured.items():
+        ratio, floor, run = sorted(runs, key=lambda measure: measure[0])[len(runs) // 2]
+        kind, name = key.split()
+        row[key], row[f"floor {name}" if kind == "cold" else f"floor warm {name}"] = run, floor
         if rounds > 1:
             each = ", ".join(f"{r:.1f}x" for r, _, _ in runs)
-            print(f"  cold lint ({name}) per round: {each}; median {ratio:.1f}x", flush=True)
+            print(f"  {kind} lint ({name}) per round: {each}; median {ratio:.1f}x", flush=True)
     row["floor"] = row["floor after"]
     return row
 
@@ -381,7 +386,7 @@ def main() -> None:
     )
     for (shape, count), row in table.items():
         base = float(row["floor"])  # type: ignore[arg-type]
-        warm_base = float(row["floor warm"])  # type: ignore[arg-type]
+        warm_base = float(row["floor warm after"])  # type: ignore[arg-type]
         cold, warm = row["cold after"], row["warm after"]
         assert isinstance(cold, Run) and isinstance(warm, Run)
         line = (
@@ -391,7 +396,8 @@ def main() -> None:
         old_cold, old_warm = row.get("cold before"), row.get("warm before")
         if isinstance(old_cold, Run) and isinstance(old_warm, Run):
             old_base = float(row["floor before"])  # type: ignore[arg-type]
-            line += f"   {old_cold.wall / old_base:6.1f}x / {old_warm.wall / warm_base:6.1f}x"
+            old_warm_base = float(row["floor warm before"])  # type: ignore[arg-type]
+            line += f"   {old_cold.wall / old_base:6.1f}x / {old_warm.wall / old_warm_base:6.1f}x"
         print(line, flush=True)
     largest = max(sizes)
     for shape in [s for s in args.shapes.split(",") if s]:
