@@ -15,7 +15,8 @@ the script measures, each `entrykit lint` as its own process under `/usr/bin/tim
 - cold lint: an empty cache folder (`--cache-dir`), all cores. At sizes up to 10,000
   (the cold target's) the floor and the cold lint are measured `--rounds` times, one
   after the other: a shared machine's speed drifts by a third within minutes, so each
-  round's ratio is printed and the table takes the round with the median ratio;
+  round's ratio is printed and the table takes the round with the median ratio (of an
+  even number of rounds, the higher of the middle two);
 - warm lint: the same folder again, nothing changed (there, `--rounds` times after the
   last cold lint, each beside a floor of its own, and the median round);
 - wall time, CPU time (the lint and the processes it waited for), peak memory (the
