@@ -120,11 +120,16 @@ def clocked(clocks: Clocks) -> Iterator[None]:
         engine._run_corpus_rule, engine._corpus_findings = saved_corpus_rule, saved_corpus_phase
 
 
+def folder_config(root: Path) -> Config:
+    """The configuration of a folder of entries that no configuration governs: defaults, `root` the corpus."""
+    return from_table({"root": root.name}, root.parent)
+
+
 def measure(root: Path, config: Config | None = None) -> tuple[float, dict[str, float], list[Diagnostic]]:
     """One cold lint of `root` (the corpus `config` governs, when given) on one core: its
     seconds, each step's, and its diagnostics."""
     clocks = Clocks()
-    config = config or from_table({"root": root.name}, root.parent)
+    config = config or folder_config(root)
     with clocked(clocks):
         started = time.perf_counter()
         found = list(engine.lint(None, config, TODAY, cwd=root.parent, jobs=1).diagnostics)
@@ -183,9 +188,10 @@ def main() -> None:
     parser.add_argument("--floor", type=Path, help="with --corpus: the JSON files of the floor (default: the corpus's)")
     args = parser.parse_args()
     if args.corpus is not None:
-        config = load_config(args.corpus.resolve())
+        corpus = args.corpus.resolve()
+        config = load_config(corpus)
         if not config.root.is_dir():  # a folder of entries no configuration governs
-            config = from_table({"root": args.corpus.resolve().name}, args.corpus.resolve().parent)
+            config = folder_config(corpus)
         count = len(plan(None, config).names)
         total, spent, found = measure(config.root, config)
         floor = scale.floor(args.floor or args.corpus)

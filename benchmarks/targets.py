@@ -179,7 +179,7 @@ def size_row(
     twin = corpus(work, shape, count, "json")
     big = corpus(work, shape, count, LINT_FORMAT)
     versions = [("after", AFTER), *([("before", before)] if before else [])]
-    measured: dict[str, list[tuple[float, float, Run]]] = {}
+    measured: dict[str, list[tuple[float, Run]]] = {}  # "cold after" -> each round's (floor, run)
     for number in range(rounds):
         base = scale.floor(twin)
         label = f" (round {number + 1} of {rounds})" if rounds > 1 else ""
@@ -190,26 +190,35 @@ def size_row(
                 # project, or the user's cache directory) may hold what an earlier run left.
                 extra = ("--cache-dir", cache)
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)  # where older versions kept it
-                cold = lint(big, source, *extra)
-                _show(f"cold lint ({name})", cold, base)
-                measured.setdefault(f"cold {name}", []).append((cold.wall / base, base, cold))
-                if number == rounds - 1:
-                    for again in range(rounds):
-                        floor = base if again == 0 else scale.floor(twin)
-                        warm = lint(big, source, *extra)
-                        _show(f"warm lint ({name})", warm, floor)
-                        measured.setdefault(f"warm {name}", []).append((warm.wall / floor, floor, warm))
+                measured.setdefault(f"cold {name}", []).append(_measured(f"cold lint ({name})", base, big, source, extra))
+                if number == rounds - 1:  # warm lints need the cache the cold lint filled
+                    measured[f"warm {name}"] = [
+                        _measured(f"warm lint ({name})", base if again == 0 else scale.floor(twin), big, source, extra)
+                        for again in range(rounds)
+                    ]
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
     row: dict[str, Run | float] = {}
     for key, runs in measured.items():
-        ratio, floor, run = sorted(runs, key=lambda measure: measure[0])[len(runs) // 2]
+        floor, run = sorted(runs, key=_ratio)[len(runs) // 2]
         kind, name = key.split()
         row[key], row[f"floor {name}" if kind == "cold" else f"floor warm {name}"] = run, floor
         if rounds > 1:
-            each = ", ".join(f"{r:.1f}x" for r, _, _ in runs)
-            print(f"  {kind} lint ({name}) per round: {each}; median {ratio:.1f}x", flush=True)
+            each = ", ".join(f"{_ratio(measure):.1f}x" for measure in runs)
+            print(f"  {kind} lint ({name}) per round: {each}; median {run.wall / floor:.1f}x", flush=True)
     row["floor"] = row["floor after"]
     return row
+
+
+def _measured(label: str, floor: float, root: Path, source: Path | None, extra: tuple[str, ...]) -> tuple[float, Run]:
+    """One lint of `root` beside the floor measured just before it, shown as it ends."""
+    run = lint(root, source, *extra)
+    _show(label, run, floor)
+    return floor, run
+
+
+def _ratio(measure: tuple[float, Run]) -> float:
+    floor, run = measure
+    return run.wall / floor
 
 
 def pre_commit(work: Path, shape: str, count: int) -> tuple[float, float]:
