@@ -27,7 +27,8 @@ against the same in a 10-entry corpus (`scale.precommit`, median of 5); and, wit
 `--canons` and `--peer`, the peer's own validator (`python -m generator.validate
 --data-only`, its README's way) against cold `entrykit lint --no-cache` over the same
 canons imported with `entrykit import --from deadends`, alternating, `--rounds` each:
-each round's ratio (its two runs met the same load), their median and the lowest.
+each round's ratio (its two runs met the same load), their median (as above: of an
+even number, the higher of the middle two) and the lowest.
 
 With `--before DIR` (a checkout of another entrykit version), each cold and warm lint
 and the peer comparison also run that version's source (`DIR/tool` first on
@@ -47,13 +48,14 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -66,6 +68,7 @@ COLD_TARGET_SIZE = 10_000  # the size of the cold target: its lints are measured
 AFTER: Path | None = None  # the entrykit measured: this checkout's, or --after's
 LINT_FORMAT = "yaml"  # the files linted (the floor always reads the JSON twin)
 BYTECODE: Path | None = None  # where every measured process keeps its compiled modules
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ def size_row(
                 shutil.rmtree(big / ".entrykit_cache", ignore_errors=True)
     row: dict[str, Run | float] = {}
     for key, runs in measured.items():
-        floor, run = sorted(runs, key=_ratio)[len(runs) // 2]
+        floor, run = median_round(runs, _ratio)
         kind, name = key.split()
         row[key], row[f"floor {name}" if kind == "cold" else f"floor warm {name}"] = run, floor
         if rounds > 1:
@@ -214,6 +217,12 @@ def _measured(label: str, floor: float, root: Path, source: Path | None, extra: 
     run = lint(root, source, *extra)
     _show(label, run, floor)
     return floor, run
+
+
+def median_round(rounds: Sequence[T], key: Callable[[T], float]) -> T:
+    """The round whose `key` is the median: of an even number, the higher of the middle two
+    (a round that was measured, with its own runs, rather than an average of two)."""
+    return sorted(rounds, key=key)[len(rounds) // 2]
 
 
 def _ratio(measure: tuple[float, Run]) -> float:
@@ -365,7 +374,7 @@ def main() -> None:
                 # Each round's ratio, its runs side by side: the median says what the machine
                 # usually gives, the lowest what a busy moment can take it down to.
                 ratios = sorted(p.wall / ours.wall for p, ours in zip(runs["peer"], runs[name], strict=True))
-                median = statistics.median(ratios)
+                median = median_round(ratios, float)
                 print(
                     f"deadends canons, entrykit ({name}) per round: median {median:.1f}x, lowest {ratios[0]:.1f}x, "
                     f"{sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",

@@ -54,3 +54,11 @@ def test_one_round_prints_no_round_labels(tmp_path: Path, capsys: Any) -> None:
     cold, warm = row["cold after"], row["warm after"]
     assert isinstance(cold, targets.Run) and cold.found > 0 and row["floor"] == row["floor after"]
     assert isinstance(warm, targets.Run) and warm.found == cold.found and row["floor warm after"] == row["floor"]
+
+
+def test_the_median_round_is_a_measured_round() -> None:
+    # odd: the middle one; even: the higher of the middle two, never an average of two rounds
+    assert targets.median_round([3.0, 1.0, 2.0], float) == 2.0
+    assert targets.median_round([9.2, 11.4, 13.2, 10.5], float) == 11.4
+    rounds = [(0.5, "a"), (0.1, "b"), (0.3, "c"), (0.2, "d")]
+    assert targets.median_round(rounds, lambda r: r[0]) == (0.3, "c")
