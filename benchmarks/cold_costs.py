@@ -22,8 +22,10 @@ read a text pays for its scan), and the clocks themselves cost a little.
 It prints, per corpus: the json.load floor per entry (and, beside it, what libyaml
 alone takes to read the YAML files as events); what a cold lint may spend per
 entry on `--cores` cores kept busy to stay within 25x the floor (25 x floor x cores);
-what it took on one core (the whole run per entry); and each step in microseconds per
-entry, largest first, with its share of the whole.
+what it took on one core (the whole run per entry); each step in microseconds per
+entry, largest first, with its share of the whole; and how many of the largest steps
+would have to cost nothing for the run to fit (or how much less every step would have
+to take).
 """
 
 from __future__ import annotations
@@ -176,6 +178,24 @@ def report(
             print(f"{name:<28} {seconds * per_entry:9,.0f} {seconds / total:6.1%}")
     rest = total - sum(spent.values())
     print(f"{'everything else':<28} {rest * per_entry:9,.0f} {rest / total:6.1%}")
+    print(within_allowance(total * per_entry, sorted((s * per_entry for s in spent.values()), reverse=True), allowed))
+
+
+def within_allowance(total: float, steps: list[float], allowed: float) -> str:
+    """What it would take for a lint of `total` µs per entry to fit `allowed`: how many of
+    its largest `steps` (largest first) would have to cost nothing, or else how much faster
+    every step would have to be."""
+    if total <= allowed:
+        return "within what the target allows"
+    left = total
+    for count, step in enumerate(steps, start=1):
+        left -= step
+        if left <= allowed:
+            return (
+                f"to fit, its {count} largest steps would have to cost nothing "
+                f"(or every step take {1 - allowed / total:.0%} less)"
+            )
+    return f"even with every named step free it would not fit (every step would have to take {1 - allowed / total:.0%} less)"
 
 
 def main() -> None:

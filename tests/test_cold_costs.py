@@ -45,3 +45,13 @@ def test_corpus_option_takes_a_folder_of_entries_without_configuration(
     cold_costs.main()
     heading = capsys.readouterr().out.strip().splitlines()[0]
     assert heading.startswith(f"{root}, 12 entries, ")
+
+
+def test_within_allowance_counts_the_largest_steps_that_would_have_to_go() -> None:
+    assert cold_costs.within_allowance(90.0, [50.0, 30.0, 10.0], 100.0) == "within what the target allows"
+    # 300 - 150 = 150 > 100, then - 60 = 90 <= 100: the two largest
+    said = cold_costs.within_allowance(300.0, [150.0, 60.0, 40.0], 100.0)
+    assert said.startswith("to fit, its 2 largest steps would have to cost nothing") and "67% less" in said
+    # the unnamed rest alone is over the allowance
+    said = cold_costs.within_allowance(300.0, [100.0, 50.0], 100.0)
+    assert said.startswith("even with every named step free")
