@@ -312,3 +312,17 @@ def test_a_regex_that_matches_many_entries_is_no_evidence() -> None:
     for focus in ({0}, {3}):
         full = {p for p in dupes.regex_matches(made, 0, "search", shared_runner()) if focus & set(p)}
         assert dupes.regex_matches(made, 0, "search", shared_runner(), focus=focus) == full
+
+
+def test_the_search_counts_the_candidate_pairs_it_looked_at() -> None:
+    # What the search's work grows with (benchmarks/dupes_scale.py reports it per entry):
+    # the pairs similar enough to score, not every pair of the corpus.
+    base = "psycopg2.OperationalError: could not connect to server: Connection refused on host {}"
+    alike = [
+        entry({"id": f"db/refused-{n}", "domain": "db", "signature": base.format(name)})
+        for n, name in enumerate(["alpha", "beta", "gamma"])
+    ]
+    git = "fatal: not a git repository (or any of the parent directories): .git"
+    other = entry({"id": "git/not-a-repo", "domain": "git", "signature": git})
+    assert dupes.find_duplicates([*alike, other]).candidates == 3  # the three pairs of `alike`
+    assert dupes.find_duplicates([alike[0], other]).candidates == 0

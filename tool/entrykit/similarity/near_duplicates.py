@@ -944,6 +944,7 @@ class Duplicates:
     families: list[family_search.Family]
     prepared: list[Prepared] = field(repr=False)
     per_entry: int = PER_ENTRY
+    candidates: int = 0  # candidate pairs the search looked at: what its work grows with
 
     @property
     def pairs(self) -> list[Pair]:
@@ -1003,7 +1004,7 @@ def find_duplicates(
     candidates = _candidates(entries, prepared, settings, matched, wanted, report)
     keep_edges = families and wanted is None
     neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report, keep_edges)
-    result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry)
+    result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry, len(candidates))
     for i in sorted(wanted) if wanted is not None else range(total):
         _add_closest(result, i)
     if keep_edges:
