@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date
@@ -178,17 +178,17 @@ def report(
             print(f"{name:<28} {seconds * per_entry:9,.0f} {seconds / total:6.1%}")
     rest = total - sum(spent.values())
     print(f"{'everything else':<28} {rest * per_entry:9,.0f} {rest / total:6.1%}")
-    print(within_allowance(total * per_entry, sorted((s * per_entry for s in spent.values()), reverse=True), allowed))
+    print(within_allowance(total * per_entry, [seconds * per_entry for seconds in spent.values()], allowed))
 
 
-def within_allowance(total: float, steps: list[float], allowed: float) -> str:
+def within_allowance(total: float, steps: Iterable[float], allowed: float) -> str:
     """What it would take for a lint of `total` µs per entry to fit `allowed`: how many of
-    its largest `steps` (largest first) would have to cost nothing, or else how much faster
-    every step would have to be."""
+    its largest `steps` would have to cost nothing, or else how much faster every step
+    would have to be."""
     if total <= allowed:
         return "within what the target allows"
     left = total
-    for count, step in enumerate(steps, start=1):
+    for count, step in enumerate(sorted(steps, reverse=True), start=1):
         left -= step
         if left <= allowed:
             return (

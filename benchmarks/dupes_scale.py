@@ -77,9 +77,9 @@ def score(report: dict, truth: Path) -> tuple[float, float, Counter]:
 def scale(sizes: list[int], duplicates: float) -> None:
     import datasketch  # noqa: F401  (imported once before any timing)
 
-    # Detection runs under the collector settings `entrykit dupes` runs under; with the
-    # interpreter's defaults, collections walk every loaded entry again and again, and a
-    # 100k corpus took 78 s where the command's settings took 57 s.
+    # Detection runs under the collector settings `entrykit dupes` runs under: with the
+    # interpreter's defaults, collections walk every loaded entry again and again, a cost
+    # the command does not pay and that grows with the corpus.
     from entrykit.cli import _settle_memory
 
     _settle_memory()
