@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 
 import pytest
 
 from entrykit.config import from_table
 from entrykit.lint.engine import lint
-from entrykit.loader import LoadFailure, load
+from entrykit.loader import LoadFailure, load, read_entry_bytes
 
 from .conftest import TODAY
 
@@ -80,3 +81,27 @@ def test_one_bad_file_does_not_stop_the_corpus(tmp_path: Path) -> None:
         ("entries/pip/bad.yaml", "ET001"),
         ("entries/pip/good.yaml", "ET202"),
     ]
+
+
+@pytest.mark.parametrize(("size", "limit", "whole"), [(5000, 8000, True), (5000, 3000, False)])
+def test_a_file_that_grew_since_stat_is_read_up_to_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int, limit: int, whole: bool
+) -> None:
+    """The read is sized by what stat said; a file longer than that (it grew, or stat does
+    not know its size) is still read whole, or refused past the limit."""
+    path = tmp_path / "grown.yaml"
+    path.write_bytes(b"signature: " + b"a" * (size - 12) + b"\n")
+    real_stat = Path.stat
+
+    def stat_said_less(self: Path, **kwargs: object) -> os.stat_result:
+        info = real_stat(self, **kwargs)  # type: ignore[arg-type]
+        if self == path:
+            return os.stat_result((info.st_mode, *info[1:6], 100, *info[7:]))
+        return info
+
+    monkeypatch.setattr(Path, "stat", stat_said_less)
+    raw = read_entry_bytes(path, limit)
+    if whole:
+        assert raw == path.read_bytes()
+    else:
+        assert isinstance(raw, str) and "over the limit of 3,000 bytes" in raw

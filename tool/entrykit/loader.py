@@ -223,7 +223,11 @@ def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) 
         if info.st_size > max_bytes:
             return f"file is {info.st_size:,} bytes, over the limit of {max_bytes:,}"
         with open(abspath, "rb") as stream:
-            raw = stream.read(max_bytes + 1)
+            # Sized by what stat says, not by the limit: `read(n)` allocates n bytes first,
+            # and a buffer of the limit for every file cost more than the read itself.
+            raw = stream.read(info.st_size + 1)
+            if len(raw) > info.st_size:  # it grew since stat, or stat does not know its size
+                raw += stream.read(max_bytes + 1 - len(raw))
     except OSError as exc:
         return f"cannot read file: {exc.strerror or exc}"
     if len(raw) > max_bytes:  # it grew since stat, or stat does not know its size
