@@ -62,3 +62,30 @@ def test_the_median_round_is_a_measured_round() -> None:
     assert targets.median_round([9.2, 11.4, 13.2, 10.5], float) == 11.4
     rounds = [(0.5, "a"), (0.1, "b"), (0.3, "c"), (0.2, "d")]
     assert targets.median_round(rounds, lambda r: r[0]) == (0.3, "c")
+
+
+def test_pre_commit_lints_the_two_corpora_in_turn_and_restores_the_edited_files(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    roots = []
+    for name in ("big", "small"):
+        root = tmp_path / name
+        (root / "pip").mkdir(parents=True)
+        for n in range(3):
+            (root / "pip" / f"e{n}.yaml").write_text(f"id: pip/e{n}\nsignature: message {n}\n", encoding="utf-8")
+        roots.append(root)
+    before = {path: path.read_text(encoding="utf-8") for root in roots for path in root.rglob("*.yaml")}
+    seen: list[tuple[str, str]] = []
+    took = iter([2.0, 1.0, 3.0, 1.5, 4.0, 4.0])
+
+    def lint(root: Path, target: str) -> tuple[float, int, int]:
+        seen.append((root.name, Path(target).read_text(encoding="utf-8")))
+        return next(took), 0, 0
+
+    monkeypatch.setattr(targets.scale, "lint", lint)
+    times = targets.scale.precommit(roots, rounds=3, what="signature")
+    assert [name for name, _ in seen] == ["big", "small"] * 3
+    assert [text.count("(edit ") for _, text in seen] == [1] * 6  # each lint saw its file edited
+    assert times == [[2.0, 3.0, 4.0], [1.0, 1.5, 4.0]]
+    assert targets.scale.round_ratios(times) == [2.0, 2.0, 1.0]
+    assert {path: path.read_text(encoding="utf-8") for path in before} == before
