@@ -74,15 +74,20 @@ def score(report: dict, truth: Path) -> tuple[float, float, Counter]:
     return len(hits) / max(1, len(found)), len(hits) / max(1, len(planted)), missed
 
 
+def _slug_start(entry_id: str | None) -> str:
+    """The first letters of an id's slug: entries filed as variants of one error share them."""
+    return (entry_id or "").partition("/")[2][:6]
+
+
 def scale(sizes: list[int], duplicates: float) -> None:
     import datasketch  # noqa: F401  (imported once before any timing)
 
     # Detection runs under the collector settings `entrykit dupes` runs under: with the
     # interpreter's defaults, collections walk every loaded entry again and again, a cost
     # the command does not pay and that grows with the corpus.
-    from entrykit.cli import _settle_memory
+    from entrykit.cli import settle_memory
 
-    _settle_memory()
+    settle_memory()
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -136,7 +141,7 @@ def sample(canons: Path) -> None:
     print(f"  template families: {len(found.families)}, largest {max((len(f.members) for f in found.families), default=0)}")
     print(f"  pairs by reason: {dict(reasons.most_common())}")
     print(f"  pairs by strongest reason: {dict(strongest.most_common())}")
-    same = [p for p in pairs if p.reasons[0].code == "same-signature" and p.a.id.split("/")[1][:6] != p.b.id.split("/")[1][:6]]
+    same = [p for p in pairs if p.reasons[0].code == "same-signature" and _slug_start(p.a.id) != _slug_start(p.b.id)]
     print(f"  same signature under unrelated slugs: {len(same)}, e.g.")
     for pair in same[:8]:
         print(f"    {pair.a.id} ~ {pair.b.id}")

@@ -209,7 +209,6 @@ def size_row(
         if rounds > 1:
             each = ", ".join(f"{_ratio(measure):.1f}x" for measure in runs)
             print(f"  {kind} lint ({name}) per round: {each}; median {_ratio((floor, run)):.1f}x", flush=True)
-    row["floor"] = row["floor after"]
     return row
 
 
@@ -406,7 +405,7 @@ def main() -> None:
         + ("   before: cold x / warm x" if args.before else "")
     )
     for (shape, count), row in table.items():
-        base = float(row["floor"])  # type: ignore[arg-type]
+        base = float(row["floor after"])  # type: ignore[arg-type]
         warm_base = float(row["floor warm after"])  # type: ignore[arg-type]
         cold, warm = row["cold after"], row["warm after"]
         assert isinstance(cold, Run) and isinstance(warm, Run)

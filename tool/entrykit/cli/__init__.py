@@ -148,7 +148,7 @@ def cli() -> None:
     """Lint, merge and author the entries of an error knowledge base."""
 
 
-def _settle_memory() -> None:
+def settle_memory() -> None:
     """Keep the cyclic garbage collector off what is already loaded and let it run less often.
 
     A run over a large corpus makes hundreds of thousands of small, long-lived,
@@ -171,7 +171,7 @@ def main() -> None:
     named = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     if named in COMMANDS:
         COMMANDS[named]()
-    _settle_memory()
+    settle_memory()
     handle_signals()
     try:
         recover_interrupted_writes()

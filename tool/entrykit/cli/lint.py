@@ -256,7 +256,7 @@ def _check(
             progress=progress,
             with_summaries=with_summaries,
             # What the run reads from the cache lives as long as this process: the
-            # collector need not walk it (as with what imports made: `cli._settle_memory`).
+            # collector need not walk it (as with what imports made: `cli.settle_memory`).
             settle=gc.freeze,
         )
     for note in result.notes:
