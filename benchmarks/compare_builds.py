@@ -53,12 +53,12 @@ def main() -> None:
             wall, cpu, digest = lint_once(python, args.project, args.jobs)
             times[name].append((wall, cpu))
             print(f"round {number} {name:6}  wall {wall:6.1f} s  cpu {cpu:6.1f} s  output sha256 {digest[:16]}")
-    wall = {name: statistics.median(w for w, _ in runs) for name, runs in times.items()}
-    cpu = {name: statistics.median(c for _, c in runs) for name, runs in times.items()}
-    print(f"median wall: before {wall['before']:.1f} s, after {wall['after']:.1f} s, "
-          f"after/before {wall['after'] / wall['before']:.2f}")
-    print(f"median cpu:  before {cpu['before']:.1f} s, after {cpu['after']:.1f} s, "
-          f"after/before {cpu['after'] / cpu['before']:.2f}")
+    walls = {name: statistics.median(w for w, _ in runs) for name, runs in times.items()}
+    cpus = {name: statistics.median(c for _, c in runs) for name, runs in times.items()}
+    print(f"median wall: before {walls['before']:.1f} s, after {walls['after']:.1f} s, "
+          f"after/before {walls['after'] / walls['before']:.2f}")
+    print(f"median cpu:  before {cpus['before']:.1f} s, after {cpus['after']:.1f} s, "
+          f"after/before {cpus['after'] / cpus['before']:.2f}")
 
 
 if __name__ == "__main__":

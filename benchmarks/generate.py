@@ -289,9 +289,9 @@ def mixed_regex(shape_regex: str, signature: str, rng: random.Random) -> str:
     if roll < 0.003:
         return shape_regex
     if roll < 0.7:
-        keywords = keyword_regex(signature, rng)
-        if keywords is not None:
-            return keywords
+        chain = keyword_regex(signature, rng)
+        if chain is not None:
+            return chain
     return specific_regex_for(signature)
 
 
@@ -352,7 +352,7 @@ def _make(
     first = f"20{rng.randint(19, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     confirmed = f"2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}"
     major = rng.randint(1, 5)
-    workarounds = []
+    workarounds: list[dict[str, Any]] = []
     translated = []
     for _ in range(rng.randint(1, 3)):
         action, action_zh = rng.choice(ACTIONS)
@@ -535,7 +535,7 @@ def write_corpus(
     spoil = random.Random(seed + 2)  # and another for defects
     planted: list[dict[str, str]] = []
     ids: list[str] = []
-    paths = []
+    paths: list[Path] = []
     if fmt == "yaml":
         import yaml
 

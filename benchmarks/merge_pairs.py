@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 CANONS = REPO.parent / "shared" / "corpus" / "deadends-dev" / "canons"
@@ -76,7 +77,7 @@ def matches(project: Path, messages: list[str]) -> list[list[str]]:
     return [by_line.get(number, []) for number in range(1, len(lines) + 1)]
 
 
-def load(project: Path, entry_id: str) -> dict[str, object]:
+def load(project: Path, entry_id: str) -> dict[str, Any]:
     import yaml
 
     domain, slug = entry_id.split("/", 1)

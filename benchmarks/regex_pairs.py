@@ -19,6 +19,7 @@ import random
 import re
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,7 +32,7 @@ FLAGS = re.IGNORECASE
 MODE = "search"
 
 
-def pair_set(pairs: dict[int, list[Text]], only: set[int] | None = None) -> set[tuple[int, int]]:
+def pair_set(pairs: Mapping[int, Sequence[Text]], only: set[int] | None = None) -> set[tuple[int, int]]:
     return {(a, t.owner) for a, texts in pairs.items() if only is None or a in only for t in texts}
 
 

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,18 +63,19 @@ def worker(target: str, cases: int, seed: int, state_path: Path, log_path: Path)
 
     from tests.fuzzing import TARGETS
 
+    function: Callable[[Any], Any]
     if target == "watchdog-check":  # hangs on its third case: shows the watchdog at work
         from hypothesis import strategies as st
 
         calls = []
 
-        def function(case: Any) -> str:
+        def watched(case: Any) -> str:
             calls.append(case)
             if len(calls) == 3:
                 time.sleep(3600)
             return "ok"
 
-        strategy = st.integers()
+        function, strategy = watched, st.integers()
     else:
         function, strategy = TARGETS[target]
     with open(state_path, "r+b") as handle:
@@ -174,7 +176,7 @@ def watch(target: str, cases: int, bound: float, seed: int, folder: Path) -> dic
 
 
 def atheris_worker(argv: list[str]) -> None:
-    import atheris  # type: ignore[import-not-found]
+    import atheris
 
     sys.path.insert(0, str(REPO))
     with atheris.instrument_imports(include=["entrykit"]):
@@ -245,7 +247,7 @@ def main() -> None:
         found = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
         if args.atheris:
             try:
-                import atheris  # type: ignore[import-not-found]  # noqa: F401
+                import atheris  # noqa: F401
             except ImportError:
                 print("atheris: not installed; the coverage-guided run is skipped")
             else:
