@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -162,3 +167,99 @@ def test_places_of_a_summary_equal_the_index(text: str, tmp_path: Path) -> None:
     wanted = {(p, k) for p in [*index.spots, "/list/9", "/a/b", "/a/zz", "/nothing"] for k in (False, True)}
     summary = summary_entry("e.yaml", path, "yaml", {}, {})
     assert summary.places(wanted) == {(p, k): index.locate(p, k) for p, k in wanted}
+
+
+# --- the JSON scanner against JSON written here, with each value's place noted as it is written ---
+
+_KEYS = st.sampled_from(["id", "a", "a/b", "~t", 'q"uote', "back\\slash", "tab\there", "é", "参数", "\u2028", ""])
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8), st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999"]).map(lambda s: ("raw", s)),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.lists(st.tuples(_KEYS, inner), max_size=4).map(lambda kv: ("object", kv))),
+    max_leaves=12,
+)
+_SPACES = st.sampled_from(["", " ", "\n", "\r\n", "\r", "\t", "\n    ", " \r\n  "])
+
+
+class _Writer:
+    """Writes a value as JSON, noting where each value and key starts and each irregularity."""
+
+    def __init__(self, spaces: Any) -> None:
+        self.out: list[str] = []
+        self.size = 0
+        self.spaces = spaces
+        self.starts: dict[str, tuple[int, int | None]] = {}  # pointer -> (value offset, key offset)
+        self.odd: list[tuple[str, str, int, str]] = []  # (kind, pointer, offset, detail)
+
+    def put(self, text: str) -> None:
+        self.out.append(text)
+        self.size += len(text)
+
+    def gap(self) -> None:
+        self.put(self.spaces.draw(_SPACES))
+
+    def value(self, value: Any, pointer: str, key_at: int | None) -> None:
+        self.starts[pointer] = (self.size, key_at)
+        if isinstance(value, tuple) and value[0] == "raw":
+            self.odd.append(("nonfinite-number", pointer, self.size, value[1]))
+            self.put(value[1])
+        elif isinstance(value, tuple):
+            self.put("{")
+            seen: set[str] = set()
+            for number, (key, item) in enumerate(value[1]):
+                self.gap()
+                if number:
+                    self.put(",")
+                    self.gap()
+                at, child = self.size, jp.child(pointer, key)
+                if key in seen:
+                    self.odd.append(("duplicate-key", child, at, key))
+                seen.add(key)
+                self.put(json.dumps(key, ensure_ascii=self.spaces.draw(st.booleans())))
+                self.gap()
+                self.put(":")
+                self.gap()
+                self.value(item, child, at)
+            self.gap()
+            self.put("}")
+        elif isinstance(value, list):
+            self.put("[")
+            for number, item in enumerate(value):
+                self.gap()
+                if number:
+                    self.put(",")
+                    self.gap()
+                self.value(item, jp.child(pointer, number), None)
+            self.gap()
+            self.put("]")
+        else:
+            self.put(json.dumps(value, ensure_ascii=self.spaces.draw(st.booleans())))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_VALUES, spaces=st.data(), bom=st.booleans())
+def test_json_scanner_places_every_value_where_it_was_written(value: Any, spaces: Any, bom: bool) -> None:
+    writer = _Writer(spaces)
+    if bom:
+        writer.put("\ufeff")
+    writer.gap()
+    writer.value(value, "", None)
+    writer.gap()
+    text = "".join(writer.out)
+    breaks = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(breaks, offset)
+        return line, offset - breaks[line - 1] + 1
+
+    index = json_positions(text)
+    expected = {}
+    for pointer, (at, key_at) in writer.starts.items():
+        key_place = place(key_at) if key_at is not None else (None, None)
+        expected[pointer] = (*place(at), *key_place)
+    assert {p: (s.line, s.col, s.key_line, s.key_col) for p, s in index.spots.items()} == expected
+    odd = [(kind, pointer, *place(at), detail) for kind, pointer, at, detail in writer.odd]
+    assert [(i.kind, i.pointer, i.line, i.col, i.detail) for i in index.irregularities] == odd

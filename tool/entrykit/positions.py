@@ -13,15 +13,14 @@ import json.decoder
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from entrykit import pointer as jp
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """Where a value starts, and where its key starts when it has one (1-based)."""
 
     line: int
@@ -75,56 +74,85 @@ _WS = re.compile(r"[ \t\r\n]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _CONSTANTS = {"true": True, "false": False, "null": None}
 _NONFINITE = ("NaN", "Infinity", "-Infinity")
+# a key without escapes or control characters, its colon and the space after it
+_PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*+)"[ \t\r\n]*+:[ \t\r\n]*+')
 
 
-def json_positions(text: str) -> PositionIndex:
+def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loop, its state in locals
     """Scan JSON text iteratively (no recursion limit) and record every value's place.
 
     Tolerant: on malformed text it stops and returns what it has seen.
     """
     index = PositionIndex()
+    spots = index.spots
     where = _LineMap(text)
-    # Each frame: [kind, pointer, keys-seen-or-next-index]
+    starts = where.starts
+    skip, plain_key, scan = _WS.match, _PLAIN_KEY.match, json.decoder.scanstring
+    end = len(text)
+    # Each frame: [is an object, pointer, keys seen (object) or next index (array)]
     stack: list[list[Any]] = []
-    pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    pos = skip(text, 0).end()  # type: ignore[union-attr]
     if text.startswith("\ufeff", pos):
         pos += 1
-    pending_pointer = ""
-    pending_key: tuple[int, int] | None = None
+    pointer = ""
+    key_line: int | None = None
+    key_col: int | None = None
     try:
-        while pos < len(text):
-            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
-            if pos >= len(text):
+        while pos < end:
+            pos = skip(text, pos).end()  # type: ignore[union-attr]
+            if pos >= end:
                 break
             ch = text[pos]
             # A value starts here (or a container closes / separator comes).
-            if stack and ch in ",":
+            if ch == "," and stack:
                 pos += 1
                 continue
-            if ch in "}]":
+            if ch == "}" or ch == "]":
                 stack.pop()
                 pos += 1
                 continue
-            if stack and stack[-1][0] == "object":
-                read = _json_key(text, pos, stack[-1], index, where)
-                if read is None:
-                    break
-                pos, pending_pointer, pending_key = read
-                if pos >= len(text):
-                    break
-                ch = text[pos]
-            elif stack:
+            if stack:
                 frame = stack[-1]
-                pending_pointer = jp.child(frame[1], frame[2])
-                pending_key = None
-                frame[2] += 1
-            line, col = where(pos)
-            key_line, key_col = pending_key if pending_key else (None, None)
-            index.spots[pending_pointer] = Spot(line, col, key_line, key_col)
-            end = _json_value(text, pos, stack, pending_pointer, line, col, index)
-            if end is None:
-                break
-            pos = end
+                if frame[0]:
+                    # Most keys hold no escape: read here, without a call per key.
+                    found = plain_key(text, pos)
+                    if found is None:
+                        read = _json_key(text, pos, frame, index, where)
+                        if read is None:
+                            break
+                        pos, pointer, (key_line, key_col) = read
+                    else:
+                        key = found.group(1)
+                        pointer = frame[1] + "/" + (jp.escape(key) if "~" in key or "/" in key else key)
+                        key_line = bisect.bisect_right(starts, pos)
+                        key_col = pos - starts[key_line - 1] + 1
+                        if key in frame[2]:
+                            index.irregularities.append(Irregularity("duplicate-key", pointer, key_line, key_col, key))
+                        frame[2].add(key)
+                        pos = found.end()
+                    if pos >= end:
+                        break
+                    ch = text[pos]
+                else:
+                    pointer = f"{frame[1]}/{frame[2]}"
+                    frame[2] += 1
+                    key_line = key_col = None
+            line = bisect.bisect_right(starts, pos)
+            col = pos - starts[line - 1] + 1
+            spots[pointer] = Spot(line, col, key_line, key_col)
+            if ch == "{":
+                stack.append([True, pointer, set()])
+                pos += 1
+            elif ch == "[":
+                stack.append([False, pointer, 0])
+                pos += 1
+            elif ch == '"':
+                pos = scan(text, pos + 1)[1]
+            else:
+                after = _json_scalar(text, pos, pointer, line, col, index)
+                if after is None:
+                    break
+                pos = after
             if not stack:
                 break
     except (ValueError, IndexError):
@@ -152,23 +180,6 @@ def _json_key(
         index.irregularities.append(Irregularity("duplicate-key", pointer, line, col, key))
     frame[2].add(key)
     return _WS.match(text, pos).end(), pointer, key_place  # type: ignore[union-attr]
-
-
-def _json_value(
-    text: str, pos: int, stack: list[list[Any]], pointer: str, line: int, col: int, index: PositionIndex
-) -> int | None:
-    """Read the value starting at `pos` (a container opens a frame on `stack`): where
-    reading goes on, None if the text is malformed there."""
-    ch = text[pos]
-    if ch == "{":
-        stack.append(["object", pointer, set()])
-        return pos + 1
-    if ch == "[":
-        stack.append(["array", pointer, 0])
-        return pos + 1
-    if ch == '"':
-        return json.decoder.scanstring(text, pos + 1)[1]
-    return _json_scalar(text, pos, pointer, line, col, index)
 
 
 def _json_scalar(text: str, pos: int, pointer: str, line: int, col: int, index: PositionIndex) -> int | None:
