@@ -55,3 +55,21 @@ def test_within_allowance_counts_the_largest_steps_that_would_have_to_go() -> No
     # the unnamed rest alone is over the allowance
     said = cold_costs.within_allowance(300.0, [100.0, 50.0], 100.0)
     assert said.startswith("even with every named step free")
+
+
+def test_the_floor_is_the_lower_of_its_measurements_before_and_after_the_lint(tmp_path: Path, monkeypatch: Any) -> None:
+    order: list[str] = []
+    for first, second in ((0.5, 0.2), (0.2, 0.5)):
+        floors = iter([first, second])
+
+        def floor(folder: Path, floors: Any = floors) -> float:
+            order.append("floor")
+            return next(floors)
+
+        def lint() -> str:
+            order.append("lint")
+            return "measured"
+
+        monkeypatch.setattr(cold_costs.scale, "floor", floor)
+        assert cold_costs.floor_around(tmp_path, lint) == (0.2, "measured")
+    assert order == ["floor", "lint", "floor"] * 2
