@@ -29,7 +29,8 @@ against the same in a 10-entry corpus, the two in turn in each of 5 rounds
 --data-only`, its README's way) against cold `entrykit lint --no-cache` over the same
 canons imported with `entrykit import --from deadends`, alternating, `--rounds` each:
 each round's ratio (its two runs met the same load), their median (as above: of an
-even number, the higher of the middle two) and the lowest.
+even number, the higher of the middle two) and the lowest, and the median round's two
+runs (wall, CPU, diagnostics).
 
 With `--before DIR` (a checkout of another entrykit version), each cold and warm lint
 and the peer comparison also run that version's source (`DIR/tool` first on
@@ -314,6 +315,39 @@ def peer_rows(
     return runs
 
 
+def report_canons(runs: dict[str, list[Run]]) -> None:
+    """Print the peer against entrykit on the canons: each round, then per version the median
+    and lowest of the rounds' ratios and the median round's two runs."""
+    # Each round's runs met the same load; the machine's speed may drift between rounds.
+    for number, peer_run in enumerate(runs["peer"]):
+        ours = "  ".join(
+            f"{name} {runs[name][number].wall:.2f} s ({peer_run.wall / runs[name][number].wall:.1f}x)"
+            for name in ("after", "before")
+            if runs[name]
+        )
+        print(f"  round {number + 1}: peer {peer_run.wall:.2f} s  {ours}", flush=True)
+    for name in ("after", "before"):
+        if not runs[name]:
+            continue
+        # Each round's ratio, its runs side by side: the median says what the machine
+        # usually gives, the lowest what a busy moment can take it down to.
+        pairs = list(zip(runs["peer"], runs[name], strict=True))
+        ratios = sorted(theirs.wall / mine.wall for theirs, mine in pairs)
+        print(
+            f"deadends canons, entrykit ({name}) per round: median {median_round(ratios, float):.1f}x, "
+            f"lowest {ratios[0]:.1f}x, {sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",
+            flush=True,
+        )
+        # the median round itself, its two runs (not the fastest of each side: two rounds)
+        theirs, mine = median_round(pairs, lambda pair: pair[0].wall / pair[1].wall)
+        print(
+            f"deadends canons, the median round: peer {theirs.wall:.2f} s, entrykit ({name}) cold "
+            f"{mine.wall:.2f} s ({mine.cpu:.1f} s CPU, {mine.found:,} diagnostics): "
+            f"{theirs.wall / mine.wall:.1f}x faster (target >= 10); CPU {theirs.cpu / mine.cpu:.1f}x",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="2500,10000,25000,100000")
@@ -360,34 +394,7 @@ def main() -> None:
     )
 
     if args.canons.is_dir() and args.peer.is_dir():
-        runs = peer_rows(args.work, args.canons, args.peer, args.before, args.rounds)
-        peer_best = min(r.wall for r in runs["peer"])
-        # Each round's runs met the same load; the machine's speed may drift between rounds.
-        for number, peer_run in enumerate(runs["peer"]):
-            ours = "  ".join(
-                f"{name} {runs[name][number].wall:.2f} s ({peer_run.wall / runs[name][number].wall:.1f}x)"
-                for name in ("after", "before")
-                if runs[name]
-            )
-            print(f"  round {number + 1}: peer {peer_run.wall:.2f} s  {ours}", flush=True)
-        for name in ("after", "before"):
-            if runs[name]:
-                # Each round's ratio, its runs side by side: the median says what the machine
-                # usually gives, the lowest what a busy moment can take it down to.
-                ratios = sorted(p.wall / ours.wall for p, ours in zip(runs["peer"], runs[name], strict=True))
-                median = median_round(ratios, float)
-                print(
-                    f"deadends canons, entrykit ({name}) per round: median {median:.1f}x, lowest {ratios[0]:.1f}x, "
-                    f"{sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",
-                    flush=True,
-                )
-                best = min(runs[name], key=lambda r: r.wall)
-                print(
-                    f"deadends canons: peer {peer_best:.2f} s, entrykit ({name}) cold {best.wall:.2f} s "
-                    f"({best.cpu:.1f} s CPU, {best.found:,} diagnostics): {peer_best / best.wall:.1f}x faster "
-                    f"(target >= 10); CPU {min(r.cpu for r in runs['peer']) / best.cpu:.1f}x",
-                    flush=True,
-                )
+        report_canons(peer_rows(args.work, args.canons, args.peer, args.before, args.rounds))
 
     table: dict[tuple[str, int], dict[str, Run | float]] = {}
     for shape in [s for s in args.shapes.split(",") if s]:

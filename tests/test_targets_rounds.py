@@ -89,3 +89,29 @@ def test_pre_commit_lints_the_two_corpora_in_turn_and_restores_the_edited_files(
     assert times == [[2.0, 3.0, 4.0], [1.0, 1.5, 4.0]]
     assert targets.scale.round_ratios(times) == [2.0, 2.0, 1.0]
     assert {path: path.read_text(encoding="utf-8") for path in before} == before
+
+
+def test_the_canons_report_names_the_median_round_and_its_own_two_runs(capsys: Any) -> None:
+    def run(wall: float, cpu: float, found: int = 0) -> targets.Run:
+        return targets.Run(wall=wall, cpu=cpu, rss=0, found=found)
+
+    # rounds' ratios 10x, 8x, 11x; the fastest peer run (40 s) and the fastest entrykit run (5 s,
+    # two rounds) are not one round: the median round is the first
+    runs = {
+        "peer": [run(50.0, 60.0), run(40.0, 50.0), run(66.0, 70.0)],
+        "after": [run(5.0, 8.0, 7), run(5.0, 9.0, 7), run(6.0, 9.5, 7)],
+        "before": [],
+    }
+    targets.report_canons(runs)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [
+        "  round 1: peer 50.00 s  after 5.00 s (10.0x)",
+        "  round 2: peer 40.00 s  after 5.00 s (8.0x)",
+        "  round 3: peer 66.00 s  after 6.00 s (11.0x)",
+    ]
+    assert lines[3] == "deadends canons, entrykit (after) per round: median 10.0x, lowest 8.0x, 2 of 3 rounds >= 10x"
+    assert lines[4] == (
+        "deadends canons, the median round: peer 50.00 s, entrykit (after) cold 5.00 s (8.0 s CPU, 7 diagnostics): "
+        "10.0x faster (target >= 10); CPU 7.5x"
+    )
+    assert len(lines) == 5  # nothing for a version that did not run
