@@ -59,15 +59,10 @@ class PositionIndex:
             current = jp.parent(current)
 
 
-class _LineMap:
-    """Offset -> (line, col), both 1-based, col counted in characters."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
-
-    def __call__(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset)
-        return line, offset - self.starts[line - 1] + 1
+def _line_starts(text: str) -> list[int]:
+    """The offset each line of JSON text starts at: line n (1-based) of offset o is
+    `bisect_right(starts, o)`, its column (in characters) `o - starts[n - 1] + 1`."""
+    return [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
 
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -85,9 +80,8 @@ def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loo
     """
     index = PositionIndex()
     spots = index.spots
-    where = _LineMap(text)
-    starts = where.starts
-    skip, plain_key, scan = _WS.match, _PLAIN_KEY.match, json.decoder.scanstring
+    starts = _line_starts(text)
+    skip, plain_key, place = _WS.match, _PLAIN_KEY.match, bisect.bisect_right
     end = len(text)
     # Each frame: [is an object, pointer, keys seen (object) or next index (array)]
     stack: list[list[Any]] = []
@@ -114,22 +108,20 @@ def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loo
             if stack:
                 frame = stack[-1]
                 if frame[0]:
-                    # Most keys hold no escape: read here, without a call per key.
+                    # Most keys hold no escape: one match reads the key, its colon and the space after.
                     found = plain_key(text, pos)
-                    if found is None:
-                        read = _json_key(text, pos, frame, index, where)
-                        if read is None:
-                            break
-                        pos, pointer, (key_line, key_col) = read
-                    else:
-                        key = found.group(1)
-                        pointer = frame[1] + "/" + (jp.escape(key) if "~" in key or "/" in key else key)
-                        key_line = bisect.bisect_right(starts, pos)
-                        key_col = pos - starts[key_line - 1] + 1
-                        if key in frame[2]:
-                            index.irregularities.append(Irregularity("duplicate-key", pointer, key_line, key_col, key))
-                        frame[2].add(key)
-                        pos = found.end()
+                    read = (found.group(1), found.end()) if found is not None else _escaped_key(text, pos)
+                    if read is None:
+                        break
+                    key, after = read
+                    # (what `jp.child` and a line map would give, worked out here: once per value)
+                    pointer = frame[1] + "/" + (jp.escape(key) if "~" in key or "/" in key else key)
+                    key_line = place(starts, pos)
+                    key_col = pos - starts[key_line - 1] + 1
+                    if key in frame[2]:
+                        index.irregularities.append(Irregularity("duplicate-key", pointer, key_line, key_col, key))
+                    frame[2].add(key)
+                    pos = after
                     if pos >= end:
                         break
                     ch = text[pos]
@@ -137,7 +129,7 @@ def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loo
                     pointer = f"{frame[1]}/{frame[2]}"
                     frame[2] += 1
                     key_line = key_col = None
-            line = bisect.bisect_right(starts, pos)
+            line = place(starts, pos)
             col = pos - starts[line - 1] + 1
             spots[pointer] = Spot(line, col, key_line, key_col)
             if ch == "{":
@@ -147,12 +139,12 @@ def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loo
                 stack.append([False, pointer, 0])
                 pos += 1
             elif ch == '"':
-                pos = scan(text, pos + 1)[1]
+                pos = json.decoder.scanstring(text, pos + 1)[1]
             else:
-                after = _json_scalar(text, pos, pointer, line, col, index)
-                if after is None:
+                scalar_end = _json_scalar(text, pos, pointer, line, col, index)
+                if scalar_end is None:
                     break
-                pos = after
+                pos = scalar_end
             if not stack:
                 break
     except (ValueError, IndexError):
@@ -160,26 +152,16 @@ def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loo
     return index
 
 
-def _json_key(
-    text: str, pos: int, frame: list[Any], index: PositionIndex, where: _LineMap
-) -> tuple[int, str, tuple[int, int]] | None:
-    """Read the key of object `frame` at `pos` and its colon (noting a key written twice):
-    where its value starts, its pointer and the key's place; None if the text is malformed there."""
+def _escaped_key(text: str, pos: int) -> tuple[str, int] | None:
+    """Read the key at `pos` (escapes decoded) and its colon: the key and where its value
+    starts; None if the text is malformed there."""
     if text[pos] != '"':
         return None
-    key_start = pos
     key, pos = json.decoder.scanstring(text, pos + 1)
     pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
     if pos >= len(text) or text[pos] != ":":
         return None
-    pos += 1
-    pointer = jp.child(frame[1], key)
-    key_place = where(key_start)
-    if key in frame[2]:
-        line, col = key_place
-        index.irregularities.append(Irregularity("duplicate-key", pointer, line, col, key))
-    frame[2].add(key)
-    return _WS.match(text, pos).end(), pointer, key_place  # type: ignore[union-attr]
+    return key, _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
 
 
 def _json_scalar(text: str, pos: int, pointer: str, line: int, col: int, index: PositionIndex) -> int | None:
