@@ -331,19 +331,19 @@ def report_canons(runs: dict[str, list[Run]]) -> None:
             continue
         # Each round's ratio, its runs side by side: the median says what the machine
         # usually gives, the lowest what a busy moment can take it down to.
-        pairs = list(zip(runs["peer"], runs[name], strict=True))
-        ratios = sorted(theirs.wall / mine.wall for theirs, mine in pairs)
+        rounds = [(theirs.wall / mine.wall, theirs, mine) for theirs, mine in zip(runs["peer"], runs[name], strict=True)]
+        ratios = [ratio for ratio, _, _ in rounds]
+        # the median round itself, its two runs (not the fastest of each side: two rounds)
+        ratio, theirs, mine = median_round(rounds, lambda measured: measured[0])
         print(
-            f"deadends canons, entrykit ({name}) per round: median {median_round(ratios, float):.1f}x, "
-            f"lowest {ratios[0]:.1f}x, {sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",
+            f"deadends canons, entrykit ({name}) per round: median {ratio:.1f}x, lowest {min(ratios):.1f}x, "
+            f"{sum(r >= 10 for r in ratios)} of {len(ratios)} rounds >= 10x",
             flush=True,
         )
-        # the median round itself, its two runs (not the fastest of each side: two rounds)
-        theirs, mine = median_round(pairs, lambda pair: pair[0].wall / pair[1].wall)
         print(
             f"deadends canons, the median round: peer {theirs.wall:.2f} s, entrykit ({name}) cold "
             f"{mine.wall:.2f} s ({mine.cpu:.1f} s CPU, {mine.found:,} diagnostics): "
-            f"{theirs.wall / mine.wall:.1f}x faster (target >= 10); CPU {theirs.cpu / mine.cpu:.1f}x",
+            f"{ratio:.1f}x faster (target >= 10); CPU {theirs.cpu / mine.cpu:.1f}x",
             flush=True,
         )
 
