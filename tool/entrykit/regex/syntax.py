@@ -29,6 +29,11 @@ A pattern is a `Seq` (a tuple) of nodes:
 
 `walk(nodes, flags)` visits every node depth first, in pattern order, with the flags
 in force at it; `node.children()` gives a node's own sequences.
+
+What `re`'s parser says through `warnings` (a `[` first in a class, a doubled `-`, `&`,
+`~` or `|` in one: syntax a later Python may read as nested sets or set operations) is
+caught here and kept as `Parsed.warned`: it never reaches the caller's stderr, and
+`-W error` does not turn it into an exception.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]  # CPython's matcher: its case table
 import re
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -197,6 +203,16 @@ CHARACTER_NODES = (Char, NotChar, AnyChar, CharClass)  # the nodes that consume 
 
 
 @dataclass(frozen=True)
+class ReWarning:
+    """A warning `re`'s parser gave for a pattern: `future` for a FutureWarning (the syntax
+    may mean something else in a later Python), else a DeprecationWarning (it may stop
+    compiling); `message` is re's own (`Possible set difference at position 18`)."""
+
+    future: bool
+    message: str
+
+
+@dataclass(frozen=True)
 class Parsed:
     """A pattern as `re` reads it under some flags.
 
@@ -208,6 +224,7 @@ class Parsed:
     flags: int
     nodes: Seq
     groups: int
+    warned: tuple[ReWarning, ...] = ()  # what re's parser warned of, in pattern order
 
     @cached_property
     def walked(self) -> tuple[tuple[Node, int], ...]:
@@ -451,8 +468,8 @@ def _parse_now(pattern: str, flags: int) -> Parsed:
     # from every caller (and bounds the analyses that recurse over the tree).
     if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
-    tree = _tree(pattern, int(flags) & ~int(re.DEBUG))
-    return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1)
+    tree, warned = _tree(pattern, int(flags) & ~int(re.DEBUG))
+    return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1, warned)
 
 
 def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -462,7 +479,7 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
     flags = int(flags)
     if flags & re.DEBUG or not isinstance(pattern, str):  # (re prints as it parses; bytes: its way)
         return re.compile(pattern, flags)
-    tree = _tree(pattern, flags)
+    tree, _ = _tree(pattern, flags)
     # re's compiler without its parsing step: its code for the tree, and the pattern object
     # made with the text (given a tree, `_compiler.compile` would leave the text out, and
     # the object would then take bytes as well as text)
@@ -482,17 +499,18 @@ HANDOFF_LONGEST = 2000  # longer patterns are not compiled in-process (`compilin
 
 
 class _Handoff:
-    """Trees one reader parsed, for the other to take (each taken once); the oldest are dropped."""
+    """Trees one reader parsed (with re's warnings), for the other to take (each taken once);
+    the oldest are dropped."""
 
     def __init__(self) -> None:
-        self.trees: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self.trees: OrderedDict[tuple[str, int], tuple[Any, tuple[ReWarning, ...]]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def take(self, key: tuple[str, int]) -> Any:
+    def take(self, key: tuple[str, int]) -> tuple[Any, tuple[ReWarning, ...]] | None:
         with self.lock:
             return self.trees.pop(key, None)
 
-    def leave(self, key: tuple[str, int], tree: Any) -> None:
+    def leave(self, key: tuple[str, int], tree: tuple[Any, tuple[ReWarning, ...]]) -> None:
         if len(key[0]) > HANDOFF_LONGEST:
             return
         with self.lock:
@@ -508,15 +526,40 @@ class _Handoff:
 _HANDOFF = _Handoff()
 
 
-def _tree(pattern: str, flags: int) -> Any:
-    """re's parse tree of `pattern` (raises what re raises): the one the other reader left,
-    else parsed now and left for it. Neither reader changes what a tree says."""
+def _tree(pattern: str, flags: int) -> tuple[Any, tuple[ReWarning, ...]]:
+    """re's parse tree of `pattern` and what re warned of (raises what re raises): the one
+    the other reader left, else parsed now and left for it. Neither reader changes what a
+    tree says."""
     key = (pattern, flags)
-    tree = _HANDOFF.take(key)
-    if tree is None:
+    parsed = _HANDOFF.take(key)
+    if parsed is None:
+        parsed = _parse_tree(pattern, flags)
+        _HANDOFF.leave(key, parsed)
+    return parsed
+
+
+# re's parser warns only where a pattern holds one of these (inside a class; `(?(` for a
+# conditional's group name): any other pattern is parsed without catching warnings.
+_MAY_WARN = re.compile(r"\[\[|--|&&|~~|\|\||\(\?\(")
+# `warnings.catch_warnings` swaps process-wide state: one thread of entrykit at a time.
+_WARNINGS_LOCK = threading.Lock()
+KEPT_WARNINGS = 16  # a pattern's first warnings kept (a pattern may hold one per two characters)
+
+
+def _parse_tree(pattern: str, flags: int) -> tuple[Any, tuple[ReWarning, ...]]:
+    if _MAY_WARN.search(pattern) is None:
+        return _p.parse(pattern, flags), ()
+    kept: list[ReWarning] = []
+
+    def keep(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
+        if len(kept) < KEPT_WARNINGS:
+            kept.append(ReWarning(issubclass(category, FutureWarning), str(message)))
+
+    with _WARNINGS_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("always")  # each one, whatever filters the caller has (`-W error`)
+        warnings.showwarning = keep
         tree = _p.parse(pattern, flags)
-        _HANDOFF.leave(key, tree)
-    return tree
+    return tree, tuple(kept)
 
 
 # --- parsed once: a memo bounded in entries and in pattern characters ----------------------------

@@ -1,5 +1,5 @@
-"""ET211-ET218: regex mistakes a signature rarely shows (double escapes, anchors, ranges, dots,
-alternatives, lazy ends, useless `.*`)."""
+"""ET211-ET219: regex mistakes a signature rarely shows (double escapes, anchors, ranges, dots,
+alternatives, lazy ends, useless `.*`, syntax `re` warns about)."""
 
 from __future__ import annotations
 
@@ -310,3 +310,45 @@ def _trim(pattern: str, where: str) -> str:
     if where == "leading":
         return pattern[3:] if pattern.startswith(".*?") else pattern[2:]
     return pattern[:-3] if pattern.endswith(".*?") else pattern[:-2]
+
+
+@rule("ET219", "regex-future-syntax", severity=Severity.WARNING)
+def regex_future_syntax(entry: Entry, ctx: Context) -> Iterator[Finding]:
+    """Regex uses syntax Python's `re` warns about: a later Python may read it otherwise, or refuse it.
+
+    Reported when `re`'s parser warns of the regex: a `[` first in a character class
+    (`[[(]`: a nested set), a doubled `-`, `&`, `~` or `|` after a class's first item
+    (`[a&&b]`, `[|||]`: set operations), or a conditional's group number written in
+    digits other than ASCII. entrykit catches these warnings while it reads the regex,
+    so they never show up as Python's own output, whatever the `-W` options.
+
+    ## Why is this bad?
+    Python has announced that a later version may read such classes as nested sets
+    and set operations, and the regex would then match other text without a word;
+    the group numbers are an error from Python 3.12 on. Other engines read some of
+    them so today: Java takes `&&` in a class as an intersection, JavaScript's `v`
+    flag takes `--` and `&&` as set operations.
+
+    ## Example
+    ```yaml
+    signature: "unexpected token [ at line 3"
+    regex: 'unexpected token [[{(] at line \\d+'
+    ```
+
+    ## Use instead
+    ```yaml
+    signature: "unexpected token [ at line 3"
+    regex: 'unexpected token [\\[{(] at line \\d+'
+    ```
+    Escape a `[`, `-`, `&`, `~` or `|` that stands for itself inside a class.
+    """
+    parsed = _parsed(entry, ctx)
+    if parsed is None or not parsed.warned:
+        return
+    first = parsed.warned[0]
+    more = f" (and {len(parsed.warned) - 1} more)" if len(parsed.warned) > 1 else ""
+    if first.future:
+        why = "a later Python may read it as a nested set or a set operation"
+    else:
+        why = "Python 3.12 and later refuse it"
+    yield Finding("/regex", f"`re` warns: {first.message}{more}; {why}")
