@@ -3,17 +3,21 @@
 (random pairs of entries).
 
 Each target takes one drawn case and raises `Broken` (or any exception) when entrykit
-misbehaves: an exception that is not one of its documented errors, or a diagnostic whose
-position is not inside its file. `tests/test_fuzz.py` runs them at a modest size in CI;
+misbehaves: an exception that is not one of its documented errors, a diagnostic whose
+position is not inside its file, or a Python warning (which would reach the output as
+Python's own lines, and under `-W error` stop the run): each case runs with warnings
+made errors. `tests/test_fuzz.py` runs them at a modest size in CI;
 `fuzz/run.py` runs them at any size under a per-case watchdog.
 """
 
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import math
 import re
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -166,6 +170,7 @@ REGEX_BITS = [
     "a", "b", ".", "*", "+", "?", "|", "(", ")", "(?:", "[a-z]", "[^", "]", "\\d", "\\s+", "\\w",
     "{2,3}", "{100000}", "^", "$", "\\", "(?P<n>", "(?P=n)", "\\1", "(?=", "(?!", "(?<=x)", "(?i)",
     "(a+)+", "(a|a)*", "(.*a){20}", "[\\x00-\\U0010ffff]", "\\p{L}", "ERROR", ": ", "boom", "x{,5}",
+    "[[x]", "[a&&b]", "[x||y]", "(?(1)a|b)",  # what re's parser warns of (nested sets, set operations)
 ]  # fmt: skip
 IDS = ["git/not-a-repo", "git/no-repository", "pip/no-match", "a/b", "Git/X", "", "a/b/c", "../x", "x"]
 DATES = ["2023-01-01", "2024-02-29", "2026-11-30", "2030-01-01", "2023-02-30", "today", "2023-1-1", ""]
@@ -359,9 +364,21 @@ pairs = st.tuples(
     _mostly_mergeable("git/not-a-repo"), _mostly_mergeable("git/no-repository"), st.sampled_from([None, "into", "other"])
 )
 
+def _warning_free(target: Callable[[Any], str]) -> Callable[[Any], str]:
+    """`target` with every warning raised as an error while it runs."""
+
+    @functools.wraps(target)
+    def run(case: Any) -> str:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return target(case)
+
+    return run
+
+
 TARGETS: dict[str, tuple[Callable[[Any], str], st.SearchStrategy[Any]]] = {
-    "loader-bytes": (target_bytes, raw_bytes()),
-    "loader-text": (target_text, texts),
-    "rules": (target_rules, corpora),
-    "merge": (target_merge, pairs),
+    "loader-bytes": (_warning_free(target_bytes), raw_bytes()),
+    "loader-text": (_warning_free(target_text), texts),
+    "rules": (_warning_free(target_rules), corpora),
+    "merge": (_warning_free(target_merge), pairs),
 }
