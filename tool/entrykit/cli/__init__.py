@@ -9,6 +9,7 @@ imports the rules and never the formatter. `entrykit --help` imports them all.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import os
 import sys
@@ -174,6 +175,7 @@ def main() -> None:
         COMMANDS[named]()
     settle_memory()
     handle_signals()
+    write_utf8()
     quiet_regex_syntax_warnings()
     try:
         recover_interrupted_writes()
@@ -185,6 +187,19 @@ def main() -> None:
         if os.environ.get("ENTRYKIT_DEBUG"):
             raise
         sys.exit(ExitCode.ERROR)
+
+
+def write_utf8() -> None:
+    """Write the output and the messages as UTF-8, whatever the locale or `PYTHONIOENCODING`
+    say: the same bytes on every machine. Findings quote the entries' text (CJK, `…`),
+    which a pipe's code page on Windows or an ASCII encoding cannot hold: written in it,
+    the first such line would stop the run. A lone surrogate, which no UTF-8 holds, is
+    written as its escape."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # (a stream replaced by the caller may lack it)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # (a closed stream: nothing to write to)
+                reconfigure(encoding="utf-8", errors="backslashreplace")
 
 
 def quiet_regex_syntax_warnings() -> None:
