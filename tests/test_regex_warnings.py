@@ -52,10 +52,16 @@ def test_the_warnings_go_with_the_tree_from_the_compiler_to_the_records() -> Non
     assert parsed.warned == (syntax.ReWarning(True, "Possible nested set at position 18"),)
 
 
-def test_a_pattern_keeps_its_first_warnings_only() -> None:
+def test_a_pattern_keeps_its_first_warnings_only(tmp_path: Path) -> None:
     parsed = syntax.parse("[a&&b]" * 1000, 0)
     assert len(parsed.warned) == syntax.KEPT_WARNINGS
     assert parsed.warned[0].message == "Possible set intersection at position 2"
+    entry = f"id: test/case\nsignature: \"a\"\nregex: '{'[a&&b]' * 1000}'\n"
+    found = [d for d in lint_corpus(tmp_path, {"test/case.yaml": entry}).diagnostics if d.code == "ET219"]
+    assert [d.message for d in found] == [
+        "`re` warns: Possible set intersection at position 2 (and at least 15 more); "
+        "a later Python may read it as a nested set or a set operation"
+    ]
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 refuses the pattern")

@@ -346,7 +346,9 @@ def regex_future_syntax(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if parsed is None or not parsed.warned:
         return
     first = parsed.warned[0]
-    more = f" (and {len(parsed.warned) - 1} more)" if len(parsed.warned) > 1 else ""
+    others = len(parsed.warned) - 1
+    at_least = "at least " if len(parsed.warned) >= syntax.KEPT_WARNINGS else ""  # (the first ones are kept)
+    more = f" (and {at_least}{others} more)" if others else ""
     if first.future:
         why = "a later Python may read it as a nested set or a set operation"
     else:
