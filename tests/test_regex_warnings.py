@@ -21,6 +21,15 @@ NESTED = "unexpected token [[{(] at line \\d+"
 UNION = "pipe [|||] found, [[] too"
 
 
+def _lint(folder: Path, python_options: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`entrykit lint --no-cache ARGS` in `folder`, run by a Python given `python_options`."""
+    return subprocess.run(
+        [sys.executable, *python_options, "-m", "entrykit", "lint", "--no-cache", *args],
+        cwd=folder, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"},
+    )
+
+
 @pytest.fixture(autouse=True)
 def _fresh_reader() -> Iterator[None]:
     syntax.clear_memo()
@@ -84,11 +93,7 @@ def test_lint_shows_a_finding_not_python_s_warning(tmp_path: Path, options: list
     (folder / "case.yaml").write_text(
         f"id: test/case\nsignature: \"pipe | found, [ too\"\nregex: '{UNION}'\n", encoding="utf-8"
     )
-    done = subprocess.run(
-        [sys.executable, *options, "-m", "entrykit", "lint", "--no-cache", "--select", "ET219", "entries"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"},
-    )
+    done = _lint(tmp_path, options, "--select", "ET219", "entries")
     assert done.stdout.splitlines()[0] == (
         "entries/test/case.yaml:3:8: ET219 [warning] `re` warns: Possible set union at position 7 (and 1 more); "
         "a later Python may read it as a nested set or a set operation"
@@ -104,10 +109,6 @@ def test_a_configured_schema_s_patterns_print_no_warning_nor_crash(tmp_path: Pat
     folder = tmp_path / "entries" / "py"
     folder.mkdir(parents=True)
     (folder / "x.yaml").write_text('id: py/x\nsignature: "boom"\nregex: "boom"\n', encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-W", "error", "-m", "entrykit", "lint", "--no-cache", "--select", "ET101"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"},
-    )
+    done = _lint(tmp_path, ["-W", "error"], "--select", "ET101")
     assert done.returncode == 1 and done.stderr == ""
     assert "entries/py/x.yaml:1:1: ET101 [error] required field `category` is missing" in done.stdout.splitlines()

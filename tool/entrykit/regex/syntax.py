@@ -510,11 +510,11 @@ class _Handoff:
         with self.lock:
             return self.trees.pop(key, None)
 
-    def leave(self, key: tuple[str, int], tree: tuple[Any, tuple[ReWarning, ...]]) -> None:
+    def leave(self, key: tuple[str, int], parsed: tuple[Any, tuple[ReWarning, ...]]) -> None:
         if len(key[0]) > HANDOFF_LONGEST:
             return
         with self.lock:
-            self.trees[key] = tree
+            self.trees[key] = parsed
             if len(self.trees) > HANDOFF_ENTRIES:
                 self.trees.popitem(last=False)
 
