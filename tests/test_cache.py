@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -410,6 +411,28 @@ def test_an_unusable_cache_folder_does_not_fail_the_run(tmp_path: Path) -> None:
     result = _run(root, config, cache_dir=where)
     assert _rows(result) == _rows(_reference(root, config))
     assert len(result.notes) == 1 and "cannot be used" in result.notes[0]
+
+
+def test_a_cache_that_cannot_be_written_is_said_and_the_lint_is_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk while the cache is saved: the same findings, a note saying the cache was
+    not saved, and the next run (with room again) as right as ever."""
+    from entrykit import private_folder
+
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    expected = _rows(_reference(root, config))
+
+    def full(self: Any, name: str, data: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(private_folder.Folder, "write", full)
+        result = _run(root, config)
+    assert _rows(result) == expected
+    assert len(result.notes) == 1
+    assert "was not saved in full (No space left on device)" in result.notes[0]
+    again = _run(root, config)
+    assert _rows(again) == expected and again.notes == []
 
 
 def test_cache_files_hold_plain_data_only(tmp_path: Path) -> None:

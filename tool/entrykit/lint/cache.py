@@ -261,7 +261,8 @@ class Store:
     """One corpus's cache in one environment: per-file records, corpus findings, and the memo.
 
     Everything is loaded on first use and written by `save()`; nothing here raises
-    for a cache that is missing, damaged, foreign or read-only. What `save()` wrote of
+    for a cache that is missing, damaged, foreign or read-only (why a save failed is
+    kept in `unsaved`, for the run to tell). What `save()` wrote of
     the results, the summaries and the corpus findings it lets go (read again if asked
     for): a run saves after its per-file phase and after its corpus phase, and need not
     hold both.
@@ -290,6 +291,7 @@ class Store:
         # The records `put` in each shard: the only ones that may hold a named tuple (a
         # finding); what was read is plain already.
         self._fresh: dict[tuple[str, int], set[str]] = {}
+        self.unsaved: str | None = None  # why a save did not write all it had to (the first time)
 
     @property
     def folder(self) -> Path:
@@ -574,6 +576,8 @@ class Store:
                 self._write("env", name, merged)
         except OSError as exc:
             log.debug("cache: cannot write %s: %s", self.folder, exc)
+            if self.unsaved is None:
+                self.unsaved = exc.strerror or str(exc)
             return
         for folder in (self._env, self._corpus_folder):
             if folder is not None:

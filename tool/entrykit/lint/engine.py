@@ -1115,10 +1115,16 @@ def lint(
     diagnostics = _report(run, records, targets, today)
     if with_summaries:
         run.summaries(targets)
+    notes = [note] if note else []
     if store is not None:
         store.save()
+        if store.unsaved is not None:  # (a full disk, a folder made read-only: the lint itself is whole)
+            notes.append(
+                f"the cache in `{store.top.path}` was not saved in full ({store.unsaved}): "
+                "the next run may check again what this one checked"
+            )
     shown = [r.shown for r in targets] if len(targets) == len(files.names) else [
         display_path(p, cwd) for p in files.targets
     ]
     log.debug("linted %d files (%d in corpus)", len(files.names), files.size)
-    return LintResult(diagnostics, shown, [note] if note else [], targets)
+    return LintResult(diagnostics, shown, notes, targets)
