@@ -1,4 +1,5 @@
-"""The command line writes UTF-8 whatever the locale's or `PYTHONIOENCODING`'s encoding."""
+"""The command line writes UTF-8 whatever the locale's or `PYTHONIOENCODING`'s encoding, and
+says so plainly when its output finds no room."""
 
 from __future__ import annotations
 
@@ -30,3 +31,17 @@ def test_findings_that_quote_any_text_are_written_as_utf8(tmp_path: Path, encodi
     assert done.stdout.decode("utf-8").splitlines()[0] == EXPECTED
     for name in ("json", "sarif"):
         assert _lint(tmp_path, encoding, "--format", name).stdout == _lint(tmp_path, "utf-8", "--format", name).stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, where every write finds no room")
+@pytest.mark.parametrize("command", [["lint", "--no-cache", "entries"], ["explain", "ET505"]])
+def test_output_with_no_room_is_an_error_of_the_machine_not_of_entrykit(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "entries" / "py").mkdir(parents=True)
+    (tmp_path / "entries" / "py" / "cjk.yaml").write_text(ENTRY, encoding="utf-8")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "entrykit", *command], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+            timeout=300, env={**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"},
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"entrykit: error: cannot write: {os.strerror(28)}\n"  # not "internal error"

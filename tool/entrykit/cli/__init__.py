@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import gc
 import os
 import sys
@@ -26,6 +27,7 @@ from entrykit.cli.common import (
     handle_signals,
     recover_interrupted_writes,
     stopped,
+    write_failure,
 )
 
 __all__ = ["CommandError", "ExitCode", "cli", "main", "run"]
@@ -180,13 +182,23 @@ def main() -> None:
     try:
         recover_interrupted_writes()
         cli.main(prog_name="entrykit")
-    except Exception as exc:  # an entrykit bug: say so in one line, exit 2
+    except Exception as exc:  # said in one line, exit 2
         from entrykit.output_safety import escape
 
+        if isinstance(exc, OSError) and exc.errno in _NO_ROOM:
+            # the machine's problem, not entrykit's: the output (or a file) found no room
+            click.echo(f"entrykit: error: {escape(write_failure(exc))}", err=True)
+            sys.exit(ExitCode.ERROR)
+        # anything else is an entrykit bug: said as one
         click.echo(f"entrykit: internal error: {type(exc).__name__}: {escape(str(exc))}", err=True)
         if os.environ.get("ENTRYKIT_DEBUG"):
             raise
         sys.exit(ExitCode.ERROR)
+
+
+# What writing may fail with for want of room, which only a write can: no space on the
+# device, the user's quota, the largest file allowed.
+_NO_ROOM = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
 
 
 def write_utf8() -> None:
