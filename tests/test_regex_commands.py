@@ -101,6 +101,9 @@ def test_match_with_nothing_found_exits_one(tmp_path: Path, monkeypatch: pytest.
     result = _run(tmp_path, monkeypatch, CORPUS, "match", "all good")
     assert result.exit_code == ExitCode.FINDINGS and result.stdout == ""
     assert result.stderr == f"No entry's regex matches the message ({len(CORPUS)} entries checked).\n"
+    one = {name: text for name, text in list(CORPUS.items())[:1]}
+    result = _run(tmp_path / "one", monkeypatch, one, "match", "all good")
+    assert result.stderr == "No entry's regex matches the message (1 entry checked).\n"
 
 
 def test_match_says_how_many_lines_nothing_matched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -176,5 +176,6 @@ def match_command(message: str | None, output_format: str, config_path: Path | N
         click.echo("\n]" if items else "[]")
     if not matched:
         what = f"{checked} line{'s' * (checked != 1)}" if from_stdin else "the message"
-        click.echo(f"No entry's regex matches {what} ({len(found_by.entries)} entries checked).", err=True)
+        entries = len(found_by.entries)
+        click.echo(f"No entry's regex matches {what} ({entries} entr{'y' if entries == 1 else 'ies'} checked).", err=True)
     click.get_current_context().exit(int(ExitCode.CLEAN if matched else ExitCode.FINDINGS))
