@@ -9,8 +9,6 @@ imports the rules and never the formatter. `entrykit --help` imports them all.
 from __future__ import annotations
 
 import atexit
-import contextlib
-import errno
 import gc
 import os
 import sys
@@ -29,6 +27,7 @@ from entrykit.cli.common import (
     stopped,
     write_failure,
 )
+from entrykit.cli.streams import CANNOT_WRITE, stand_in_for_closed, write_utf8
 
 __all__ = ["CommandError", "ExitCode", "cli", "main", "run"]
 
@@ -177,6 +176,7 @@ def main() -> None:
         COMMANDS[named]()
     settle_memory()
     handle_signals()
+    stand_in_for_closed()
     write_utf8()
     quiet_regex_syntax_warnings()
     try:
@@ -185,8 +185,8 @@ def main() -> None:
     except Exception as exc:  # said in one line, exit 2
         from entrykit.output_safety import escape
 
-        if isinstance(exc, OSError) and exc.errno in _NO_ROOM:
-            # the machine's problem, not entrykit's: the output (or a file) found no room
+        if isinstance(exc, OSError) and exc.errno in CANNOT_WRITE:
+            # the machine's doing, not entrykit's: no room for the output (or a file), or none to write to
             click.echo(f"entrykit: error: {escape(write_failure(exc))}", err=True)
             sys.exit(ExitCode.ERROR)
         # anything else is an entrykit bug: said as one
@@ -194,24 +194,6 @@ def main() -> None:
         if os.environ.get("ENTRYKIT_DEBUG"):
             raise
         sys.exit(ExitCode.ERROR)
-
-
-# What writing may fail with for want of room, which only a write can: no space on the
-# device, the user's quota, the largest file allowed.
-_NO_ROOM = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
-
-
-def write_utf8() -> None:
-    """Write the output and the messages as UTF-8, whatever the locale or `PYTHONIOENCODING`
-    say: the same bytes on every machine. Findings quote the entries' text (CJK, `…`),
-    which a pipe's code page on Windows or an ASCII encoding cannot hold: written in it,
-    the first such line would stop the run. A lone surrogate, which no UTF-8 holds, is
-    written as its escape."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)  # (a stream replaced by the caller may lack it)
-        if reconfigure is not None:
-            with contextlib.suppress(ValueError, OSError):  # (a closed stream: nothing to write to)
-                reconfigure(encoding="utf-8", errors="backslashreplace")
 
 
 def quiet_regex_syntax_warnings() -> None:

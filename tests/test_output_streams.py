@@ -1,11 +1,13 @@
-"""The command line writes UTF-8 whatever the locale's or `PYTHONIOENCODING`'s encoding, and
-says so plainly when its output finds no room."""
+"""The command line's standard streams: UTF-8 whatever the locale's or `PYTHONIOENCODING`'s
+encoding, and a plain error (exit 2, never a traceback or an "internal error") when the
+output finds no room or was closed."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,31 @@ def test_output_with_no_room_is_an_error_of_the_machine_not_of_entrykit(tmp_path
         )
     assert done.returncode == 2
     assert done.stderr.decode() == f"entrykit: error: cannot write: {os.strerror(28)}\n"  # not "internal error"
+
+
+def _closing(*fds: int) -> Callable[[], None]:
+    def close() -> None:  # (in the child, before entrykit starts: as `>&-` leaves it)
+        for fd in fds:
+            os.close(fd)
+
+    return close
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes descriptors before the command starts")
+def test_a_closed_output_is_said_as_such(tmp_path: Path) -> None:
+    (tmp_path / "entries" / "py").mkdir(parents=True)
+    (tmp_path / "entries" / "py" / "cjk.yaml").write_text(ENTRY, encoding="utf-8")
+    command = [sys.executable, "-m", "entrykit", "lint", "--no-cache", "entries"]
+    env = {**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"}
+    done = subprocess.run(command, cwd=tmp_path, stderr=subprocess.PIPE, preexec_fn=_closing(1), timeout=300, env=env)
+    assert (done.returncode, done.stderr.decode()) == (2, "entrykit: error: cannot write: standard output is closed\n")
+    # with nowhere to say anything, the exit status still says it
+    done = subprocess.run(command, cwd=tmp_path, preexec_fn=_closing(1, 2), timeout=300, env=env)
+    assert done.returncode == 2
+    # a closed standard input reads as empty
+    done = subprocess.run(
+        [sys.executable, "-m", "entrykit", "match", "-"], cwd=tmp_path, capture_output=True,
+        preexec_fn=_closing(0), timeout=300, env=env,
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr.decode() == "No entry's regex matches 0 lines (1 entry checked).\n"
