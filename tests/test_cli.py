@@ -244,3 +244,23 @@ def test_numpy_s_blas_runs_one_thread_unless_the_user_says_otherwise(
         [sys.executable, "-c", script, "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
     )
     assert proc.stdout.splitlines()[-1] == f"{expected} False"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="removes the directory a running process is in")
+@pytest.mark.parametrize("command", [["lint"], ["fmt", "--check"], ["match", "boom"]])
+def test_a_removed_working_directory_is_said_not_crashed_on(tmp_path: Path, command: list[str]) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+
+    def leave_behind() -> None:  # (in the child: a shell still in a folder someone removed)
+        os.chdir(gone)
+        os.rmdir(gone)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "entrykit", *command], capture_output=True, preexec_fn=leave_behind, timeout=300,
+        env={**os.environ, "GITHUB_ACTIONS": "", "NO_COLOR": "1"},
+    )
+    assert done.returncode == ExitCode.ERROR and done.stdout == b""
+    assert done.stderr.decode() == (
+        "entrykit: error: cannot read the current directory (No such file or directory); change to one that exists\n"
+    )

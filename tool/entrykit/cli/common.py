@@ -94,12 +94,21 @@ root_option = click.option(
 )
 
 
+def working_directory() -> Path:
+    """The current directory, where the configuration is looked up and from which paths are
+    shown; CommandError when it cannot be read (removed while the shell stayed in it)."""
+    try:
+        return Path(os.getcwd())
+    except OSError as exc:
+        raise CommandError(f"cannot read the current directory ({exc.strerror or exc}); change to one that exists") from None
+
+
 def command_config(config_path: Path | None, root: Path | None) -> Config:
     from dataclasses import replace
 
     from entrykit.config import load_config
 
-    config = load_config(Path.cwd(), config_path)
+    config = load_config(working_directory(), config_path)
     if root is not None:
         config = replace(config, root=Path(os.path.realpath(root)))
     return config
