@@ -12,12 +12,13 @@ from click.testing import CliRunner
 
 from entrykit.cli import ExitCode, cli
 from entrykit.entry import Entry
+from entrykit.lint.engine import load_plan
 from entrykit.loader import discover, load
 from entrykit.regex.runner import shared_runner
 from entrykit.similarity import dupes_report
 from entrykit.similarity import near_duplicates as dupes
 
-from .conftest import REPO
+from .conftest import REPO, make_config
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import deadends  # noqa: E402
@@ -269,6 +270,34 @@ def test_planted_duplicates_are_found(tmp_path: Path) -> None:
     hits = len(found & planted)
     assert len(planted) > 100
     assert hits / len(planted) >= 0.9 and hits / len(found) >= 0.9
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_dupes_reads_summaries_and_reports_what_whole_entries_give(tmp_path: Path, fmt: str) -> None:
+    """`dupes` keeps of each entry only what corpus rules read (a fraction of the memory):
+    the report, in both formats and with families, is the one whole entries give."""
+    generate.write_corpus(tmp_path / "entries", 600, fmt, seed=7, duplicates=0.08)
+    for country in ("Vietnam", "Peru", "Hong Kong"):  # a template family besides
+        slug = country.lower().replace(" ", "-")
+        signature = f"AI tells someone in {country} to call 911 in an emergency"
+        (tmp_path / "entries" / f"emergency-{slug}.yaml").write_text(
+            f'id: emergency/{slug}\nsignature: "{signature}"\n', encoding="utf-8"
+        )
+    config = make_config(tmp_path)
+    runner = shared_runner()
+
+    def report(summaries: bool) -> list[str]:
+        loaded = load_plan(None, config, cwd=tmp_path, summaries=summaries)
+        assert all((entry.text == "") is summaries for entry in loaded.entries)
+        matched = dupes.regex_matches(loaded.entries, 0, "search", runner)
+        built = dupes_report.build(dupes.find_duplicates(loaded.entries, same_id=True, matched=matched), None)
+        return [
+            dupes_report.render(built, len(loaded.entries), name, families, None)
+            for name in ("text", "json") for families in (False, True)
+        ]
+
+    whole, summarized = report(False), report(True)
+    assert "score" in whole[0] and "family of" in whole[1] and summarized == whole
 
 
 def test_deadends_sample_pairs(deadends_dir: Path) -> None:

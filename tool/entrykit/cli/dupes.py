@@ -52,7 +52,7 @@ def dupes_command(
     progress = Progress.on_stderr()
     try:
         config = command_config(config_path, root)
-        loaded = load_plan(list(paths) or None, config, progress=progress)
+        loaded = load_plan(list(paths) or None, config, progress=progress, summaries=True)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     finally:

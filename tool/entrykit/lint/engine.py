@@ -38,7 +38,7 @@ from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.cache import open_store as open_cache
-from entrykit.lint.corpus_summary import shared, summary_entry
+from entrykit.lint.corpus_summary import shared, summarize, summary_entry
 from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
 from entrykit.lint.records import (
     Dated,
@@ -225,11 +225,14 @@ def load_plan(
     cwd: Path | None = None,
     texts: Mapping[Path, str] | None = None,
     progress: Progress | None = None,
+    summaries: bool = False,
 ) -> Loaded:
     """Plan which files to read (see `plan`) and parse them; failures only for targets.
 
     `texts` maps absolute paths to content that stands in for those files; `progress`
-    is told how many files have been read.
+    is told how many files have been read; `summaries` keeps of each entry only what
+    corpus rules read (`corpus_summary.summarize`), without its text: all that
+    near-duplicate detection needs, in a fraction of the memory of whole entries.
     """
     report = progress or _no_progress
     cwd = cwd or Path.cwd()
@@ -246,6 +249,8 @@ def load_plan(
             if path in target_set:
                 failures.append(loaded)
             continue
+        if summaries:
+            loaded = summary_entry(loaded.path, loaded.abspath, loaded.fmt, summarize(loaded.data), {})
         entries.append(loaded)
         if path in target_set:
             targets.append(loaded)
