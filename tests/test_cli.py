@@ -264,3 +264,19 @@ def test_a_removed_working_directory_is_said_not_crashed_on(tmp_path: Path, comm
     assert done.stderr.decode() == (
         "entrykit: error: cannot read the current directory (No such file or directory); change to one that exists\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command", [["lint"], ["lint", "--fix"], ["fmt"], ["dupes"], ["translations"], ["render"]]
+)
+def test_a_path_argument_the_system_will_not_look_at_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    write_corpus(tmp_path, {"pip/ok.yaml": GOOD})
+    (tmp_path / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    too_long = f"entries/{'a' * 300}.yaml"  # (longer than any file name may be)
+    result = CliRunner().invoke(cli, [*command, too_long], catch_exceptions=False)
+    assert result.exit_code == ExitCode.ERROR
+    assert f"`{too_long}` cannot be looked at (File name too long)" in result.stderr
+    assert "internal error" not in result.stderr

@@ -62,6 +62,9 @@ def test_config_option_takes_either_kind(tmp_path: Path) -> None:
         ("max-file-bytes = 0\n", "`{p}max-file-bytes` must be a positive integer"),
         ('[regex]\nflags = ["IGNORCASE"]\n', "`{p}regex.flags`"),
         ("colour = 1\n", "unknown key `{p}colour`"),
+        # a name no file system holds: every command would stop on it (a pull request can write it)
+        (f'root = "{"r" * 300}"\n', "`{p}root` names a path that cannot be looked at (File name too long)"),
+        (f'schema = "{"s" * 300}.json"\n', "`{p}schema` names a path that cannot be looked at (File name too long)"),
     ],
 )
 def test_errors_name_the_file_and_the_key_as_written_there(tmp_path: Path, body: str, message: str) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
-from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file
+from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file, refused
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 from entrykit.paths import shown
 from entrykit.registry import Option, Rule
@@ -376,11 +376,17 @@ def from_table(
     named = [(f"`{_key(prefix, 'per-file-ignores.' + p)}`", codes) for p, codes in written_per_file]
     named += [(f"`{_key(prefix, 'select')}`", select), (f"`{_key(prefix, 'ignore')}`", ignore)]
 
+    root = Path(os.path.realpath(base / (DEFAULT_ROOT if root_value is None else root_value)))
+    schema = Path(os.path.realpath(base / schema_value)) if schema_value else None
+    for name, path in (("root", root), ("schema", schema)):
+        why = refused(path) if path is not None else None
+        if why is not None:  # (every command would stop on it later, with less to say)
+            raise ConfigError(f"`{_key(prefix, name)}` names a path that cannot be looked at ({why})")
     return Config(
         base=base,
-        root=Path(os.path.realpath(base / (DEFAULT_ROOT if root_value is None else root_value))),
+        root=root,
         source=source,
-        schema=Path(os.path.realpath(base / schema_value)) if schema_value else None,
+        schema=schema,
         select=_codes(select),
         ignore=_codes(ignore),
         per_file_ignores=tuple((pattern, _codes(codes)) for pattern, codes in written_per_file),

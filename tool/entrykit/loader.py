@@ -65,6 +65,37 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
     return Path(rel).as_posix() if shared != os.path.dirname(shared) else Path(absolute).as_posix()
 
 
+def refused(path: Path) -> str | None:
+    """Why the system will not look at `path` (a name too long, a folder it may not
+    search, a NUL byte in it), or None: the path is there, missing, or a dangling link."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError) as exc:
+        return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return None
+
+
+def given_problem(given: Path) -> str | None:
+    """Why a path named on the command line cannot be used, in words that follow its name
+    (`does not exist`, `cannot be looked at (File name too long)`), or None when it is
+    there. A dangling link is there: loading it says why it is not read."""
+    why = refused(given)
+    if why is not None:
+        return f"cannot be looked at ({why})"
+    return None if os.path.lexists(given) else "does not exist"
+
+
+def is_folder(path: Path) -> bool:
+    """`path.is_dir()`, but False where the system refuses to look (a name too long, a
+    folder it may not search) instead of raising: loading the path then says why."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def is_entry_file(path: Path) -> bool:
     return path.suffix.lower() in ENTRY_SUFFIXES
 
@@ -79,7 +110,7 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
     given_paths = list(paths)
     seen: set[Path] = set()
     for given in given_paths:
-        candidates = paths_of(discover_names(given)) if given.is_dir() else [given.absolute()]
+        candidates = paths_of(discover_names(given)) if is_folder(given) else [given.absolute()]
         if len(given_paths) == 1:  # nothing to find twice
             yield from candidates
             continue

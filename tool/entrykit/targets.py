@@ -11,7 +11,16 @@ from pathlib import Path
 
 from entrykit.config import Config
 from entrykit.errors import UsageError
-from entrykit.loader import ENTRY_SUFFIXES, SKIPPED_DIRS, discover, discover_names, is_entry_file, paths_of
+from entrykit.loader import (
+    ENTRY_SUFFIXES,
+    SKIPPED_DIRS,
+    discover,
+    discover_names,
+    given_problem,
+    is_entry_file,
+    is_folder,
+    paths_of,
+)
 
 _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
@@ -60,9 +69,10 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
             raise UsageError(f"corpus root `{root}` holds no entry files ({_SUFFIXES}); is `root` right?")
         return Plan(names)
     for given in paths:
-        if not given.exists() and not given.is_symlink():
-            raise UsageError(f"`{given}` does not exist")
-        if given.is_dir() and not given.is_symlink() and next(iter(discover([given])), None) is None:
+        problem = given_problem(given)
+        if problem is not None:
+            raise UsageError(f"`{given}` {problem}")
+        if is_folder(given) and not given.is_symlink() and next(iter(discover([given])), None) is None:
             raise UsageError(f"`{given}` holds no entry files ({_SUFFIXES})")
     targets = list(discover(paths))
     names = [str(t) for t in targets]

@@ -17,7 +17,7 @@ from entrykit.cli.common import (
 from entrykit.cli.terminal import Progress
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
-from entrykit.loader import discover, display_path
+from entrykit.loader import discover, display_path, given_problem
 from entrykit.output_safety import escape, escape_lines
 from entrykit.schema import load_schema
 from entrykit.targets import inside_corpus, write_scope
@@ -27,8 +27,9 @@ from entrykit.writing import write_files
 def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
     """The entry files named or found below `paths` (default: the corpus root)."""
     for given in paths:
-        if not given.exists():
-            raise CommandError(f"`{given}` does not exist")
+        problem = given_problem(given)
+        if problem is not None:
+            raise CommandError(f"`{given}` {problem}")
     if not paths and not config.root.is_dir():
         raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
     files = list(discover(list(paths) or [config.root]))

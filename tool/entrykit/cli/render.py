@@ -10,7 +10,7 @@ from entrykit.authoring import render, render_html
 from entrykit.cli.common import CommandError, command_config, config_option, write_failure
 from entrykit.config import Config
 from entrykit.errors import EntrykitError
-from entrykit.loader import LoadFailure, display_path, load
+from entrykit.loader import LoadFailure, display_path, load, refused
 from entrykit.output_safety import escape_lines
 from entrykit.paths import entry_path
 from entrykit.paths import shown as printable
@@ -21,12 +21,15 @@ from entrykit.writing import atomic_write
 def _find_entry(target: str, config: Config) -> Path:
     """An entry file from a path, or from an id below the corpus root."""
     given = Path(target)
+    why = refused(given)
+    if why is not None:
+        raise CommandError(f"`{target}` cannot be looked at ({why})")
     if given.is_file():
         return given
     try:
         for suffix in (".yaml", ".yml", ".json"):
             candidate = entry_path(config.root, target, suffix)
-            if candidate.is_file():
+            if refused(candidate) is None and candidate.is_file():
                 return candidate
     except EntrykitError:
         pass
