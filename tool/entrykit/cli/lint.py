@@ -192,8 +192,6 @@ def lint(
             result = _check(paths, config, day, quiet, not no_cache, cache_dir, jobs, with_summaries)
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
-    except OSError as exc:
-        raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     if write_baseline_path is not None:
         _write_baseline(write_baseline_path, result, config, quiet)
         ctx.exit(int(ExitCode.CLEAN))
@@ -228,7 +226,10 @@ def _fix(
         if quiet < 2:
             click.echo(escape_lines(fixed.diff()), nl=False)
         click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
-    write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
+    try:
+        write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
+    except OSError as exc:
+        raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     if not quiet:
         _report_fixes(fixed, fixes_out)
     return fixed.remaining
