@@ -280,3 +280,7 @@ def test_a_path_argument_the_system_will_not_look_at_is_a_usage_error(
     assert result.exit_code == ExitCode.ERROR
     assert f"`{too_long}` cannot be looked at (File name too long)" in result.stderr
     assert "internal error" not in result.stderr
+    if command[0] in ("lint", "dupes", "translations"):  # (the commands with --root)
+        result = CliRunner().invoke(cli, [*command, "--root", too_long], catch_exceptions=False)
+        assert result.exit_code == ExitCode.ERROR
+        assert f"--root `{too_long}` cannot be looked at (File name too long)" in result.stderr

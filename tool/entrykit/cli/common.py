@@ -107,9 +107,13 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
     from dataclasses import replace
 
     from entrykit.config import load_config
+    from entrykit.loader import refused
 
     config = load_config(working_directory(), config_path)
     if root is not None:
+        why = refused(root)
+        if why is not None:
+            raise CommandError(f"--root `{root}` cannot be looked at ({why})")
         config = replace(config, root=Path(os.path.realpath(root)))
     return config
 
