@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from entrykit.regex import syntax
-from entrykit.regex.compiling import compile_error
+from entrykit.regex.compiling import compile_error, compile_pattern
 
 from .conftest import REPO, lint_corpus
 
@@ -32,9 +32,12 @@ def _lint(folder: Path, python_options: list[str], *args: str) -> subprocess.Com
 
 @pytest.fixture(autouse=True)
 def _fresh_reader() -> Iterator[None]:
+    # (and a fresh compiler: a pattern another test in this process compiled is not compiled again)
     syntax.clear_memo()
+    compile_pattern.cache_clear()
     yield
     syntax.clear_memo()
+    compile_pattern.cache_clear()
 
 
 def test_warnings_are_kept_and_neither_shown_nor_raised_under_any_filter() -> None:
