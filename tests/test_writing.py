@@ -164,6 +164,19 @@ def test_a_failure_at_any_step_of_write_files_changes_nothing(
     assert failures == commit + 1 - links
 
 
+def test_a_failed_change_removes_the_folders_it_made(tmp_path: Path) -> None:
+    """All or nothing for folders too: a new file's folders, made to stage it, go again
+    when a later step of the change fails."""
+    (tmp_path / "entries" / "old").mkdir(parents=True)
+    in_new_folders = tmp_path / "entries" / "new" / "deeper" / "one.yaml"
+    a_folder = tmp_path / "entries" / "old" / "two.yaml"
+    a_folder.mkdir()  # (replacing a folder by a file fails, after the first file is in place)
+    before = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*"))
+    with pytest.raises(OSError):
+        write_files({in_new_folders: "one\n", a_folder: "two\n"})
+    assert sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*")) == before
+
+
 def test_write_files_refuses_to_overwrite_before_writing_anything(tmp_path: Path) -> None:
     first, second, _ = _three_files(tmp_path)
     before = snapshot(tmp_path)

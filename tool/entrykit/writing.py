@@ -185,10 +185,12 @@ class _Change:
         self.journal = journal
         self.staged: dict[Path, Path] = {}
         self.undo: list[tuple[Path, Path | None]] = []
+        self.made: list[Path] = []  # folders staging created, outermost first
 
     def stage(self, targets: Mapping[Path, bytes]) -> None:
         """Each target's bytes in a fsynced temp file beside it, recorded in the journal."""
         for path, data in targets.items():
+            self.made += _missing_folders(path.parent)
             self.staged[path] = _stage(path, data, _mode(path), journal=self.journal)
         if self.journal is not None:
             # the steps that delete files come last and have nothing staged
@@ -226,6 +228,9 @@ class _Change:
                 undone = False
         for temp in self.staged.values():
             temp.unlink(missing_ok=True)
+        for folder in reversed(self.made):
+            with contextlib.suppress(OSError):  # (not empty: another process put a file there)
+                folder.rmdir()
         if self.journal is not None and undone:  # else the next command finishes undoing it
             self.journal.sweep()
             self.journal.finish()
@@ -240,6 +245,16 @@ class _Change:
             _fsync_dir(folder)
         if self.journal is not None:
             self.journal.finish()
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders of `folder`'s path that do not exist yet, outermost first: what staging a
+    file in it creates, and a change that fails removes again."""
+    missing: list[Path] = []
+    while not os.path.isdir(folder) and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
 
 
 def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Path:
