@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -86,3 +87,25 @@ def test_rule_tables_checked_later_name_the_file_too(tmp_path: Path) -> None:
     config = load_config(tmp_path)
     with pytest.raises(ConfigError, match=re.escape(f"{tmp_path / 'entrykit.toml'}: unknown rule `rules.ET999`")):
         config.with_rules(registry.all_rules())
+
+
+@pytest.mark.parametrize("name", ["entrykit.toml", ".entrykit.toml", "pyproject.toml"])
+@pytest.mark.parametrize("kind", ["device", "dangling link", "folder"])
+def test_a_configuration_name_that_is_no_regular_file_is_an_error_not_passed_over(
+    tmp_path: Path, name: str, kind: str
+) -> None:
+    """Passed over, the file further up (here the parent's) would govern the project instead."""
+    _put(tmp_path, {"entrykit.toml": 'root = "elsewhere"\n'})
+    project = tmp_path / "project"
+    project.mkdir()
+    candidate = project / name
+    if kind == "device":
+        if not os.path.exists(os.devnull):
+            pytest.skip("no null device")
+        candidate.symlink_to(os.devnull)
+    elif kind == "dangling link":
+        candidate.symlink_to(project / "gone.toml")
+    else:
+        candidate.mkdir()
+    with pytest.raises(ConfigError, match=re.escape(f"{candidate} is not a regular file")):
+        load_config(project)

@@ -196,7 +196,7 @@ def find_pyproject(start: Path, walk_up: bool = True) -> Path | None:
     with the line and column), never skipped: it may be the one holding the settings."""
     for folder in [start, *start.parents] if walk_up else [start]:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if _present(candidate):
             tool = read_toml(candidate).get("tool", {})
             if isinstance(tool, Mapping) and "entrykit" in tool:
                 return candidate
@@ -205,12 +205,24 @@ def find_pyproject(start: Path, walk_up: bool = True) -> Path | None:
     return None
 
 
+def _present(candidate: Path) -> bool:
+    """Whether a configuration file of this name is there to read: a regular file, or a
+    link to one. Anything else under the name (a link to a device or a pipe, a dangling
+    link, a folder) is a ConfigError, never passed over: it may be the one meant to hold
+    the settings, and passing it over would let a file further up hold them instead."""
+    if candidate.is_file():
+        return True
+    if os.path.lexists(candidate):
+        raise ConfigError(f"{candidate} is not a regular file; a configuration file must be one")
+    return False
+
+
 def find_config(start: Path) -> Path | None:
     """The configuration file that governs `start`: in each folder from `start` up, the
     first of `CONFIG_FILES` there (a pyproject.toml only with a [tool.entrykit] table)."""
     for folder in [start, *start.parents]:
         for name in CONFIG_FILES[:-1]:
-            if (folder / name).is_file():
+            if _present(folder / name):
                 return folder / name
         found = find_pyproject(folder, walk_up=False)
         if found is not None:
