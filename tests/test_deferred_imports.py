@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -75,10 +76,12 @@ def test_deferred_modules_are_loaded_before_a_pool_forks(probe: str, monkeypatch
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             seen.append(lazy.loaded(probe))
 
-        def map(self, func: Callable[[Any], Any], tasks: Sequence[Any], chunksize: int = 1) -> Iterator[Any]:
-            return iter(())
+        def submit(self, func: Callable[[Any], Any], chunk: Sequence[Any]) -> Future[list[Any]]:
+            done: Future[list[Any]] = Future()
+            done.set_result([])
+            return done
 
-        def shutdown(self) -> None:
+        def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
             pass
 
     class Checker:

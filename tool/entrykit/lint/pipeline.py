@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -256,6 +257,11 @@ def _check_in_worker(task: Task | int) -> tuple[Any, ...]:
     return _lean(_WORKER["checker"].check_file(task))
 
 
+def _check_chunk(chunk: Sequence[Task | int]) -> list[tuple[Any, ...]]:
+    """`_check_in_worker` of each task of a chunk, in order."""
+    return [_check_in_worker(task) for task in chunk]
+
+
 # What the parent takes of a worker's record: its names and format are the task's own.
 _SENT = tuple(name for name in FileRecord.__slots__ if name not in ("key", "shown", "where", "fmt"))
 _sent_values = attrgetter(*_SENT)
@@ -305,10 +311,18 @@ def run_tasks(
         initializer=_init_worker,
         initargs=(checker.config, checker.today, memo, corpus_size, tasks if forked else ()),
     )
+    items: Sequence[Task | int] = range(len(tasks)) if forked else tasks
     try:
-        sent = pool.map(_check_in_worker, range(len(tasks)) if forked else tasks, chunksize=chunk)
-        for number, values in enumerate(sent):  # (one result per task, in order)
-            yield _full(tasks[number], values)
+        # Chunks submitted one by one, not `pool.map`: map's results, when a Ctrl-C or a
+        # SIGTERM stops the wait, cancel every queued chunk from this thread, while the
+        # pool's manager thread still holds them; once the workers are gone, that thread
+        # (Python 3.11) then fails on a cancelled one and prints its traceback.
+        chunks = deque(pool.submit(_check_chunk, items[start : start + chunk]) for start in range(0, len(items), chunk))
+        number = 0
+        while chunks:  # (in order: one result per task; a chunk's results let go once read)
+            for values in chunks.popleft().result():
+                yield _full(tasks[number], values)
+                number += 1
     except BaseException:  # interrupted, stopped, or a worker failed: the pool stops now
         _stop(pool)
         raise
