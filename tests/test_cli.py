@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -284,3 +285,16 @@ def test_a_path_argument_the_system_will_not_look_at_is_a_usage_error(
         result = CliRunner().invoke(cli, [*command, "--root", too_long], catch_exceptions=False)
         assert result.exit_code == ExitCode.ERROR
         assert f"--root `{too_long}` cannot be looked at (File name too long)" in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("option", ["--write-baseline", "--output-file"])
+def test_a_report_or_baseline_is_never_written_over_a_pipe_or_device(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)
+    value = str(pipe) if option == "--write-baseline" else f"json={pipe}"
+    code, _ = invoke(tmp_path, monkeypatch, {"pip/ok.yaml": GOOD}, option, value)
+    assert code == ExitCode.ERROR
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)  # still the pipe: nothing renamed onto it

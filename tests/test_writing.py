@@ -164,17 +164,40 @@ def test_a_failure_at_any_step_of_write_files_changes_nothing(
     assert failures == commit + 1 - links
 
 
-def test_a_failed_change_removes_the_folders_it_made(tmp_path: Path) -> None:
+def test_a_failed_change_removes_the_folders_it_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """All or nothing for folders too: a new file's folders, made to stage it, go again
     when a later step of the change fails."""
     (tmp_path / "entries" / "old").mkdir(parents=True)
     in_new_folders = tmp_path / "entries" / "new" / "deeper" / "one.yaml"
-    a_folder = tmp_path / "entries" / "old" / "two.yaml"
-    a_folder.mkdir()  # (replacing a folder by a file fails, after the first file is in place)
+    last = tmp_path / "entries" / "old" / "two.yaml"
     before = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*"))
+    rename = os.replace
+
+    def full_at_the_last(source: object, target: object) -> None:  # (after the first file is in place)
+        if Path(str(target)) == last:
+            raise OSError(28, "No space left on device")
+        rename(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", full_at_the_last)
     with pytest.raises(OSError):
-        write_files({in_new_folders: "one\n", a_folder: "two\n"})
+        write_files({in_new_folders: "one\n", last: "two\n"})
     assert sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_what_is_no_regular_file_is_never_replaced(tmp_path: Path) -> None:
+    """A rename onto a pipe or a device (`--output-file json=/dev/full`) would put a file
+    in its place for good: refused before anything is written."""
+    pipe = tmp_path / "report.json"
+    os.mkfifo(pipe)
+    other = tmp_path / "other.yaml"
+    with pytest.raises(WriteRefused, match="is a device, pipe or socket, not a regular file"):
+        write_files({other: "x\n", pipe: "y\n"})
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and not other.exists()
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    with pytest.raises(WriteRefused, match="is a folder, not a regular file"):
+        atomic_write(folder, "z\n")
 
 
 def test_write_files_refuses_to_overwrite_before_writing_anything(tmp_path: Path) -> None:

@@ -25,8 +25,8 @@ from entrykit.journal import Journal, Step, short_name
 
 
 class WriteRefused(EntrykitError):
-    """A write that would overwrite an existing file without being asked to, or that would
-    land outside where it belongs."""
+    """A write that would overwrite an existing file without being asked to, land outside
+    where it belongs, or replace something that is no regular file."""
 
 
 Scope = Path | Sequence[Path] | None
@@ -68,6 +68,19 @@ def _check_distinct(paths: Sequence[Path]) -> None:
         other = seen.setdefault((info.st_dev, info.st_ino), path)
         if other != path:
             raise WriteRefused(f"`{other}` and `{path}` are the same file (hard links); nothing was written")
+
+
+def _check_regular(paths: Sequence[Path]) -> None:
+    """WriteRefused for a path that is there but is no regular file: a rename onto a device
+    (`/dev/full`), a pipe or a socket would put a file in its place, for good."""
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue  # (not there: a new file; or one the write itself will fail on, and say why)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, pipe or socket"
+            raise WriteRefused(f"`{path}` is {kind}, not a regular file; nothing was written")
 
 
 def _check_writable(paths: Sequence[Path]) -> None:
@@ -168,6 +181,7 @@ def _checked_targets(
     targets = {_target(path): text.encode(encoding) for path, text in texts.items()}
     doomed = [_target(path) for path in delete]
     _check_distinct([*targets, *doomed])
+    _check_regular([*targets, *doomed])
     if not overwrite:
         for path in targets:
             if path.exists():
