@@ -57,22 +57,11 @@ def check_inside(paths: Sequence[Path], within: Scope) -> None:
             )
 
 
-def _check_distinct(paths: Sequence[Path]) -> None:
-    """WriteRefused for two paths that are one file (hard links): a change to one is a change to both."""
+def _check_files(paths: Sequence[Path]) -> None:
+    """WriteRefused for a path that is there but is no regular file (a rename onto a device
+    such as `/dev/full`, a pipe or a socket would put a file in its place, for good), or
+    for two paths that are one file (hard links): a change to one is a change to both."""
     seen: dict[tuple[int, int], Path] = {}
-    for path in paths:
-        try:
-            info = os.stat(path)
-        except OSError:
-            continue
-        other = seen.setdefault((info.st_dev, info.st_ino), path)
-        if other != path:
-            raise WriteRefused(f"`{other}` and `{path}` are the same file (hard links); nothing was written")
-
-
-def _check_regular(paths: Sequence[Path]) -> None:
-    """WriteRefused for a path that is there but is no regular file: a rename onto a device
-    (`/dev/full`), a pipe or a socket would put a file in its place, for good."""
     for path in paths:
         try:
             info = os.stat(path)
@@ -81,6 +70,9 @@ def _check_regular(paths: Sequence[Path]) -> None:
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, pipe or socket"
             raise WriteRefused(f"`{path}` is {kind}, not a regular file; nothing was written")
+        other = seen.setdefault((info.st_dev, info.st_ino), path)
+        if other != path:
+            raise WriteRefused(f"`{other}` and `{path}` are the same file (hard links); nothing was written")
 
 
 def _check_writable(paths: Sequence[Path]) -> None:
@@ -180,8 +172,7 @@ def _checked_targets(
     check_inside([*texts, *delete], within)
     targets = {_target(path): text.encode(encoding) for path, text in texts.items()}
     doomed = [_target(path) for path in delete]
-    _check_distinct([*targets, *doomed])
-    _check_regular([*targets, *doomed])
+    _check_files([*targets, *doomed])
     if not overwrite:
         for path in targets:
             if path.exists():
