@@ -143,6 +143,12 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except (KeyboardInterrupt, Terminated) as exc:  # not click's "Aborted!", exit 1
             raise stopped(exc) from None
+        except Exception as exc:
+            from entrykit.writing import WriteRefused  # (loaded by every command that writes)
+
+            if isinstance(exc, WriteRefused):  # refused before anything was written, by whichever command
+                raise CommandError(str(exc)) from None
+            raise
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

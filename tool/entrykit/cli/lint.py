@@ -301,8 +301,6 @@ def _write_output_files(
         write_files(texts)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no report file was written") from None
-    except EntrykitError as exc:  # (a report file that is a device: refused)
-        raise CommandError(str(exc)) from None
 
 
 def _names(result: LintResult, config: Config) -> dict[str, str]:
@@ -318,8 +316,6 @@ def _write_baseline(path: Path, result: LintResult, config: Config, quiet: int) 
         write_files({path: baselines.render(keys)})
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; the baseline was not written") from None
-    except EntrykitError as exc:
-        raise CommandError(str(exc)) from None
     if quiet < 2:
         entries = len({k.entry for k in keys})
         click.echo(
@@ -362,8 +358,6 @@ def _add_suppressions(diagnostics: Sequence[Diagnostic], result: LintResult, con
         write_files(edits.texts)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
-    except EntrykitError as exc:
-        raise CommandError(str(exc)) from None
     for shown, line, why in edits.skipped:
         click.echo(f"entrykit: {escape(shown)}:{line}: not suppressed: {why}", err=True)
     if edits.json_codes and quiet < 2:

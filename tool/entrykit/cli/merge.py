@@ -103,8 +103,6 @@ def _write_resolutions(path: Path, result: merge.MergeResult) -> None:
         atomic_write(path, merge_resolutions.resolutions_text(result))
     except OSError as exc:
         raise CommandError(write_failure(exc)) from None
-    except EntrykitError as exc:  # (a resolution file that is a device: refused)
-        raise CommandError(str(exc)) from None
     unresolved = result.report.unresolved
     click.echo(f"wrote {len(result.report.conflicts)} choice(s), {len(unresolved)} open, to {path}", err=True)
 

@@ -434,8 +434,6 @@ def new_command(
             _add_as_example(exc.target, exc.message)
         except OSError as error:
             raise CommandError(f"{write_failure(error)}; no file was changed") from None
-        except EntrykitError as error:
-            raise CommandError(str(error)) from None
         return
     except (ValueError, EntrykitError) as exc:
         raise CommandError(str(exc)) from None
