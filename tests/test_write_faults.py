@@ -149,6 +149,10 @@ def _run(scenario: Scenario) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def _folders(work: Path) -> list[str]:
+    return sorted(p.relative_to(work).as_posix() for p in work.rglob("*") if p.is_dir())
+
+
 def _modes(work: Path) -> dict[str, int]:
     return {str(p.relative_to(work)): stat.S_IMODE(p.stat().st_mode) for p in work.rglob("*") if p.is_file()}
 
@@ -220,6 +224,7 @@ def test_a_hard_kill_between_temp_write_and_rename_keeps_the_originals(tmp_path:
     scenario = SCENARIOS[name]
     work = tmp_path / "work"
     before = _fresh(work, scenario)
+    folders = _folders(work)
     script = (
         "import os, sys\n"
         "from entrykit.cli import main\n"
@@ -241,6 +246,7 @@ def test_a_hard_kill_between_temp_write_and_rename_keeps_the_originals(tmp_path:
     )
     assert proc.returncode == 0 and "earlier run" in proc.stderr, proc.stderr
     assert snapshot(work) == before
+    assert _folders(work) == folders  # a folder made for a new file goes again too
 
 
 def test_new_and_import_refuse_to_overwrite_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

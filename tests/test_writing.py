@@ -238,3 +238,48 @@ def test_a_hard_crash_after_the_temp_write_leaves_the_original(tmp_path: Path) -
     outcomes = journal.recover()  # what the next command does first
     assert any(o.files == 1 and o.cleaned == 2 and not o.restored for o in outcomes)
     assert [p.name for p in tmp_path.iterdir()] == ["entry.yaml"] and target.read_bytes() == b"original\n"
+
+
+_KILLED_IN_NEW_FOLDERS = (
+    "import os, sys\n"
+    "from pathlib import Path\n"
+    "from entrykit.writing import write_files\n"
+    "os.replace = lambda *a, **k: os._exit(137)\n"
+    "write_files({Path(sys.argv[1]): 'one\\n', Path(sys.argv[2]): 'two\\n'})\n"
+)
+
+
+def _killed_in_new_folders(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    """A change of a file in two new folders and of an existing one, killed at its first
+    rename: (the new folders, innermost first; the tree as it was before)."""
+    (tmp_path / "entries" / "old").mkdir(parents=True)
+    (tmp_path / "entries" / "old" / "two.yaml").write_text("old\n", encoding="utf-8")
+    new = tmp_path / "entries" / "new" / "deeper" / "one.yaml"
+    before = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*"))
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLED_IN_NEW_FOLDERS, str(new), str(tmp_path / "entries" / "old" / "two.yaml")],
+        timeout=60,
+    )
+    assert proc.returncode == 137
+    assert new.parent.is_dir()  # made to stage the new file, and left by the kill
+    return new.parent, new.parent.parent, before
+
+
+def test_recovery_after_a_kill_removes_the_folders_the_change_made(tmp_path: Path) -> None:
+    deeper, new, before = _killed_in_new_folders(tmp_path)
+    outcomes = journal.recover()  # what the next command does first
+    assert [o.removed_folders for o in outcomes if o.removed_folders] == [[str(deeper), str(new)]]
+    assert sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*")) == before
+    assert (tmp_path / "entries" / "old" / "two.yaml").read_text(encoding="utf-8") == "old\n"
+
+
+def test_recovery_keeps_a_made_folder_that_holds_other_files_or_was_made_again(tmp_path: Path) -> None:
+    """Only the change's own folders go, and only empty: one a user has since put a file in
+    stays, and so does one of the same name made since (another folder)."""
+    deeper, new, _ = _killed_in_new_folders(tmp_path)
+    (new / "mine.yaml").write_text("kept\n", encoding="utf-8")
+    deeper.rename(new / "moved")  # (with the change's temporary file in it)
+    deeper.mkdir()  # the same name, another folder: the old one still exists
+    outcomes = journal.recover()
+    assert [o.removed_folders for o in outcomes if o.files] == [[]]
+    assert deeper.is_dir() and (new / "mine.yaml").read_text(encoding="utf-8") == "kept\n"

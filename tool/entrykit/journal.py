@@ -7,10 +7,11 @@ every file is in place; while it runs, its process holds a lock on it. Every tem
 file and every kept-aside original of the change is named `.<file name>.<change id>.…`
 beside its file, so the journal knows them without listing random names. `recover`
 finds changes whose process is gone (their lock is free): one that was not committed is
-rolled back (each original put back in place, unless the file changed again since) and
-its temporary files removed; one that was committed only loses the leftovers. Records
-are authenticated with the private folder's key and only ever rename or remove files
-of those hidden names: a record cannot be made to move anything else.
+rolled back (each original put back in place, unless the file changed again since, and
+each folder the change made removed again if it is empty) and its temporary files
+removed; one that was committed only loses the leftovers. Records are authenticated
+with the private folder's key and only ever rename or remove files of those hidden
+names, and folders only empty: a record cannot be made to move anything else.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import hmac
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +73,7 @@ class Outcome:
     removed_new: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # could not be put back: left as they are
     cleaned: int = 0
+    removed_folders: list[str] = field(default_factory=list)  # made by the change, empty again
     committed: bool = False
 
 
@@ -80,11 +83,14 @@ class Journal:
     def __init__(self, folder: Folder, key: bytes, change: str, lock_fd: int) -> None:
         self.folder, self.key, self.change, self.lock_fd = folder, key, change, lock_fd
         self.steps: list[Step] = []
+        # the folders the change makes, outermost first, each with what it is once made
+        self.folders: list[tuple[str, tuple[int, int] | None]] = []
 
     @classmethod
-    def begin(cls, steps: list[Step]) -> Journal | None:
-        """Record a change about to start; None where there is no private folder to keep
-        it in (the change then runs unrecorded). OSError if it cannot be recorded."""
+    def begin(cls, steps: list[Step], folders: Sequence[str] = ()) -> Journal | None:
+        """Record a change about to start, and the folders (absolute, outermost first) it
+        will make; None where there is no private folder to keep it in (the change then
+        runs unrecorded). OSError if it cannot be recorded."""
         journal_folder = _journal_folder(create=True)
         if journal_folder is None:
             return None
@@ -95,6 +101,7 @@ class Journal:
             raise OSError(errno.EEXIST, "journal lock taken", change)
         journal = cls(folder, key, change, lock_fd)
         journal.steps = steps
+        journal.folders = [(name, None) for name in folders]
         try:
             journal._write(committed=False)
         except BaseException:
@@ -106,7 +113,9 @@ class Journal:
         return hidden_prefix(path, self.change)
 
     def staged(self) -> None:
-        """Record what each new file is, now that they are all staged (before any replace)."""
+        """Record what each new file and folder is, now that they are all staged (before any
+        replace): recovery then removes only the folders that are still the change's own."""
+        self.folders = [(name, _identity(name)) for name, _ in self.folders]
         self._write(committed=False)
 
     def committed(self) -> None:
@@ -134,6 +143,7 @@ class Journal:
             "change": self.change,
             "committed": committed,
             "steps": [[s.path, s.deleting, s.existed, list(s.identity) if s.identity else None] for s in self.steps],
+            "folders": [[name, list(identity) if identity else None] for name, identity in self.folders],
         }
         body = json.dumps(record, ensure_ascii=True).encode("ascii")
         self.folder.write(f"{self.change}.journal", _tag(self.key, self.change, body) + body)
@@ -223,7 +233,26 @@ def _roll_back(change: str, record: dict[str, object]) -> Outcome:
                     _remove(aside, outcome)
             except OSError:
                 outcome.kept.append(str(path))
+    if not outcome.committed:
+        _remove_folders(record.get("folders"), outcome)
     return outcome
+
+
+def _remove_folders(folders: object, outcome: Outcome) -> None:
+    """Remove the folders an undone change made, innermost first: each only if it is empty
+    and, where the record says what it was, still that folder (not one made since)."""
+    for item in reversed(folders) if isinstance(folders, list) else []:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and os.path.isabs(item[0])):
+            continue
+        name, identity = item
+        made = tuple(identity) if isinstance(identity, list) and len(identity) == 2 else None
+        if made is not None and _identity(name) != made:
+            continue
+        try:
+            os.rmdir(name)  # refuses a folder that is not empty, or not a folder
+        except OSError:
+            continue
+        outcome.removed_folders.append(name)
 
 
 def _remove(path: Path, outcome: Outcome, counted: bool = True) -> None:

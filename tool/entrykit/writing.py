@@ -149,11 +149,14 @@ def write_files(
     command undoes them (`journal.recover`). The kept-aside files are removed last.
     """
     targets, doomed = _checked_targets(texts, delete, overwrite=overwrite, encoding=encoding, within=within)
+    folders = _folders_to_make(targets)
     change = _Change(
         Journal.begin(  # absolute: the next command may run elsewhere
             [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
-            + [Step(os.path.abspath(path), deleting=True) for path in doomed]
-        )
+            + [Step(os.path.abspath(path), deleting=True) for path in doomed],
+            [os.path.abspath(folder) for folder in folders],
+        ),
+        folders,
     )
     try:
         change.stage(targets)
@@ -186,16 +189,15 @@ class _Change:
     target, and, for each target replaced or deleted so far, its old content set aside
     (None for a file that is new)."""
 
-    def __init__(self, journal: Journal | None) -> None:
+    def __init__(self, journal: Journal | None, made: list[Path]) -> None:
         self.journal = journal
         self.staged: dict[Path, Path] = {}
         self.undo: list[tuple[Path, Path | None]] = []
-        self.made: list[Path] = []  # folders staging created, outermost first
+        self.made = made  # folders staging creates, outermost first
 
     def stage(self, targets: Mapping[Path, bytes]) -> None:
         """Each target's bytes in a fsynced temp file beside it, recorded in the journal."""
         for path, data in targets.items():
-            self.made += _missing_folders(path.parent)
             self.staged[path] = _stage(path, data, _mode(path), journal=self.journal)
         if self.journal is not None:
             # the steps that delete files come last and have nothing staged
@@ -252,14 +254,18 @@ class _Change:
             self.journal.finish()
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """The folders of `folder`'s path that do not exist yet, outermost first: what staging a
-    file in it creates, and a change that fails removes again."""
-    missing: list[Path] = []
-    while not os.path.isdir(folder) and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    return missing[::-1]
+def _folders_to_make(targets: Mapping[Path, bytes]) -> list[Path]:
+    """The folders that staging the targets creates, each once, outermost first: what a
+    change that fails (or the journal, after a kill) removes again."""
+    made: dict[Path, None] = {}
+    for path in targets:
+        missing: list[Path] = []
+        folder = path.parent
+        while folder not in made and not os.path.isdir(folder) and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        made.update(dict.fromkeys(reversed(missing)))
+    return list(made)
 
 
 def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Path:

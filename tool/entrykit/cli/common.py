@@ -64,14 +64,24 @@ def recover_interrupted_writes() -> None:
             if outcome.cleaned:
                 click.echo(f"entrykit: removed {outcome.cleaned} leftover file(s) of an earlier run (its change to {files} was complete)", err=True)
             continue
+        made = len(outcome.removed_folders)
+        folders = f" and removed the {made} folder(s) it had made" if made else ""
         if changed:
             click.echo(
                 f"entrykit: an earlier run was stopped while changing {files}: rolled back the {changed} it had "
-                f"changed; every file is as it was before that run",
+                f"changed{folders}; every file is as it was before that run",
                 err=True,
             )
-        elif outcome.cleaned:
-            click.echo(f"entrykit: removed {outcome.cleaned} temporary file(s) of an earlier run that was stopped before it changed any file", err=True)
+        elif outcome.cleaned or made:
+            removed = " and ".join(
+                part
+                for part in (
+                    f"{outcome.cleaned} temporary file(s)" if outcome.cleaned else "",
+                    f"{made} empty folder(s)" if made else "",
+                )
+                if part
+            )
+            click.echo(f"entrykit: removed {removed} of an earlier run that was stopped before it changed any file", err=True)
         for path in outcome.kept:
             click.echo(f"entrykit: warning: {path} could not be put back after an interrupted run; left as it is", err=True)
 
