@@ -118,6 +118,40 @@ def test_fixes_on_one_value_converge_in_one_run(tmp_path: Path, monkeypatch: pyt
     assert "Nothing to fix." in _run(tmp_path, monkeypatch, "--fix").output
 
 
+@pytest.mark.parametrize(
+    ("signature", "regex", "fixed"),
+    [
+        (  # the `.` of `pm2.5` sits in a branch; the `.*` of the branches before it in repeats
+            "Diwali week in northern India brings hazardous post-Diwali air quality (PM2.5 spikes 800+)",
+            "(india.*diwali|delhi.*air quality|delhi.*pm2.5|delhi.*smog)",
+            "(india.*diwali|delhi.*air quality|delhi.*pm2\\.5|delhi.*smog)",
+        ),
+        (
+            "nginx: [error] open() /var/log/nginx/access.log failed: Too many open files",
+            "(log.*open.*failed|access.log.*error)",
+            "(log.*open.*failed|access\\.log.*error)",
+        ),
+        ("error: python setup.py egg_info did not run", "x.*y|setup.py egg_info", "x.*y|setup\\.py egg_info"),
+    ],
+)
+def test_escaping_a_literal_dot_leaves_every_other_dot_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signature: str, regex: str, fixed: str
+) -> None:
+    """ET214's fix escapes the dot the finding names, in one run, and no `.` of a `.*`
+    elsewhere: `india\\.*diwali` would match only dots and miss what it meant to."""
+    text = f"id: test/case\nsignature: {json.dumps(signature)}\nregex: {json.dumps(regex)}\n"
+    root = write_corpus(tmp_path, {"test/case.yaml": text})
+    config = '[tool.entrykit]\nroot = "entries"\n[tool.entrykit.regex]\nflags = ["IGNORECASE"]\n'
+
+    (tmp_path / "pyproject.toml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    result = CliRunner().invoke(cli, ["lint", "--today", TODAY.isoformat(), "--fix", "--select", "ET214"])
+
+    assert "Fixed 1 problem in 1 file." in result.output, result.output
+    assert yaml.safe_load((root / "test/case.yaml").read_text(encoding="utf-8"))["regex"] == fixed
+
+
 def test_only_safe_fixes_are_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = "id: pytorch/x\nversions:\n  - version: torch 2.0\n  - version: \">=2.0\"\n  - version: torch>=1.12\n    introduced: v1.12\n"
     root = write_corpus(tmp_path, {"pytorch/x.yaml": text})

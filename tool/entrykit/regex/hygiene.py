@@ -103,18 +103,19 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     dots: list[int] = []  # which AnyChar, counted in pattern order, is a literal dot
     contexts: list[str] = []
     number = 0
-    for seq in parsed.sequences:
-        for at, node in enumerate(seq):
-            if not isinstance(node, syntax.AnyChar):
-                continue
-            before = _run(seq[:at][::-1])[::-1]
-            after = _run(seq[at + 1 :])
-            spelled = f"{before}.{after}"
-            wanted = fold(spelled) if ignore_case else spelled
-            if before[-1:].isalnum() and after[:1].isalnum() and wanted in text:
-                dots.append(number)
-                contexts.append(spelled)
-            number += 1
+    # (in pattern order, as the source's dots are counted: `.*` in one branch comes before
+    # the `.` of a later branch, whatever sequence holds each)
+    for seq, at in syntax.places(parsed.nodes):
+        if not isinstance(seq[at], syntax.AnyChar):
+            continue
+        before = _run(seq[:at][::-1])[::-1]
+        after = _run(seq[at + 1 :])
+        spelled = f"{before}.{after}"
+        wanted = fold(spelled) if ignore_case else spelled
+        if before[-1:].isalnum() and after[:1].isalnum() and wanted in text:
+            dots.append(number)
+            contexts.append(spelled)
+        number += 1
     if not dots:
         return None
     positions = syntax.unescaped_dots(parsed.pattern)

@@ -233,7 +233,9 @@ class Parsed:
 
     @cached_property
     def sequences(self) -> tuple[Seq, ...]:
-        """The top sequence and every sequence nested in it, in pattern order (made once)."""
+        """The top sequence and every sequence nested in it, each after the one holding it
+        (made once). The nodes of two sequences are not interleaved as the pattern spells
+        them: for what comes in pattern order, see `places`."""
         return (self.nodes, *(child for node, _ in self.walked for child in node.children()))
 
     @cached_property
@@ -661,6 +663,19 @@ def walk(nodes: Seq, flags: int = 0) -> Iterator[tuple[Node, int]]:
             inner = scoped_flags(node, here)
             for part in reversed(parts):
                 stack.append((iter(part), inner))
+
+
+def places(nodes: Seq) -> Iterator[tuple[Seq, int]]:
+    """Where each node of `nodes` and of their children is, as (its sequence, its index
+    there), in pattern order as `walk` gives the nodes."""
+    stack: list[tuple[Seq, int]] = [(nodes, 0)]
+    while stack:
+        seq, at = stack.pop()
+        if at >= len(seq):
+            continue
+        stack.append((seq, at + 1))
+        yield seq, at
+        stack.extend((part, 0) for part in reversed(seq[at].children()))
 
 
 def count_nodes(nodes: Seq) -> int:
