@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from entrykit.regex import hygiene, syntax
 
 _WORDS = ("ab", "x1", "pm2", "log", "5")
-_ATOMS = st.sampled_from([*_WORDS, ".", ".*", ".+?", ".?", ".{2}", "\\.", "[.]", " "])
+# (and spellings where a `.` is no wildcard, or a wildcard after a backslash)
+_ATOMS = st.sampled_from(
+    [*_WORDS, ".", ".*", ".+?", ".?", ".{2}", "\\.", "[.]", " ", "[]a.]", "[^].]", "(?#.)", "\\\\.", "\\x2e"]
+)
 
 
 def _pieces(depth: int) -> st.SearchStrategy[str]:
