@@ -1,5 +1,6 @@
-"""ET214's escaped regex (`hygiene.literal_dots`) means what the original meant, but for
-the dots the finding names: each of those, and nothing else, becomes a literal `.`."""
+"""The regexes the regex fixes write mean what the original meant, but for what the finding
+names: ET214's (`hygiene.literal_dots`) turns the dots it names, and nothing else, into
+literal dots; ET218's (`hygiene.useless_dot_stars`) drops the `.*` it names, and nothing else."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import hygiene, syntax
+from entrykit.rules.regex_hygiene import _trim  # (how the rule applies each one)
 
 _WORDS = ("ab", "x1", "pm2", "log", "5")
 # (and spellings where a `.` is no wildcard, or a wildcard after a backslash)
@@ -77,3 +79,29 @@ def test_a_dot_after_repeats_in_earlier_branches_is_the_one_escaped() -> None:
     found = hygiene.literal_dots(parsed, "post-Diwali air in Delhi (PM2.5 spikes)")
     assert found is not None and found.contexts == ("pm2.5",)
     assert found.escaped == "(india.*diwali|delhi.*pm2\\.5)"
+
+
+_MODES = st.sampled_from(["search", "match", "fullmatch"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.tuples(st.sampled_from(["", ".*", ".*?"]), _REGEXES, st.sampled_from(["", ".*", ".*?", "\\\\.*", "\\.*"])), _MODES)
+def test_the_trimmed_regex_lacks_only_the_dot_stars_named(parts: tuple[str, str, str], mode: str) -> None:
+    lead, middle, trail = parts
+    regex = f"{lead}(?:{middle}){trail}" if "|" in middle else f"{lead}{middle}{trail}"
+    try:
+        parsed = syntax.parse(regex)
+    except re.error:
+        return
+    found = hygiene.useless_dot_stars(parsed, mode)
+    if not found or any(item.trimmed is None for item in found):
+        return
+    trimmed = regex
+    for item in found:  # (as the rule applies them: the leading one first)
+        trimmed = _trim(trimmed, item.where)
+    nodes = parsed.nodes
+    if any(item.where == "leading" for item in found):
+        nodes = nodes[1:]
+    if any(item.where == "trailing" for item in found):
+        nodes = nodes[:-1]
+    assert syntax.parse(trimmed).nodes == nodes, (regex, trimmed)
