@@ -665,6 +665,26 @@ def test_a_finding_the_inputs_had_at_the_same_place_does_not_refuse_the_merge(tm
     assert "no new finding" in out
 
 
+def test_an_entry_a_summary_left_unnamed_is_no_finding_the_merge_adds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ET209 sums up more than `max_pairs` other entries in one finding naming only some;
+    once the merge brings the count down, each is named on its own, the unnamed one too.
+    The regex matched it before: the merge adds nothing, and writes."""
+    survivor = dump(entry("net/a", "A: connection timed out", "timed out"))
+    absorbed = dump(entry("net/b", "B: connection timed out", "B: connection timed out"))
+    others = {f"net/{n}.yaml": dump(entry(f"net/{n}", f"{n.upper()}: timed out", f"{n.upper()}: timed out")) for n in "cd"}
+    settings = "[tool.entrykit.rules.ET209]\nmax_pairs = 2\n"
+    root = corpus(tmp_path, {"net/a.yaml": survivor, "net/b.yaml": absorbed, **others}, settings)
+    config = from_table({"root": "entries", "rules": {"ET209": {"max_pairs": 2}}}, tmp_path)
+    found = lint(None, config, TODAY, cwd=tmp_path).diagnostics
+    before = [d.message for d in found if d.code == "ET209" and d.path.endswith("net/a.yaml")]
+    assert before == ["regex also matches the signatures or examples of 3 other entries, such as `net/b`, `net/c`"]
+
+    code, out = run(tmp_path, monkeypatch, "net/a", "net/b", "--prefer", "into")
+
+    assert code == ExitCode.CLEAN, out
+    assert "no new finding" in out and not (root / "net/b.yaml").exists()
+
+
 # -- golden reports ----------------------------------------------------------------------
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

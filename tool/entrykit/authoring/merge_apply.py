@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,10 +21,11 @@ from entrykit.config import Config
 from entrykit.diagnostic import Diagnostic, Severity
 from entrykit.entry import Entry
 from entrykit.errors import UsageError
-from entrykit.lint.engine import check
+from entrykit.lint.engine import check, configured
 from entrykit.loader import parse_text
 from entrykit.paths import is_valid_id, shown
 from entrykit.roundtrip import Document, load_document
+from entrykit.rules.regex import TELLING_AMONG
 from entrykit.schema import load_schema
 from entrykit.writing import write_files
 
@@ -337,12 +338,24 @@ def plan_merge(
     targets = _Targets(result)
     texts[survivor.abspath], outcome = _survivor_text(survivor, others, result, targets)
     new_survivor = _in_memory(survivor, texts[survivor.abspath])
-    before = check(list(entries), [survivor, *others, *rewritten], config, today)
+    linted = _every_lookup_named(config)
+    before = check(list(entries), [survivor, *others, *rewritten], linted, today)
     after_entries = [new_survivor if e is survivor else replaced.get(e.abspath, e) for e in entries if id(e) not in gone]
-    after = check(after_entries, [new_survivor, *replaced.values()], config, today)
+    after = check(after_entries, [new_survivor, *replaced.values()], linted, today)
     plan = MergePlan(survivor, others, result, texts, [o.abspath for o in others], rewritten, outcome, before, after)
     plan.delta = lint_delta(plan, targets)
     return plan
+
+
+def _every_lookup_named(config: Config) -> Config:
+    """`config` with ET209 naming each entry a regex also matches in a finding of its own
+    (up to the 64 it names at most), as the merge lints before and after: a summary of more
+    than `max_pairs` names only some, and an entry it left unnamed would, once the merge
+    brings the count down, look like one the merge added."""
+    config = configured(config)
+    options = dict(config.rule_options.get("ET209", {}))
+    options["max_pairs"] = max(int(options.get("max_pairs", 0)), TELLING_AMONG)
+    return replace(config, rule_options={**config.rule_options, "ET209": options})
 
 
 def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
