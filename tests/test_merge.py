@@ -685,6 +685,21 @@ def test_an_entry_a_summary_left_unnamed_is_no_finding_the_merge_adds(tmp_path: 
     assert "no new finding" in out and not (root / "net/b.yaml").exists()
 
 
+def test_a_signature_no_regex_matched_is_no_finding_the_merge_adds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The absorbed entry's regex missed its own signature (ET202, on its regex); as the
+    survivor's example the signature is missed still (ET203): the same finding, moved."""
+    survivor = dump(entry("docker/a", "listen tcp4 0.0.0.0:80: bind: address already in use", "bind: address already in use"))
+    absorbed = dump(entry("docker/b", "Bind for 0.0.0.0:PORT failed: port is already allocated", r"Bind for .+?:\d+ failed"))
+    root = corpus(tmp_path, {"docker/a.yaml": survivor, "docker/b.yaml": absorbed})
+    assert [d.code for d in diagnostics(tmp_path) if d.path.endswith("docker/b.yaml") and d.code == "ET202"] == ["ET202"]
+
+    code, out = run(tmp_path, monkeypatch, "docker/a", "docker/b", "--prefer", "into")
+
+    assert code == ExitCode.CLEAN, out
+    assert "no new finding" in out and not (root / "docker/b.yaml").exists()
+    assert [d.code for d in diagnostics(tmp_path) if d.code in ("ET202", "ET203")] == ["ET203"]
+
+
 # -- golden reports ----------------------------------------------------------------------
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -29,8 +29,11 @@ from entrykit.rules.regex import TELLING_AMONG
 from entrykit.schema import load_schema
 from entrykit.writing import write_files
 
-# ET202 (the signature) and ET203 (an example) are one finding once the absorbed signature is an example.
+# ET202 (the regex misses the signature) and ET203 (it misses an example) are one finding
+# once the absorbed signature is an example: each is placed at the text the regex misses
+# (ET202 itself points at the regex).
 _SAME_FINDING = {"ET203": "ET202"}
+_MISSED_TEXT = {"ET202": "/signature"}
 
 
 @dataclass(frozen=True)
@@ -371,7 +374,7 @@ def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
         return plan.survivor.path, targets(label, pointer) or pointer
 
     def key(d: Diagnostic) -> Place:
-        where = place(d.path, d.pointer)
+        where = place(d.path, _MISSED_TEXT.get(d.code, d.pointer))
         return Place(_SAME_FINDING.get(d.code, d.code), where[0], where[1])
 
     def related(d: Diagnostic) -> set[tuple[str, str]]:
