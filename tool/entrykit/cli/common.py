@@ -73,15 +73,9 @@ def recover_interrupted_writes() -> None:
                 err=True,
             )
         elif outcome.cleaned or made:
-            removed = " and ".join(
-                part
-                for part in (
-                    f"{outcome.cleaned} temporary file(s)" if outcome.cleaned else "",
-                    f"{made} empty folder(s)" if made else "",
-                )
-                if part
-            )
-            click.echo(f"entrykit: removed {removed} of an earlier run that was stopped before it changed any file", err=True)
+            removed = [f"{outcome.cleaned} temporary file(s)"] if outcome.cleaned else []
+            removed += [f"{made} empty folder(s)"] if made else []
+            click.echo(f"entrykit: removed {' and '.join(removed)} of an earlier run that was stopped before it changed any file", err=True)
         for path in outcome.kept:
             click.echo(f"entrykit: warning: {path} could not be put back after an interrupted run; left as it is", err=True)
 
