@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import format_text
+from entrykit.authoring.merge_regex import unevidenced
 from entrykit.authoring.merge_report import report_text
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
@@ -425,6 +426,48 @@ def test_a_regex_is_never_replaced_by_text_from_a_placeholder_signature() -> Non
     outcome = result.report.regex
     assert outcome is not None and outcome.lost == []
     assert any("no input's regex matched" in note for note in result.report.notes)
+
+
+def test_an_absorbed_regex_no_message_shows_covered_is_kept_as_an_alternative() -> None:
+    """docker27's regex has an alternative for the real message (`Bind for 0.0.0.0:8080 …`)
+    that its placeholder signature does not match: nothing shows the survivor's regex finds
+    that message (it does not), so dropping the regex would lose those lookups."""
+    a = entry("docker/a", "listen tcp4 0.0.0.0:80: bind: address already in use", "bind: address already in use")
+    b = entry(
+        "docker/b",
+        "Bind for 0.0.0.0:PORT failed: port is already allocated",
+        r"Bind for .+?:\d+ failed: port is already allocated|address already in use",
+    )
+    result = merge.merge_entries(a, b, prefer="into")
+    pattern = result.data["regex"]
+    assert pattern == f"(?:{a['regex']})|(?:{b['regex']})"
+    assert re.search(pattern, "Bind for 0.0.0.0:8080 failed: port is already allocated")
+    assert [d for d in result.report.dropped if d.pointer == "/regex"] == []
+    assert any("`Bind for .+?:\\d+ failed: port is already allocated` matches none" in n for n in result.report.notes)
+
+
+def test_an_absorbed_regex_whose_every_alternative_is_shown_covered_is_dropped() -> None:
+    a = entry("docker/a", "listen tcp4 0.0.0.0:80: bind: address already in use", "address already in use")
+    b = entry("docker/b", "bind: address already in use", "bind: address already in use|listen tcp4 \\S+: bind")
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == a["regex"]
+    assert [d.why for d in result.report.dropped if d.pointer == "/regex"] == ["the merged regex matches every message it matched"]
+    assert not any("kept as an alternative" in n for n in result.report.notes)
+
+
+@pytest.mark.parametrize(
+    ("regex", "flags", "unproven"),
+    [
+        ("(?i)BIND: ADDRESS|port is already allocated", 0, "port is already allocated"),  # the flags hold for each
+        ("(?i)BIND: ADDRESS|LISTEN TCP4", 0, None),
+        ("(bind)|\\1: address", 0, "\\1: address"),  # does not compile alone
+        ("bind: address  # a|b\n", re.VERBOSE, "bind: address  # a|b\n"),  # a `|` in a comment: taken whole
+        ("(?x)bind: \\ address # a|b", 0, None),
+    ],
+)
+def test_the_alternative_no_message_shows_covered(regex: str, flags: int, unproven: str | None) -> None:
+    texts = ["listen tcp4 0.0.0.0:80: bind: address already in use"]
+    assert unevidenced(regex, texts, flags, "search") == unproven
 
 
 def test_global_inline_flags_are_scoped_in_an_alternation() -> None:

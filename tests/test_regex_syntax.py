@@ -166,3 +166,50 @@ def test_only_the_syntax_module_reads_re_internals() -> None:
                      r"from re import _", path.read_text(encoding="utf-8"))
     )
     assert readers == ["regex/syntax.py"]
+
+
+# -- the outermost alternatives as the pattern spells them ----------------------------------
+
+# atoms that hold a `|` that is no alternation (escaped, in a class, in a comment), or none
+_ALT_ATOMS = st.sampled_from(["a", "b", "ab", "\\|", "[|]", "[]|]", "(?#x|y)", ".", "\\d", "x*", " "])
+
+
+def _alt_pieces(depth: int) -> st.SearchStrategy[str]:
+    if depth == 0:
+        return st.lists(_ALT_ATOMS, min_size=0, max_size=4).map("".join)
+    inner = st.lists(_alt_pieces(depth - 1), min_size=1, max_size=3).map("|".join)
+    group = st.tuples(st.sampled_from(["(", "(?:", "(?=", "(?P<g>"]), inner, st.sampled_from([")", ")?", ")*"]))
+    return st.lists(st.one_of(_ALT_ATOMS, group.map("".join)), min_size=0, max_size=4).map("".join)
+
+
+_ALT_TEXTS = st.lists(st.sampled_from(["a", "b", "|", "]", "1", " ", "x"]), max_size=8).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_alt_pieces(2), min_size=1, max_size=4).map("|".join), st.lists(_ALT_TEXTS, max_size=6))
+def test_the_outermost_alternatives_spell_the_pattern_and_match_what_it_matches(pattern: str, texts: list[str]) -> None:
+    """Joined by `|` they are the pattern; each alone is a regex; a text the pattern finds is
+    found by one of them, and only then."""
+    if pattern.count("(?P<g>") > 1:
+        pattern = pattern.replace("(?P<g>", "(", pattern.count("(?P<g>") - 1)  # a name defined once
+    branches = syntax.top_alternatives(pattern)
+    assert "|".join(branches) == pattern
+    whole = re.compile(pattern)
+    alone = [re.compile(branch) for branch in branches]
+    for text in texts:
+        assert bool(whole.search(text)) == any(b.search(text) for b in alone)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "branches"),
+    [
+        ("a|b(c|d)", ("a", "b(c|d)")),
+        ("(a|b)", ("(a|b)",)),
+        ("plain", ("plain",)),
+        ("x\\|y|[|]|(?#p|q)z", ("x\\|y", "[|]", "(?#p|q)z")),
+        ("(?(1)a|b)", ("(?(1)a|b)",)),
+        ("|a|", ("", "a", "")),
+    ],
+)
+def test_top_alternatives(pattern: str, branches: tuple[str, ...]) -> None:
+    assert syntax.top_alternatives(pattern) == branches

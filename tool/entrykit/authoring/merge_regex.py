@@ -3,9 +3,12 @@
 Coverage is counted on the messages of all inputs (signatures and examples), each regex
 run as lookups run it (flags, match mode, time budget). The survivor's regex stays when it
 covers what every input's regex covered; otherwise the regexes that cover more are added
-as alternatives, in input order, and the combination is checked on every message. An
-input's regex is never replaced by text derived from a signature. A message no input's
-regex matched stays unmatched (the input already had that finding), and the report says so.
+as alternatives, in input order, and the combination is checked on every message. The
+messages are the only evidence that one regex finds what another finds, so a regex with
+an alternative (`a|b`, at its outermost level) that matches none of them is kept as an
+alternative too: dropping it could lose every log line it was written for. An input's
+regex is never replaced by text derived from a signature. A message no input's regex
+matched stays unmatched (the input already had that finding), and the report says so.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
 from entrykit.regex.runner import Job, Status, shared_runner
+from entrykit.regex.syntax import top_alternatives
 
 if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
@@ -53,11 +57,65 @@ def _messages(merger: Merger) -> list[tuple[str, list[str]]]:
 
 def _matched(pattern: str | None, texts: Sequence[str], merger: Merger) -> set[int] | None:
     """Indices of `texts` the pattern matches, or None if it does not compile in the budget."""
+    return matched(pattern, texts, merger.flags, merger.mode)
+
+
+def matched(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> set[int] | None:
+    """Indices of `texts` the pattern matches as lookups run it, or None if it does not
+    compile in the budget."""
     runner = shared_runner()
-    if pattern is None or not runner.compiles(pattern, merger.flags):
+    if pattern is None or not runner.compiles(pattern, flags):
         return None
-    outcomes = runner.run([Job(pattern, merger.flags, merger.mode, text) for text in texts])
+    outcomes = runner.run([Job(pattern, flags, mode, text) for text in texts])
     return {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
+
+
+def unevidenced(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> str | None:
+    """The first outermost alternative of `pattern` that matches none of `texts` (run alone,
+    under the pattern's leading global flags), or None if each matches one. An alternative
+    that does not compile alone (a backreference to another's group) counts as matching none;
+    so does the whole pattern under VERBOSE, whose `|` may sit in a comment."""
+    if pattern is None:
+        return None
+    found = _GLOBAL_FLAGS.match(pattern)
+    leading = found.group(0) if found else ""
+    if "x" in (found.group(1) if found else "") or flags & re.VERBOSE:
+        branches: tuple[str, ...] = (pattern,)
+    else:
+        branches = top_alternatives(pattern[len(leading):])
+    for branch in branches:
+        if not matched(leading + branch if len(branches) > 1 else pattern, texts, flags, mode):
+            return branch
+    return None
+
+
+def _chosen(patterns: Sequence[str | None], covered: Sequence[set[int]], unproven: Sequence[str | None]) -> list[int]:
+    """The inputs whose regexes the merged one holds, in input order: the survivor's, and each
+    other that matches a message those before it miss or has an alternative no message covers."""
+    chosen: list[int] = []
+    have: set[int] = set()
+    for side, pattern in enumerate(patterns):
+        if pattern is None or any(patterns[c] == pattern for c in chosen):
+            continue
+        if side == 0 or covered[side] - have or unproven[side] is not None:
+            chosen.append(side)
+            have |= covered[side]
+    return chosen or [next(i for i, p in enumerate(patterns) if p is not None)]
+
+
+def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: Sequence[str | None]) -> str:
+    """How the merged regex was made of the chosen regexes; a note for each kept for want of evidence."""
+    names = ", ".join(merger.labels[i] for i in chosen)
+    how = f"the regexes of {names} as alternatives: each matches messages the others miss"
+    if any(unproven[i] is not None for i in chosen):
+        how += ", or has an alternative no message shows the others cover"
+    for side in chosen:
+        if unproven[side] is not None:
+            merger.note(
+                f"`{merger.labels[side]}`'s regex is kept as an alternative: its `{unproven[side]}` "
+                "matches none of the inputs' messages, so nothing shows that the other regexes find what it finds"
+            )
+    return how
 
 
 def merge_regex(merger: Merger) -> None:
@@ -68,17 +126,9 @@ def merge_regex(merger: Merger) -> None:
     if all(p is None for p in patterns):
         return
     covered = [_matched(p, texts, merger) or set() for p in patterns]
+    unproven = [unevidenced(p, texts, merger.flags, merger.mode) if side else None for side, p in enumerate(patterns)]
     wanted = set().union(*covered)
-    chosen: list[int] = []
-    have: set[int] = set()
-    for side, pattern in enumerate(patterns):
-        if pattern is None or (side and not covered[side] - have):
-            continue
-        if side == 0 or covered[side] - have:
-            chosen.append(side)
-            have |= covered[side]
-    if not chosen:
-        chosen = [next(i for i, p in enumerate(patterns) if p is not None)]
+    chosen = _chosen(patterns, covered, unproven)
     pattern = alternation([str(patterns[i]) for i in chosen])
     after = _matched(pattern, texts, merger)
     if after is None or not wanted <= after:
@@ -92,8 +142,7 @@ def merge_regex(merger: Merger) -> None:
     elif chosen == [0]:
         how = "the survivor's: it matches every message any input's regex matched"
     else:
-        names = ", ".join(merger.labels[i] for i in chosen)
-        how = f"the regexes of {names} as alternatives: each matches messages the others miss"
+        how = _as_alternatives(merger, chosen, unproven)
     merger.out["regex"] = pattern
     for side, (label, original) in enumerate(zip(merger.labels, patterns, strict=True)):
         if original is None:

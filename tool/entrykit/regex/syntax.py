@@ -418,7 +418,21 @@ def source_alternatives(pattern: str) -> list[tuple[str, ...]]:
     first: `re` factors common prefixes out of alternatives (`(open|opening)` becomes
     `open(|ing)`), so duplicates and empty alternatives are seen in the source only.
     Not for VERBOSE patterns (whitespace and comments are not read)."""
-    found: list[tuple[str, ...]] = []
+    return [branches for _, branches in _alternations(pattern)]
+
+
+def top_alternatives(pattern: str) -> tuple[str, ...]:
+    """The alternatives of the pattern's outermost level as it spells them (`a|b(c|d)`:
+    `a`, `b(c|d)`); the whole pattern when it has no `|` there. Not for VERBOSE patterns."""
+    for top, branches in _alternations(pattern):
+        if top:
+            return branches
+    return (pattern,)
+
+
+def _alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
+    """`source_alternatives`, each marked True for the pattern's outermost level."""
+    found: list[tuple[bool, tuple[str, ...]]] = []
     frames: list[tuple[int, list[int], bool]] = [(0, [], False)]  # body start, `|` positions, conditional
     at, size = 0, len(pattern)
     in_class = False
@@ -449,9 +463,10 @@ def source_alternatives(pattern: str) -> list[tuple[str, ...]]:
         elif char == "|":
             frames[-1][1].append(at)
         elif char == ")" and len(frames) > 1:
-            found.extend(_split(pattern, frames.pop(), at))
+            found.extend((False, branches) for branches in _split(pattern, frames.pop(), at))
         at += 1
-    found.extend(_split(pattern, frames[0], size))
+    # (groups left open by a pattern that does not parse: their `|` are no outermost level)
+    found.extend((len(frames) == 1, branches) for branches in _split(pattern, frames[0], size))
     return found
 
 
