@@ -207,5 +207,9 @@ def test_fmt_keeps_meaning_and_is_idempotent(entry: dict, order: object, style: 
     once = _fmt(text)
     assert parse_yaml(once).data == before.data
     assert _fmt(once) == once
+    # canonical: the same data written in another style (quoted keys included) formats alike
+    plain = yaml.safe_dump(shuffled, sort_keys=False, allow_unicode=True, width=4096)
+    if parse_yaml(plain).data == before.data:
+        assert _fmt(plain) == once
     as_json = json.dumps(shuffled, ensure_ascii=False)
     assert json.loads(format_text(as_json, "json").text) == shuffled

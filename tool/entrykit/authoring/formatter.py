@@ -298,6 +298,26 @@ def _reorder(node: CommentedMap, order: list[str], root: bool) -> None:
         _set_text(slot, head, lines + trailing)
 
 
+def _plain_keys(node: CommentedMap) -> None:
+    """Every key in `styled` style, in place: a key keeps the quotes it was written with
+    (`"id":`, as JSON pasted into YAML has them) unless it is put back as a new object.
+    Comments and positions are keyed by the key's text, which stays the same."""
+    keys = list(node)
+    wanted = [_key_style(key) for key in keys]
+    if all(type(new) is type(old) for new, old in zip(wanted, keys, strict=True)):
+        return
+    values = [node[key] for key in keys]
+    for key in keys:
+        ordereddict.__delitem__(node, key)
+    for key, value in zip(wanted, values, strict=True):
+        ordereddict.__setitem__(node, key, value)
+
+
+def _key_style(key: str) -> str:
+    # (a key cannot be a block scalar: one with a line break stays in double quotes)
+    return DoubleQuotedScalarString(key) if "\n" in key else styled(key)
+
+
 def _assign(node: Any, key: Any, value: Any) -> None:
     """Set a value without ruamel carrying the old scalar's quoting over to the new one."""
     if isinstance(node, CommentedMap):
@@ -311,6 +331,7 @@ def _restyle(node: Any, schema: Mapping[str, Any] | None, root: bool = False) ->
     branch = _object_branch(schema)
     if isinstance(node, CommentedMap):
         _reorder(node, canonical_keys(list(node), branch), root)
+        _plain_keys(node)
         if len(node):
             node.fa.set_block_style()
         for key in list(node):
