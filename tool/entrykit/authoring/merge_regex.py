@@ -4,9 +4,10 @@ Coverage is counted on the messages of all inputs (signatures and examples), eac
 run as lookups run it (flags, match mode, time budget). The survivor's regex stays when it
 covers what every input's regex covered; otherwise the regexes that cover more are added
 as alternatives, in input order, and the combination is checked on every message. The
-messages are the only evidence that one regex finds what another finds, so a regex with
-an alternative (`a|b`, at its outermost level) that matches none of them is kept as an
-alternative too: dropping it could lose every log line it was written for. An input's
+messages are evidence that one regex finds what another finds; a regex with an
+alternative (`a|b`, at its outermost level) that matches none of them is kept as an
+alternative too, unless a regex already kept provably finds everything it finds
+(`regex.subsumption`): dropping it could lose every log line it was written for. An input's
 regex is never replaced by text derived from a signature. A message no input's regex
 matched stays unmatched (the input already had that finding), and the report says so.
 """
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
 from entrykit.regex.runner import Job, Status, shared_runner
+from entrykit.regex.subsumption import finds_all
 from entrykit.regex.syntax import top_alternatives
 
 if TYPE_CHECKING:
@@ -70,51 +72,59 @@ def matched(pattern: str | None, texts: Sequence[str], flags: int, mode: str) ->
     return {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
 
 
-def unevidenced(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> str | None:
-    """The first outermost alternative of `pattern` that matches none of `texts` (run alone,
-    under the pattern's leading global flags), or None if each matches one. An alternative
-    that does not compile alone (a backreference to another's group) counts as matching none;
-    so does the whole pattern under VERBOSE, whose `|` may sit in a comment."""
+def unevidenced(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> tuple[str, ...]:
+    """The outermost alternatives of `pattern` that match none of `texts`, each as a regex
+    of its own (under the pattern's leading global flags). An alternative that does not
+    compile alone (a backreference to another's group) counts as matching none; so does
+    the whole pattern under VERBOSE, whose `|` may sit in a comment."""
     if pattern is None:
-        return None
+        return ()
     found = _GLOBAL_FLAGS.match(pattern)
     leading = found.group(0) if found else ""
     if "x" in (found.group(1) if found else "") or flags & re.VERBOSE:
-        branches: tuple[str, ...] = (pattern,)
+        alone: tuple[str, ...] = (pattern,)
     else:
         branches = top_alternatives(pattern[len(leading):])
-    for branch in branches:
-        if not matched(leading + branch if len(branches) > 1 else pattern, texts, flags, mode):
-            return branch
-    return None
+        alone = tuple(leading + branch for branch in branches) if len(branches) > 1 else (pattern,)
+    return tuple(regex for regex in alone if not matched(regex, texts, flags, mode))
 
 
-def _chosen(patterns: Sequence[str | None], covered: Sequence[set[int]], unproven: Sequence[str | None]) -> list[int]:
+def _chosen(
+    patterns: Sequence[str | None], covered: Sequence[set[int]], unmatched: Sequence[tuple[str, ...]], merger: Merger
+) -> tuple[list[int], dict[int, str]]:
     """The inputs whose regexes the merged one holds, in input order: the survivor's, and each
-    other that matches a message those before it miss or has an alternative no message covers."""
+    other that matches a message those before it miss or has an alternative that matches no
+    message and that no regex before it provably finds everything of (`finds_all`); with
+    the first such alternative of each."""
     chosen: list[int] = []
+    unproven: dict[int, str] = {}
     have: set[int] = set()
     for side, pattern in enumerate(patterns):
         if pattern is None or any(patterns[c] == pattern for c in chosen):
             continue
-        if side == 0 or covered[side] - have or unproven[side] is not None:
+        left = [
+            regex for regex in unmatched[side]
+            if not any(finds_all(str(patterns[c]), regex, merger.flags, merger.mode) for c in chosen)
+        ]
+        if side == 0 or covered[side] - have or left:
             chosen.append(side)
             have |= covered[side]
-    return chosen or [next(i for i, p in enumerate(patterns) if p is not None)]
+            if side and left:
+                unproven[side] = left[0]
+    return chosen or [next(i for i, p in enumerate(patterns) if p is not None)], unproven
 
 
-def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: Sequence[str | None]) -> str:
+def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: dict[int, str]) -> str:
     """How the merged regex was made of the chosen regexes; a note for each kept for want of evidence."""
     names = ", ".join(merger.labels[i] for i in chosen)
     how = f"the regexes of {names} as alternatives: each matches messages the others miss"
-    if any(unproven[i] is not None for i in chosen):
+    if unproven:
         how += ", or has an alternative no message shows the others cover"
-    for side in chosen:
-        if unproven[side] is not None:
-            merger.note(
-                f"`{merger.labels[side]}`'s regex is kept as an alternative: its `{unproven[side]}` "
-                "matches none of the inputs' messages, so nothing shows that the other regexes find what it finds"
-            )
+    for side, regex in unproven.items():
+        merger.note(
+            f"`{merger.labels[side]}`'s regex is kept as an alternative: its `{regex}` matches none of "
+            "the inputs' messages, and nothing shows that the other regexes find what it finds"
+        )
     return how
 
 
@@ -126,9 +136,9 @@ def merge_regex(merger: Merger) -> None:
     if all(p is None for p in patterns):
         return
     covered = [_matched(p, texts, merger) or set() for p in patterns]
-    unproven = [unevidenced(p, texts, merger.flags, merger.mode) if side else None for side, p in enumerate(patterns)]
+    matching_none = [unevidenced(p, texts, merger.flags, merger.mode) for p in patterns]
     wanted = set().union(*covered)
-    chosen = _chosen(patterns, covered, unproven)
+    chosen, unproven = _chosen(patterns, covered, matching_none, merger)
     pattern = alternation([str(patterns[i]) for i in chosen])
     after = _matched(pattern, texts, merger)
     if after is None or not wanted <= after:
