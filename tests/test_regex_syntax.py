@@ -188,12 +188,14 @@ _ALT_TEXTS = st.lists(st.sampled_from(["a", "b", "|", "]", "1", " ", "x"]), max_
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_alt_pieces(2), min_size=1, max_size=4).map("|".join), st.lists(_ALT_TEXTS, max_size=6))
 def test_the_outermost_alternatives_spell_the_pattern_and_match_what_it_matches(pattern: str, texts: list[str]) -> None:
-    """Joined by `|` they are the pattern; each alone is a regex; a text the pattern finds is
-    found by one of them, and only then."""
+    """Joined by `|` they are the pattern (or a plain group around all of it); each alone is a
+    regex; a text the pattern finds is found by one of them, and only then."""
     if pattern.count("(?P<g>") > 1:
         pattern = pattern.replace("(?P<g>", "(", pattern.count("(?P<g>") - 1)  # a name defined once
     branches = syntax.top_alternatives(pattern)
-    assert "|".join(branches) == pattern
+    joined = "|".join(branches)
+    # the pattern, or a plain group around all of it
+    assert joined == pattern or any(pattern == f"{opening}{joined})" for opening in ("(", "(?:", "(?P<g>"))
     whole = re.compile(pattern)
     alone = [re.compile(branch) for branch in branches]
     for text in texts:
@@ -204,7 +206,12 @@ def test_the_outermost_alternatives_spell_the_pattern_and_match_what_it_matches(
     ("pattern", "branches"),
     [
         ("a|b(c|d)", ("a", "b(c|d)")),
-        ("(a|b)", ("(a|b)",)),
+        ("(a|b)", ("a", "b")),  # through a group around all of it
+        ("(?:a|(b|c))", ("a", "(b|c)")),
+        ("(?P<n>a|b)", ("a", "b")),
+        ("(a|b)+", ("(a|b)+",)),
+        ("(a|b)(c|d)", ("(a|b)(c|d)",)),
+        ("(?=a|b)", ("(?=a|b)",)),
         ("plain", ("plain",)),
         ("x\\|y|[|]|(?#p|q)z", ("x\\|y", "[|]", "(?#p|q)z")),
         ("(?(1)a|b)", ("(?(1)a|b)",)),

@@ -423,7 +423,8 @@ def source_alternatives(pattern: str) -> list[tuple[str, ...]]:
 
 def top_alternatives(pattern: str) -> tuple[str, ...]:
     """The alternatives of the pattern's outermost level as it spells them (`a|b(c|d)`:
-    `a`, `b(c|d)`); the whole pattern when it has no `|` there. Not for VERBOSE patterns."""
+    `a`, `b(c|d)`), seen through a plain group around all of it (`(a|b)`: `a`, `b`); the
+    whole pattern when it has no `|` there. Not for VERBOSE patterns."""
     for top, branches in _alternations(pattern):
         if top:
             return branches
@@ -431,9 +432,11 @@ def top_alternatives(pattern: str) -> tuple[str, ...]:
 
 
 def _alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
-    """`source_alternatives`, each marked True for the pattern's outermost level."""
+    """`source_alternatives`, each marked True for the pattern's outermost level (or that of
+    a plain group around all of it)."""
     found: list[tuple[bool, tuple[str, ...]]] = []
     frames: list[tuple[int, list[int], bool]] = [(0, [], False)]  # body start, `|` positions, conditional
+    opened: list[int] = [0]  # where each frame's group opens
     at, size = 0, len(pattern)
     in_class = False
     while at < size:
@@ -458,16 +461,24 @@ def _alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
                 at = size if close < 0 else close + 1
                 continue
             frames.append((body[0], [], body[1]))
+            opened.append(at)
             at = body[0]
             continue
         elif char == "|":
             frames[-1][1].append(at)
         elif char == ")" and len(frames) > 1:
-            found.extend((False, branches) for branches in _split(pattern, frames.pop(), at))
+            start = opened.pop()
+            whole = len(frames) == 2 and start == 0 and at == size - 1 and _plain_opening(pattern[: frames[-1][0]])
+            found.extend((whole, branches) for branches in _split(pattern, frames.pop(), at))
         at += 1
     # (groups left open by a pattern that does not parse: their `|` are no outermost level)
     found.extend((len(frames) == 1, branches) for branches in _split(pattern, frames[0], size))
     return found
+
+
+def _plain_opening(opening: str) -> bool:
+    """Whether a group so opened finds what its body finds: capturing or not, named or not."""
+    return opening in ("(", "(?:") or (opening.startswith("(?P<") and opening.endswith(">"))
 
 
 def _split(pattern: str, frame: tuple[int, list[int], bool], end: int) -> list[tuple[str, ...]]:
