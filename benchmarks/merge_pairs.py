@@ -9,6 +9,9 @@ project, and for each prints:
 
 - `entrykit match` on every input signature and example, before and after: the inputs'
   ids before, the survivor after (nothing lost);
+- texts each absorbed entry's regex finds beyond those messages (Hypothesis writes
+  `WITNESSES` from each of its outermost alternatives, seeded): how many of them the merged
+  regex misses, the lookups the merge would lose;
 - the lint delta of the merge (findings by code and place, from the merge's JSON report),
   and `entrykit lint` on the survivor before and after;
 - `entrykit fmt --check` on every file the merge wrote;
@@ -57,6 +60,37 @@ PAIRS: list[tuple[list[str], str]] = [
     (["rust/e0015-non-const-fn_rust1-linux", "rust/e0015-cannot-call-non-const-fn_rust1-linux"],
      "E0015 `cannot call non-const fn` in a const context, two wordings of the compiler message"),
 ]  # fmt: skip
+
+
+WITNESSES = 20  # texts written from each outermost alternative of an absorbed regex
+
+
+def witnesses(pattern: str) -> list[str]:
+    """Texts `pattern` finds, `WITNESSES` written by Hypothesis from each of its outermost
+    alternatives (the same texts every run: derandomized)."""
+    import re
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from entrykit.regex.syntax import top_alternatives
+
+    texts: list[str] = []
+    for branch in top_alternatives(pattern):
+        try:
+            compiled = re.compile(branch)
+        except re.error:
+            continue
+
+        @settings(max_examples=WITNESSES, database=None, deadline=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        @given(st.from_regex(compiled))
+        def collect(text: str) -> None:
+            texts.append(text)
+
+        collect()
+    whole = re.compile(pattern)
+    return [text for text in dict.fromkeys(texts) if whole.search(text)]
 
 
 def entrykit(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -114,6 +148,14 @@ def merge_group(project: Path, ids: list[str], why: str, prefer: str) -> bool:
         mark = "LOST" if lost else "ok  "
         short = message if len(message) <= 70 else message[:69] + "…"
         print(f"   match {mark} {short!r} ({owner}): before {[i for i in found_before if i in ids] or '-'} -> after {'survivor' if survivor in found_after else '-'}")
+    import re
+
+    merged = re.compile(report["regex"]["pattern"]) if report.get("regex") else None
+    found = [t for i in ids[1:] if isinstance(inputs[i].get("regex"), str) for t in witnesses(inputs[i]["regex"])]
+    missed = [t for t in found if merged is None or not merged.search(t)]
+    ok = ok and not missed
+    print(f"   texts the absorbed regexes find: {len(found)}; the merged regex misses {len(missed)}"
+          + (f", such as {missed[0]!r}" if missed else ""))
     new = report["lint"]["new"]
     ok = ok and not new
     shown_new = [f"{d['code']} {d['pointer']}" for d in new]
@@ -156,7 +198,8 @@ def main() -> None:
         if run.returncode not in (0, 1):
             raise SystemExit(f"import failed: {run.stderr}")
         results = [merge_group(project, ids, why, args.prefer) for ids, why in PAIRS]
-        print(f"\n{sum(results)} of {len(results)} merges kept every match, added no finding and left files in `fmt` layout")
+        print(f"\n{sum(results)} of {len(results)} merges kept every match and every text an absorbed regex finds, "
+              "added no finding and left files in `fmt` layout")
 
 
 if __name__ == "__main__":

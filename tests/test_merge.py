@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import format_text
-from entrykit.authoring.merge_regex import unevidenced
+from entrykit.authoring.merge_regex import alternatives_alone, unvouched
 from entrykit.authoring.merge_report import report_text
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
@@ -443,12 +443,13 @@ def test_an_absorbed_regex_no_message_shows_covered_is_kept_as_an_alternative() 
     assert pattern == f"(?:{a['regex']})|(?:{b['regex']})"
     assert re.search(pattern, "Bind for 0.0.0.0:8080 failed: port is already allocated")
     assert [d for d in result.report.dropped if d.pointer == "/regex"] == []
-    assert any("`Bind for .+?:\\d+ failed: port is already allocated` matches none" in n for n in result.report.notes)
+    assert any("find what its `Bind for .+?:\\d+ failed: port is already allocated` finds" in n for n in result.report.notes)
 
 
 def test_an_absorbed_regex_whose_every_alternative_is_shown_covered_is_dropped() -> None:
     a = entry("docker/a", "listen tcp4 0.0.0.0:80: bind: address already in use", "address already in use")
-    b = entry("docker/b", "bind: address already in use", "bind: address already in use|listen tcp4 \\S+: bind")
+    # (each alternative matched a part of a message the survivor's regex finds, or is one of its own)
+    b = entry("docker/b", "bind: address already in use", "bind: address already in use|address already in use")
     result = merge.merge_entries(a, b, prefer="into")
     assert result.data["regex"] == a["regex"]
     assert [d.why for d in result.report.dropped if d.pointer == "/regex"] == ["the merged regex matches every message it matched"]
@@ -456,19 +457,43 @@ def test_an_absorbed_regex_whose_every_alternative_is_shown_covered_is_dropped()
 
 
 @pytest.mark.parametrize(
-    ("regex", "flags", "unmatched"),
+    ("regex", "flags", "alone"),
     [
-        ("(?i)BIND: ADDRESS|port is already allocated", 0, ("(?i)port is already allocated",)),  # the flags hold for each
-        ("(?i)BIND: ADDRESS|LISTEN TCP4", 0, ()),
-        ("(bind)|\\1: address", 0, ("\\1: address",)),  # does not compile alone
-        ("bind: address  # a|b\n", re.VERBOSE, ("bind: address  # a|b\n",)),  # a `|` in a comment: taken whole
-        ("(?x)bind: \\ address # a|b", 0, ()),
-        ("nothing here", 0, ("nothing here",)),
+        ("(?i)BIND: ADDRESS|port is already allocated", 0, [("(?i)BIND: ADDRESS", ("bind: address",)), ("(?i)port is already allocated", ())]),
+        ("(bind)|\\1: address", 0, [("(bind)", ("bind",)), ("\\1: address", ())]),  # does not compile alone
+        ("bind: address  # a|b\n", re.VERBOSE, [("bind: address  # a|b\n", ())]),  # a `|` in a comment; no space
+        ("(tcp4 \\S+|nothing here)", 0, [("tcp4 \\S+", ("tcp4 0.0.0.0:80:",)), ("nothing here", ())]),
     ],
 )
-def test_the_alternatives_no_message_matches(regex: str, flags: int, unmatched: tuple[str, ...]) -> None:
+def test_alternatives_alone_and_what_they_match(regex: str, flags: int, alone: list[tuple[str, tuple[str, ...]]]) -> None:
     texts = ["listen tcp4 0.0.0.0:80: bind: address already in use"]
-    assert unevidenced(regex, texts, flags, "search") == unmatched
+    assert alternatives_alone(regex, texts, flags, "search") == alone
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "kept", "left"),
+    [
+        ([("port is already allocated", ())], ["bind: address"], ["port is already allocated"]),  # no message
+        ([("torch\\.cuda\\.OutOfMemoryError", ("torch.cuda.OutOfMemoryError",))], ["CUDA out of memory"], ["torch\\.cuda\\.OutOfMemoryError"]),
+        ([("CUDA out of memory", ("CUDA out of memory",))], ["out of memory"], []),  # the part it matched is found
+        ([("too many goroutines", ())], ["goroutine leak|too many goroutines"], []),  # proven
+    ],
+)
+def test_alternatives_no_kept_regex_is_shown_to_find_all_of(
+    alternatives: list[tuple[str, tuple[str, ...]]], kept: list[str], left: list[str]
+) -> None:
+    assert unvouched(alternatives, kept, 0, "search") == left
+
+
+def test_an_alternative_that_matched_a_message_for_another_part_of_it_keeps_its_regex() -> None:
+    """Both regexes match `torch.cuda.OutOfMemoryError: CUDA out of memory`, but the absorbed
+    one's `torch\\.cuda\\.OutOfMemoryError` for a part the survivor's does not find: a log
+    line with that part only would be lost."""
+    a = entry("pytorch/oom", "CUDA out of memory. Tried to allocate 2.00 GiB", "CUDA out of memory")
+    b = entry("cuda/oom", "torch.cuda.OutOfMemoryError: CUDA out of memory", r"torch\.cuda\.OutOfMemoryError|CUDA out of memory")
+    result = merge.merge_entries(a, b, prefer="into")
+    assert re.search(result.data["regex"], "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory")
+    assert any("nothing shows that the other regexes find what its `torch" in n for n in result.report.notes)
 
 
 def test_an_alternative_a_kept_regex_provably_covers_is_no_reason_to_keep_a_regex() -> None:

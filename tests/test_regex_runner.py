@@ -30,6 +30,17 @@ def test_timeout_is_reported_and_the_batch_goes_on() -> None:
     assert "missing )" in outcomes[4].error
 
 
+def test_a_match_is_placed_by_its_start_and_end_in_process_and_in_the_worker() -> None:
+    text = "xx Disk ERROR on sda"
+    cheap = Job(r"\w+ error", re.IGNORECASE, "search", text)  # provably fast: run in-process
+    costly = Job(r"(\w+\s?)+ ERROR", 0, "search", text)  # nested repeats: run in the worker
+    assert regex_runner.provably_fast(cheap) and not regex_runner.provably_fast(costly)
+    with RegexRunner(200) as runner:
+        here, there = runner.run([cheap, costly])
+    assert (here.start, here.end) == re.search(cheap.pattern, text, re.IGNORECASE).span()  # type: ignore[union-attr]
+    assert (there.start, there.end) == re.search(costly.pattern, text).span()  # type: ignore[union-attr]
+
+
 def test_errors_raised_at_search_time_are_outcomes() -> None:
     # bytes against a str pattern raises TypeError inside search, not re.error
     with RegexRunner(100) as runner:

@@ -4,10 +4,11 @@ Coverage is counted on the messages of all inputs (signatures and examples), eac
 run as lookups run it (flags, match mode, time budget). The survivor's regex stays when it
 covers what every input's regex covered; otherwise the regexes that cover more are added
 as alternatives, in input order, and the combination is checked on every message. The
-messages are evidence that one regex finds what another finds; a regex with an
-alternative (`a|b`, at its outermost level) that matches none of them is kept as an
-alternative too, unless a regex already kept provably finds everything it finds
-(`regex.subsumption`): dropping it could lose every log line it was written for. An input's
+messages are the evidence that one regex finds what another finds: a regex is kept as
+an alternative too when one of its outermost alternatives (`a|b`) matches no message,
+or matches a part of one that no regex already kept finds, unless a kept regex provably
+finds everything it finds (`regex.subsumption`); dropping it could lose every log line
+it was written for. An input's
 regex is never replaced by text derived from a signature. A message no input's regex
 matched stays unmatched (the input already had that finding), and the report says so.
 """
@@ -72,13 +73,13 @@ def matched(pattern: str | None, texts: Sequence[str], flags: int, mode: str) ->
     return {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
 
 
-def unevidenced(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> tuple[str, ...]:
-    """The outermost alternatives of `pattern` that match none of `texts`, each as a regex
-    of its own (under the pattern's leading global flags). An alternative that does not
-    compile alone (a backreference to another's group) counts as matching none; so does
-    the whole pattern under VERBOSE, whose `|` may sit in a comment."""
+def alternatives_alone(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each outermost alternative of `pattern` as a regex of its own (under the pattern's
+    leading global flags), with the part of each of `texts` it matches. An alternative that
+    does not compile alone (a backreference to another's group) matches none; under VERBOSE,
+    whose `|` may sit in a comment, the whole pattern is the one alternative."""
     if pattern is None:
-        return ()
+        return []
     found = _GLOBAL_FLAGS.match(pattern)
     leading = found.group(0) if found else ""
     if "x" in (found.group(1) if found else "") or flags & re.VERBOSE:
@@ -86,30 +87,54 @@ def unevidenced(pattern: str | None, texts: Sequence[str], flags: int, mode: str
     else:
         branches = top_alternatives(pattern[len(leading):])
         alone = tuple(leading + branch for branch in branches) if len(branches) > 1 else (pattern,)
-    return tuple(regex for regex in alone if not matched(regex, texts, flags, mode))
+    return [(regex, _matched_parts(regex, texts, flags, mode)) for regex in alone]
+
+
+def _matched_parts(pattern: str, texts: Sequence[str], flags: int, mode: str) -> tuple[str, ...]:
+    runner = shared_runner()
+    if not runner.compiles(pattern, flags):
+        return ()
+    outcomes = runner.run([Job(pattern, flags, mode, text) for text in texts])
+    return tuple(text[o.start : o.end] for text, o in zip(texts, outcomes, strict=True) if o.status is Status.MATCH)
+
+
+def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequence[str], flags: int, mode: str) -> list[str]:
+    """The alternatives no regex of `kept` is shown to find all of: none provably finds
+    everything it finds (`finds_all`), and it matched no message, or some part of a message
+    it matched is a text no kept regex finds (`torch.cuda.OutOfMemoryError` beside `CUDA out
+    of memory`, although both match `torch.cuda.OutOfMemoryError: CUDA out of memory`)."""
+    left = []
+    for regex, parts in alternatives:
+        if any(finds_all(other, regex, flags, mode) for other in kept):
+            continue
+        found: set[int] = set()
+        for other in kept:
+            found |= matched(other, parts, flags, mode) or set()
+        if not parts or len(found) < len(parts):
+            left.append(regex)
+    return left
 
 
 def _chosen(
-    patterns: Sequence[str | None], covered: Sequence[set[int]], unmatched: Sequence[tuple[str, ...]], merger: Merger
+    patterns: Sequence[str | None], covered: Sequence[set[int]], texts: Sequence[str], merger: Merger
 ) -> tuple[list[int], dict[int, str]]:
     """The inputs whose regexes the merged one holds, in input order: the survivor's, and each
-    other that matches a message those before it miss or has an alternative that matches no
-    message and that no regex before it provably finds everything of (`finds_all`); with
-    the first such alternative of each."""
+    other that matches a message those before it miss or has an alternative they are not
+    shown to find all of (`unvouched`); with the first such alternative of each."""
     chosen: list[int] = []
     unproven: dict[int, str] = {}
     have: set[int] = set()
     for side, pattern in enumerate(patterns):
         if pattern is None or any(patterns[c] == pattern for c in chosen):
             continue
-        left = [
-            regex for regex in unmatched[side]
-            if not any(finds_all(str(patterns[c]), regex, merger.flags, merger.mode) for c in chosen)
-        ]
+        left: list[str] = []
+        if side and chosen:
+            kept = [str(patterns[c]) for c in chosen]
+            left = unvouched(alternatives_alone(pattern, texts, merger.flags, merger.mode), kept, merger.flags, merger.mode)
         if side == 0 or covered[side] - have or left:
             chosen.append(side)
             have |= covered[side]
-            if side and left:
+            if left:
                 unproven[side] = left[0]
     return chosen or [next(i for i, p in enumerate(patterns) if p is not None)], unproven
 
@@ -119,11 +144,11 @@ def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: dict[int, 
     names = ", ".join(merger.labels[i] for i in chosen)
     how = f"the regexes of {names} as alternatives: each matches messages the others miss"
     if unproven:
-        how += ", or has an alternative no message shows the others cover"
+        how += ", or has an alternative the others are not shown to find all of"
     for side, regex in unproven.items():
         merger.note(
-            f"`{merger.labels[side]}`'s regex is kept as an alternative: its `{regex}` matches none of "
-            "the inputs' messages, and nothing shows that the other regexes find what it finds"
+            f"`{merger.labels[side]}`'s regex is kept as an alternative: nothing shows that the other regexes "
+            f"find what its `{regex}` finds (it matches no message, or a part of one they do not find)"
         )
     return how
 
@@ -136,9 +161,8 @@ def merge_regex(merger: Merger) -> None:
     if all(p is None for p in patterns):
         return
     covered = [_matched(p, texts, merger) or set() for p in patterns]
-    matching_none = [unevidenced(p, texts, merger.flags, merger.mode) for p in patterns]
     wanted = set().union(*covered)
-    chosen, unproven = _chosen(patterns, covered, matching_none, merger)
+    chosen, unproven = _chosen(patterns, covered, texts, merger)
     pattern = alternation([str(patterns[i]) for i in chosen])
     after = _matched(pattern, texts, merger)
     if after is None or not wanted <= after:

@@ -81,6 +81,7 @@ class Outcome(NamedTuple):
     seconds: float = 0.0
     error: str = ""
     start: int = -1  # where the match begins, if it matched
+    end: int = -1  # and where it ends
 
     @property
     def matched(self) -> bool:
@@ -105,7 +106,7 @@ def _run_here(job: Job) -> Outcome:
         return Outcome(_ERROR, time.perf_counter() - start, f"{type(exc).__name__}: {exc}")
     if found is None:
         return Outcome(_NO_MATCH, time.perf_counter() - start)
-    return Outcome(_MATCH, time.perf_counter() - start, start=found.start())
+    return Outcome(_MATCH, time.perf_counter() - start, start=found.start(), end=found.end())
 
 
 _COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
@@ -168,8 +169,8 @@ class _Worker:
         unpack, size, statuses = protocol.RESULT.unpack_from, protocol.RESULT.size, _STATUSES
         out = []
         for data in frames:
-            status, seconds, where = unpack(data)
-            out.append(Outcome(statuses[status], seconds, data[size:].decode("utf-8", "replace"), where))
+            status, seconds, where, until = unpack(data)
+            out.append(Outcome(statuses[status], seconds, data[size:].decode("utf-8", "replace"), where, until))
         return out
 
     def kill(self) -> None:

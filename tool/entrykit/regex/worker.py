@@ -47,7 +47,7 @@ if __package__:  # imported by the parent, for the constants below
 else:  # pragma: no cover - runs in the worker process
     framing = _beside("framing")
 
-RESULT = struct.Struct(">Bdq")  # status, seconds, match start (-1); the message follows in the frame
+RESULT = struct.Struct(">Bdqq")  # status, seconds, match start and end (-1); the message follows in the frame
 NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
 COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
@@ -154,14 +154,14 @@ def _run_job(
     stop_at: float,
     results: _Results,
 ) -> None:
-    """One result frame per text of a job: its status, CPU seconds, match start and message."""
+    """One result frame per text of a job: its status, CPU seconds, match start and end, and message."""
     run = None if compiled is None or mode == COMPILE else getattr(compiled, mode, None)
     if compiled is not None and run is None and mode != COMPILE:
         failure = f"unknown match mode {mode!r}"
     overruns = 0
     stopped = False
     for text in texts:
-        status, message, where = NO_MATCH, "", -1
+        status, message, where, until = NO_MATCH, "", -1, -1
         start = time.thread_time()
         if mode == COMPILE and compiled is not None:
             status = MATCH
@@ -172,7 +172,7 @@ def _run_job(
         elif run is None:
             status, message = failed, failure
         else:
-            status, message, where = _match(run, text, start)
+            status, message, where, until = _match(run, text, start)
             if status == TIMEOUT:
                 overruns += 1
         elapsed = time.thread_time() - start
@@ -181,25 +181,25 @@ def _run_job(
         # Short messages keep a batch's results well inside one pipe buffer, so the
         # worker never blocks on writing while the parent writes the next batch.
         encoded = message[:120].encode("utf-8", "replace")
-        results.add(framing.frame(RESULT.pack(status, elapsed, where) + encoded))
+        results.add(framing.frame(RESULT.pack(status, elapsed, where, until) + encoded))
 
 
-def _match(run: Callable[[str], re.Match[str] | None], text: str, start: float) -> tuple[int, str, int]:
-    """(status, message, match start or -1) of one match, stopped at the budget."""
+def _match(run: Callable[[str], re.Match[str] | None], text: str, start: float) -> tuple[int, str, int, int]:
+    """(status, message, match start and end or -1) of one match, stopped at the budget."""
     try:
         _current["started"] = start
         _current["running"] = True
         try:
             found = run(text)
             if found is not None:
-                return MATCH, "", found.start()
+                return MATCH, "", found.start(), found.end()
         finally:
             _current["running"] = False
     except _Expired:
-        return TIMEOUT, "", -1
+        return TIMEOUT, "", -1, -1
     except Exception as exc:  # errors CPython raises at search time (SystemError seen)
-        return ERROR, f"{type(exc).__name__}: {exc}", -1
-    return NO_MATCH, "", -1
+        return ERROR, f"{type(exc).__name__}: {exc}", -1, -1
+    return NO_MATCH, "", -1, -1
 
 
 if __name__ == "__main__":
