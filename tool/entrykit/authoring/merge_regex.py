@@ -8,9 +8,9 @@ messages are the evidence that one regex finds what another finds: a regex is ke
 an alternative too when one of its outermost alternatives (`a|b`) matches no message,
 or matches a part of one that no regex already kept finds, unless a kept regex provably
 finds everything it finds (`regex.subsumption`); dropping it could lose every log line
-it was written for. An input's
-regex is never replaced by text derived from a signature. A message no input's regex
-matched stays unmatched (the input already had that finding), and the report says so.
+it was written for. An input's regex is never replaced by text derived from a signature.
+A message no input's regex matched stays unmatched (the input already had that finding),
+and the report says so.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
-from entrykit.regex.runner import Job, Status, shared_runner
+from entrykit.regex.runner import Job, Outcome, Status, shared_runner
 from entrykit.regex.subsumption import finds_all
 from entrykit.regex.syntax import top_alternatives
 
@@ -66,11 +66,15 @@ def _matched(pattern: str | None, texts: Sequence[str], merger: Merger) -> set[i
 def matched(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> set[int] | None:
     """Indices of `texts` the pattern matches as lookups run it, or None if it does not
     compile in the budget."""
+    outcomes = _outcomes(pattern, texts, flags, mode)
+    return None if outcomes is None else {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
+
+
+def _outcomes(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> list[Outcome] | None:
     runner = shared_runner()
     if pattern is None or not runner.compiles(pattern, flags):
         return None
-    outcomes = runner.run([Job(pattern, flags, mode, text) for text in texts])
-    return {i for i, o in enumerate(outcomes) if o.status is Status.MATCH}
+    return runner.run([Job(pattern, flags, mode, text) for text in texts])
 
 
 def alternatives_alone(pattern: str | None, texts: Sequence[str], flags: int, mode: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -91,10 +95,9 @@ def alternatives_alone(pattern: str | None, texts: Sequence[str], flags: int, mo
 
 
 def _matched_parts(pattern: str, texts: Sequence[str], flags: int, mode: str) -> tuple[str, ...]:
-    runner = shared_runner()
-    if not runner.compiles(pattern, flags):
-        return ()
-    outcomes = runner.run([Job(pattern, flags, mode, text) for text in texts])
+    outcomes = _outcomes(pattern, texts, flags, mode)
+    if outcomes is None:
+        return ()  # (does not compile: it matches nothing)
     return tuple(text[o.start : o.end] for text, o in zip(texts, outcomes, strict=True) if o.status is Status.MATCH)
 
 
