@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,8 +69,6 @@ WITNESSES = 20  # texts written from each outermost alternative of an absorbed r
 def witnesses(pattern: str) -> list[str]:
     """Texts `pattern` finds, `WITNESSES` written by Hypothesis from each of its outermost
     alternatives (the same texts every run: derandomized)."""
-    import re
-
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
@@ -148,8 +147,6 @@ def merge_group(project: Path, ids: list[str], why: str, prefer: str) -> bool:
         mark = "LOST" if lost else "ok  "
         short = message if len(message) <= 70 else message[:69] + "…"
         print(f"   match {mark} {short!r} ({owner}): before {[i for i in found_before if i in ids] or '-'} -> after {'survivor' if survivor in found_after else '-'}")
-    import re
-
     merged = re.compile(report["regex"]["pattern"]) if report.get("regex") else None
     found = [t for i in ids[1:] if isinstance(inputs[i].get("regex"), str) for t in witnesses(inputs[i]["regex"])]
     missed = [t for t in found if merged is None or not merged.search(t)]
