@@ -30,6 +30,8 @@ def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
     """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
     `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
     found: list[str] = []
+    if "\\" not in parsed.pattern:  # a literal backslash is always spelled with one (`\\\\`, `\\x5c`)
+        return found
     for seq in parsed.sequences:
         for here, after in pairwise(seq):
             if isinstance(here, syntax.Char) and here.code == _BACKSLASH:
@@ -96,7 +98,8 @@ class LiteralDots:
 def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     """The unescaped `.` between literal text whose dotted form (`core.quotepath`) the
     signature holds: a regex meant a dot and matches any character there."""
-    if parsed.flags & syntax.VERBOSE:
+    # (no character folds to a dot: a signature without one has no dotted form to hold)
+    if parsed.flags & syntax.VERBOSE or "." not in signature:
         return None
     ignore_case = bool(parsed.flags & syntax.IGNORECASE)
     text = fold(signature) if ignore_case else signature
