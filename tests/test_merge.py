@@ -477,6 +477,11 @@ def test_alternatives_alone_and_what_they_match(regex: str, flags: int, alone: l
         ([("torch\\.cuda\\.OutOfMemoryError", ("torch.cuda.OutOfMemoryError",))], ["CUDA out of memory"], ["torch\\.cuda\\.OutOfMemoryError"]),
         ([("CUDA out of memory", ("CUDA out of memory",))], ["out of memory"], []),  # the part it matched is found
         ([("too many goroutines", ())], ["goroutine leak|too many goroutines"], []),  # proven
+        # a branch or a short form no message holds, spelled from the alternative
+        ([("manifest (unknown|not found)", ("manifest unknown",))], ["manifest unknown"], ["manifest (unknown|not found)"]),
+        ([("interface.*nil.*not", ("interface {} is nil, not",))], ["interface \\{\\} is nil"], ["interface.*nil.*not"]),
+        ([("manifest (unknown|not found)", ("manifest unknown",))], ["manifest (?:unknown|not found)"], []),
+        ([("(?=x)manifest unknown", ("manifest unknown",))], ["manifest unknown"], ["(?=x)manifest unknown"]),  # not spelled
     ],
 )
 def test_alternatives_no_kept_regex_is_shown_to_find_all_of(
@@ -494,6 +499,17 @@ def test_an_alternative_that_matched_a_message_for_another_part_of_it_keeps_its_
     result = merge.merge_entries(a, b, prefer="into")
     assert re.search(result.data["regex"], "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory")
     assert any("nothing shows that the other regexes find what its `torch" in n for n in result.report.notes)
+
+
+def test_a_branch_no_message_holds_keeps_its_regex() -> None:
+    """The messages hold `manifest unknown`, which the survivor's regex finds; the absorbed
+    regex's other branch, `manifest not found`, is in no message, and the survivor's regex
+    does not find it: a log line with it would be lost."""
+    a = entry("docker/a", "manifest for nginx:9 not found: manifest unknown", "manifest for .+ not found|manifest unknown")
+    b = entry("docker/b", "manifest unknown", "manifest (unknown|not found)")
+    result = merge.merge_entries(a, b, prefer="into")
+    assert re.search(result.data["regex"], "Error response from daemon: manifest not found")
+    assert any("what its `manifest (unknown|not found)` finds" in n for n in result.report.notes)
 
 
 def test_an_alternative_a_kept_regex_provably_covers_is_no_reason_to_keep_a_regex() -> None:

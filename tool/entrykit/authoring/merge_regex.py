@@ -6,9 +6,10 @@ covers what every input's regex covered; otherwise the regexes that cover more a
 as alternatives, in input order, and the combination is checked on every message. The
 messages are the evidence that one regex finds what another finds: a regex is kept as
 an alternative too when one of its outermost alternatives (`a|b`) matches no message,
-or matches a part of one that no regex already kept finds, unless a kept regex provably
-finds everything it finds (`regex.subsumption`); dropping it could lose every log line
-it was written for. An input's regex is never replaced by text derived from a signature.
+or matches a text that no regex already kept finds (a part of a message, or a text spelled
+from the alternative: each branch, each repeat its fewest times), unless a kept regex
+provably finds everything it finds (`regex.subsumption`); dropping it could lose every log
+line it was written for. An input's regex is never replaced by text derived from a signature.
 A message no input's regex matched stays unmatched (the input already had that finding),
 and the report says so.
 """
@@ -24,6 +25,7 @@ from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexO
 from entrykit.regex.runner import Job, Outcome, Status, shared_runner
 from entrykit.regex.subsumption import finds_all
 from entrykit.regex.syntax import top_alternatives
+from entrykit.regex.witness import branch_texts
 
 if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
@@ -103,17 +105,25 @@ def _matched_parts(pattern: str, texts: Sequence[str], flags: int, mode: str) ->
 
 def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequence[str], flags: int, mode: str) -> list[str]:
     """The alternatives no regex of `kept` is shown to find all of: none provably finds
-    everything it finds (`finds_all`), and it matched no message, or some part of a message
-    it matched is a text no kept regex finds (`torch.cuda.OutOfMemoryError` beside `CUDA out
-    of memory`, although both match `torch.cuda.OutOfMemoryError: CUDA out of memory`)."""
+    everything it finds (`finds_all`), and it matched no message, or no kept regex finds
+    some text it matched: a part of a message (`torch.cuda.OutOfMemoryError` beside `CUDA
+    out of memory`, although both match `torch.cuda.OutOfMemoryError: CUDA out of memory`),
+    or one spelled from it (`witness.branch_texts`: `manifest not found` for `manifest
+    (unknown|not found)` where the messages only hold `manifest unknown`), or it is not
+    spelled (a lookaround)."""
     left = []
     for regex, parts in alternatives:
         if any(finds_all(other, regex, flags, mode) for other in kept):
             continue
+        spelled = branch_texts(regex, flags)
+        if not parts or spelled is None:
+            left.append(regex)
+            continue
+        texts = parts + _matched_parts(regex, spelled, flags, mode)
         found: set[int] = set()
         for other in kept:
-            found |= matched(other, parts, flags, mode) or set()
-        if not parts or len(found) < len(parts):
+            found |= matched(other, texts, flags, mode) or set()
+        if len(found) < len(texts):
             left.append(regex)
     return left
 
@@ -151,7 +161,7 @@ def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: dict[int, 
     for side, regex in unproven.items():
         merger.note(
             f"`{merger.labels[side]}`'s regex is kept as an alternative: nothing shows that the other regexes "
-            f"find what its `{regex}` finds (it matches no message, or a part of one they do not find)"
+            f"find what its `{regex}` finds (it matches no message, or a text they do not find)"
         )
     return how
 

@@ -1,0 +1,72 @@
+"""`witness.branch_texts`: texts spelled from a regex are texts it matches, one per branch and short form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex.witness import LONGEST_TEXT, MOST_TEXTS, branch_texts
+
+# No anchor and no atomic group: every text spelled from these is matched whole. (No repeated
+# group around a repeat either: `(\S+)*` backtracks for ages where a fullmatch fails late.)
+_ATOMS = st.sampled_from(
+    ["a", "b", "ab", "x", " ", ".", ".*", ".+?", "[ab]", "[^a]", "[^\\s]", "\\d+", "\\w", "\\S+", "b?", "a{2,3}",
+     "(?i:a)", "[A-Z]", "\\.", "-", "[^\\w]"]  # fmt: skip
+)
+
+
+def _regexes(depth: int) -> st.SearchStrategy[str]:
+    seq = st.lists(_ATOMS, min_size=1, max_size=4).map("".join)
+    if depth == 0:
+        return seq
+    branches = st.lists(_regexes(depth - 1), min_size=1, max_size=3).map("|".join)
+    group = st.tuples(st.sampled_from(["(", "(?:", "(?s:"]), branches, st.sampled_from([")", ")?", "){2}"])).map(
+        "".join
+    )
+    return st.lists(st.one_of(seq, group), min_size=1, max_size=3).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_regexes(2), min_size=1, max_size=3).map("|".join), st.sampled_from([0, re.IGNORECASE, re.DOTALL]))
+def test_every_text_spelled_from_a_regex_is_one_it_matches_whole(pattern: str, flags: int) -> None:
+    texts = branch_texts(pattern, flags)
+    assert texts is not None and texts
+    assert len(texts) == len(set(texts)) <= MOST_TEXTS
+    compiled = re.compile(pattern, flags)
+    for text in texts:
+        assert compiled.fullmatch(text), (pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ab", "cd", "ef", "gh", "x y", "a.b"]), min_size=2, max_size=4, unique=True), st.sampled_from(["", "pre ", "(?i)"]))
+def test_each_branch_of_an_alternation_is_spelled(words: list[str], before: str) -> None:
+    texts = branch_texts(f"{before}({'|'.join(map(re.escape, words))})", 0) or []
+    assert [text[len(before) if not before.startswith("(?") else 0 :] for text in texts] == words
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "texts"),
+    [
+        ("manifest (unknown|not found)", 0, ["manifest unknown", "manifest not found"]),
+        ("interface.*nil.*not", 0, ["interfacenilnot", "interfaceanilnot", "interfacenilanot"]),
+        ("Bind for .+?:\\d+ failed", 0, ["Bind for a:0 failed"]),
+        ('quote [^"]+ end', 0, ['quote a end']),
+        ("[^a]", 0, ["0"]),
+        ("(?i)[^A]", 0, ["0"]),  # `a` is `A` under IGNORECASE
+        ("[^\\s]+@\\w+\\.com", 0, ["a@a.com"]),
+        ("a{3}(x|yz)?", 0, ["aaa", "aaax", "aaayz"]),
+        ("\\bword\\b$", 0, ["word"]),  # anchors spell nothing
+        ("(?>ab|a)c", 0, ["abc", "ac"]),
+        ("x(?=y)", 0, None),  # a lookaround
+        ("(a)\\1", 0, None),  # a backreference
+        ("(a)?(?(1)b|c)", 0, None),  # a conditional
+        (f"a{{{LONGEST_TEXT + 1}}}", 0, None),
+        ("(a|b|c|d|e|f|g|h|i|j|kk){7}" * 7 + "(" + "|".join(f"w{n}" for n in range(MOST_TEXTS)) + ")", 0, None),
+        ("(", 0, None),  # does not parse
+    ],
+)
+def test_texts_spelled_from_a_regex(pattern: str, flags: int, texts: list[str] | None) -> None:
+    assert branch_texts(pattern, flags) == texts

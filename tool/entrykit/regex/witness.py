@@ -1,0 +1,111 @@
+"""Texts a regex matches, spelled from its parsed tree: each repeat its fewest times, and each branch of each alternation once.
+
+A merge asks whether the regexes it keeps find what an absorbed regex finds. The input
+messages show that for the texts they hold; these texts show it for the branches and short
+forms no message holds: `manifest not found` for `manifest (unknown|not found)` beside a
+message with `manifest unknown`, `interfacenilnot` for `interface.*nil.*not`. They are
+candidates, spelled without running anything: the caller runs the regex on them and keeps
+those it matches (an anchor, a word boundary or an atomic group may reject one).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import CharOracle
+from entrykit.regex.budget import TooComplex
+
+MOST_TEXTS = 64  # a regex that needs more is not spelled
+LONGEST_TEXT = 2_000  # characters of one text: a longer one is not spelled
+
+# A character for a class, a shorthand or `.`: its own first character where it has one, else
+# the first of these it matches.
+_FALLBACK_CHARS = "a0 _-x.:/"
+_SHORTHAND_CHARS = {"\\d": "0", "\\w": "a", "\\s": " ", "\\D": "a", "\\W": " ", "\\S": "a"}
+
+
+class _Unspellable(Exception):
+    pass
+
+
+def branch_texts(pattern: str, flags: int) -> list[str] | None:
+    """Texts `pattern` may match: the first branch of every alternation with each repeat its
+    fewest times, then one text per other branch and per optional part (taken once), each
+    with the rest as in the first. None for a pattern with a lookaround, a backreference or
+    a conditional (what matches there is not spelled), or past `MOST_TEXTS`/`LONGEST_TEXT`."""
+    try:
+        parsed = syntax.parse(pattern, flags)
+    except (re.error, RecursionError, TooComplex, OverflowError, ValueError):
+        return None
+    try:
+        texts = _Speller().seq(parsed.nodes, flags | parsed.flags)
+    except _Unspellable:
+        return None
+    return list(dict.fromkeys(texts))
+
+
+class _Speller:
+    """The texts of each part, the first of them the part's shortest, built bottom up."""
+
+    def __init__(self) -> None:
+        self.oracle = CharOracle()
+
+    def seq(self, nodes: syntax.Seq, flags: int) -> list[str]:
+        options = [self.node(node, flags) for node in nodes]
+        firsts = [texts[0] for texts in options]
+        out = ["".join(firsts)]
+        for at, texts in enumerate(options):
+            before, after = "".join(firsts[:at]), "".join(firsts[at + 1 :])
+            out += [before + text + after for text in texts[1:]]
+        return _bounded(out)
+
+    def node(self, node: syntax.Node, flags: int) -> list[str]:
+        if isinstance(node, syntax.Char):
+            return [chr(node.code)]
+        if isinstance(node, (syntax.NotChar, syntax.AnyChar, syntax.CharClass)):
+            return [self.char(node, flags)]
+        if isinstance(node, syntax.Anchor):
+            return [""]
+        if isinstance(node, (syntax.Group, syntax.Atomic)):
+            return self.seq(node.body, syntax.scoped_flags(node, flags))
+        if isinstance(node, syntax.Alternation):
+            return _bounded([text for branch in node.branches for text in self.seq(branch, flags)])
+        if isinstance(node, syntax.Repeat):
+            body = self.seq(node.body, flags)
+            if node.low == 0:
+                return _bounded(["", *body])
+            if len(body[0]) * (node.low - 1) > LONGEST_TEXT:
+                raise _Unspellable
+            least = body[0] * (node.low - 1)
+            return _bounded([least + text for text in body])
+        raise _Unspellable  # lookarounds, backreferences, conditionals
+
+    def char(self, node: syntax.CharNode, flags: int) -> str:
+        """The first character of the node's own, or of the fallbacks, that it matches."""
+        test = self.oracle.test(node, flags)
+        for char in _own_chars(node) + _FALLBACK_CHARS:
+            if test(char):
+                return char
+        raise _Unspellable
+
+
+def _own_chars(node: syntax.CharNode) -> str:
+    if isinstance(node, syntax.CharClass) and not node.negated:
+        return "".join(_item_char(item) for item in node.items)
+    return ""
+
+
+def _item_char(item: syntax.ClassItem) -> str:
+    if isinstance(item, syntax.Char):
+        return chr(item.code)
+    if isinstance(item, syntax.CharRange):
+        return chr(item.low)
+    return _SHORTHAND_CHARS.get(item.escape, "")
+
+
+def _bounded(texts: Sequence[str]) -> list[str]:
+    if len(texts) > MOST_TEXTS or any(len(text) > LONGEST_TEXT for text in texts):
+        raise _Unspellable
+    return list(texts)
