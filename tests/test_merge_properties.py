@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from entrykit import pointer as jp
@@ -166,6 +166,49 @@ def test_regex_coverage_after_contains_coverage_before(pair: tuple[dict[str, Any
             if own.search(message):
                 assert pattern.search(message), (data["regex"], result.data["regex"], message)
     assert result.report.regex is not None and result.report.regex.lost == []
+
+
+# Regexes of one message, alike but for one part: a class, a repeat or a branch narrower or
+# wider than the other's, as near-duplicate entries write them.
+_WORDS = ["port", "exit code", "manifest", "not found", "nil", "failed"]
+_PARTS = ["\\d+", "\\d", "[0-9]", ".*", ".+", "\\S+", "\\w+", "[a-z]+", " ", "(unknown|not found)", "(?:error|failed)"]
+
+
+@st.composite
+def _alike_regexes(draw: st.DrawFn) -> tuple[str, str]:
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=4))
+    joins = draw(st.lists(st.sampled_from(_PARTS), min_size=len(words) - 1, max_size=len(words) - 1))
+    regexes = []
+    for _ in range(2):
+        changed = list(joins)
+        changed[draw(st.integers(0, len(joins) - 1))] = draw(st.sampled_from(_PARTS))
+        extra = draw(st.sampled_from(["", "", "|nil", "|unknown"]))
+        regexes.append("".join(w + j for w, j in zip(words, [*changed, ""], strict=True)) + extra)
+    return regexes[0], regexes[1]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_alike_regexes(), st.data())
+def test_texts_an_absorbed_regex_finds_are_found_after_the_merge(regexes: tuple[str, str], data: st.DataObject) -> None:
+    """Texts written from the absorbed regex (Hypothesis, not the merge's own spelling) that it
+    finds, the merged regex finds: the merge lost no lookup it does not report. The messages
+    are a text of each regex, the absorbed one's found by the survivor's regex where one is."""
+    survivor, absorbed = regexes
+    assume(survivor != absorbed)
+    texts = data.draw(st.lists(st.from_regex(re.compile(absorbed)), min_size=8, max_size=8), label="texts")
+    signatures = [data.draw(st.from_regex(re.compile(r)).filter(lambda t: "\n" not in t)) for r in regexes]
+    shared = [t for t in texts if re.search(survivor, t) and "\n" not in t]
+    if shared:
+        signatures[1] = shared[0]
+    a, b = (
+        {"id": f"go/{n}", "signature": sig, "regex": r, "domain": "go", "category": "usage_error", "root_cause": TEXTS[0],
+         "dead_ends": [], "workarounds": [], "first_seen": "2024-01-01", "last_confirmed": "2025-01-01"}
+        for n, sig, r in zip("ab", signatures, regexes, strict=True)
+    )  # fmt: skip
+    merged = re.compile(merge.merge_entries(a, b, prefer="into").data["regex"])
+    for text in texts:
+        if re.search(absorbed, text):
+            assert merged.search(text), (survivor, absorbed, merged.pattern, text)
 
 
 def _numbers(data: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex.witness import LONGEST_TEXT, MOST_TEXTS, branch_texts
@@ -29,11 +29,12 @@ def _regexes(depth: int) -> st.SearchStrategy[str]:
     return st.lists(st.one_of(seq, group), min_size=1, max_size=3).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(_regexes(2), min_size=1, max_size=3).map("|".join), st.sampled_from([0, re.IGNORECASE, re.DOTALL]))
 def test_every_text_spelled_from_a_regex_is_one_it_matches_whole(pattern: str, flags: int) -> None:
     texts = branch_texts(pattern, flags)
-    assert texts is not None and texts
+    assume(texts is not None)  # (past MOST_TEXTS: a pattern of many classes and repeats)
+    assert texts
     assert len(texts) == len(set(texts)) <= MOST_TEXTS
     compiled = re.compile(pattern, flags)
     for text in texts:
@@ -51,12 +52,13 @@ def test_each_branch_of_an_alternation_is_spelled(words: list[str], before: str)
     ("pattern", "flags", "texts"),
     [
         ("manifest (unknown|not found)", 0, ["manifest unknown", "manifest not found"]),
-        ("interface.*nil.*not", 0, ["interfacenilnot", "interfaceanilnot", "interfacenilanot"]),
-        ("Bind for .+?:\\d+ failed", 0, ["Bind for a:0 failed"]),
-        ('quote [^"]+ end', 0, ['quote a end']),
-        ("[^a]", 0, ["0"]),
-        ("(?i)[^A]", 0, ["0"]),  # `a` is `A` under IGNORECASE
-        ("[^\\s]+@\\w+\\.com", 0, ["a@a.com"]),
+        ("interface.*nil", 0, ["interfacenil", *(f"interface{c}nil" for c in "aZ0 _-.:/é٣")]),
+        ("Bind for .+?:\\d+ failed", 0, [*(f"Bind for {c}:0 failed" for c in "aZ0 _-.:/é٣"), "Bind for aa:0 failed", "Bind for a:٣ failed", "Bind for a:00 failed"]),
+        ('quote [^"]+ end', 0, [*(f"quote {c} end" for c in "aZ0 _-.:/é٣"), "quote aa end"]),
+        ("[^a]", 0, list("Z0 _-.:/é٣")),
+        ("(?i)[^A]", 0, list("Z0 _-.:/é٣")),  # `a` is `A` under IGNORECASE
+        ("[ab0-9]", 0, ["a", "b", "0"]),  # the class's own, each item's first
+        ("\\d+ (x|yz)?", 0, ["0 ", "٣ ", "00 ", "0 x", "0 yz"]),  # `\\d` holds digits of every script
         ("a{3}(x|yz)?", 0, ["aaa", "aaax", "aaayz"]),
         ("\\bword\\b$", 0, ["word"]),  # anchors spell nothing
         ("(?>ab|a)c", 0, ["abc", "ac"]),

@@ -1,4 +1,4 @@
-"""Texts a regex matches, spelled from its parsed tree: each repeat its fewest times, and each branch of each alternation once.
+"""Texts a regex matches, spelled from its parsed tree: each repeat its fewest times, and each branch of each alternation and each kind of character of a class once.
 
 A merge asks whether the regexes it keeps find what an absorbed regex finds. The input
 messages show that for the texts they hold; these texts show it for the branches and short
@@ -17,12 +17,13 @@ from entrykit.regex import syntax
 from entrykit.regex.backtracking import CharOracle
 from entrykit.regex.budget import TooComplex
 
-MOST_TEXTS = 64  # a regex that needs more is not spelled
+MOST_TEXTS = 256  # a regex that needs more is not spelled
 LONGEST_TEXT = 2_000  # characters of one text: a longer one is not spelled
 
-# A character for a class, a shorthand or `.`: its own first character where it has one, else
-# the first of these it matches.
-_FALLBACK_CHARS = "a0 _-x.:/"
+# The characters spelled for a class, a shorthand or `.`: its own (each class item's first),
+# then each of these it matches, one of each kind a narrower class may leave out (`\d` and
+# `\w` hold digits and letters of every script: `[0-9]` leaves out `٣`).
+_FALLBACK_CHARS = "aZ0 _-.:/é٣"
 _SHORTHAND_CHARS = {"\\d": "0", "\\w": "a", "\\s": " ", "\\D": "a", "\\W": " ", "\\S": "a"}
 
 
@@ -31,9 +32,10 @@ class _Unspellable(Exception):
 
 
 def branch_texts(pattern: str, flags: int) -> list[str] | None:
-    """Texts `pattern` may match: the first branch of every alternation with each repeat its
-    fewest times, then one text per other branch and per optional part (taken once), each
-    with the rest as in the first. None for a pattern with a lookaround, a backreference or
+    """Texts `pattern` may match: the first branch of every alternation, the first character
+    of every class, each repeat its fewest times; then one text per other branch, per other
+    character (of the class's own and of a letter, a capital, a digit, a space, some
+    punctuation, and a letter and a digit beyond ASCII) and per repeat taken once more, each with the rest as in the first. None for a pattern with a lookaround, a backreference or
     a conditional (what matches there is not spelled), or past `MOST_TEXTS`/`LONGEST_TEXT`."""
     try:
         parsed = syntax.parse(pattern, flags)
@@ -65,7 +67,7 @@ class _Speller:
         if isinstance(node, syntax.Char):
             return [chr(node.code)]
         if isinstance(node, (syntax.NotChar, syntax.AnyChar, syntax.CharClass)):
-            return [self.char(node, flags)]
+            return self.chars(node, flags)
         if isinstance(node, syntax.Anchor):
             return [""]
         if isinstance(node, (syntax.Group, syntax.Atomic)):
@@ -74,21 +76,24 @@ class _Speller:
             return _bounded([text for branch in node.branches for text in self.seq(branch, flags)])
         if isinstance(node, syntax.Repeat):
             body = self.seq(node.body, flags)
-            if node.low == 0:
-                return _bounded(["", *body])
-            if len(body[0]) * (node.low - 1) > LONGEST_TEXT:
+            if len(body[0]) * node.low > LONGEST_TEXT:
                 raise _Unspellable
-            least = body[0] * (node.low - 1)
-            return _bounded([least + text for text in body])
+            least = body[0] * node.low
+            # each of the body's texts in one repetition of the fewest (the first repetition when
+            # the fewest is none), and one more repetition than the fewest, if allowed
+            texts = [least, *(least[len(body[0]) :] + text for text in body[1 if node.low else 0 :])]
+            if node.low and (node.high is None or node.high > node.low):
+                texts.append(least + body[0])
+            return _bounded(texts)
         raise _Unspellable  # lookarounds, backreferences, conditionals
 
-    def char(self, node: syntax.CharNode, flags: int) -> str:
-        """The first character of the node's own, or of the fallbacks, that it matches."""
+    def chars(self, node: syntax.CharNode, flags: int) -> list[str]:
+        """The node's own characters and the fallbacks that it matches, its own first."""
         test = self.oracle.test(node, flags)
-        for char in _own_chars(node) + _FALLBACK_CHARS:
-            if test(char):
-                return char
-        raise _Unspellable
+        found = [char for char in dict.fromkeys(_own_chars(node) + _FALLBACK_CHARS) if test(char)]
+        if not found:
+            raise _Unspellable
+        return found
 
 
 def _own_chars(node: syntax.CharNode) -> str:
