@@ -7,7 +7,8 @@ as alternatives, in input order, and the combination is checked on every message
 messages are the evidence that one regex finds what another finds: a regex is kept as
 an alternative too when one of its outermost alternatives (`a|b`) matches no message,
 or matches a text that no regex already kept finds (a part of a message, or a text spelled
-from the alternative: each branch, each repeat its fewest times), unless a kept regex
+from the alternative: each branch, each kind of character of a class, each repeat its
+fewest times and once more), unless a kept regex
 provably finds everything it finds (`regex.subsumption`); dropping it could lose every log
 line it was written for. An input's regex is never replaced by text derived from a signature.
 A message no input's regex matched stays unmatched (the input already had that finding),

@@ -35,7 +35,8 @@ def branch_texts(pattern: str, flags: int) -> list[str] | None:
     """Texts `pattern` may match: the first branch of every alternation, the first character
     of every class, each repeat its fewest times; then one text per other branch, per other
     character (of the class's own and of a letter, a capital, a digit, a space, some
-    punctuation, and a letter and a digit beyond ASCII) and per repeat taken once more, each with the rest as in the first. None for a pattern with a lookaround, a backreference or
+    punctuation, and a letter and a digit beyond ASCII) and per repeat taken once more, each
+    with the rest as in the first. None for a pattern with a lookaround, a backreference or
     a conditional (what matches there is not spelled), or past `MOST_TEXTS`/`LONGEST_TEXT`."""
     try:
         parsed = syntax.parse(pattern, flags)
