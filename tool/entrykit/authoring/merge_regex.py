@@ -116,8 +116,8 @@ def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequenc
     for regex, parts in alternatives:
         if any(finds_all(other, regex, flags, mode) for other in kept):
             continue
-        spelled = branch_texts(regex, flags)
-        if not parts or spelled is None:
+        spelled = branch_texts(regex, flags) if parts else None
+        if spelled is None:  # (it matched no message, or it is not spelled: nothing shows it covered)
             left.append(regex)
             continue
         texts = parts + _matched_parts(regex, spelled, flags, mode)

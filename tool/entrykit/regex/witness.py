@@ -43,58 +43,65 @@ def branch_texts(pattern: str, flags: int) -> list[str] | None:
     except (re.error, RecursionError, TooComplex, OverflowError, ValueError):
         return None
     try:
-        texts = _Speller().seq(parsed.nodes, flags | parsed.flags)
+        texts = _seq(parsed.nodes, flags | parsed.flags)
     except _Unspellable:
         return None
     return list(dict.fromkeys(texts))
 
 
-class _Speller:
-    """The texts of each part, the first of them the part's shortest, built bottom up."""
+_ORACLE = CharOracle()
 
-    def __init__(self) -> None:
-        self.oracle = CharOracle()
 
-    def seq(self, nodes: syntax.Seq, flags: int) -> list[str]:
-        options = [self.node(node, flags) for node in nodes]
-        firsts = [texts[0] for texts in options]
-        out = ["".join(firsts)]
-        for at, texts in enumerate(options):
-            before, after = "".join(firsts[:at]), "".join(firsts[at + 1 :])
-            out += [before + text + after for text in texts[1:]]
-        return _bounded(out)
+def _seq(nodes: syntax.Seq, flags: int) -> list[str]:
+    """The sequence's texts, the first its shortest: each node's first, then each other
+    text of one node with the others' first."""
+    options = [_node(node, flags) for node in nodes]
+    firsts = [texts[0] for texts in options]
+    out = ["".join(firsts)]
+    for at, texts in enumerate(options):
+        before, after = "".join(firsts[:at]), "".join(firsts[at + 1 :])
+        out += [before + text + after for text in texts[1:]]
+    return _bounded(out)
 
-    def node(self, node: syntax.Node, flags: int) -> list[str]:
-        if isinstance(node, syntax.Char):
-            return [chr(node.code)]
-        if isinstance(node, (syntax.NotChar, syntax.AnyChar, syntax.CharClass)):
-            return self.chars(node, flags)
-        if isinstance(node, syntax.Anchor):
-            return [""]
-        if isinstance(node, (syntax.Group, syntax.Atomic)):
-            return self.seq(node.body, syntax.scoped_flags(node, flags))
-        if isinstance(node, syntax.Alternation):
-            return _bounded([text for branch in node.branches for text in self.seq(branch, flags)])
-        if isinstance(node, syntax.Repeat):
-            body = self.seq(node.body, flags)
-            if len(body[0]) * node.low > LONGEST_TEXT:
-                raise _Unspellable
-            least = body[0] * node.low
-            # each of the body's texts in one repetition of the fewest (the first repetition when
-            # the fewest is none), and one more repetition than the fewest, if allowed
-            texts = [least, *(least[len(body[0]) :] + text for text in body[1 if node.low else 0 :])]
-            if node.low and (node.high is None or node.high > node.low):
-                texts.append(least + body[0])
-            return _bounded(texts)
-        raise _Unspellable  # lookarounds, backreferences, conditionals
 
-    def chars(self, node: syntax.CharNode, flags: int) -> list[str]:
-        """The node's own characters and the fallbacks that it matches, its own first."""
-        test = self.oracle.test(node, flags)
-        found = [char for char in dict.fromkeys(_own_chars(node) + _FALLBACK_CHARS) if test(char)]
-        if not found:
-            raise _Unspellable
-        return found
+def _node(node: syntax.Node, flags: int) -> list[str]:
+    if isinstance(node, syntax.Char):
+        return [chr(node.code)]
+    if isinstance(node, (syntax.NotChar, syntax.AnyChar, syntax.CharClass)):
+        return _chars(node, flags)
+    if isinstance(node, syntax.Anchor):
+        return [""]
+    if isinstance(node, (syntax.Group, syntax.Atomic)):
+        return _seq(node.body, syntax.scoped_flags(node, flags))
+    if isinstance(node, syntax.Alternation):
+        return _bounded([text for branch in node.branches for text in _seq(branch, flags)])
+    if isinstance(node, syntax.Repeat):
+        return _repeat(node, _seq(node.body, flags))
+    raise _Unspellable  # lookarounds, backreferences, conditionals
+
+
+def _repeat(node: syntax.Repeat, body: list[str]) -> list[str]:
+    """The fewest repetitions; each other text of the body in one of them (each text of the
+    body alone, when the fewest is none); one repetition more, if allowed."""
+    first = body[0]
+    if len(first) * node.low > LONGEST_TEXT:
+        raise _Unspellable
+    if not node.low:
+        return _bounded(["", *body])
+    fewest, rest = first * node.low, first * (node.low - 1)
+    texts = [fewest, *(rest + text for text in body[1:])]
+    if node.high is None or node.high > node.low:
+        texts.append(fewest + first)
+    return _bounded(texts)
+
+
+def _chars(node: syntax.CharNode, flags: int) -> list[str]:
+    """The node's own characters and the fallbacks that it matches, its own first."""
+    test = _ORACLE.test(node, flags)
+    found = [char for char in dict.fromkeys(_own_chars(node) + _FALLBACK_CHARS) if test(char)]
+    if not found:
+        raise _Unspellable
+    return found
 
 
 def _own_chars(node: syntax.CharNode) -> str:
