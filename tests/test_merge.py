@@ -482,6 +482,10 @@ def test_alternatives_alone_and_what_they_match(regex: str, flags: int, alone: l
         ([("interface.*nil.*not", ("interface {} is nil, not",))], ["interface \\{\\} is nil"], ["interface.*nil.*not"]),
         ([("manifest (unknown|not found)", ("manifest unknown",))], ["manifest (?:unknown|not found)"], []),
         ([("(?=m)manifest unknown", ("manifest unknown",))], ["manifest \\w+"], ["(?=m)manifest unknown"]),  # not spelled
+        # a text no message holds and no spelling shows, found in the regexes' automata
+        ([("port \\d+ is", ("port 80 is",))], ["port \\d{1,2} is"], ["port \\d+ is"]),  # `port 000 is`
+        ([("port \\d{1,2} is", ("port 80 is",))], ["port \\d+ is"], []),
+        ([("error\\b.*failed", ("error: build failed",))], ["error.*failed"], []),  # `re` rejects `errorfailed`
     ],
 )
 def test_alternatives_no_kept_regex_is_shown_to_find_all_of(

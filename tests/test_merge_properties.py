@@ -171,7 +171,10 @@ def test_regex_coverage_after_contains_coverage_before(pair: tuple[dict[str, Any
 # Regexes of one message, alike but for one part: a class, a repeat or a branch narrower or
 # wider than the other's, as near-duplicate entries write them.
 _WORDS = ["port", "exit code", "manifest", "not found", "nil", "failed"]
-_PARTS = ["\\d+", "\\d", "[0-9]", ".*", ".+", "\\S+", "\\w+", "[a-z]+", " ", "(unknown|not found)", "(?:error|failed)"]
+_PARTS = [
+    "\\d+", "\\d", "[0-9]", "\\d{1,2}", ".*", ".+", "\\S+", "\\w+", "[a-z]+", "[a-z]{2,3}", " ", "(unknown|not found)",
+    "(?:error|failed)",
+]  # fmt: skip
 
 
 @st.composite

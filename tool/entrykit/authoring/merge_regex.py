@@ -6,13 +6,13 @@ covers what every input's regex covered; otherwise the regexes that cover more a
 as alternatives, in input order, and the combination is checked on every message. The
 messages are the evidence that one regex finds what another finds: a regex is kept as
 an alternative too when one of its outermost alternatives (`a|b`) matches no message,
-or matches a text that no regex already kept finds (a part of a message, or a text spelled
+or matches a text that no regex already kept finds (a part of a message, a text spelled
 from the alternative: each branch, each kind of character of a class, each repeat its
-fewest times and once more), unless a kept regex
-provably finds everything it finds (`regex.subsumption`); dropping it could lose every log
-line it was written for. An input's regex is never replaced by text derived from a signature.
-A message no input's regex matched stays unmatched (the input already had that finding),
-and the report says so.
+fewest times and once more; or the shortest text the automata of the regexes show it finds
+and the kept ones do not, once `re` agrees), unless a kept regex provably finds everything
+it finds (`regex.subsumption`); dropping it could lose every log line it was written for.
+An input's regex is never replaced by text derived from a signature. A message no input's
+regex matched stays unmatched (the input already had that finding), and the report says so.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
+from entrykit.regex.inclusion import missed_text
 from entrykit.regex.runner import Job, Outcome, Status, shared_runner
 from entrykit.regex.subsumption import finds_all
 from entrykit.regex.syntax import top_alternatives
@@ -110,8 +111,8 @@ def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequenc
     some text it matched: a part of a message (`torch.cuda.OutOfMemoryError` beside `CUDA
     out of memory`, although both match `torch.cuda.OutOfMemoryError: CUDA out of memory`),
     or one spelled from it (`witness.branch_texts`: `manifest not found` for `manifest
-    (unknown|not found)` where the messages only hold `manifest unknown`), or it is not
-    spelled (a lookaround)."""
+    (unknown|not found)` where the messages only hold `manifest unknown`), or one found in
+    the regexes' automata (`_missed`), or it is not spelled (a lookaround)."""
     left = []
     for regex, parts in alternatives:
         if any(finds_all(other, regex, flags, mode) for other in kept):
@@ -124,9 +125,19 @@ def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequenc
         found: set[int] = set()
         for other in kept:
             found |= matched(other, texts, flags, mode) or set()
-        if len(found) < len(texts):
+        if len(found) < len(texts) or _missed(regex, kept, flags, mode):
             left.append(regex)
     return left
+
+
+def _missed(regex: str, kept: Sequence[str], flags: int, mode: str) -> bool:
+    """Whether the automata of the regexes show a text `regex` finds and no kept regex finds
+    (`inclusion.missed_text`), and `re` agrees: `port 000 is` for `port \\d+ is` beside
+    `port \\d{1,2} is`, which no message or spelled text shows."""
+    text = missed_text(regex, kept, flags, mode)
+    if text is None or not matched(regex, [text], flags, mode):
+        return False
+    return not any(matched(other, [text], flags, mode) for other in kept)
 
 
 def _chosen(
