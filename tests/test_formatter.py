@@ -102,6 +102,14 @@ def test_fmt_twice_changes_nothing() -> None:
     assert _fmt(once) == once
 
 
+def test_an_end_of_line_comment_keeps_the_spaces_written_before_it() -> None:
+    """Wherever the text before it now ends: keys unquoted, a value unquoted, an item indented less."""
+    text = '"id": a/b    # four\n\'domain\': a  # two\nworkarounds:\n    -   action: "Do it"   # three\n'
+    out = _fmt(text)
+    assert "id: a/b    # four\n" in out and "domain: a  # two\n" in out and "  - action: Do it   # three\n" in out
+    assert _fmt(out) == out
+
+
 def test_nested_comment_lines_pin_their_mapping() -> None:
     text = "id: a/b\nworkarounds:\n  - success_rate: 1\n    # why\n    action: x\n"
     out = _fmt(text)

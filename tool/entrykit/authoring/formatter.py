@@ -233,6 +233,36 @@ def _set_text(slot: tuple[dict[Any, Any], Any, int], head: str, lines: list[str]
         token.value = text
 
 
+def _keep_comment_gaps(data: CommentedMap, lines: list[str]) -> None:
+    """Each end-of-line comment keeps the spaces written before it, wherever the text before
+    it now ends: ruamel writes one at the column it was read at, so a key or value written
+    shorter (`"id":` unquoted) would leave it further away, and a longer one one space off."""
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (CommentedMap, CommentedSeq)):
+            stack.extend(node.values() if isinstance(node, CommentedMap) else node)
+            tokens = [t for entry in node.ca.items.values() for t in (entry or ())]
+            tokens.append(node.ca.comment[0] if node.ca.comment else None)
+            for token in tokens:
+                if isinstance(token, CommentToken):
+                    _keep_gap(token, lines)
+
+
+def _keep_gap(token: CommentToken, lines: list[str]) -> None:
+    value, mark = token.value, token.start_mark
+    line, column = getattr(mark, "line", None), getattr(mark, "column", None)
+    if not isinstance(value, str) or value.startswith("\n") or line is None or not 0 <= line < len(lines):
+        return
+    before = lines[line][:column]
+    gap = len(before) - len(before.rstrip())
+    if not before.strip() or gap < 1:
+        return  # (a comment on a line of its own)
+    # Read at column 0, ruamel writes one space before the comment: the rest are its own.
+    token.value = " " * (gap - 1) + value
+    mark.column = 0  # (the token's own mark: the scanner makes one per token)
+
+
 def _following(
     node: CommentedMap, key: Any, column: int
 ) -> tuple[tuple[dict[Any, Any], Any, int], str, list[str], list[str]]:
@@ -391,6 +421,7 @@ def format_yaml(text: str, schema: Mapping[str, Any]) -> str:
         raise FormatError("expected a mapping of fields at the top")
     _check_keys(data)
     _restyle(data, schema, root=True)
+    _keep_comment_gaps(data, text.splitlines())
     stream = io.StringIO()
     yaml.dump(data, stream)
     return reindent_comments(stream.getvalue())
