@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from entrykit.authoring import merge
 from entrykit.authoring.formatter import format_text
-from entrykit.authoring.merge_regex import alternatives_alone, unvouched
+from entrykit.authoring.merge_regex import alternatives_alone, scoped, unvouched
 from entrykit.authoring.merge_report import report_text
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
@@ -481,7 +481,12 @@ def test_alternatives_alone_and_what_they_match(regex: str, flags: int, alone: l
         ([("manifest (unknown|not found)", ("manifest unknown",))], ["manifest unknown"], ["manifest (unknown|not found)"]),
         ([("interface.*nil.*not", ("interface {} is nil, not",))], ["interface \\{\\} is nil"], ["interface.*nil.*not"]),
         ([("manifest (unknown|not found)", ("manifest unknown",))], ["manifest (?:unknown|not found)"], []),
-        ([("(?=m)manifest unknown", ("manifest unknown",))], ["manifest \\w+"], ["(?=m)manifest unknown"]),  # not spelled
+        # not spelled, and nothing proven: the kept regex has an anchor, read as nothing
+        ([("(?=m)manifest unknown", ("manifest unknown",))], ["manifest \\w+\\b"], ["(?=m)manifest unknown"]),
+        # proven by the regexes' automata: the kept ones read exactly (a lookahead finds less, never more)
+        ([("(?=m)manifest unknown", ("manifest unknown",))], ["manifest \\w+"], []),
+        ([("request body too large", ())], ["(413.*Payload|request.*too large)"], []),  # though it matches no message
+        ([("request body too large", ())], ["request.*too large$"], ["request body too large"]),
         # a text no message holds and no spelling shows, found in the regexes' automata
         ([("port \\d+ is", ("port 80 is",))], ["port \\d{1,2} is"], ["port \\d+ is"]),  # `port 000 is`
         ([("port \\d{1,2} is", ("port 80 is",))], ["port \\d+ is"], []),
@@ -502,7 +507,8 @@ def test_an_alternative_that_matched_a_message_for_another_part_of_it_keeps_its_
     b = entry("cuda/oom", "torch.cuda.OutOfMemoryError: CUDA out of memory", r"torch\.cuda\.OutOfMemoryError|CUDA out of memory")
     result = merge.merge_entries(a, b, prefer="into")
     assert re.search(result.data["regex"], "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory")
-    assert any("nothing shows that the other regexes find what its `torch" in n for n in result.report.notes)
+    assert result.data["regex"] == "(?:CUDA out of memory)|(?:torch\\.cuda\\.OutOfMemoryError)"
+    assert any("alternatives `torch\\.cuda\\.OutOfMemoryError` are kept: nothing shows" in n for n in result.report.notes)
 
 
 def test_a_branch_no_message_holds_keeps_its_regex() -> None:
@@ -524,6 +530,32 @@ def test_an_alternative_a_kept_regex_provably_covers_is_no_reason_to_keep_a_rege
     result = merge.merge_entries(a, b, prefer="into")
     assert result.data["regex"] == a["regex"]
     assert not any("kept as an alternative" in n for n in result.report.notes)
+
+
+def test_of_an_absorbed_regex_only_the_alternatives_it_adds_are_kept() -> None:
+    """`interface conversion.*interface is nil` is the survivor's own: only the absorbed
+    regex's other alternative joins it, and the report names the one left out."""
+    a = entry("go/a", "interface conversion: interface is nil, not string", "interface conversion.*interface is nil")
+    b = entry("go/b", "interface {} is nil, not int", "interface conversion.*interface is nil|interface.*nil.*not")
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == "(?:interface conversion.*interface is nil)|(?:interface.*nil.*not)"
+    [dropped] = [d for d in result.report.dropped if d.pointer == "/regex"]
+    assert dropped.value == b["regex"] and "`interface conversion.*interface is nil` are left out" in dropped.why
+    assert any("alternatives `interface.*nil.*not` are kept" in n for n in result.report.notes)
+
+
+@pytest.mark.parametrize(
+    "absorbed",
+    [
+        "(nil)\\1 map|interface conversion.*interface is nil|interface.*nil.*not",  # a backreference
+        "(?x) interface\\ conversion.*interface\\ is\\ nil | interface.*nil.*not",  # VERBOSE: one alternative
+    ],
+)
+def test_a_regex_that_cannot_be_taken_apart_is_kept_whole(absorbed: str) -> None:
+    a = entry("go/a", "interface conversion: interface is nil, not string", "interface conversion.*interface is nil")
+    b = entry("go/b", "interface {} is nil, not int", absorbed)
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == f"(?:{a['regex']})|(?:{scoped(absorbed)})"
 
 
 def test_global_inline_flags_are_scoped_in_an_alternation() -> None:

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import inclusion
-from entrykit.regex.inclusion import missed_text
+from entrykit.regex.inclusion import missed_text, others_find_all
 
 FIND = {"search": re.search, "match": re.match, "fullmatch": re.fullmatch}
 
@@ -50,10 +50,32 @@ def test_an_anchor_is_read_as_nothing_so_re_may_reject_the_text() -> None:
     assert not re.search("error\\b.*failed", found)
 
 
+@pytest.mark.parametrize(
+    ("pattern", "others", "flags", "mode", "proven"),
+    [
+        ("port \\d{1,2} is", ["port \\d+ is"], 0, "search", True),
+        ("port \\d+ is", ["port \\d{1,2} is"], 0, "search", False),  # `port 000 is`
+        ("request body too large", ["413|request.*too large"], re.IGNORECASE, "search", True),
+        ("request body too large", ["413", "request.*too large"], 0, "search", True),  # together
+        ("^request body too large$", ["request.*too large"], 0, "search", True),  # finds less than it is read as
+        ("(?=r)request body", ["request"], 0, "search", True),
+        ("a(?=b)bc", ["abbc"], 0, "search", False),  # a lookaround reads no character
+        ("request body", ["\\brequest"], 0, "search", False),  # read as more than `re` finds: nothing proven
+        ("request body", ["(?>request)"], 0, "search", False),
+        ("request body", ["reques[t]++"], 0, "search", False),
+        ("(a|b)\\1", ["a|b"], 0, "search", False),  # not read
+    ],
+)
+def test_others_find_all(pattern: str, others: list[str], flags: int, mode: str, proven: bool) -> None:
+    assert others_find_all(pattern, others, flags, mode) is proven
+
+
 def test_the_walk_stops_at_its_budget() -> None:
     pattern, others = "[a-f]{8}x", ["[a-e]{8}x", "[b-f]{8}x"]
     assert missed_text(pattern, others, 0, "search") == "aaaaaaafx"
     assert missed_text(pattern, others, 0, "search", steps=50) is None
+    assert others_find_all("[a-e]{8}x", others, 0, "search")
+    assert not others_find_all("[a-e]{8}x", others, 0, "search", steps=50)
 
 
 def test_too_many_classes_is_not_read() -> None:
@@ -102,3 +124,28 @@ def test_texts_found_are_real_and_finding_none_means_none_exist(
         for text in texts:
             if find(pattern, text, flags):
                 assert any(find(other, text, flags) for other in others), (pattern, others, mode, text)
+
+
+_ASSERTIONS = ["\\b", "^", "$", "(?=a)", "(?!b)", "(?>a+)", "\\d++"]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_alike_regexes(), st.sampled_from(_ASSERTIONS), st.integers(0, 8), st.sampled_from(sorted(FIND)), st.data())
+def test_what_others_are_proven_to_find_all_of_they_find(
+    regexes: tuple[str, list[str]], assertion: str, at: int, mode: str, data: st.DataObject
+) -> None:
+    """With anchors, lookarounds and atomic parts in the pattern (read as more than `re`
+    finds), a proof still holds: the others find every text the pattern finds."""
+    pattern, others = regexes
+    pattern = pattern[: min(at, len(pattern))] + assertion + pattern[min(at, len(pattern)) :]
+    try:
+        re.compile(pattern)
+    except re.error:
+        return  # (the assertion split an escape or a class)
+    if not others_find_all(pattern, others, 0, mode):
+        return
+    find = FIND[mode]
+    texts = data.draw(st.lists(st.from_regex(re.compile(pattern), fullmatch=mode != "search"), max_size=6))
+    for text in texts:
+        if find(pattern, text):
+            assert any(find(other, text) for other in others), (pattern, others, mode, text)

@@ -4,15 +4,17 @@ Coverage is counted on the messages of all inputs (signatures and examples), eac
 run as lookups run it (flags, match mode, time budget). The survivor's regex stays when it
 covers what every input's regex covered; otherwise the regexes that cover more are added
 as alternatives, in input order, and the combination is checked on every message. The
-messages are the evidence that one regex finds what another finds: a regex is kept as
-an alternative too when one of its outermost alternatives (`a|b`) matches no message,
-or matches a text that no regex already kept finds (a part of a message, a text spelled
-from the alternative: each branch, each kind of character of a class, each repeat its
-fewest times and once more; or the shortest text the automata of the regexes show it finds
-and the kept ones do not, once `re` agrees), unless a kept regex provably finds everything
-it finds (`regex.subsumption`); dropping it could lose every log line it was written for.
-An input's regex is never replaced by text derived from a signature. A message no input's
-regex matched stays unmatched (the input already had that finding), and the report says so.
+messages are the evidence that one regex finds what another finds: an outermost
+alternative of an input's regex (`a|b`) is kept too when it matches no message, or matches
+a text that no regex already kept finds (a part of a message, a text spelled from the
+alternative: each branch, each kind of character of a class, each repeat its fewest times
+and once more; or the shortest text the automata of the regexes show it finds and the kept
+ones do not, once `re` agrees), unless the kept regexes are proven to find everything it
+finds (`regex.subsumption` for literal text, `regex.inclusion` for their automata);
+dropping it could lose every log line it was written for. Of an input's regex only the
+alternatives kept are added, where it can be taken apart. An input's regex is never
+replaced by text derived from a signature. A message no input's regex matched stays
+unmatched (the input already had that finding), and the report says so.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
-from entrykit.regex.inclusion import missed_text
+from entrykit.regex.inclusion import missed_text, others_find_all
 from entrykit.regex.runner import Job, Outcome, Status, shared_runner
 from entrykit.regex.subsumption import finds_all
 from entrykit.regex.syntax import top_alternatives
@@ -115,7 +117,7 @@ def unvouched(alternatives: Sequence[tuple[str, tuple[str, ...]]], kept: Sequenc
     the regexes' automata (`_missed`), or it is not spelled (a lookaround)."""
     left = []
     for regex, parts in alternatives:
-        if any(finds_all(other, regex, flags, mode) for other in kept):
+        if any(finds_all(other, regex, flags, mode) for other in kept) or others_find_all(regex, kept, flags, mode):
             continue
         spelled = branch_texts(regex, flags) if parts else None
         if spelled is None:  # (it matched no message, or it is not spelled: nothing shows it covered)
@@ -142,39 +144,75 @@ def _missed(regex: str, kept: Sequence[str], flags: int, mode: str) -> bool:
 
 def _chosen(
     patterns: Sequence[str | None], covered: Sequence[set[int]], texts: Sequence[str], merger: Merger
-) -> tuple[list[int], dict[int, str]]:
+) -> tuple[list[int], dict[int, str], dict[int, list[str]]]:
     """The inputs whose regexes the merged one holds, in input order: the survivor's, and each
     other that matches a message those before it miss or has an alternative they are not
-    shown to find all of (`unvouched`); with the first such alternative of each."""
+    shown to find all of (`unvouched`); what each adds to the merged regex (`_piece`); and
+    those alternatives of each."""
     chosen: list[int] = []
-    unproven: dict[int, str] = {}
+    pieces: dict[int, str] = {}
+    unproven: dict[int, list[str]] = {}
     have: set[int] = set()
     for side, pattern in enumerate(patterns):
         if pattern is None or any(patterns[c] == pattern for c in chosen):
             continue
         left: list[str] = []
         if side and chosen:
-            kept = [str(patterns[c]) for c in chosen]
+            kept = [pieces[c] for c in chosen]
             left = unvouched(alternatives_alone(pattern, texts, merger.flags, merger.mode), kept, merger.flags, merger.mode)
         if side == 0 or covered[side] - have or left:
+            pieces[side] = _piece(pattern, left, merger.flags) if chosen else pattern
             chosen.append(side)
             have |= covered[side]
             if left:
-                unproven[side] = left[0]
-    return chosen or [next(i for i, p in enumerate(patterns) if p is not None)], unproven
+                unproven[side] = left
+    if not chosen:
+        first = next(i for i, p in enumerate(patterns) if p is not None)
+        chosen, pieces = [first], {first: str(patterns[first])}
+    return chosen, pieces, unproven
 
 
-def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: dict[int, str]) -> str:
-    """How the merged regex was made of the chosen regexes; a note for each kept for want of evidence."""
+def _piece(pattern: str, left: Sequence[str], flags: int) -> str:
+    """What an absorbed regex adds to the merged one: its alternatives the regexes before it
+    are not shown to find all of (`left`, each a regex of its own, its flags scoped), where
+    it is taken apart cleanly (no backreference, every alternative compiles alone); else
+    all of it."""
+    alone = [regex for regex, _ in alternatives_alone(pattern, [], flags, "search")]
+    runner = shared_runner()
+    if (
+        not left
+        or len(left) == len(alone)
+        or _BACKREFERENCE.search(pattern)
+        or not all(runner.compiles(regex, flags) for regex in alone)
+    ):
+        return pattern
+    return "|".join(map(scoped, left))
+
+
+# `\1`, `(?P=name)`, `(?(1)...)`: a part that refers to a group, whose number or name the
+# other parts may hold once the regex is taken apart.
+_BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
+
+
+def _as_alternatives(merger: Merger, chosen: Sequence[int], unproven: dict[int, list[str]], split: set[int]) -> str:
+    """How the merged regex was made of the chosen regexes; a note for each kept for want of
+    evidence (`split`: those of which only such alternatives are kept)."""
     names = ", ".join(merger.labels[i] for i in chosen)
     how = f"the regexes of {names} as alternatives: each matches messages the others miss"
     if unproven:
         how += ", or has an alternative the others are not shown to find all of"
-    for side, regex in unproven.items():
-        merger.note(
-            f"`{merger.labels[side]}`'s regex is kept as an alternative: nothing shows that the other regexes "
-            f"find what its `{regex}` finds (it matches no message, or a text they do not find)"
-        )
+    for side, regexes in unproven.items():
+        if side in split:
+            spelled = ", ".join(f"`{regex}`" for regex in regexes)
+            merger.note(
+                f"`{merger.labels[side]}`'s alternatives {spelled} are kept: nothing shows that the other regexes "
+                "find what they find (each matches no message, or a text they do not find)"
+            )
+        else:
+            merger.note(
+                f"`{merger.labels[side]}`'s regex is kept as an alternative: nothing shows that the other regexes "
+                f"find what its `{regexes[0]}` finds (it matches no message, or a text they do not find)"
+            )
     return how
 
 
@@ -187,9 +225,14 @@ def merge_regex(merger: Merger) -> None:
         return
     covered = [_matched(p, texts, merger) or set() for p in patterns]
     wanted = set().union(*covered)
-    chosen, unproven = _chosen(patterns, covered, texts, merger)
-    pattern = alternation([str(patterns[i]) for i in chosen])
+    chosen, pieces, unproven = _chosen(patterns, covered, texts, merger)
+    whole = alternation([str(patterns[i]) for i in chosen])
+    pattern = alternation([pieces[i] for i in chosen])
     after = _matched(pattern, texts, merger)
+    if pattern != whole and (after is None or not wanted <= after):
+        pieces = {i: str(patterns[i]) for i in chosen}  # taken apart, it loses a match: all of each
+        pattern = whole
+        after = _matched(pattern, texts, merger)
     if after is None or not wanted <= after:
         # The combination does not compile (flags that cannot be scoped) or loses a match.
         options = tuple(Option(merger.labels[i], p, (merger.labels[i],)) for i, p in enumerate(patterns) if p is not None)
@@ -201,12 +244,19 @@ def merge_regex(merger: Merger) -> None:
     elif chosen == [0]:
         how = "the survivor's: it matches every message any input's regex matched"
     else:
-        how = _as_alternatives(merger, chosen, unproven)
+        split = {side for side in chosen[1:] if pieces[side] != patterns[side]}
+        how = _as_alternatives(merger, chosen, unproven, split)
     merger.out["regex"] = pattern
     for side, (label, original) in enumerate(zip(merger.labels, patterns, strict=True)):
         if original is None:
             continue
-        if side in chosen or original == pattern:
+        if side in pieces and pieces[side] != original:
+            kept = unproven[side]
+            left_out = [regex for regex, _ in alternatives_alone(original, [], merger.flags, "search") if regex not in kept]
+            spelled = ", ".join(f"`{regex}`" for regex in left_out)
+            merger.drop(label, "/regex", original, f"its alternatives {spelled} are left out: the other regexes are shown to find all they find")
+            merger.place(label, "regex", "/regex", original, "/regex", merged=True)
+        elif side in chosen or original == pattern:
             merger.place(label, "regex", "/regex", original, "/regex", merged=side != chosen[0])
         else:
             reason = "the merged regex matches every message it matched" if covered[side] <= after else "another regex was chosen"

@@ -1,4 +1,4 @@
-"""A text one regex finds and other regexes do not, found in the product of their automata.
+"""A text one regex finds and other regexes do not, found in the product of their automata; or a proof that there is none.
 
 A merge drops an absorbed regex when the regexes it keeps are shown to find what it finds;
 messages and spelled texts show that for some texts, not all: `port \\d{1,2} is` finds
@@ -13,8 +13,10 @@ The automata read a little more than `re` would: an anchor or a lookaround as no
 atomic group or a possessive repeat as a plain one. So a text found here is a candidate
 the caller runs through `re` before believing it, and finding none proves nothing: a
 backreference or a conditional is not read at all, and a text `re` rejects (at a `\\b`)
-may stand where one it accepts would have been found. The walk is bounded in states,
-classes and steps.
+may stand where one it accepts would have been found. Where the others are read exactly
+(no anchor, lookaround, atomic group or possessive repeat) and the walk ends without a
+text, they are proven to find every text the one finds (`others_find_all`). The walk is
+bounded in states, classes and steps.
 """
 
 from __future__ import annotations
@@ -47,16 +49,30 @@ def missed_text(pattern: str, others: Sequence[str], flags: int, mode: str, step
     """The shortest text `pattern` may find and none of `others` finds (as the automata read
     them), or None: there is none, one of the regexes is not read, or the walk ran past its
     bounds."""
+    return _search(pattern, others, flags, mode, steps)[0]
+
+
+def others_find_all(pattern: str, others: Sequence[str], flags: int, mode: str, steps: int = STEP_BUDGET) -> bool:
+    """True when `others` together are proven to find every text `pattern` finds: the walk
+    ends without a text, and the others are read exactly (no anchor, lookaround, atomic
+    group or possessive repeat: `pattern` read as more than `re` finds proves as much)."""
+    text, exact = _search(pattern, others, flags, mode, steps)
+    return text is None and exact
+
+
+def _search(pattern: str, others: Sequence[str], flags: int, mode: str, steps: int) -> tuple[str | None, bool]:
+    """(the text `missed_text` gives, whether the walk ended and read `others` exactly)."""
     if not others:
-        return None
+        return None, False
     try:
         budget = Budget(steps, "the inclusion search")
         automata = _Automata(budget)
         wanted = automata.regex(pattern, flags)
+        automata.exact = True
         covering = automata.union([automata.regex(other, flags) for other in others])
-        return _walk(automata, wanted, covering, mode, budget)
+        return _walk(automata, wanted, covering, mode, budget), automata.exact
     except (_Unread, TooComplex, re.error, RecursionError, OverflowError, ValueError):
-        return None
+        return None, False
 
 
 class _Automata:
@@ -68,6 +84,7 @@ class _Automata:
         self.empty: list[list[int]] = []
         self.moves: list[list[tuple[int, int]]] = []
         self.classes: dict[tuple[str, int], int] = {}
+        self.exact = True  # nothing read as more than `re` finds since it was last set
 
     def state(self) -> int:
         if len(self.empty) >= MOST_STATES:
@@ -111,10 +128,13 @@ class _Automata:
             # Read as nothing; the characters it tells apart (a word's from others, a line
             # break) are spelled apart, so some text found has what `re` asks there.
             self._class("\\w" if node.kind in ("\\b", "\\B") else "\\n", flags)
+            self.exact = False
             return at
         if isinstance(node, syntax.Lookaround):
+            self.exact = False
             return at  # (read as nothing: more texts than `re` finds)
         if isinstance(node, (syntax.Group, syntax.Atomic)):
+            self.exact = self.exact and isinstance(node, syntax.Group)
             return self._seq(node.body, syntax.scoped_flags(node, flags), at)
         if isinstance(node, syntax.Alternation):
             end = self.state()
@@ -128,6 +148,7 @@ class _Automata:
         raise _Unread  # backreferences, conditionals
 
     def _repeat(self, node: syntax.Repeat, flags: int, at: int) -> int:
+        self.exact = self.exact and node.kind != syntax.POSSESSIVE
         if node.low > MOST_STATES:
             raise _Unread
         for _ in range(node.low):
