@@ -49,18 +49,19 @@ def missed_text(pattern: str, others: Sequence[str], flags: int, mode: str, step
     """The shortest text `pattern` may find and none of `others` finds (as the automata read
     them), or None: there is none, one of the regexes is not read, or the walk ran past its
     bounds."""
-    return _search(pattern, others, flags, mode, steps)[0]
+    return _search(pattern, tuple(others), flags, mode, steps)[0]
 
 
 def others_find_all(pattern: str, others: Sequence[str], flags: int, mode: str, steps: int = STEP_BUDGET) -> bool:
     """True when `others` together are proven to find every text `pattern` finds: the walk
     ends without a text, and the others are read exactly (no anchor, lookaround, atomic
     group or possessive repeat: `pattern` read as more than `re` finds proves as much)."""
-    text, exact = _search(pattern, others, flags, mode, steps)
+    text, exact = _search(pattern, tuple(others), flags, mode, steps)
     return text is None and exact
 
 
-def _search(pattern: str, others: Sequence[str], flags: int, mode: str, steps: int) -> tuple[str | None, bool]:
+@lru_cache(maxsize=256)  # (a merge asks both of one alternative)
+def _search(pattern: str, others: tuple[str, ...], flags: int, mode: str, steps: int) -> tuple[str | None, bool]:
     """(the text `missed_text` gives, whether the walk ended and read `others` exactly)."""
     if not others:
         return None, False
