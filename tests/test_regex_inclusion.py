@@ -1,4 +1,4 @@
-"""`inclusion.missed_text`: a text one regex finds that others do not, from their automata."""
+"""`inclusion`: the shortest text one regex finds that others do not, and the proof that there is none, from their automata."""
 
 from __future__ import annotations
 
