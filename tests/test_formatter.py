@@ -110,6 +110,21 @@ def test_an_end_of_line_comment_keeps_the_spaces_written_before_it() -> None:
     assert _fmt(out) == out
 
 
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_a_file_with_other_line_breaks_comes_out_with_line_feeds_only(newline: str) -> None:
+    """A comment's line ended as the rest do, not with the carriage return it was read with."""
+    text = newline.join(['"id": a/b', "domain: git    # four", "category: config_error  # two", "# last", ""])
+    out = _fmt(text)
+    assert "\r" not in out and "domain: git    # four\n" in out and out.endswith("# last\n")
+    assert _fmt(out) == out
+
+
+def test_a_line_separator_in_a_value_does_not_move_the_comments_below_it() -> None:
+    """ruamel counts lines by their line feeds alone (U+2028 inside quotes is none)."""
+    out = _fmt('id: a/b\nsignature: "x\u2028y"\n"domain": git    # four\n')
+    assert "domain: git    # four\n" in out and _fmt(out) == out
+
+
 def test_nested_comment_lines_pin_their_mapping() -> None:
     text = "id: a/b\nworkarounds:\n  - success_rate: 1\n    # why\n    action: x\n"
     out = _fmt(text)

@@ -249,18 +249,31 @@ def _keep_comment_gaps(data: CommentedMap, lines: list[str]) -> None:
                     _keep_gap(token, lines)
 
 
+_LINE_BREAK = re.compile(r"\r\n?")
+
+
 def _keep_gap(token: CommentToken, lines: list[str]) -> None:
     value, mark = token.value, token.start_mark
     line, column = getattr(mark, "line", None), getattr(mark, "column", None)
-    if not isinstance(value, str) or value.startswith("\n") or line is None or not 0 <= line < len(lines):
+    if not isinstance(value, str) or value.startswith("\n") or line is None or column is None or not 0 <= line < len(lines):
         return
-    before = lines[line][:column]
+    before = _columns(lines[line], column)
     gap = len(before) - len(before.rstrip())
     if not before.strip() or gap < 1:
         return  # (a comment on a line of its own)
     # Read at column 0, ruamel writes one space before the comment: the rest are its own.
     token.value = " " * (gap - 1) + value
     mark.column = 0  # (the token's own mark: the scanner makes one per token)
+
+
+def _columns(line: str, column: int) -> str:
+    """The first `column` columns of `line` as ruamel counts them: a byte order mark takes none."""
+    taken = 0
+    for at, char in enumerate(line):
+        if taken == column:
+            return line[:at]
+        taken += char != "\ufeff"
+    return line
 
 
 def _following(
@@ -409,6 +422,9 @@ def _check_keys(data: CommentedMap) -> None:
 
 def format_yaml(text: str, schema: Mapping[str, Any]) -> str:
     yaml = make_yaml(2, 4, 2)
+    # Line breaks as `fmt` writes them: YAML reads a CR or CR LF as LF everywhere but in a
+    # comment, whose text would keep its CR and end its line differently from the rest.
+    text = _LINE_BREAK.sub("\n", text)
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
@@ -421,7 +437,7 @@ def format_yaml(text: str, schema: Mapping[str, Any]) -> str:
         raise FormatError("expected a mapping of fields at the top")
     _check_keys(data)
     _restyle(data, schema, root=True)
-    _keep_comment_gaps(data, text.splitlines())
+    _keep_comment_gaps(data, text.split("\n"))
     stream = io.StringIO()
     yaml.dump(data, stream)
     return reindent_comments(stream.getvalue())
