@@ -249,9 +249,6 @@ def _keep_comment_gaps(data: CommentedMap, lines: list[str]) -> None:
                     _keep_gap(token, lines)
 
 
-_LINE_BREAK = re.compile(r"\r\n?")
-
-
 def _keep_gap(token: CommentToken, lines: list[str]) -> None:
     value, mark = token.value, token.start_mark
     line, column = getattr(mark, "line", None), getattr(mark, "column", None)
@@ -418,6 +415,9 @@ def _check_keys(data: CommentedMap) -> None:
                 stack.append(value)
         elif isinstance(node, CommentedSeq):
             stack.extend(node)
+
+
+_LINE_BREAK = re.compile(r"\r\n?")
 
 
 def format_yaml(text: str, schema: Mapping[str, Any]) -> str:

@@ -156,12 +156,14 @@ def _chosen(
     for side, pattern in enumerate(patterns):
         if pattern is None or any(patterns[c] == pattern for c in chosen):
             continue
+        alone: list[tuple[str, tuple[str, ...]]] = []
         left: list[str] = []
         if side and chosen:
             kept = [pieces[c] for c in chosen]
-            left = unvouched(alternatives_alone(pattern, texts, merger.flags, merger.mode), kept, merger.flags, merger.mode)
+            alone = alternatives_alone(pattern, texts, merger.flags, merger.mode)
+            left = unvouched(alone, kept, merger.flags, merger.mode)
         if side == 0 or covered[side] - have or left:
-            pieces[side] = _piece(pattern, left, merger.flags) if chosen else pattern
+            pieces[side] = _piece(pattern, [regex for regex, _ in alone], left, merger.flags) if chosen else pattern
             chosen.append(side)
             have |= covered[side]
             if left:
@@ -172,12 +174,11 @@ def _chosen(
     return chosen, pieces, unproven
 
 
-def _piece(pattern: str, left: Sequence[str], flags: int) -> str:
-    """What an absorbed regex adds to the merged one: its alternatives the regexes before it
-    are not shown to find all of (`left`, each a regex of its own, its flags scoped), where
-    it is taken apart cleanly (no backreference, every alternative compiles alone); else
-    all of it."""
-    alone = [regex for regex, _ in alternatives_alone(pattern, [], flags, "search")]
+def _piece(pattern: str, alone: Sequence[str], left: Sequence[str], flags: int) -> str:
+    """What an absorbed regex adds to the merged one: of its outermost alternatives (`alone`,
+    each a regex of its own), those the regexes before it are not shown to find all of
+    (`left`), their flags scoped, where it is taken apart cleanly (no backreference, every
+    alternative compiles alone); else all of it."""
     runner = shared_runner()
     if (
         not left
