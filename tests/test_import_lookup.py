@@ -1,4 +1,5 @@
-"""`import --from deadends` writes that corpus's lookup settings into the project's configuration."""
+"""`import --from deadends` writes that corpus's settings into the project's configuration: its
+lookup, and no required locale for a new corpus whose canons carry no translation."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from entrykit.authoring.config_edit import add_settings
+from entrykit.authoring.importers import Imported, deadends
 from entrykit.cli import ExitCode, cli
 from entrykit.config import load_config
+from entrykit.translation.translated_fields import Settings
 
 from .test_import_deadends import CANON
 
@@ -32,13 +35,17 @@ def _import(*extra: str) -> Result:
 def test_a_project_without_configuration_gets_an_entrykit_toml(project: Path) -> None:
     result = _import("--out", "corpus")
     assert result.exit_code == ExitCode.CLEAN, result.output
-    assert 'written to entrykit.toml: [regex] flags = ["IGNORECASE"], mode = "search"' in result.output
+    assert (
+        'settings of the imported corpus written to entrykit.toml: [regex] flags = ["IGNORECASE"], mode = "search"; '
+        "[translation] required = []" in result.output
+    )
     config = load_config(project)
     assert config.source == project / "entrykit.toml" and config.root == (project / "corpus").resolve()
     assert config.settings["regex"]["flags"] == ["IGNORECASE"] and config.settings["regex"]["mode"] == "search"
+    assert config.settings["translation"]["required"] == []
     before = (project / "entrykit.toml").read_bytes()
     again = _import("--out", "corpus", "--force")
-    assert again.exit_code == ExitCode.CLEAN and "lookup settings" not in again.output
+    assert again.exit_code == ExitCode.CLEAN and "settings of the imported corpus" not in again.output
     assert (project / "entrykit.toml").read_bytes() == before
 
 
@@ -58,7 +65,11 @@ def test_a_regex_table_gets_the_missing_keys_below_its_header(project: Path) -> 
     (project / "pyproject.toml").write_text(text, encoding="utf-8")
     assert _import().exit_code == ExitCode.CLEAN
     edited = (project / "pyproject.toml").read_text(encoding="utf-8")
-    assert edited == '[tool.entrykit.regex]  # how we look up\nflags = ["IGNORECASE"]\nmode = "search"\ntimeout_ms = 50\n'
+    assert edited == (
+        '[tool.entrykit.regex]  # how we look up\nflags = ["IGNORECASE"]\nmode = "search"\ntimeout_ms = 50\n\n'
+        + "".join(f"# {line}\n" for line in deadends.NO_TRANSLATION_REASON.splitlines())
+        + "[tool.entrykit.translation]\nrequired = []\n"
+    )
 
 
 def test_a_differing_setting_is_reported_and_kept(project: Path) -> None:
@@ -68,7 +79,8 @@ def test_a_differing_setting_is_reported_and_kept(project: Path) -> None:
     assert result.exit_code == ExitCode.CLEAN
     assert 'warning: entrykit.toml sets `regex.flags = ["MULTILINE"]`' in result.output
     assert 'warning: entrykit.toml sets `regex.mode = "match"`' in result.output
-    assert (project / "entrykit.toml").read_text(encoding="utf-8") == text
+    kept = (project / "entrykit.toml").read_text(encoding="utf-8")
+    assert kept.startswith(text) and tomllib.loads(kept)["regex"] == {"flags": ["MULTILINE"], "mode": "match"}
 
 
 def test_flags_in_another_order_or_case_are_the_same_setting(tmp_path: Path) -> None:
@@ -86,9 +98,44 @@ def test_a_form_the_edit_does_not_read_is_left_alone_and_said(project: Path) -> 
     assert (project / "pyproject.toml").read_text(encoding="utf-8") == text
 
 
-def test_no_lookup_settings_leaves_the_configuration_alone(project: Path) -> None:
-    result = _import("--no-lookup-settings")
+@pytest.mark.parametrize("flag", ["--no-settings", "--no-lookup-settings"])
+def test_no_settings_leaves_the_configuration_alone(project: Path, flag: str) -> None:
+    result = _import(flag)
     assert result.exit_code == ExitCode.CLEAN and not (project / "entrykit.toml").exists()
+
+
+def test_an_import_into_a_corpus_that_holds_entries_requires_what_it_did(project: Path) -> None:
+    (project / "entries" / "team").mkdir(parents=True)
+    (project / "entries" / "team" / "ours.yaml").write_text("id: team/ours\n", encoding="utf-8")
+    result = _import()
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert "[translation]" not in result.output
+    assert load_config(project).settings["translation"]["required"] == ["zh"]  # the default, still in force
+
+
+def test_a_required_locale_the_configuration_sets_is_kept_and_said(project: Path) -> None:
+    text = '[translation]\nrequired = ["zh"]  # our readers\n'
+    (project / "entrykit.toml").write_text(text, encoding="utf-8")
+    result = _import()
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert 'warning: entrykit.toml sets `translation.required = ["zh"]`; the import would set required = []' in result.output
+    edited = tomllib.loads((project / "entrykit.toml").read_text(encoding="utf-8"))
+    assert edited["translation"] == {"required": ["zh"]} and edited["regex"] == WANTED
+
+
+def _imported(entry: dict[str, object]) -> Imported:
+    return Imported(Path("canon.json"), entry)
+
+
+def test_no_locale_is_required_only_of_a_new_corpus_without_translations() -> None:
+    plain = [_imported({"id": "a/b", "signature": "E"}), _imported({"id": "a/c", "signature": "F"})]
+    translated = [*plain, _imported({"id": "a/d", "signature": "G", "signature_ja": "G"})]
+    sections = [t.section for t in deadends.corpus_tables(plain, Settings(), new_corpus=True)]
+    assert sections == ["regex", "translation"]
+    assert [t.section for t in deadends.corpus_tables(translated, Settings(), new_corpus=True)] == ["regex"]
+    assert [t.section for t in deadends.corpus_tables(plain, Settings(), new_corpus=False)] == ["regex"]
+    # nothing to say where nothing is required already
+    assert [t.section for t in deadends.corpus_tables(plain, Settings(required=()), new_corpus=True)] == ["regex"]
 
 
 def test_config_option_names_the_file_to_edit(project: Path) -> None:

@@ -8,7 +8,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,13 +17,23 @@ from entrykit.config import DEFAULT_ROOT, TOOL_TABLE, is_own_file
 
 
 @dataclass(frozen=True)
+class Table:
+    """Settings to add to one table of the configuration, and why (the comment written above
+    the table when the edit writes the table itself)."""
+
+    section: str
+    wanted: Mapping[str, Any]
+    why: str
+
+
+@dataclass(frozen=True)
 class ConfigEdit:
     """What adding settings to a configuration comes to."""
 
     path: Path  # the file edited or created
     text: str | None = None  # its new text; None: nothing to write
-    added: list[str] = field(default_factory=list)  # `key = value`, as written
-    differing: list[str] = field(default_factory=list)  # `key = value` the file keeps
+    added: list[tuple[str, str]] = field(default_factory=list)  # (table, `key = value`), as written
+    differing: list[tuple[str, str]] = field(default_factory=list)  # (table, `key = value`) the file keeps
     problem: str | None = None  # why the file could not be edited (nothing is written)
 
 
@@ -38,67 +48,91 @@ def _same(key: str, have: Any, want: Any) -> bool:
     return bool(have == want)
 
 
-def new_file_text(project: Path, root: Path, section: str, wanted: Mapping[str, Any], why: str) -> str:
-    """An entrykit.toml for `project` whose corpus is `root`, holding `[section]` `wanted`."""
-    lines = [f"# {line}" for line in why.splitlines()]
+def _comment(why: str) -> list[str]:
+    return [f"# {line}" for line in why.splitlines()]
+
+
+def new_file_text(project: Path, root: Path, tables: Sequence[Table]) -> str:
+    """An entrykit.toml for `project` whose corpus is `root`, holding `tables`, each below
+    the comment that says why."""
+    blocks: list[list[str]] = []
     relative = os.path.relpath(root, project).replace(os.sep, "/")
     if relative != DEFAULT_ROOT:
-        lines.append(f"root = {toml_value(relative)}")
-    lines += ["", f"[{section}]", *(f"{key} = {toml_value(value)}" for key, value in wanted.items())]
-    return "\n".join(lines) + "\n"
+        blocks.append([f"root = {toml_value(relative)}"])
+    for table in tables:
+        settings = [f"{key} = {toml_value(value)}" for key, value in table.wanted.items()]
+        blocks.append([*_comment(table.why), f"[{table.section}]", *settings])
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
 def add_settings(
     source: Path | None, project: Path, root: Path, section: str, wanted: Mapping[str, Any], why: str
 ) -> ConfigEdit:
-    """`wanted` added to the `[section]` table of the configuration `source` (a pyproject.toml's
+    """`add_tables` of the one table `[section]`."""
+    return add_tables(source, project, root, [Table(section, wanted, why)])
+
+
+def add_tables(source: Path | None, project: Path, root: Path, tables: Sequence[Table]) -> ConfigEdit:
+    """The settings of `tables` added to the configuration `source` (a pyproject.toml's
     [tool.entrykit] or an entrykit.toml), or a new `project/entrykit.toml` when there is none.
 
-    Only keys the table does not hold are added; a key it holds with another value is listed
-    in `differing`. The edit inserts lines below the table's header (or appends the table),
+    Only keys a table does not hold are added; a key it holds with another value is listed
+    in `differing`. The edit inserts lines below each table's header (or appends the table),
     then reads the result back: unless it is the old data plus exactly the added keys, the
     file is left alone and `problem` says why."""
-    added = [f"{key} = {toml_value(value)}" for key, value in wanted.items()]
     if source is None:
-        path = project / "entrykit.toml"
-        return ConfigEdit(path, new_file_text(project, root, section, wanted, why), added)
+        every = [(t.section, f"{key} = {toml_value(value)}") for t in tables for key, value in t.wanted.items()]
+        return ConfigEdit(project / "entrykit.toml", new_file_text(project, root, tables), every)
     own = is_own_file(source)
-    table_name = section if own else f"{TOOL_TABLE}.{section}"
     try:
         text = source.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return ConfigEdit(source, problem=f"cannot read it: {exc}")
     top = data if own else data.get("tool", {}).get("entrykit", {})
-    present = top.get(section, {}) if isinstance(top, Mapping) else None
-    if not isinstance(present, Mapping):
-        return ConfigEdit(source, problem=f"`{table_name}` is not a table")
-    missing = {key: value for key, value in wanted.items() if key not in present}
-    differing = [
-        f"{key} = {toml_value(present[key])}" for key, value in wanted.items()
-        if key in present and not _same(key, present[key], value)
-    ]
-    if not missing:
+    expected = copy.deepcopy(data)
+    expected_top = expected if own else expected.setdefault("tool", {}).setdefault("entrykit", {})
+    added: list[tuple[str, str]] = []
+    differing: list[tuple[str, str]] = []
+    new_text = text
+    for table in tables:
+        table_name = table.section if own else f"{TOOL_TABLE}.{table.section}"
+        present = top.get(table.section, {}) if isinstance(top, Mapping) else None
+        if not isinstance(present, Mapping):
+            return ConfigEdit(source, problem=f"`{table_name}` is not a table")
+        missing = {key: value for key, value in table.wanted.items() if key not in present}
+        differing += [
+            (table.section, f"{key} = {toml_value(present[key])}")
+            for key, value in table.wanted.items()
+            if key in present and not _same(key, present[key], value)
+        ]
+        if missing:
+            new_text = _with_table_lines(new_text, table_name, missing, table.why)
+            expected_top.setdefault(table.section, {}).update(missing)
+            added += [(table.section, f"{key} = {toml_value(value)}") for key, value in missing.items()]
+    if not added:
         return ConfigEdit(source, differing=differing)
+    try:
+        edited = tomllib.loads(new_text)
+    except tomllib.TOMLDecodeError:
+        edited = None
+    if edited != expected:
+        edited_top = (edited if own else edited.get("tool", {}).get("entrykit", {})) if edited is not None else {}
+        wrong = next((t.section for t in tables if edited_top.get(t.section) != expected_top.get(t.section)), tables[0].section)
+        table_name = wrong if own else f"{TOOL_TABLE}.{wrong}"
+        return ConfigEdit(source, differing=differing, problem=f"`{table_name}` is written in a form this edit does not read")
+    return ConfigEdit(source, new_text, added, differing)
+
+
+def _with_table_lines(text: str, table_name: str, missing: Mapping[str, Any], why: str) -> str:
+    """`text` with `missing` written below the header of `[table_name]`, or in that table
+    appended (below the comment `why`) where no such header is."""
     lines = [f"{key} = {toml_value(value)}" for key, value in missing.items()]
     header = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(table_name)}[ \t]*\][ \t]*(#.*)?$", re.MULTILINE)
     found = header.search(text)
     if found:
         cut = found.end() + 1 if found.end() < len(text) else found.end()
         head = text[:cut] if text[:cut].endswith("\n") else text[:cut] + "\n"
-        new_text = head + "\n".join(lines) + "\n" + text[cut:]
-    else:
-        new_text = text + ("" if text.endswith("\n") or not text else "\n") + "\n".join(
-            [f"\n# {line}" if i == 0 else f"# {line}" for i, line in enumerate(why.splitlines())]
-            + [f"[{table_name}]", *lines]
-        ) + "\n"
-    expected = copy.deepcopy(data)
-    table = expected if own else expected.setdefault("tool", {}).setdefault("entrykit", {})
-    table.setdefault(section, {}).update(missing)
-    try:
-        edited = tomllib.loads(new_text)
-    except tomllib.TOMLDecodeError:
-        edited = None
-    if edited != expected:
-        return ConfigEdit(source, differing=differing, problem=f"`{table_name}` is written in a form this edit does not read")
-    return ConfigEdit(source, new_text, [f"{key} = {toml_value(value)}" for key, value in missing.items()], differing)
+        return head + "\n".join(lines) + "\n" + text[cut:]
+    block = [*_comment(why), f"[{table_name}]", *lines]
+    return text + ("" if text.endswith("\n") or not text else "\n") + "\n" + "\n".join(block) + "\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from entrykit.authoring.config_edit import ConfigEdit, add_settings, toml_value
+from entrykit.authoring.config_edit import ConfigEdit, Table, add_tables, toml_value
 from entrykit.authoring.importers import Imported, deadends, markdown
 from entrykit.cli.common import (
     CommandError,
@@ -22,6 +22,7 @@ from entrykit.config import TOOL_TABLE, Config, find_config, is_own_file
 from entrykit.errors import EntrykitError
 from entrykit.loader import display_path
 from entrykit.output_safety import escape
+from entrykit.translation import translated_fields
 from entrykit.writing import WriteRefused, write_files
 
 
@@ -55,9 +56,9 @@ def _list_counts(title: str, counts: Counter[str]) -> None:
             click.echo(f"  {count:6d}  {escape(name)}")
 
 
-def _lookup_edit(config_path: Path | None, root: Path) -> ConfigEdit:
-    """deadends.dev's lookup settings added to the configuration that governs `root` (the
-    one `--config` names, else the nearest above it), or to a new entrykit.toml beside it."""
+def _settings_edit(config_path: Path | None, root: Path, tables: list[Table]) -> ConfigEdit:
+    """`tables` added to the configuration that governs `root` (the one `--config` names,
+    else the nearest above it), or to a new entrykit.toml beside it."""
     if config_path is not None:
         source: Path | None = config_path.absolute()
     else:
@@ -66,22 +67,34 @@ def _lookup_edit(config_path: Path | None, root: Path) -> ConfigEdit:
             folder = folder.parent
         source = find_config(folder)
     project = source.parent if source is not None else root.parent
-    return add_settings(source, project, root, "regex", deadends.LOOKUP_SETTINGS, deadends.LOOKUP_REASON)
+    return add_tables(source, project, root, tables)
 
 
-def _report_edit(edit: ConfigEdit) -> None:
+def _is_new_corpus(root: Path) -> bool:
+    """Whether the corpus root holds nothing yet (or is not there): the import makes the corpus."""
+    try:
+        return not any(root.iterdir())
+    except OSError:
+        return not root.exists()
+
+
+def _listed(items: list[tuple[str, str]], prefix: str) -> str:
+    tables = dict.fromkeys(table for table, _ in items)
+    return "; ".join(f"[{prefix}{table}] " + ", ".join(s for t, s in items if t == table) for table in tables)
+
+
+def _report_edit(edit: ConfigEdit, tables: list[Table]) -> None:
     shown = escape(display_path(edit.path))
     prefix = "" if is_own_file(edit.path) else f"{TOOL_TABLE}."
-    wanted = ", ".join(f"{k} = {toml_value(v)}" for k, v in deadends.LOOKUP_SETTINGS.items())
     if edit.problem is not None:
-        click.echo(f"warning: {shown}: {edit.problem}; lookup settings not written (add [{prefix}regex] {wanted})", err=True)
-    for setting in edit.differing:
-        click.echo(
-            f"warning: {shown} sets `{prefix}regex.{setting}`; deadends.dev looks errors up with {wanted}: left as it is",
-            err=True,
-        )
+        wanted = [(t.section, f"{k} = {toml_value(v)}") for t in tables for k, v in t.wanted.items()]
+        click.echo(f"warning: {shown}: {edit.problem}; settings not written (add {_listed(wanted, prefix)})", err=True)
+    for table, setting in edit.differing:
+        wanted_there = next(t.wanted for t in tables if t.section == table)
+        said = ", ".join(f"{k} = {toml_value(v)}" for k, v in wanted_there.items())
+        click.echo(f"warning: {shown} sets `{prefix}{table}.{setting}`; the import would set {said}: left as it is", err=True)
     if edit.text is not None:
-        click.echo(f"lookup settings of deadends.dev written to {shown}: [{prefix}regex] {', '.join(edit.added)}")
+        click.echo(f"settings of the imported corpus written to {shown}: {_listed(edit.added, prefix)}")
 
 
 @click.command("import")
@@ -95,13 +108,15 @@ def _report_edit(edit: ConfigEdit) -> None:
 @click.option("--force", is_flag=True, help="Overwrite entries that already exist.")
 @click.option("-v", "--verbose", is_flag=True, help="List every file's unmapped fields and changes.")
 @click.option(
-    "--lookup-settings/--no-lookup-settings", default=True, show_default=True,
-    help="deadends: write that corpus's lookup settings (case-insensitive search) into the configuration.",
+    "--settings/--no-settings", "--lookup-settings/--no-lookup-settings", "corpus_settings", default=True,
+    show_default=True,
+    help="deadends: write that corpus's settings into the configuration: its lookup (case-insensitive search) "
+    "and, for a new corpus whose canons carry no translation, no required locale.",
 )
 @config_option
 def import_command(
     paths: tuple[Path, ...], source: str, out: Path | None, out_format: str, force: bool, verbose: bool,
-    lookup_settings: bool, config_path: Path | None,
+    corpus_settings: bool, config_path: Path | None,
 ) -> None:
     """Convert deadends.dev canons or rendered Markdown pages into entries.
 
@@ -112,6 +127,7 @@ def import_command(
     except EntrykitError as exc:
         raise CommandError(str(exc)) from None
     root = (out or config.root).absolute()
+    new_corpus = _is_new_corpus(root)
     refused = 0
     texts: dict[Path, str] = {}
     unmapped: Counter[str] = Counter()
@@ -140,7 +156,11 @@ def import_command(
             if verbose:
                 progress.close()
                 _list_changes(item, shown)
-    edit = _lookup_edit(config_path, root) if source == "deadends" and lookup_settings and texts else None
+    tables: list[Table] = []
+    if source == "deadends" and corpus_settings:
+        translation = translated_fields.Settings.from_section(config.settings.get("translation", {}))
+        tables = deadends.corpus_tables(imported, translation, new_corpus)
+    edit = _settings_edit(config_path, root, tables) if tables and texts else None
     entries_written = len(texts)
     if edit is not None and edit.text is not None:
         texts[edit.path] = edit.text
@@ -155,7 +175,7 @@ def import_command(
         raise CommandError(f"{reason}; no entry was written") from None
     written = entries_written
     if edit is not None:
-        _report_edit(edit)
+        _report_edit(edit, tables)
     click.echo(f"imported {written} of {len(imported) + len(problems)} files into {escape(display_path(root))}")
     _list_counts("fields not carried over (number of files):", unmapped)
     _list_counts("values changed to fit the schema (number of files):", notes)

@@ -18,14 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from entrykit.authoring.config_edit import Table
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.loader import Limits, decode, read_entry_bytes
 from entrykit.parsing import parse_json
 from entrykit.paths import is_valid_id, shown, unsafe_reason
+from entrykit.translation import translated_fields
 from entrykit.versions.rows import row_from
 
 DEAD_END_KEYS = ("action", "why_fails", "fail_rate", "condition", "common_misconception", "tradeoff", "sources")
@@ -44,7 +46,25 @@ LOOKUP_REASON = (
     "deadends.dev looks errors up case-insensitively, anywhere in the text\n"
     "(re.IGNORECASE, search): lint runs regexes the same way."
 )
+# A corpus imported whole from canons that carry no translation promises none: requiring
+# the default locale would report every translatable field of every entry (ET301).
+NO_TRANSLATION_SETTINGS: dict[str, Any] = {"required": []}
+NO_TRANSLATION_REASON = (
+    "the imported deadends.dev canons carry no translation: none is required\n"
+    '(list locales here, `required = ["zh"]`, to have each missing one reported: ET301).'
+)
 DIGEST_LENGTH = 10  # hex digits of sha256 that set apart an id cleaned into segments
+
+
+def corpus_tables(imported: Sequence[Imported], translation: translated_fields.Settings, new_corpus: bool) -> list[Table]:
+    """The settings an import of `imported` writes into the configuration: how deadends.dev
+    looks errors up; and, for a new corpus (its root held nothing before) none of whose
+    entries carries a translation, no required locale (unless none is required already)."""
+    tables = [Table("regex", LOOKUP_SETTINGS, LOOKUP_REASON)]
+    untranslated = not any(next(translated_fields.keys(item.entry, translation), None) for item in imported)
+    if new_corpus and imported and untranslated and translation.required:
+        tables.append(Table("translation", NO_TRANSLATION_SETTINGS, NO_TRANSLATION_REASON))
+    return tables
 
 
 def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
