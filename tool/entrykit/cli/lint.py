@@ -32,7 +32,7 @@ from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, ReportOptions, statistics, summary_line, summary_style
 from entrykit.output_safety import escape, escape_lines
 from entrykit.targets import inside_corpus, write_scope
-from entrykit.writing import write_files
+from entrykit.writing import WriteRefused, write_files
 
 if TYPE_CHECKING:
     from entrykit.lint.fixer import FixResult
@@ -201,7 +201,7 @@ def lint(
     if add_suppressions:
         ctx.exit(int(_add_suppressions(diagnostics, result, config, quiet)))
     options = ReportOptions(color=name == "text" and color_enabled(out), cwd=Path.cwd(), base=repository_root(config))
-    _write_output_files(extra_outputs, diagnostics, len(result.files), options)
+    _write_output_files(extra_outputs, diagnostics, len(result.files), options, config.base)
     if quiet < 2:
         _report(name, diagnostics, len(result.files), out, options, show_statistics, summary=not quiet)
     out.flush()
@@ -284,9 +284,11 @@ def _report(
 
 
 def _write_output_files(
-    outputs: list[tuple[str, Path]], diagnostics: Sequence[Diagnostic], files: int, options: ReportOptions
+    outputs: list[tuple[str, Path]], diagnostics: Sequence[Diagnostic], files: int, options: ReportOptions, project: Path
 ) -> None:
-    """Each --output-file report, written atomically (all of them or none)."""
+    """Each --output-file report, written atomically (all of them or none). A report named
+    inside the project is not written through a symbolic link that leads out of it: a link
+    a checkout holds where the report goes (`entrykit.sarif`) would send it anywhere."""
     if not outputs:
         return
     plain = ReportOptions(color=False, cwd=options.cwd, base=options.base)
@@ -298,9 +300,11 @@ def _write_output_files(
             stream.write(summary_line(diagnostics, files) + "\n")
         texts[path] = stream.getvalue()
     try:
-        write_files(texts)
+        write_files(texts, within=project)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no report file was written") from None
+    except WriteRefused as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _names(result: LintResult, config: Config) -> dict[str, str]:
@@ -313,9 +317,11 @@ def _names(result: LintResult, config: Config) -> dict[str, str]:
 def _write_baseline(path: Path, result: LintResult, config: Config, quiet: int) -> None:
     keys = baselines.keys(result.diagnostics, _names(result, config))
     try:
-        write_files({path: baselines.render(keys)})
+        write_files({path: baselines.render(keys)}, within=config.base)  # (as the reports: see above)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; the baseline was not written") from None
+    except WriteRefused as exc:
+        raise CommandError(str(exc)) from None
     if quiet < 2:
         entries = len({k.entry for k in keys})
         click.echo(
