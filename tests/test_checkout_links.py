@@ -60,3 +60,39 @@ def test_a_baseline_is_not_written_through_a_link_that_leads_out_of_the_project(
     result = _lint("--write-baseline", "entrykit-baseline.json")
     assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output
     assert victim.read_text(encoding="utf-8") == "kept\n"
+
+
+def _put_entry_elsewhere(project: Path) -> Path:
+    elsewhere = project.parent / "elsewhere"
+    (elsewhere / "python").mkdir(parents=True)
+    target = elsewhere / "python" / "messy.yaml"
+    target.write_text('signature:    "x"\nid: python/messy\n', encoding="utf-8")
+    return target
+
+
+@pytest.mark.parametrize("how", ["root outside", "linked root"])
+def test_a_corpus_root_that_leads_out_of_the_project_is_refused(project: Path, how: str) -> None:
+    target = _put_entry_elsewhere(project)
+    if how == "root outside":
+        (project / "entrykit.toml").write_text('root = "../elsewhere"\n', encoding="utf-8")
+    else:
+        shutil.rmtree(project / "entries")
+        (project / "entries").symlink_to(project.parent / "elsewhere")
+    before = target.read_bytes()
+    for command in (["fmt"], ["lint", "--fix", "--no-cache"], ["lint", "--no-cache"]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == ExitCode.ERROR, (command, result.output)
+        assert "leads out of the project" in result.output and "--root" in result.output
+    assert target.read_bytes() == before
+    # named on the command line, a corpus elsewhere is the user's own choice
+    named = CliRunner().invoke(cli, ["lint", "--no-cache", "--exit-zero", "--root", str(project.parent / "elsewhere")])
+    assert named.exit_code == ExitCode.CLEAN, named.output
+
+
+def test_a_configuration_in_a_subfolder_may_name_a_root_beside_it_in_its_work_tree(project: Path) -> None:
+    (project / "entrykit.toml").unlink()
+    (project / ".git").mkdir()
+    (project / "config").mkdir()
+    (project / "config" / "entrykit.toml").write_text('root = "../entries"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["lint", "--no-cache", "--exit-zero", "--config", "config/entrykit.toml"])
+    assert result.exit_code == ExitCode.CLEAN, result.output
