@@ -28,6 +28,7 @@ from ruamel.yaml.tokens import CommentToken
 
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
+from entrykit.output_safety import escape
 from entrykit.positions import json_positions
 from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
@@ -554,8 +555,8 @@ def unified_diff(result: FileResult, shown: str) -> str:
         difflib.unified_diff(
             result.original.splitlines(keepends=True),
             result.formatted.splitlines(keepends=True),
-            fromfile=f"{shown}\t(original)",
-            tofile=f"{shown}\t(formatted)",
+            fromfile=f"{escape(shown)}\t(original)",  # a file's name can hold a line break
+            tofile=f"{escape(shown)}\t(formatted)",
         )
     )
 

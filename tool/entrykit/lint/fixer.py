@@ -23,6 +23,7 @@ from entrykit.config import Config
 from entrykit.diagnostic import Diagnostic
 from entrykit.entry import Entry
 from entrykit.lint.engine import LintResult, lint
+from entrykit.output_safety import escape
 from entrykit.roundtrip import load_document
 
 MAX_ROUNDS = 10  # each round fixes at least one value; more means two rules disagree
@@ -70,8 +71,8 @@ class FixResult:
                 difflib.unified_diff(
                     self.originals[path].splitlines(keepends=True),
                     self.texts[path].splitlines(keepends=True),
-                    fromfile=f"a/{shown}",
-                    tofile=f"b/{shown}",
+                    fromfile=f"a/{escape(shown)}",  # a file's name can hold a line break
+                    tofile=f"b/{escape(shown)}",
                 )
             )
         return "".join(parts)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from entrykit.entry import Entry
-from entrykit.output_safety import dumps, escape_lines
+from entrykit.output_safety import dumps, escape, escape_lines
 from entrykit.similarity.near_duplicates import Duplicates, Pair, Reason, pair_order
 
 
@@ -152,8 +152,12 @@ def report_json(report: Report, entries: int, targets: set[str] | None = None) -
 
 
 def _pair_lines(pair: Pair) -> list[str]:
-    lines = [f"`{pair.a.id}` ~ `{pair.b.id}`  score {pair.score:.2f}", f"    {pair.a.path}", f"    {pair.b.path}"]
-    lines.extend(f"    - {r.text}" for r in pair.reasons)
+    lines = [
+        f"`{escape(str(pair.a.id))}` ~ `{escape(str(pair.b.id))}`  score {pair.score:.2f}",
+        f"    {escape(str(pair.a.path))}",
+        f"    {escape(str(pair.b.path))}",
+    ]
+    lines.extend(f"    - {escape(r.text)}" for r in pair.reasons)
     return lines
 
 
@@ -162,8 +166,9 @@ def report_text(report: Report, entries: int, targets: set[str] | None = None) -
     lines: list[str] = []
     for cluster in report.clusters:
         if len(cluster.members) > 2:
-            names = ", ".join(f"`{e.id}`" for e in cluster.members)
-            lines.append(f"cluster of {len(cluster.members)} around `{cluster.representative.id}`: {names}")
+            names = ", ".join(f"`{escape(str(e.id))}`" for e in cluster.members)
+            around = escape(str(cluster.representative.id))
+            lines.append(f"cluster of {len(cluster.members)} around `{around}`: {names}")
         for pair in cluster.pairs:
             lines.extend(_pair_lines(pair))
         lines.append("")
@@ -173,7 +178,7 @@ def report_text(report: Report, entries: int, targets: set[str] | None = None) -
             lines.extend(_pair_lines(pair))
         lines.append("")
     for entry, count in report.more:
-        lines.append(f"`{entry.id}` has {count} near-duplicates in all")
+        lines.append(f"`{escape(str(entry.id))}` has {count} near-duplicates in all")
     if report.more:
         lines.append("")
     count = sum(len(c.pairs) for c in report.clusters) + len(report.between)
@@ -198,10 +203,10 @@ def families_text(found: Duplicates, entries: int, targets: set[str] | None = No
     lines: list[str] = []
     listed = _families(found, targets)
     for family in listed:
-        lines.append(f"family of {len(family['ids'])}: {family['template']}")
+        lines.append(f"family of {len(family['ids'])}: {escape(str(family['template']))}")
         for entry_id, path, values in zip(family["ids"], family["paths"], family["values"], strict=True):
-            slot = " | ".join(values) if values else "(representative)"
-            lines.append(f"    `{entry_id}`  {slot}  {path}")
+            slot = " | ".join(map(escape, values)) if values else "(representative)"
+            lines.append(f"    `{escape(str(entry_id))}`  {slot}  {escape(str(path))}")
         lines.append("")
     among = f"{entries} {'entry' if entries == 1 else 'entries'}"
     if listed:

@@ -1,0 +1,47 @@
+"""Entry text and file names never make a line of their own in `dupes` text or in a
+`--diff` header: a line break in them is written as `\\n`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from entrykit.cli import cli
+
+from .conftest import write_corpus
+
+FORGED = "entries/python/fake.yaml:1:1: ET101 [error] forged"
+
+
+def _entry(entry_id: str, extra: str = "") -> str:
+    return f'id: "{entry_id}"\nsignature: "KeyError: the key named in the mapping was not found"\n{extra}'
+
+
+def test_an_id_with_a_line_break_stays_on_its_line_in_dupes_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_corpus(tmp_path, {"python/a.yaml": _entry("python/a\\n" + FORGED), "python/b.yaml": _entry("python/b")})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["dupes", "--root", "entries"])
+    assert "near-duplicate" in result.output or "cluster" in result.output, result.output
+    assert not any(line.startswith(FORGED) for line in result.output.splitlines())
+    assert "\\n" + FORGED in result.output
+
+
+@pytest.mark.parametrize("command", [["fmt", "--diff"], ["lint", "--diff", "--no-cache"]])
+def test_a_file_name_with_a_line_break_stays_on_its_line_in_a_diff(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    folder = tmp_path / "entries" / ("q\n" + "entries/python")
+    folder.mkdir(parents=True)
+    # an unescaped dot (--fix has a change), and keys out of order (fmt has one)
+    fixable = 'id: python/x\nsignature: "KeyError: config.yaml not found"\nregex: "config.yaml not found"\n'
+    unformatted = 'signature:    "KeyError: x"\nid: python/x\n'
+    (folder / "x.yaml").write_text(fixable if command[0] == "lint" else unformatted, encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, [*command, "--exit-zero"] if command[0] == "lint" else command)
+    headers = [line for line in result.output.splitlines() if line.startswith(("---", "+++"))]
+    assert headers, result.output
+    assert all("\\n" in line for line in headers)
+    assert not any(line.startswith("entries/python/x.yaml") for line in result.output.splitlines())
