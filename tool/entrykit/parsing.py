@@ -11,6 +11,7 @@ import bisect
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -371,6 +372,59 @@ def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: in
 _YAML_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 _LINE_BREAKS = re.compile(r"\r\n|\n|\r")
 _ODD_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def line_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line of `text`, its line break left out: the lines editors show
+    and findings are placed on (`YamlLines`), ended by a CR LF, a LF or a CR alone, never
+    by a U+2028 or a form feed inside a value (as `str.splitlines` would)."""
+    start = 0
+    for found in _LINE_BREAKS.finditer(text):
+        yield start, found.start()
+        start = found.end()
+    yield start, len(text)
+
+
+def scalar_spans(text: str) -> list[tuple[int, int]] | None:
+    """Where each scalar of YAML text starts and ends (character offsets, in order: a quoted
+    one with its quotes, a block scalar its lines below the `|` or `>`), or None if
+    libyaml cannot read the text."""
+    loader = _BaseLoader(text)
+    spans: list[tuple[int, int]] = []
+    try:
+        while (event := loader.get_event()) is not None:
+            if isinstance(event, yaml.ScalarEvent) and event.start_mark and event.end_mark:
+                start, end = event.start_mark.index, event.end_mark.index
+                if event.style in ("|", ">"):  # its lines: a comment may follow its `|` or `>`
+                    below = _LINE_BREAKS.search(text, start, end)
+                    start = below.end() if below is not None else end
+                spans.append((start, end))
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+    return spans
+
+
+def comments(text: str) -> list[tuple[int, str]] | None:
+    """Each comment of YAML text, in order: where its `#` is (a character offset) and its
+    text to the end of its line; None if libyaml cannot read the text. A `#` inside a value
+    (a quoted string, a line of a block scalar) is a character of it, and one that follows
+    no space is part of a word."""
+    spans = scalar_spans(text)
+    if spans is None:
+        return None
+    found: list[tuple[int, str]] = []
+    for start, end in line_spans(text):
+        at = text.find("#", start, end)
+        while at != -1:
+            place = bisect.bisect_right(spans, (at, len(text))) - 1
+            inside = place >= 0 and spans[place][0] <= at < spans[place][1]
+            if (at == start or text[at - 1] in " \t") and not inside:
+                found.append((at, text[at:end].rstrip()))
+                break
+            at = text.find("#", at + 1, end)
+    return found
 
 
 class YamlLines:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from entrykit.diagnostic import Diagnostic
 from entrykit.lint import suppressions
-from entrykit.parsing import parse_yaml
+from entrykit.parsing import line_spans, parse_yaml
 
 # Codes a suppression cannot sensibly silence: a file that does not load has no lines to
 # speak of, and an unused suppression is fixed by removing it.
@@ -100,7 +100,9 @@ def _file_edit(text: str, plan: dict[int, list[str]], shown: str, edits: Suppres
     if original.problem is not None:
         edits.skipped += [(shown, line, "the file does not parse") for line in plan]
         return None
-    lines = text.splitlines(keepends=True)
+    # (lines as findings count them, each with its line break: never cut at a U+2028 in a value)
+    starts = [start for start, _ in line_spans(text)] + [len(text)]
+    lines = [text[start:stop] for start, stop in zip(starts, starts[1:], strict=False) if start < stop]
     plan = {line: codes for line, codes in plan.items() if 1 <= line <= len(lines)}
     new, moved = _edit(lines, plan, set())
     if _same_data(new, original.data) and _covered(new, moved):

@@ -4,15 +4,23 @@
 line; alone on a line it silences them on the next line that holds content.
 `# entrykit: disable-file=ET301` alone on a line silences them in the whole file.
 Codes may be prefixes. JSON has no comments: use `per-file-ignores` there.
+
+Only a comment is a directive (`parsing.comments`): the same words inside a value (a
+quoted string, a line of a block scalar) are text. Lines are counted as findings' lines
+are (`parsing.line_spans`), so no character in a value (a U+2028, a form feed) moves a
+directive onto another line.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from entrykit.parsing import comments, line_spans
+
 _DIRECTIVE = re.compile(
-    r"(?:^|\s)#\s*entrykit:\s*(?P<kind>disable-file|disable)\s*=\s*(?P<codes>[A-Za-z0-9_, -]*)"
+    r"(?:^|\s)(?P<hash>#)\s*entrykit:\s*(?P<kind>disable-file|disable)\s*=\s*(?P<codes>[A-Za-z0-9_, -]*)"
 )
 
 
@@ -45,23 +53,29 @@ class Suppressions:
 
 
 def parse(text: str) -> Suppressions:
-    """Find every directive in a YAML text."""
+    """Find every directive in a YAML text (none in a text libyaml cannot read)."""
     result = Suppressions()
     if "entrykit:" not in text:
         return result
-    lines = text.splitlines()
+    found = comments(text)
+    if not found:
+        return result
+    spans = list(line_spans(text))
+    starts = [start for start, _ in spans]
+    by_line = {bisect_right(starts, at): (at, comment) for at, comment in found}
     pending: list[Directive] = []
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        match = _DIRECTIVE.search(line)
-        comment_only = stripped.startswith("#")
-        if pending and stripped and not comment_only:
+    for number, (start, end) in enumerate(spans, start=1):
+        comment = by_line.get(number)
+        before = text[start : comment[0]] if comment is not None else text[start:end]
+        comment_only = comment is not None and not before.strip()
+        if pending and before.strip():
             for directive in pending:
                 directive.target_line = number
             pending = []
-        if not match:
+        match = _DIRECTIVE.search(comment[1]) if comment is not None else None
+        if comment is None or match is None:
             continue
-        col = match.start() + (1 if line[match.start()].isspace() else 0) + 1
+        col = comment[0] + match.start("hash") - start + 1
         codes = [c.strip().upper() for c in match.group("codes").split(",") if c.strip()]
         file_wide = match.group("kind") == "disable-file"
         for code in codes:
