@@ -11,6 +11,7 @@ import difflib
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
@@ -26,9 +27,11 @@ from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 from ruamel.yaml.tokens import CommentToken
 
+from entrykit import pointer as jp
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
 from entrykit.output_safety import escape
+from entrykit.parsing import comments, line_spans, parse_yaml
 from entrykit.positions import json_positions
 from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
@@ -508,10 +511,57 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def format_text(text: str, fmt: str, schema: Mapping[str, Any] | None = None) -> Formatted:
-    """Format an entry file's text (`fmt` is "yaml" or "json"); raises FormatError."""
+    """Format an entry file's text (`fmt` is "yaml" or "json"); raises FormatError, also
+    when the formatted YAML would not keep what the text holds (`_check_kept`)."""
     schema = schema if schema is not None else load_schema()
-    result = format_json(text, schema) if fmt == "json" else format_yaml(text, schema)
+    if fmt == "json":
+        result = format_json(text, schema)
+    else:
+        result = format_yaml(text, schema)
+        if result != text:
+            _check_kept(text, result, schema)
     return Formatted(result, result != text)
+
+
+def _check_kept(original: str, formatted: str, schema: Mapping[str, Any]) -> None:
+    """FormatError unless `formatted` reads back as the same data as `original` (as lint
+    reads entries: YAML 1.2, timestamps as written), holds each of its comments, and
+    formats to itself: a layout the round trip gets wrong leaves the file as it is."""
+    before, after = parse_yaml(_LINE_BREAK.sub("\n", original)), parse_yaml(formatted)
+    if after.problem is not None or after.data != before.data:
+        where = _first_difference(before.data, after.data) if after.problem is None else ""
+        what = f"the value at `{where or '/'}`" if after.problem is None else "the file into one YAML cannot read"
+        raise FormatError(f"formatting would change {what}; the file is left as it is")
+    kept = Counter(comment for _, comment in comments(formatted) or [])
+    for at, comment in comments(original) or []:
+        if kept[comment] <= 0:
+            line, col = _line_col(original, at)
+            raise FormatError(f"formatting would drop the comment `{comment[:40]}`; the file is left as it is", line, col)
+        kept[comment] -= 1
+    if comments(original) and format_yaml(formatted, schema) != formatted:
+        raise FormatError("formatting would not settle (comments around flow collections); the file is left as it is")
+
+
+def _first_difference(left: Any, right: Any, at: str = "") -> str:
+    """The JSON pointer of the first place two documents differ ("" for the whole)."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in [*left, *(k for k in right if k not in left)]:
+            if key not in left or key not in right:
+                return jp.child(at, key)
+            if left[key] != right[key]:
+                return _first_difference(left[key], right[key], jp.child(at, key))
+    elif isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+            if a != b:
+                return _first_difference(a, b, jp.child(at, index))
+    return at
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    for number, (start, end) in enumerate(line_spans(text), start=1):
+        if start <= offset <= end:
+            return number, offset - start + 1
+    return 1, 1
 
 
 @dataclass(frozen=True)
