@@ -132,7 +132,7 @@ def validator(path: Path | None = None) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
-def _regexes(schema: Any) -> Iterator[str]:
+def regexes(schema: Any) -> Iterator[str]:
     """Every regex the schema holds: `pattern` values and `patternProperties` keys."""
     stack = [schema]
     while stack:
@@ -190,7 +190,7 @@ def _quick_check(path: Path | None, schema: dict[str, Any]) -> Callable[[Any], b
     except ImportError:  # the optional speed-up is not installed: jsonschema alone
         return None
     if path is not None:
-        if not set(_regexes(schema)) <= set(_regexes(load_schema(None))):
+        if not set(regexes(schema)) <= set(regexes(load_schema(None))):
             return None
         validator(path)  # a schema of the project's own is checked (ConfigError) before it is used
     formats = {name: _conforms(path, name) for name in _formats(schema)}

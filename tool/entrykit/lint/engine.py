@@ -55,6 +55,7 @@ from entrykit.loader import LoadFailure, display_path, file_format, load
 from entrykit.private_folder import Unusable, location
 from entrykit.schema import fingerprint as schema_fingerprint
 from entrykit.schema import load_schema
+from entrykit.schema import regexes as schema_regexes
 from entrykit.schema import validator as schema_validator
 from entrykit.targets import Plan, plan
 
@@ -119,6 +120,22 @@ class LintResult:
         return sum(1 for d in self.diagnostics if d.severity is severity)
 
 
+def _check_schema_patterns(path: Path) -> None:
+    """ConfigError for a `pattern` of a project's schema that could run for long: jsonschema
+    runs each with `re`, without a time limit, on every value it applies to, and a
+    checkout's schema is the checkout's to write."""
+    from entrykit.output_safety import escape
+    from entrykit.regex.redos import slow_search  # (only a project's own schema is asked about)
+
+    for pattern in sorted(set(schema_regexes(load_schema(path)))):
+        why = slow_search(pattern)
+        if why is not None:
+            raise ConfigError(
+                f"schema {path}: pattern `{escape(pattern)}` may not run on entries' text: {why}; "
+                "write it so that it cannot backtrack (`entrykit explain ET205` says how)"
+            )
+
+
 def configured(config: Config) -> Config:
     """`config` checked against every rule (ConfigError for a code or rule table that names
     none) and its schema read and checked (ConfigError for one that cannot be used): the
@@ -126,6 +143,7 @@ def configured(config: Config) -> Config:
     config = config.with_rules(registry.all_rules())
     if config.enabled("ET101") and config.schema is not None:
         schema_validator(config.schema)
+        _check_schema_patterns(config.schema)
     else:
         # The bundled schema is entrykit's own, checked by its tests: a run that finds
         # every file in the cache never checks it against the meta-schema.

@@ -1579,3 +1579,21 @@ def analyse(
             measured = time_attack(pattern, flags, mode, finding, runner)
         return [Result(finding, measured)]  # the worst finding is the one to fix first
     return []
+
+
+@lru_cache(maxsize=256)
+def slow_search(pattern: str, flags: int = 0) -> str | None:
+    """Why `re.search` of `pattern` could take more than linear time on some text (its worst
+    finding, polynomial of any degree included, with an attack), or None when the analysis
+    finds no such way; for a regex that runs on untrusted text without a time limit."""
+    try:
+        found = analyse(pattern, flags, "search", report_from_degree=2)
+    except TooComplex as exc:
+        return f"it is too complex to analyse ({exc.reason})"
+    except (re.error, RecursionError, OverflowError):
+        return None  # (it does not compile: where it is used, that is said)
+    if not found:
+        return None
+    finding = found[0].finding
+    how = "exponentially" if finding.kind == "exponential" else f"polynomially, degree {finding.degree},"
+    return f"it backtracks {how} on `{finding.attack.describe()}`"

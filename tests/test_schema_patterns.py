@@ -1,0 +1,41 @@
+"""A project's schema whose `pattern` could backtrack is refused before any entry is read:
+jsonschema runs schema patterns with `re`, without a time limit, on entries' text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from entrykit.cli import ExitCode, cli
+from entrykit.regex.redos import slow_search
+from entrykit.schema import load_schema, regexes
+
+from .conftest import REPO
+
+
+@pytest.mark.parametrize(
+    ("pattern", "said"),
+    [("^(a+)+$", "backtracks exponentially"), ("x.*y", "polynomially, degree 2"), ("(\\w+\\s?)*:", "backtracks")],
+)
+def test_a_schema_pattern_that_could_backtrack_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str, said: str
+) -> None:
+    schema = json.loads((REPO / "schema" / "entry.schema.json").read_text(encoding="utf-8"))
+    schema["properties"]["id"]["pattern"] = pattern
+    (tmp_path / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "entries" / "python").mkdir(parents=True)
+    # an id the pattern would take exponential time to reject, were it run
+    (tmp_path / "entries" / "python" / "a.yaml").write_text(f'id: "{"a" * 40}!"\nsignature: x\n', encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\nschema = "schema.json"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint", "--no-cache"])
+    assert result.exit_code == ExitCode.ERROR
+    assert f"pattern `{pattern}` may not run on entries' text" in result.output and said in result.output
+
+
+def test_every_pattern_of_the_bundled_schema_runs_in_linear_time() -> None:
+    patterns = sorted(set(regexes(load_schema(None))))
+    assert patterns and [p for p in patterns if slow_search(p) is not None] == []
