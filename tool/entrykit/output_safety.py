@@ -19,10 +19,12 @@ from typing import Any
 # CSI, OSC, ST ...); the Unicode line and paragraph separators; the bidirectional
 # embeddings, overrides and isolates, which reorder how a line reads without changing
 # its bytes. A tab is only white space, and code in entries (Makefile steps) holds them.
-_UNSAFE_CHARS = "\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+# And the surrogates, which no UTF-8 output can hold: a file name of bytes that are no
+# UTF-8 reaches entrykit with one per such byte (Python's `surrogateescape`).
+_UNSAFE_CHARS = "\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _UNSAFE = re.compile(f"[{_UNSAFE_CHARS}]")
 # JSON already escapes C0 controls inside strings; these it leaves raw.
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # How a runner recognises a workflow command: after leading white space, `::` (and the
 # older `##[`). A colon at the start of a field is escaped too, so that a field followed
 # by entrykit's own `:` (as `path:line:col`) cannot form one either.
@@ -36,6 +38,8 @@ def _escaped(char: str) -> str:
     if named is not None:
         return named
     code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # the byte a surrogate escape stands for
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -72,7 +76,14 @@ def json_safe(encoded: str) -> str:
             return encoded
     elif _UNSAFE_IN_JSON.search(encoded) is None:
         return encoded
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+    return _UNSAFE_IN_JSON.sub(_json_escaped, encoded)
+
+
+def _json_escaped(found: re.Match[str]) -> str:
+    char = found.group()
+    if "\ud800" <= char <= "\udfff":  # no code point: the text `escape` writes, as a JSON string holds it
+        return "\\" + _escaped(char)
+    return f"\\u{ord(char):04x}"
 
 
 def dumps(data: Any, **options: Any) -> str:

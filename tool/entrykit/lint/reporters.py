@@ -276,7 +276,8 @@ def _artifact(path: str, options: ReportOptions) -> dict[str, Any]:
         relative = where.relative_to(base).as_posix()
     except ValueError:
         return {"uri": where.as_uri()}
-    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+    # (a name of bytes that are no UTF-8 holds surrogate escapes: its URI has those bytes)
+    return {"uri": quote(relative, safe="/", errors="surrogateescape"), "uriBaseId": SRCROOT}
 
 
 def _sarif_location(path: str, line: int, col: int, options: ReportOptions) -> dict[str, Any]:
@@ -295,7 +296,7 @@ def _sarif_message(d: Diagnostic, options: ReportOptions) -> str:
         if r.path and r.path in message:
             artifact = _artifact(r.path, options)
             if "uriBaseId" in artifact:
-                message = message.replace(r.path, unquote(artifact["uri"]))
+                message = message.replace(r.path, unquote(artifact["uri"], errors="surrogateescape"))
     return message
 
 
