@@ -1,5 +1,6 @@
-"""A project's schema whose `pattern` could backtrack is refused before any entry is read:
-jsonschema runs schema patterns with `re`, without a time limit, on entries' text."""
+"""A project's schema that could hang or crash a run is a configuration error: a `pattern`
+that could backtrack, refused before any entry is read (jsonschema runs schema patterns with
+`re`, without a time limit, on entries' text), and `$ref`s that loop."""
 
 from __future__ import annotations
 
@@ -39,3 +40,19 @@ def test_a_schema_pattern_that_could_backtrack_is_refused(
 def test_every_pattern_of_the_bundled_schema_runs_in_linear_time() -> None:
     patterns = sorted(set(regexes(load_schema(None))))
     assert patterns and [p for p in patterns if slow_search(p) is not None] == []
+
+
+def test_a_schema_whose_refs_loop_is_a_configuration_error_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = json.loads((REPO / "schema" / "entry.schema.json").read_text(encoding="utf-8"))
+    schema.setdefault("$defs", {}).update({"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}})
+    schema["properties"]["id"] = {"$ref": "#/$defs/a"}
+    (tmp_path / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "entries" / "python").mkdir(parents=True)
+    (tmp_path / "entries" / "python" / "x.yaml").write_text("id: python/x\nsignature: x\n", encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\nschema = "schema.json"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint", "--no-cache"])
+    assert result.exit_code == ExitCode.ERROR
+    assert "recursed past Python's limit" in result.output and "crashed" not in result.output

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from entrykit import pointer as jp
 from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
+from entrykit.errors import ConfigError
 from entrykit.registry import Context, rule
 from entrykit.schema import quick_check, validator
 from entrykit.spelling import did_you_mean
@@ -155,8 +156,15 @@ def schema_violation(entry: Entry, ctx: Context) -> Iterator[Finding]:
     if quick is not None and quick(entry.data):
         return  # valid: jsonschema is asked only for the messages and places of errors
     check = validator(ctx.schema)
+    try:
+        errors = list(check.iter_errors(entry.data))
+    except RecursionError:
+        raise ConfigError(
+            f"schema {ctx.schema or 'of entrykit'}: checking {entry.path} against it recursed past Python's limit "
+            "(a `$ref` that leads back to itself without going deeper into the entry does so on every entry)"
+        ) from None
     seen: set[tuple[str, str]] = set()
-    for error in check.iter_errors(entry.data):
+    for error in errors:
         for finding in _findings(error):
             if (finding.pointer, finding.message) not in seen:
                 seen.add((finding.pointer, finding.message))
