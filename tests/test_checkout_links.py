@@ -1,5 +1,6 @@
-"""A checkout's symbolic links never carry a write out of the project: report files and
-baselines named inside it, and the corpus root `fmt` and `--fix` rewrite."""
+"""What a checkout holds never carries a write out of the project (symbolic links at report
+files and baselines named inside it, a corpus root elsewhere), and a configuration or a
+baseline nested too deep is an error, not a crash."""
 
 from __future__ import annotations
 
@@ -96,3 +97,13 @@ def test_a_configuration_in_a_subfolder_may_name_a_root_beside_it_in_its_work_tr
     (project / "config" / "entrykit.toml").write_text('root = "../entries"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["lint", "--no-cache", "--exit-zero", "--config", "config/entrykit.toml"])
     assert result.exit_code == ExitCode.CLEAN, result.output
+
+
+def test_a_configuration_or_baseline_nested_too_deep_is_an_error_not_a_crash(project: Path) -> None:
+    (project / "entrykit.toml").write_text('root = "entries"\n[regex]\nflags = ' + "[" * 5000 + "]" * 5000 + "\n")
+    result = _lint()
+    assert result.exit_code == ExitCode.ERROR and "nests arrays or tables too deep to read" in result.output
+    (project / "entrykit.toml").write_text('root = "entries"\n', encoding="utf-8")
+    (project / "baseline.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    result = _lint("--baseline", "baseline.json")
+    assert result.exit_code == ExitCode.ERROR and "too deep to be a baseline" in result.output

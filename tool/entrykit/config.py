@@ -186,6 +186,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start + 1})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:  # (tomllib reads nested arrays and tables by recursion)
+        raise ConfigError(f"{path} nests arrays or tables too deep to read") from None
 
 
 def find_pyproject(start: Path, walk_up: bool = True) -> Path | None:

@@ -143,6 +143,8 @@ def read(path: Path) -> Counter[Key]:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
+    except RecursionError:  # (json reads nested arrays and objects by recursion)
+        raise BaselineError(f"baseline {path} nests arrays or objects too deep to be a baseline") from None
     if not isinstance(document, dict) or document.get("entrykit_baseline") != FORMAT_VERSION:
         raise BaselineError(
             f"baseline {path} is not an entrykit baseline (version {FORMAT_VERSION}); write one with --write-baseline"
