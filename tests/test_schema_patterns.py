@@ -19,7 +19,14 @@ from .conftest import REPO
 
 @pytest.mark.parametrize(
     ("pattern", "said"),
-    [("^(a+)+$", "backtracks exponentially"), ("x.*y", "polynomially, degree 2"), ("(\\w+\\s?)*:", "backtracks")],
+    [
+        ("^(a+)+$", "backtracks exponentially"),
+        ("x.*y", "polynomially, degree 2"),
+        ("(\\w+\\s?)*:", "backtracks"),
+        # counted repeats: as slow as unbounded ones on texts a little longer than their bounds
+        ("^(a{1,30}){1,30}$", "may backtrack exponentially where its counted repeats run long"),
+        ("^(a?){30}a{30}$", "where its counted repeats run long"),
+    ],
 )
 def test_a_schema_pattern_that_could_backtrack_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str, said: str
@@ -56,3 +63,8 @@ def test_a_schema_whose_refs_loop_is_a_configuration_error_not_a_crash(
     result = CliRunner().invoke(cli, ["lint", "--no-cache"])
     assert result.exit_code == ExitCode.ERROR
     assert "recursed past Python's limit" in result.output and "crashed" not in result.output
+
+
+@pytest.mark.parametrize("pattern", ["^[0-9a-f]{8}$", "^(ab){2,5}$", "^[a-z]{3,8}-[0-9]{1,4}$", "^ERROR.*$", "error"])
+def test_patterns_that_run_in_linear_time_are_taken(pattern: str) -> None:
+    assert slow_search(pattern) is None

@@ -40,7 +40,7 @@ import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -1583,17 +1583,47 @@ def analyse(
 
 @lru_cache(maxsize=256)
 def slow_search(pattern: str, flags: int = 0) -> str | None:
-    """Why `re.search` of `pattern` could take more than linear time on some text (its worst
-    finding, polynomial of any degree included, with an attack), or None when the analysis
-    finds no such way; for a regex that runs on untrusted text without a time limit."""
+    """Why `re.search` of `pattern` could take more than linear time on some text, or None
+    when the analysis finds no way: for a regex that runs on untrusted text without a time
+    limit. Its worst finding, polynomial of any degree included, with an attack; else a
+    structure that backtracks once each counted repeat of more than one pass is read as
+    unbounded (`(a{1,30}){1,30}` is `(a+)+` for any text shorter than 900 characters)."""
     try:
         found = analyse(pattern, flags, "search", report_from_degree=2)
+        if found:
+            finding = found[0].finding
+            how = "exponentially" if finding.kind == "exponential" else f"polynomially, degree {finding.degree},"
+            return f"it backtracks {how} on `{finding.attack.describe()}`"
+        parsed = syntax.parse(pattern, flags)
+        unbounded = replace(parsed, nodes=_unbounded(parsed.nodes))
+        if unbounded.nodes != parsed.nodes:
+            budget = Budget(STEP_BUDGET, _WHAT)
+            candidates = [c for c in _structural(unbounded, flags, "search", budget) if reported(c, 2)]
+            if candidates:
+                worst = candidates[0]
+                how = "exponentially" if worst.kind == "exponential" else f"polynomially, degree {worst.degree},"
+                return f"it may backtrack {how} where its counted repeats run long (around `{worst.where}`)"
     except TooComplex as exc:
         return f"it is too complex to analyse ({exc.reason})"
     except (re.error, RecursionError, OverflowError):
         return None  # (it does not compile: where it is used, that is said)
-    if not found:
-        return None
-    finding = found[0].finding
-    how = "exponentially" if finding.kind == "exponential" else f"polynomially, degree {finding.degree},"
-    return f"it backtracks {how} on `{finding.attack.describe()}`"
+    return None
+
+
+def _unbounded(nodes: Seq) -> Seq:
+    """`nodes` with each counted repeat of more than one pass (`x{2,30}`, `(...){30}`) made
+    unbounded: a bound limits how long a backtracking run lasts, not whether it can."""
+    return tuple(_unbound(node) for node in nodes)
+
+
+def _unbound(node: syntax.Node) -> syntax.Node:
+    if isinstance(node, syntax.Repeat):
+        high = node.high if node.high is not None and node.high <= 1 else None
+        return replace(node, high=high, body=_unbounded(node.body))
+    if isinstance(node, (syntax.Group, syntax.Atomic, syntax.Lookaround)):
+        return replace(node, body=_unbounded(node.body))
+    if isinstance(node, syntax.Alternation):
+        return replace(node, branches=tuple(_unbounded(branch) for branch in node.branches))
+    if isinstance(node, syntax.Conditional):
+        return replace(node, yes=_unbounded(node.yes), no=_unbounded(node.no) if node.no is not None else None)
+    return node
