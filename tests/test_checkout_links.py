@@ -107,3 +107,20 @@ def test_a_configuration_or_baseline_nested_too_deep_is_an_error_not_a_crash(pro
     (project / "baseline.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     result = _lint("--baseline", "baseline.json")
     assert result.exit_code == ExitCode.ERROR and "too deep to be a baseline" in result.output
+
+
+def test_a_report_at_the_top_of_the_work_tree_is_checked_with_the_configuration_in_a_subfolder(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / ".git").mkdir()
+    (project / "tools").mkdir()
+    (project / "entrykit.toml").rename(project / "tools" / "entrykit.toml")
+    (project / "tools" / "entrykit.toml").write_text('root = "../entries"\n', encoding="utf-8")
+    victim = project.parent / "elsewhere" / "target.txt"
+    victim.write_text("kept\n", encoding="utf-8")
+    (project / "entrykit.sarif").symlink_to(victim)
+    result = _lint("--config", "tools/entrykit.toml", "--output-file", "sarif=entrykit.sarif")
+    assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output
+    result = _lint("--config", "tools/entrykit.toml", "--write-baseline", "entrykit.sarif")
+    assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output
+    assert victim.read_text(encoding="utf-8") == "kept\n"

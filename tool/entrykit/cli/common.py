@@ -125,7 +125,7 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
         named = "`root` of the configuration" if config.source is not None else "the corpus root"
         raise CommandError(
             f"{named} leads out of the project `{project}` (to `{config.root}`): a checkout names a corpus "
-            "inside itself; name one elsewhere with --root"
+            "inside itself; name one elsewhere with --root (where a command has it) or with its own project's --config"
         )
     return config
 

@@ -19,6 +19,7 @@ from entrykit.cli.common import (
     ExitCode,
     command_config,
     config_option,
+    project_folder,
     root_option,
     write_failure,
 )
@@ -201,7 +202,7 @@ def lint(
     if add_suppressions:
         ctx.exit(int(_add_suppressions(diagnostics, result, config, quiet)))
     options = ReportOptions(color=name == "text" and color_enabled(out), cwd=Path.cwd(), base=repository_root(config))
-    _write_output_files(extra_outputs, diagnostics, len(result.files), options, config.base)
+    _write_output_files(extra_outputs, diagnostics, len(result.files), options, project_folder(config, Path.cwd()))
     if quiet < 2:
         _report(name, diagnostics, len(result.files), out, options, show_statistics, summary=not quiet)
     out.flush()
@@ -317,7 +318,8 @@ def _names(result: LintResult, config: Config) -> dict[str, str]:
 def _write_baseline(path: Path, result: LintResult, config: Config, quiet: int) -> None:
     keys = baselines.keys(result.diagnostics, _names(result, config))
     try:
-        write_files({path: baselines.render(keys)}, within=config.base)  # (as the reports: see above)
+        # (as the reports: see above)
+        write_files({path: baselines.render(keys)}, within=project_folder(config, Path.cwd()))
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; the baseline was not written") from None
     except WriteRefused as exc:
