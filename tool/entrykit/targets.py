@@ -123,3 +123,21 @@ def write_scope(paths: Sequence[Path], config: Config) -> list[Path]:
         if not (written == root or written.startswith(root.rstrip(os.sep) + os.sep)):
             scope.append(Path(written))
     return scope
+
+
+def project_folder(config: Config, cwd: Path) -> Path:
+    """What a checkout holds, as real paths: the top of the git work tree around the
+    configuration (or around the working directory, without one); else the working
+    directory, when the configuration lies in it; else the configuration's folder."""
+    base = Path(os.path.realpath(config.base))
+    here = Path(os.path.realpath(cwd))
+    top = next((f for f in (base, *base.parents) if (f / ".git").exists()), None)
+    if top is not None:
+        return top
+    return here if within(base, here) else base
+
+
+def within(path: Path, folder: Path) -> bool:
+    """Whether `path`, as it really is (links followed), is `folder` (a real path) or below it."""
+    real = Path(os.path.realpath(path))
+    return real == folder or folder in real.parents

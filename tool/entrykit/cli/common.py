@@ -112,6 +112,7 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
 
     from entrykit.config import load_config
     from entrykit.loader import refused
+    from entrykit.targets import project_folder, within
 
     cwd = working_directory()
     config = load_config(cwd, config_path)
@@ -121,30 +122,13 @@ def command_config(config_path: Path | None, root: Path | None) -> Config:
             raise CommandError(f"--root `{root}` cannot be looked at ({why})")
         return replace(config, root=Path(os.path.realpath(root)))
     project = project_folder(config, cwd)
-    if not _within(config.root, project):
+    if not within(config.root, project):
         named = "`root` of the configuration" if config.source is not None else "the corpus root"
         raise CommandError(
             f"{named} leads out of the project `{project}` (to `{config.root}`): a checkout names a corpus "
             "inside itself; name one elsewhere with --root (where a command has it) or with its own project's --config"
         )
     return config
-
-
-def project_folder(config: Config, cwd: Path) -> Path:
-    """What a checkout holds, as real paths: the top of the git work tree around the
-    configuration (or around the working directory, without one); else the working
-    directory, when the configuration lies in it; else the configuration's folder."""
-    base = Path(os.path.realpath(config.base))
-    here = Path(os.path.realpath(cwd))
-    top = next((f for f in (base, *base.parents) if (f / ".git").exists()), None)
-    if top is not None:
-        return top
-    return here if _within(base, here) else base
-
-
-def _within(path: Path, folder: Path) -> bool:
-    real = Path(os.path.realpath(path))
-    return real == folder or folder in real.parents
 
 
 def corpus_entries(config: Config) -> list[Entry]:

@@ -19,7 +19,6 @@ from entrykit.cli.common import (
     ExitCode,
     command_config,
     config_option,
-    project_folder,
     root_option,
     write_failure,
 )
@@ -32,7 +31,7 @@ from entrykit.lint.engine import LintResult, default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, ReportOptions, statistics, summary_line, summary_style
 from entrykit.output_safety import escape, escape_lines
-from entrykit.targets import inside_corpus, write_scope
+from entrykit.targets import inside_corpus, project_folder, write_scope
 from entrykit.writing import WriteRefused, write_files
 
 if TYPE_CHECKING:
