@@ -641,7 +641,7 @@ def _json_too_deep(text: str, max_nesting: int) -> ParseProblem:
         if char in "[{":
             depth += 1
             if depth > max_nesting:
-                line, col = _place(text, token.start())
+                line, col = offset_place(text, token.start())
                 return ParseProblem(line, col, f"nesting deeper than {max_nesting} levels")
         elif char in "]}":
             depth -= 1
@@ -671,7 +671,7 @@ def parse_json(text: str, max_nesting: int = DEFAULT_MAX_NESTING) -> Parsed:
     try:
         data = json.loads(text, object_pairs_hook=pairs, parse_constant=constant, parse_float=number)
     except json.JSONDecodeError as exc:
-        line, col = _place(text, exc.pos)
+        line, col = offset_place(text, exc.pos)
         return Parsed(problem=ParseProblem(line, col, f"invalid JSON: {exc.msg}"))
     except RecursionError:
         return Parsed(problem=_json_too_deep(text, max_nesting))
@@ -711,11 +711,11 @@ def _surrogate_problem(text: str) -> ParseProblem:
     for pair in _PAIR.finditer(text):
         paired.update((pair.start(), pair.start() + 6))
     spot = next((m.start() for m in _SURROGATE_ESCAPE.finditer(text) if m.start() not in paired), 0)
-    line, col = _place(text, spot)
+    line, col = offset_place(text, spot)
     return ParseProblem(line, col, "a `\\u` escape stands for half a surrogate pair, which is no character")
 
 
-def _place(text: str, offset: int) -> tuple[int, int]:
+def offset_place(text: str, offset: int) -> tuple[int, int]:
     """1-based (line, col) of a character offset; lines end at CRLF, LF or CR."""
     before = text[:offset]
     starts = [m.end() for m in _LINE_BREAKS.finditer(before)]

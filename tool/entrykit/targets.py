@@ -131,10 +131,15 @@ def project_folder(config: Config, cwd: Path) -> Path:
     directory, when the configuration lies in it; else the configuration's folder."""
     base = Path(os.path.realpath(config.base))
     here = Path(os.path.realpath(cwd))
-    top = next((f for f in (base, *base.parents) if (f / ".git").exists()), None)
+    top = work_tree_top(base)
     if top is not None:
         return top
     return here if within(base, here) else base
+
+
+def work_tree_top(folder: Path) -> Path | None:
+    """The nearest folder from `folder` up that holds `.git` (a repository's root), if any."""
+    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
 
 
 def within(path: Path, folder: Path) -> bool:

@@ -31,7 +31,7 @@ from entrykit import pointer as jp
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
 from entrykit.output_safety import escape
-from entrykit.parsing import comments, line_spans, parse_yaml
+from entrykit.parsing import comments, offset_place, parse_yaml
 from entrykit.positions import json_positions
 from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
@@ -532,13 +532,14 @@ def _check_kept(original: str, formatted: str, schema: Mapping[str, Any]) -> Non
         where = _first_difference(before.data, after.data) if after.problem is None else ""
         what = f"the value at `{where or '/'}`" if after.problem is None else "the file into one YAML cannot read"
         raise FormatError(f"formatting would change {what}; the file is left as it is")
+    written = comments(original) or []
     kept = Counter(comment for _, comment in comments(formatted) or [])
-    for at, comment in comments(original) or []:
+    for at, comment in written:
         if kept[comment] <= 0:
-            line, col = _line_col(original, at)
+            line, col = offset_place(original, at)
             raise FormatError(f"formatting would drop the comment `{comment[:40]}`; the file is left as it is", line, col)
         kept[comment] -= 1
-    if comments(original) and format_yaml(formatted, schema) != formatted:
+    if written and format_yaml(formatted, schema) != formatted:
         raise FormatError("formatting would not settle (comments around flow collections); the file is left as it is")
 
 
@@ -555,13 +556,6 @@ def _first_difference(left: Any, right: Any, at: str = "") -> str:
             if a != b:
                 return _first_difference(a, b, jp.child(at, index))
     return at
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    for number, (start, end) in enumerate(line_spans(text), start=1):
-        if start <= offset <= end:
-            return number, offset - start + 1
-    return 1, 1
 
 
 @dataclass(frozen=True)

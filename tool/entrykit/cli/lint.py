@@ -31,7 +31,7 @@ from entrykit.lint.engine import LintResult, default_jobs
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, ReportOptions, statistics, summary_line, summary_style
 from entrykit.output_safety import escape, escape_lines
-from entrykit.targets import inside_corpus, project_folder, write_scope
+from entrykit.targets import inside_corpus, project_folder, work_tree_top, write_scope
 from entrykit.writing import WriteRefused, write_files
 
 if TYPE_CHECKING:
@@ -64,10 +64,7 @@ def _output_files(values: tuple[str, ...]) -> list[tuple[str, Path]]:
 def repository_root(config: Config) -> Path:
     """The folder SARIF paths are relative to: the nearest one above the project holding
     `.git` (a repository's root), else the project's own folder."""
-    for folder in (config.base, *config.base.parents):
-        if (folder / ".git").exists():
-            return folder
-    return config.base
+    return work_tree_top(config.base) or config.base
 
 
 @click.command()

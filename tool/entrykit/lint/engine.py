@@ -57,7 +57,7 @@ from entrykit.schema import fingerprint as schema_fingerprint
 from entrykit.schema import load_schema
 from entrykit.schema import regexes as schema_regexes
 from entrykit.schema import validator as schema_validator
-from entrykit.targets import Plan, plan
+from entrykit.targets import Plan, plan, work_tree_top
 
 log = logging.getLogger(__name__)
 
@@ -176,8 +176,7 @@ def _project_folders(config: Config) -> list[Path]:
     around it (up to the top of its git work tree)."""
     places = [config.root]
     if config.source is not None:
-        base = config.base
-        places.append(next((f for f in (base, *base.parents) if (f / ".git").exists()), base))
+        places.append(work_tree_top(config.base) or config.base)
     return [Path(os.path.realpath(p)) for p in places]
 
 

@@ -1592,22 +1592,23 @@ def slow_search(pattern: str, flags: int = 0) -> str | None:
         found = analyse(pattern, flags, "search", report_from_degree=2)
         if found:
             finding = found[0].finding
-            how = "exponentially" if finding.kind == "exponential" else f"polynomially, degree {finding.degree},"
-            return f"it backtracks {how} on `{finding.attack.describe()}`"
+            return f"it backtracks {_how(finding)} on `{finding.attack.describe()}`"
         parsed = syntax.parse(pattern, flags)
         unbounded = replace(parsed, nodes=_unbounded(parsed.nodes))
         if unbounded.nodes != parsed.nodes:
             budget = Budget(STEP_BUDGET, _WHAT)
             candidates = [c for c in _structural(unbounded, flags, "search", budget) if reported(c, 2)]
             if candidates:
-                worst = candidates[0]
-                how = "exponentially" if worst.kind == "exponential" else f"polynomially, degree {worst.degree},"
-                return f"it may backtrack {how} where its counted repeats run long (around `{worst.where}`)"
+                return f"it may backtrack {_how(candidates[0])} where its counted repeats run long (around `{candidates[0].where}`)"
     except TooComplex as exc:
         return f"it is too complex to analyse ({exc.reason})"
     except (re.error, RecursionError, OverflowError):
         return None  # (it does not compile: where it is used, that is said)
     return None
+
+
+def _how(found: Finding | Candidate) -> str:
+    return "exponentially" if found.kind == "exponential" else f"polynomially, degree {found.degree},"
 
 
 def _unbounded(nodes: Seq) -> Seq:
