@@ -7,6 +7,7 @@ import json
 from itertools import groupby
 from typing import Any, Protocol
 
+from entrykit.output_safety import escape
 from entrykit.translation.coverage import STATUSES, CoverageReport, Task
 
 
@@ -31,13 +32,17 @@ def _by_entry(tasks: tuple[Task, ...]) -> list[tuple[tuple[str, str | None], lis
     return [(key, list(group)) for key, group in groupby(tasks, key=lambda t: (t.path, t.entry_id))]
 
 
+def _task_text(task: Task) -> str:
+    return f"{escape(task.locale)} {escape(task.field)}: {task.status}"
+
+
 def _work_text(tasks: tuple[Task, ...]) -> list[str]:
     if not tasks:
         return ["Nothing to work on."]
     lines = [f"To work on ({len(tasks)} translations in {len(_by_entry(tasks))} entries):"]
     for (path, entry_id), items in _by_entry(tasks):
-        lines.append(f"  {path}" + (f" ({entry_id})" if entry_id else ""))
-        lines += [f"    {task.locale} {task.field}: {task.status}: {task.detail}" for task in items]
+        lines.append(f"  {escape(path)}" + (f" ({escape(entry_id)})" if entry_id else ""))
+        lines += [f"    {_task_text(task)}: {escape(task.detail)}" for task in items]
     return lines
 
 
@@ -49,7 +54,7 @@ def render_text(report: CoverageReport, summary: bool = False) -> str:
     for cell in report.cells:
         counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
         rows.append(
-            [cell.locale, cell.field, str(cell.total)]
+            [escape(cell.locale), escape(cell.field), str(cell.total)]
             + [f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS]
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -60,7 +65,7 @@ def render_text(report: CoverageReport, summary: bool = False) -> str:
     elif report.skipped:
         lines.append("")
     for path, why in report.skipped:
-        lines.append(f"skipped {path}: {why}")
+        lines.append(f"skipped {escape(path)}: {escape(why)}")
     return "\n".join(lines) + "\n"
 
 
@@ -113,7 +118,8 @@ def render_json(report: CoverageReport, summary: bool = False) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Entry-derived text on one line of a Markdown table or list: escaped, `|` too."""
+    return escape(text).replace("|", "\\|")
 
 
 def render_markdown(report: CoverageReport, summary: bool = False) -> str:
@@ -125,7 +131,7 @@ def render_markdown(report: CoverageReport, summary: bool = False) -> str:
     for cell in report.cells:
         counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
         values = " | ".join(f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS)
-        lines.append(f"| {_md(_locale_label(report, cell.locale))} | `{cell.field}` | {cell.total} | {values} |")
+        lines.append(f"| {_md(_locale_label(report, cell.locale))} | `{_md(cell.field)}` | {cell.total} | {values} |")
     if not summary:
         lines += ["", "## To work on", ""]
     if not report.tasks and not summary:
@@ -133,7 +139,7 @@ def render_markdown(report: CoverageReport, summary: bool = False) -> str:
     for (path, entry_id), tasks in _by_entry(() if summary else report.tasks):
         lines.append(f"- [ ] `{_md(path)}`" + (f" ({_md(entry_id)})" if entry_id else ""))
         for task in tasks:
-            lines.append(f"  - {task.locale} `{task.field}`: {task.status}: {_md(task.detail)}")
+            lines.append(f"  - {_md(task.locale)} `{_md(task.field)}`: {task.status}: {_md(task.detail)}")
     if report.skipped:
         lines += ["", "## Skipped", ""]
         lines += [f"- `{_md(path)}`: {_md(why)}" for path, why in report.skipped]
