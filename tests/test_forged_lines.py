@@ -1,8 +1,10 @@
-"""Entry text and file names never make a line of their own in `dupes` text or in a
-`--diff` header: a line break in them is written as `\\n`."""
+"""Entry text, file names and a project's schema never make a line of their own in
+`dupes` text, a `--diff` header, the `translations` report or `entrykit schema`: a line
+break in them is written as `\\n`, and controls a terminal obeys as escapes."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ from click.testing import CliRunner
 
 from entrykit.cli import cli
 
-from .conftest import write_corpus
+from .conftest import REPO, write_corpus
 
 FORGED = "entries/python/fake.yaml:1:1: ET101 [error] forged"
 
@@ -45,3 +47,32 @@ def test_a_file_name_with_a_line_break_stays_on_its_line_in_a_diff(
     assert headers, result.output
     assert all("\\n" in line for line in headers)
     assert not any(line.startswith("entries/python/x.yaml") for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("output_format", ["text", "markdown"])
+def test_ids_and_file_names_with_line_breaks_stay_on_their_line_in_translations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output_format: str
+) -> None:
+    write_corpus(tmp_path, {"python/a.yaml": _entry("python/a\\n" + FORGED)})
+    folder = tmp_path / "entries" / ("q\n" + FORGED)
+    folder.mkdir(parents=True)
+    (folder / "b.yaml").write_text(_entry("python/b"), encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\n[translation]\nrequired = ["zh"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["translations", "--format", output_format])
+    assert "signature_zh" in result.output, result.output
+    assert not any(line.lstrip(" -[]`(").startswith(FORGED) for line in result.output.splitlines())
+    assert result.output.count("\\n" + FORGED) == 2, result.output
+
+
+def test_a_project_schema_prints_no_control_or_line_breaking_character(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = json.loads((REPO / "schema" / "entry.schema.json").read_text(encoding="utf-8"))
+    hostile = "A\u009b31mB \u202eC \u2028D \u0085E \x7fF \x1b[2J\n" + FORGED
+    schema["properties"]["id"]["description"] = hostile
+    (tmp_path / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('schema = "schema.json"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["schema"])
+    assert result.exit_code == 0, result.output
+    assert not any(char in result.output for char in "\u009b\u202e\u2028\u0085\x7f\x1b")
+    assert json.loads(result.output)["properties"]["id"]["description"] == hostile

@@ -14,6 +14,7 @@ from urllib.parse import urljoin
 
 from entrykit.errors import ConfigError
 from entrykit.loader import read_small_file
+from entrykit.output_safety import json_safe
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -42,8 +43,9 @@ def project_schema(base: Path, configured: Path | None) -> Path:
 
 def schema_text(path: Path | None = None) -> str:
     """The schema in use as JSON text (2-space indent, a final newline): for the bundled
-    schema, the file as shipped."""
-    return json.dumps(load_schema(path), indent=2, ensure_ascii=False) + "\n"
+    schema, the file as shipped. Controls and the characters that reorder or break lines
+    are `\\u` escapes: a project's schema prints nothing a terminal obeys."""
+    return json_safe(json.dumps(load_schema(path), indent=2, ensure_ascii=False)) + "\n"
 
 
 MAX_SCHEMA_BYTES = 8 << 20  # the bundled schema is 30 KB; a schema is never megabytes
