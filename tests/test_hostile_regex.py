@@ -43,8 +43,8 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(
     overruns: Counter[str] = Counter()  # pattern -> matches (or compiles) the budget stopped
     real_remote = RegexRunner._run_remote
 
-    def counting_remote(self: RegexRunner, jobs: Any, *args: Any) -> Any:
-        outcomes = real_remote(self, jobs, *args)
+    def counting_remote(self: RegexRunner, jobs: Any, *args: Any, **kwargs: Any) -> Any:
+        outcomes = real_remote(self, jobs, *args, **kwargs)
         for job, outcome in zip(jobs, outcomes, strict=True):
             if outcome.timed_out and outcome.error not in (NOT_RUN, SKIPPED):  # ran, and paid the budget
                 overruns[job.pattern] += 1

@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring.scaffold import check_regex
+from entrykit.entry import Entry
 from entrykit.regex import runner as regex_runner
 from entrykit.regex import syntax
 from entrykit.regex.compiling import COMPILE_CODE_POINTS, cheap_to_compile, wide_range_code_points
 from entrykit.regex.literal_index import required
+from entrykit.regex.lookup import Lookup
 from entrykit.regex.portability import check_portable
 from entrykit.regex.redos import _Alphabet, _class_source
 from entrykit.regex.runner import Job, RegexRunner, Status
@@ -90,6 +93,36 @@ def test_after_three_overruns_a_regex_is_not_run_on_the_rest() -> None:
         # what was not run is no result: it is not remembered
         again = runner.run([Job(EVIL, 0, "search", texts[-1])])[0]
         assert again.status is Status.TIMEOUT and again.error == ""
+
+
+def test_strikes_carried_from_call_to_call_stop_a_regex_after_three_overruns_in_all() -> None:
+    texts = ["a" * (40 + i) + "!" for i in range(6)]
+    strikes: regex_runner.Strikes = {}
+    with RegexRunner(20) as runner:
+        outcomes = [runner.run([Job(EVIL, 0, "search", t)], strikes=strikes)[0] for t in texts]
+        assert [o.error == regex_runner.protocol.NOT_RUN for o in outcomes] == [False] * 3 + [True] * 3
+        assert all(o.status is Status.TIMEOUT for o in outcomes)
+        # without them, each call counts afresh
+        assert runner.run([Job(EVIL, 0, "search", "a" * 50 + "!")])[0].error == ""
+
+
+def test_a_lookup_stops_running_a_regex_that_overran_on_three_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = {"id": "x/evil", "signature": "aaaa", "regex": EVIL}
+    entries = [Entry("x/evil.yaml", Path("x/evil.yaml"), "yaml", data, "")]
+    with RegexRunner(20) as runner:
+        lookup = Lookup(entries, 0, "search", runner)
+        ran: list[regex_runner.Outcome] = []
+        run = runner.run
+
+        def counting(jobs: list[Job], *args: Any, **kwargs: Any) -> list[regex_runner.Outcome]:
+            outcomes = run(jobs, *args, **kwargs)
+            ran.extend(o for o in outcomes if not o.error)  # (NOT_RUN: an error, no run)
+            return outcomes
+
+        monkeypatch.setattr(runner, "run", counting)
+        slow = [lookup.match("a" * (40 + i) + "!")[1] for i in range(6)]
+        assert [[e.id for e in s] for s in slow] == [["x/evil"]] * 6  # timed out on every line
+        assert len(ran) == 3  # but run on the first three only
 
 
 def test_the_match_shown_is_the_one_the_mode_finds() -> None:

@@ -36,7 +36,7 @@ from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.folding import TABLE as _TABLE
 from entrykit.regex.folding import fold
-from entrykit.regex.runner import Job, Outcome, RegexRunner, Status
+from entrykit.regex.runner import Job, Outcome, RegexRunner, Status, Strikes
 from entrykit.regex.steps import longest_fast_text, runs_within_limit_each
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
@@ -652,11 +652,12 @@ class RegexIndex:
                     found.add(number)
         return found
 
-    def match(self, text: str, runner: RegexRunner) -> dict[int, Outcome]:
-        """Outcomes of the candidate regexes on `text` (others cannot match it)."""
+    def match(self, text: str, runner: RegexRunner, strikes: Strikes | None = None) -> dict[int, Outcome]:
+        """Outcomes of the candidate regexes on `text` (others cannot match it); `strikes`
+        as `RegexRunner.run` takes them."""
         numbers = sorted(self.candidates(text))
         jobs = [Job(self.patterns[n] or "", self.flags, self.mode, text) for n in numbers]
-        return dict(zip(numbers, runner.run(jobs), strict=True))
+        return dict(zip(numbers, runner.run(jobs, strikes=strikes), strict=True))
 
 
 def _safe_required(pattern: str | None, flags: int) -> Query:

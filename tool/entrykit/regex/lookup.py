@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from entrykit.entry import Entry
 from entrykit.regex.literal_index import RegexIndex, longest_literal
-from entrykit.regex.runner import Job, RegexRunner, Status
+from entrykit.regex.runner import Job, RegexRunner, Status, Strikes
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,9 @@ class Lookup:
         self.signatures = [entry.str_field("signature") or "" for entry in self.entries]
         self.index = RegexIndex(patterns, flags, mode, self.signatures)
         self._breadth: dict[int, int] = {}
+        # overruns of the budget over every message asked so far: a regex that overran a
+        # few times is not run on the next lines of a log (it is reported as timed out)
+        self._strikes: Strikes = {}
 
     def _other_matches(self, number: int) -> int:
         if number not in self._breadth:
@@ -52,7 +55,7 @@ class Lookup:
         ran past the time budget on it."""
         found: list[Match] = []
         slow: list[Entry] = []
-        for number, outcome in self.index.match(message, self.runner).items():
+        for number, outcome in self.index.match(message, self.runner, self._strikes).items():
             if outcome.status is Status.MATCH:
                 found.append(
                     Match(self.entries[number], longest_literal(self.index.queries[number]), self._other_matches(number))

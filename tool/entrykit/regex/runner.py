@@ -190,6 +190,9 @@ def kill_worker(proc: subprocess.Popen[bytes]) -> None:
             stream.close()
 
 
+Strikes = dict[tuple[str, int, str], int]  # (pattern, flags, mode) -> overruns of the budget
+
+
 class RegexRunner:
     """Runs batches of jobs under a per-match budget; remembers recent outcomes.
 
@@ -217,14 +220,23 @@ class RegexRunner:
             self._worker.kill()
         self._worker = None
 
-    def run(self, jobs: Sequence[Job], remember: bool = True, fast: Sequence[bool] | None = None) -> list[Outcome]:
+    def run(
+        self,
+        jobs: Sequence[Job],
+        remember: bool = True,
+        fast: Sequence[bool] | None = None,
+        strikes: Strikes | None = None,
+    ) -> list[Outcome]:
         """Outcomes in the order of `jobs`; never raises for what a regex does.
 
         With `remember`, outcomes are kept (up to a bound) so that rules asking the
         same question again get the answer without a second run; bulk callers whose
         jobs will not come back (cross-matching a corpus) pass False. `fast` marks
         jobs known to be `provably_fast` (by their regex's `longest_fast_text`); the
-        others are asked.
+        others are asked. A regex that overruns the budget `protocol.STRIKES` times is
+        not run on the rest of the jobs (its outcome: a timeout, `NOT_RUN`); `strikes`
+        carries that count from call to call, for a caller that asks about one text at
+        a time (`entrykit match` over a log's lines).
         """
         results: list[Outcome | None] = [None] * len(jobs)
         unique: dict[Job, int] = {}  # job -> its place in `pending`
@@ -246,7 +258,7 @@ class RegexRunner:
                     place = unique[job] = len(pending)
                     pending.append(job)
                 remote.append((index, place))
-        outcomes = self._run_remote(pending) if pending else []
+        outcomes = self._run_remote(pending, strikes=strikes) if pending else []
         for job, outcome in zip(pending, outcomes, strict=True):
             if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
                 continue  # unknown, not a result: another run may try it
@@ -317,7 +329,7 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0) -> list[Outcome]:
+    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None) -> list[Outcome]:
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget (CPU time) and reports at least every
         # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
@@ -325,9 +337,10 @@ class RegexRunner:
         # than its CPU time, and only a worker that fails to stop itself should meet it.
         watchdog = self.budget + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
-        # this call's texts (the worker does the same within each batch): a corpus of
-        # catastrophic regexes then costs a few budgets per regex, not one per text.
-        strikes: dict[tuple[str, int, str], int] = {}
+        # this call's texts (the worker does the same within each batch), or the caller's:
+        # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.
+        if strikes is None:
+            strikes = {}
         todo: deque[int] = deque(range(len(jobs)))  # not sent yet, in order
         in_flight: deque[int] = deque()  # sent, in the order the worker answers
         one_by_one = False
