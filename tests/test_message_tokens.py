@@ -275,6 +275,8 @@ def test_spans_are_ordered_and_hold_their_text(message: str) -> None:
 @given(st.lists(st.sampled_from(_CHARS), max_size=50).map("".join))
 @example("0×0")  # a bare shape once kept its first and last digit as if they were brackets
 @example("1x1")
+@example("at 1.2.3:45 failed")  # a position with dots once became `\d+(?::\d+)*`, which missed it
+@example("build 2.0:1 crashed")
 def test_suggested_regex_matches_its_message(message: str) -> None:
     for level in ("general", "names kept", "literal"):
         assert re.search(suggest_regex(message, level), message), level

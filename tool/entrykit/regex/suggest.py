@@ -72,7 +72,7 @@ def _generalised(token: mt.Token) -> str | None:
         assert core is not None
         return re.escape(prefix) + r"\d+(?:\.\d+)*" + _escape_text(text[len(prefix) + core.end() :])
     if kind == mt.POSITION:
-        return r"\d+(?::\d+)*"
+        return r"\d+(?:[.:]\d+)*"  # as `message_tokens` reads one: `12:5`, `1.2.3:45`
     if kind == mt.ADDRESS:
         return r"\d+(?:\.\d+){3}" + (r":\d+" if ":" in text else "")
     if kind == mt.QUANTITY:
