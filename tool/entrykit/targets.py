@@ -4,7 +4,7 @@ folders a command that rewrites them must keep its writes inside."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -77,9 +77,24 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
     targets = list(discover(paths))
     names = [str(t) for t in targets]
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
+        # Each file by the name discovery of the root gives it: one named through `..` or
+        # a linked folder is that corpus file, not a second copy of it.
+        names = list(dict.fromkeys(_as_discovered(targets)))
         known = set(names)
         return Plan(names, [name for name in discover_names(root) if name not in known])
     return Plan(names)
+
+
+def _as_discovered(files: Sequence[Path]) -> Iterator[str]:
+    """Each file's folders as they really are (links and `..` resolved), the file as named:
+    how `discover_names` of the corpus root names it (a linked entry file stays one)."""
+    folders: dict[Path, str] = {}
+    for file in files:
+        parent = file.parent
+        real = folders.get(parent)
+        if real is None:
+            real = folders[parent] = os.path.realpath(parent)
+        yield os.path.join(real, file.name)
 
 
 def inside_corpus(paths: Sequence[Path], config: Config) -> list[Path]:

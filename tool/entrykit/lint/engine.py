@@ -637,14 +637,17 @@ def _moved(store: Store, records: Sequence[FileRecord], found: CorpusFound | Non
     return moved
 
 
+def _corpus_order(record: FileRecord) -> list[str]:
+    """A record's place in corpus order: its absolute path's parts (paths sort by parts)."""
+    return str(record.where).split(os.sep)
+
+
 def _corpus_of(records: Sequence[FileRecord], targets: set[str], root: Path) -> Corpus:
-    """The corpus index over the summaries of the records that loaded; focused on `targets`
-    when they are not all of them."""
-    entries = [
-        summary_entry(r.shown, r.abspath, r.fmt, r.summary, r.facts, r.text or "")
-        for r in records
-        if r.failure is None and r.summary is not None
-    ]
+    """The corpus index over the summaries of the records that loaded, in corpus order (by
+    path, as discovery of the root sorts files, whatever the run named first or the folder
+    it runs from); focused on `targets` when they are not all of them."""
+    loaded = sorted((r for r in records if r.failure is None and r.summary is not None), key=_corpus_order)
+    entries = [summary_entry(r.shown, r.abspath, r.fmt, r.summary or {}, r.facts, r.text or "") for r in loaded]
     focus = frozenset(n for n, e in enumerate(entries) if e.path in targets)
     return Corpus(entries, root if root.is_dir() else None, None if len(focus) == len(entries) else focus)
 

@@ -1136,8 +1136,7 @@ def corpus_cross_matches(
             if isinstance(example, str):
                 pointer = pointers.get(index) or pointers.setdefault(index, f"/examples/{index}")
                 texts.append(Text(number, pointer, example))
-    # (by path: a focused run numbers its targets first)
-    uncovered.sort(key=lambda number: str(entries[number].path))
+    # (`uncovered` is in corpus order, by path: how the engine numbers a corpus's entries)
     unchecked = _past_uncovered_limit(patterns, uncovered)
     for number in unchecked:
         patterns[number] = None  # (its texts are still matched by the other regexes)

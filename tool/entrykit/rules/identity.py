@@ -58,10 +58,10 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     An id claimed by more than four entries names the first three others (by path)
     and counts the rest.
     """
-    owners: dict[str, list[tuple[Entry, str]]] = {}
-    for entry in corpus:
+    owners: dict[str, list[tuple[int, Entry, str]]] = {}
+    for number, entry in enumerate(corpus):  # (numbered in corpus order: by path)
         for where, claimed in _claims(entry):
-            owners.setdefault(claimed, []).append((entry, where))
+            owners.setdefault(claimed, []).append((number, entry, where))
     wanted = None if corpus.focus is None else {id(e) for _, e in corpus.focused()}
     for claimed, holders in owners.items():
         if len(holders) < 2:
@@ -69,10 +69,10 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         # The first few other holders by path, the rest counted: one id claimed by many
         # entries gives findings linear in them, not in their pairs.
         places: dict[str, list[str]] = {}
-        for holder, where in sorted(holders, key=lambda item: (item[0].path, item[1])):
+        for _, holder, where in sorted(holders, key=lambda item: (item[0], item[2])):
             places.setdefault(holder.path, []).append(where)
         paths = list(places)
-        for entry, where in holders:
+        for _, entry, where in holders:
             if wanted is not None and id(entry) not in wanted:
                 continue
             if len(paths) == 1:
