@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from entrykit.authoring.formatter import canonical_keys, format_text
+from entrykit.authoring.formatter import canonical_keys, dump_entry, format_text
 from entrykit.cli import ExitCode, cli
 from entrykit.parsing import parse_json, parse_yaml
 from entrykit.schema import load_schema
@@ -236,3 +236,29 @@ def test_fmt_keeps_meaning_and_is_idempotent(entry: dict, order: object, style: 
         assert _fmt(plain) == once
     as_json = json.dumps(shuffled, ensure_ascii=False)
     assert json.loads(format_text(as_json, "json").text) == shuffled
+
+
+# What YAML readers take for a line break (LF, CR, NEL, line and paragraph separators),
+# mixed with text a block scalar would otherwise hold.
+_BREAKING_TEXT = st.lists(
+    st.sampled_from(["line", " ", "x:", "\n", "\r", "\r\n", "\x85", "\u2028", "\u2029", "\t", "中"]), max_size=10
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_BREAKING_TEXT)
+def test_new_entries_read_back_as_written_whatever_their_line_breaks(text: str) -> None:
+    """`new`, `import` and `merge` write with `dump_entry`: what entrykit reads back, and what
+    `fmt` leaves alone, is the text given, a NEL or a separator inside multi-line text too."""
+    data = {
+        "id": "t/x",
+        "signature": text,
+        "root_cause": text,
+        "workarounds": [{"action": text, "how": text}],
+        "tags": [text],
+        "os_specific": {f"k{text}": text},
+    }
+    written = dump_entry(data)
+    back = parse_yaml(written)
+    assert back.problem is None and back.data == data, written
+    assert format_text(written, "yaml").text == written

@@ -142,6 +142,12 @@ def _analysis(text: str) -> Any:
     return _ANALYSER.emitter.analyze_scalar(text)
 
 
+# What YAML readers take for a line break besides LF: in a block a NEL or a line or
+# paragraph separator would end the line (and a lone CR too), so the text read back would
+# differ; in double quotes each is written as an escape.
+_OTHER_BREAK = re.compile("[\r\x85\u2028\u2029]")
+
+
 def styled(text: str) -> str:
     """The string as it should be emitted: plain where YAML allows, a literal block for
     multi-line text that a block can hold exactly, double quotes otherwise."""
@@ -149,6 +155,7 @@ def styled(text: str) -> str:
         lines = text.split("\n")
         block_safe = (
             not text.startswith((" ", "\t"))
+            and _OTHER_BREAK.search(text) is None
             and all(line == line.rstrip() for line in lines)
             and "\t" not in text
             and _analysis(text).allow_block
