@@ -357,6 +357,54 @@ def test_the_modeline_is_written_where_the_project_has_no_schema_file_yet(
     assert json.loads((project / "schema" / "entry.schema.json").read_text(encoding="utf-8"))["title"] == "entrykit entry"
 
 
+# --- --on-match example on an entry that cannot be edited ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "reason"),
+    [
+        (
+            "dup.yaml",
+            "id: zz/dup\nsignature: Frobnicator exploded badly\nregex: Frobnicator exploded\nroot_cause: x\n"
+            "root_cause: y\n",
+            'found duplicate key "root_cause" with value "y" (original value: "x") at line 5',
+        ),
+        (
+            "inf.json",
+            '{"id": "zz/inf", "signature": "Frobnicator exploded badly", "regex": "Frobnicator exploded", '
+            '"root_cause": "x", "confidence": 1e999}\n',
+            "`1e999` is not a finite number, which JSON cannot hold (ET005)",
+        ),
+    ],
+)
+def test_an_example_is_not_added_to_an_entry_that_cannot_be_edited(
+    project: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, reason: str
+) -> None:
+    write_corpus(project, {f"zz/{name}": text})
+    before = {p: p.read_bytes() for p in (project / "entries").rglob("*") if p.is_file()}
+    args = ("--signature", "Frobnicator exploded twice", "--root-cause", "r", "--domain", "zz")
+    code, out = _invoke(project, monkeypatch, *args, "--on-match", "example")
+    assert code == ExitCode.CLEAN and out.count("\n") == 1, out  # a refused add, as for a message already held
+    assert out == f"nothing written: zz/{name[:3]} cannot be edited ({reason}); fix entries/zz/{name} first\n"
+    assert {p: p.read_bytes() for p in (project / "entries").rglob("*") if p.is_file()} == before
+
+
+def test_at_a_prompt_an_entry_that_cannot_be_edited_is_refused_and_asked_again(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (
+        "id: zz/dup\nsignature: Frobnicator exploded badly\nregex: Frobnicator exploded\nroot_cause: x\nroot_cause: y\n"
+    )
+    write_corpus(project, {"zz/dup.yaml": text})
+    monkeypatch.chdir(project)
+    args = ["new", "--signature", "Frobnicator exploded twice"]
+    result = CliRunner().invoke(cli, args, input="\ne\ns\n", catch_exceptions=False)
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert "  zz/dup cannot be edited (found duplicate key" in result.output
+    assert result.output.count("[s]top, add it as an [e]xample") == 2
+    assert (project / "entries" / "zz" / "dup.yaml").read_text(encoding="utf-8") == text
+
+
 # --- suggestions -----------------------------------------------------------
 
 

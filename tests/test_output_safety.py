@@ -259,3 +259,97 @@ def test_the_hostile_values_are_still_shown_escaped(hostile: Path, monkeypatch: 
     assert "`torch fine\\n::error file=entries/x.yaml,line=1,title=FORGED::forged annotation`" in result.stdout
     assert "pip/x\\n\\x3a:error title=FORGED::name.yaml" not in result.stdout  # mid-line: only the break escaped
     assert "pip/x\\n::error title=FORGED::name.yaml" in result.stdout
+
+
+# -- `new`: the corpus's ids, domains and categories, and --from's values as defaults ----------
+
+FORGED = "\n::error file=README.md,line=1::forged annotation"
+
+
+def _matching_corpus(base: Path) -> None:
+    """Two entries whose regexes match `Some error` + FORGED; the first holds it as its signature."""
+    write_corpus(
+        base,
+        {
+            "t/held.yaml": "\n".join(
+                [
+                    f"id: {json.dumps('t' + FORGED + '/held')}",
+                    f"signature: {json.dumps('Some error' + FORGED)}",
+                    'regex: "Some error"',
+                    "root_cause: rc",
+                    f"category: {json.dumps('c' + FORGED)}",
+                    "",
+                ]
+            ),
+            "t/other.yaml": "\n".join(
+                [
+                    f"id: {json.dumps('t/other' + INJECTIONS[5])}",
+                    'signature: "Some error, other"',
+                    'regex: "Some"',
+                    "root_cause: rc",
+                    "",
+                ]
+            ),
+        },
+    )
+    (base / "pyproject.toml").write_text('[tool.entrykit]\nroot = "entries"\n', encoding="utf-8")
+
+
+def test_new_prints_no_entry_text_raw_when_it_refuses_an_example(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _matching_corpus(tmp_path)
+    (tmp_path / "entries" / "t" / "other.yaml").unlink()
+    monkeypatch.chdir(tmp_path)
+    args = ["new", "--no-input", "--signature", "Some error" + FORGED, "--root-cause", "r", "--domain", "t"]
+    result = CliRunner().invoke(cli, [*args, "--on-match", "example"], catch_exceptions=False)
+    assert result.exit_code == 0 and result.stdout.count("\n") == 1, result.output
+    assert "t\\n::error file=README.md,line=1::forged annotation/held already holds this message" in result.stdout
+    assert_safe(result.stdout, "new stdout")
+
+
+def test_new_at_a_prompt_prints_no_entry_text_raw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every prompt of `new`, its defaults, the matches it offers and the entry it shows."""
+    _matching_corpus(tmp_path)
+    answers = {
+        "signature": "Some error" + FORGED,
+        "category": "c" + FORGED,
+        "regex": "Some" + FORGED,
+        "root_cause": "r" + FORGED,
+        "signature_zh": INJECTIONS[4],
+        "dead_ends": [{"action": "d" + FORGED, "why_fails": "w" + FORGED, "fail_rate": 0.5}],
+        "workarounds": [{"action": "w" + FORGED, "success_rate": 0.5, "how": INJECTIONS[6]}],
+    }
+    (tmp_path / "answers.json").write_text(json.dumps(answers), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    typed = [
+        "",  # the signature given
+        "e",  # add it as an example
+        escape("t" + FORGED + "/held"),  # refused: that entry holds the message
+        "c",  # continue with a new entry
+        "t",  # domain
+        "",  # id
+        "",  # the category given, which is no snake_case
+        "c",
+        "Some error",  # for the regex given, which does not match the signature
+        "",
+        "",  # root cause
+        "",  # dead end 2
+        "",  # workaround 2
+        "",  # version row 1
+        "",  # signature (zh)
+        "x",  # root_cause (zh)
+        "y",  # workaround (zh)
+        "",  # evidence
+        "",  # confidence
+        "",  # first seen
+        "",  # last confirmed
+        "y",  # write
+    ]
+    result = CliRunner().invoke(
+        cli, ["new", "--from", "answers.json"], input="\n".join(typed) + "\n", catch_exceptions=False
+    )
+    assert "wrote entries/t/" in result.stdout, result.output
+    assert "already holds this message as its signature" in result.stdout
+    assert_safe(result.stdout, "new stdout")
+    assert_safe(result.stderr, "new stderr")

@@ -15,9 +15,11 @@ from itertools import pairwise
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.scalarstring import ScalarString
 
 from entrykit import pointer as jp
+from entrykit.errors import EntrykitError
 
 WIDTH = 4096  # never fold long lines: entries hold long messages
 
@@ -147,7 +149,7 @@ def finite_float(text: str) -> float:
     written are kept as written: ET005 reports them)."""
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"`{text}` is not a finite number, which JSON cannot hold (ET005); fix it first")
+        raise ValueError(f"`{text}` is not a finite number, which JSON cannot hold (ET005)")
     return value
 
 
@@ -164,3 +166,24 @@ def load_document(text: str, fmt: str) -> Document:
     yaml = make_yaml(*guess_layout(text))
     data = yaml.load(text)
     return Document(data, "yaml", yaml=yaml, source=text)
+
+
+class NotEditable(EntrykitError):
+    """A file the round-trip editor cannot load (duplicate keys, a number no double holds, ...);
+    the message is the reason, on one line."""
+
+
+def editable_document(text: str, fmt: str) -> Document:
+    """`load_document`, or NotEditable saying why the text cannot be edited."""
+    try:
+        return load_document(text, fmt)
+    except Exception as exc:  # noqa: BLE001 - ruamel raises many kinds for data problems (duplicate keys, ...)
+        raise NotEditable(_reason(exc)) from None
+
+
+def _reason(exc: Exception) -> str:
+    """The parser's complaint on one line: its problem and line, without its quote of the text."""
+    if isinstance(exc, MarkedYAMLError) and exc.problem:
+        where = f" at line {exc.problem_mark.line + 1}" if exc.problem_mark is not None else ""
+        return f"{exc.problem}{where}"
+    return " ".join(str(exc).split())

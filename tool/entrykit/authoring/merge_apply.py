@@ -24,7 +24,7 @@ from entrykit.errors import UsageError
 from entrykit.lint.engine import check, configured
 from entrykit.loader import parse_text
 from entrykit.paths import is_valid_id, shown
-from entrykit.roundtrip import Document, load_document
+from entrykit.roundtrip import Document, NotEditable, editable_document
 from entrykit.rules.regex import TELLING_AMONG
 from entrykit.schema import load_schema
 from entrykit.writing import write_files
@@ -206,10 +206,9 @@ def _update(container: Any, key: Any, new: Any) -> None:
 def _editable(entry: Entry, why: str = "it is merged") -> Document:
     """The entry's file loaded for editing, or a UsageError naming why it cannot be (nothing written)."""
     try:
-        return load_document(entry.text, entry.fmt)
-    except Exception as exc:  # noqa: BLE001 - ruamel's errors (duplicate keys, ...) are data problems here
-        reason = " ".join(str(exc).split()).split(" To suppress")[0]
-        raise UsageError(f"`{entry.path}` cannot be edited ({reason}) but {why}; fix it first") from None
+        return editable_document(entry.text, entry.fmt)
+    except NotEditable as exc:
+        raise UsageError(f"`{entry.path}` cannot be edited ({exc}) but {why}; fix it first") from None
 
 
 def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:

@@ -23,7 +23,7 @@ from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.lookup import Lookup
 from entrykit.regex.runner import Job, RegexSettings, Status
 from entrykit.regex.suggest import suggest_regex
-from entrykit.roundtrip import load_document
+from entrykit.roundtrip import editable_document
 from entrykit.versions.rows import normalize_version_row
 
 _ERROR_LINE = re.compile(r"(error|exception|fatal|failed|denied|not found|unable|cannot|can't|invalid)", re.I)
@@ -275,8 +275,9 @@ def held_message(entry: Entry, message: str) -> str | None:
 
 
 def add_example(text: str, fmt: str, message: str) -> str:
-    """An existing entry's text with `message` appended to its `examples` (comments kept)."""
-    document = load_document(text, fmt)
+    """An existing entry's text with `message` appended to its `examples` (comments kept);
+    NotEditable if the round-trip editor cannot load it."""
+    document = editable_document(text, fmt)
     data = document.data
     examples = data.get("examples")
     if isinstance(examples, list):

@@ -32,33 +32,40 @@ from entrykit.lint.engine import configured
 from entrykit.lint.engine import lint as run_lint
 from entrykit.lint.reporters import REPORTERS, summary_line
 from entrykit.loader import decode, display_path, read_entry_bytes
-from entrykit.output_safety import escape
+from entrykit.output_safety import escape, escape_lines
 from entrykit.parsing import parse_json
 from entrykit.paths import entry_path, is_valid_id
+from entrykit.roundtrip import NotEditable
 from entrykit.schema import project_schema
 from entrykit.versions.package_names import Naming, configured_naming
 from entrykit.versions.rows import check_row
 from entrykit.writing import atomic_write
 
 
+def _prompt(label: str, default: Any = None, **options: Any) -> Any:
+    """`click.prompt`, its default shown escaped: defaults come from --from and the corpus."""
+    shown = label if default is None or default == "" else f"{label} [{escape(str(default))}]"
+    return click.prompt(shown, default=default, show_default=False, **options)
+
+
 def _ask_rate(label: str, default: float | None = None) -> float:
     while True:
-        text = click.prompt(label, default=None if default is None else str(default))
+        text = _prompt(label, None if default is None else str(default))
         try:
             return scaffold.parse_rate(text)
         except ValueError:
-            click.echo(f"  `{text}` is not a rate: give 0.8 or 80%")
+            click.echo(f"  `{escape(text)}` is not a rate: give 0.8 or 80%")
 
 
 def _ask_required(label: str, default: str | None = None) -> str:
     while True:
-        value = click.prompt(label, default=default or None).strip()
+        value = _prompt(label, default or None).strip()
         if value:
             return value
 
 
 def _ask_optional(label: str, default: str = "") -> str:
-    return str(click.prompt(label, default=default, show_default=bool(default))).strip()
+    return str(_prompt(label, default)).strip()
 
 
 def _read_message(default: str | None) -> str:
@@ -82,7 +89,9 @@ def _show_matches(found: list[Entry]) -> None:
         click.echo(f"  {escape(str(entry.id))}  ({escape(entry.path)})")
 
 
-def _on_match_interactive(found: list[Entry], message: str) -> tuple[str, Entry | None]:
+def _on_match_interactive(found: list[Entry], message: str) -> str:
+    """`stop` or `continue`, as the contributor chooses; _AddExample if they choose to add the
+    message to an entry's examples and it can be."""
     _show_matches(found)
     while True:
         choice = click.prompt(
@@ -90,19 +99,29 @@ def _on_match_interactive(found: list[Entry], message: str) -> tuple[str, Entry 
             type=click.Choice(["s", "e", "c"]), default="s",
         )
         if choice != "e":
-            return {"s": "stop", "c": "continue"}[choice], None
+            return {"s": "stop", "c": "continue"}[choice]
         target = found[0]
         if len(found) > 1:
-            ids = [str(e.id) for e in found]
-            target = found[ids.index(click.prompt("Which entry", type=click.Choice(ids), default=ids[0]))]
-        held = scaffold.held_message(target, message)
-        if held is None:
-            return "example", target
-        click.echo(f"  {escape(str(target.id))} already holds this message as {held}; there is nothing to add")
+            shown_ids = [escape(str(e.id)) for e in found]  # the choices are shown: ids from the corpus
+            answer = click.prompt("Which entry", type=click.Choice(shown_ids), default=shown_ids[0])
+            target = found[shown_ids.index(answer)]
+        click.echo(f"  {escape(_offer_example(target, message))}")
 
 
-def _add_as_example(entry: Entry, message: str) -> None:
-    text = scaffold.add_example(entry.text, entry.fmt, message)
+def _offer_example(target: Entry, message: str) -> str:
+    """_AddExample with `target`'s text holding `message` in its examples; where there is
+    nothing to add or the file cannot be edited, why not."""
+    held = scaffold.held_message(target, message)
+    if held is not None:
+        return f"{target.id} already holds this message as {held}; there is nothing to add"
+    try:
+        text = scaffold.add_example(target.text, target.fmt, message)
+    except NotEditable as exc:
+        return f"{target.id} cannot be edited ({exc}); fix {target.path} first"
+    raise _AddExample(target, text)
+
+
+def _add_as_example(entry: Entry, text: str) -> None:
     atomic_write(entry.abspath, text)
     click.echo(f"added the message to the examples of {escape(str(entry.id))} ({escape(entry.path)})")
 
@@ -125,10 +144,18 @@ def _interactive_answers(
     translations = _ask_translations(
         start, config.settings.get("translation", {}).get("required", []), signature, root_cause, workarounds
     )
-    evidence = click.prompt("Evidence count (independent reports)", default=int(start.get("evidence_count", 1)), type=click.IntRange(0))
+    evidence = _prompt(
+        "Evidence count (independent reports)", int(start.get("evidence_count", 1)), type=click.IntRange(0)
+    )
     confidence = _ask_rate("Confidence that the root cause is right (0-1)", start.get("confidence", 0.7))
-    first_seen = click.prompt("First seen (YYYY-MM-DD)", default=str(start.get("first_seen", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
-    confirmed = click.prompt("Last confirmed (YYYY-MM-DD)", default=str(start.get("last_confirmed", today.isoformat())), type=click.DateTime(["%Y-%m-%d"]))
+    first_seen = _prompt(
+        "First seen (YYYY-MM-DD)", str(start.get("first_seen", today.isoformat())), type=click.DateTime(["%Y-%m-%d"])
+    )
+    confirmed = _prompt(
+        "Last confirmed (YYYY-MM-DD)",
+        str(start.get("last_confirmed", today.isoformat())),
+        type=click.DateTime(["%Y-%m-%d"]),
+    )
     return scaffold.Answers(
         signature=signature, entry_id=entry_id, category=category, regex=regex, root_cause=root_cause,
         dead_ends=dead_ends, workarounds=workarounds, versions=versions, translations=translations,
@@ -146,17 +173,14 @@ def _ask_signature(start: dict[str, Any], corpus: list[Entry], regex_settings: M
     if not found:
         click.echo("No entry in the corpus matches this message yet.")
         return signature
-    action, target = _on_match_interactive(found, signature)
-    if action == "stop":
+    if _on_match_interactive(found, signature) == "stop":
         raise _Stopped("nothing written: the error is already in the corpus")
-    if action == "example" and target is not None:
-        raise _AddExample(target, signature)
     return signature
 
 
 def _ask_domain(start: dict[str, Any], signature: str, domains: list[str]) -> str:
     if domains:
-        click.echo(f"Domains in the corpus: {', '.join(domains)}")
+        click.echo(f"Domains in the corpus: {escape(', '.join(domains))}")
     guessed = start.get("id", "").split("/")[0] if start.get("id") else scaffold.guess_domain(signature, domains)
     while True:
         domain = _ask_required("Domain", guessed)
@@ -173,14 +197,14 @@ def _ask_id(start: dict[str, Any], signature: str, domain: str, corpus: list[Ent
         if not is_valid_id(entry_id) or not entry_id.startswith(domain + "/"):
             click.echo(f"  an id is `{domain}/<slug>` in lowercase letters, digits, `-`, `_`, `.`")
         elif entry_id in taken:
-            click.echo(f"  `{entry_id}` is taken")
+            click.echo(f"  `{escape(entry_id)}` is taken")
         else:
             return entry_id
 
 
 def _ask_category(start: dict[str, Any], signature: str, categories: list[str]) -> str:
     if categories:
-        click.echo(f"Categories in the corpus: {', '.join(categories)}")
+        click.echo(f"Categories in the corpus: {escape(', '.join(categories))}")
     default_category = start.get("category") or _default_category(signature, categories) or "runtime_error"
     while True:
         category = _ask_required("Category", default_category)
@@ -195,7 +219,7 @@ def _ask_regex(start: dict[str, Any], signature: str, corpus: list[Entry], regex
     while True:
         check = scaffold.check_regex(regex, signature, regex_settings)
         if check.error:
-            click.echo(f"  does not compile: {check.error}")
+            click.echo(f"  does not compile: {escape(str(check.error))}")
         elif not check.ok:
             click.echo("  does not match the signature")
         else:
@@ -243,13 +267,13 @@ def _ask_versions(versions: list[str], naming: Naming) -> list[str]:
             return versions
         row = check_row(typed, naming)
         if row.canonical is None:
-            click.echo(f"  {row.problem}; e.g. `python>=3.11`, `torch>=2.0,<2.3`, `CUDA 11.x+`")
+            click.echo(f"  {escape(str(row.problem))}; e.g. `python>=3.11`, `torch>=2.0,<2.3`, `CUDA 11.x+`")
             continue
         versions.append(row.canonical)
         if row.guessed:
-            click.echo(f"  -> {row.canonical} (that release only; add `.*` for the whole series)")
+            click.echo(f"  -> {escape(row.canonical)} (that release only; add `.*` for the whole series)")
         else:
-            click.echo(f"  -> {row.canonical}")
+            click.echo(f"  -> {escape(row.canonical)}")
 
 
 def _ask_translations(
@@ -261,11 +285,11 @@ def _ask_translations(
         click.echo(f"Translations into `{locale}` (empty: leave it for a translator; lint will say it is missing).")
         for field_name, source in (("signature", signature), ("root_cause", root_cause)):
             key = f"{field_name}_{locale}"
-            value = _ask_optional(f"{field_name} ({locale}) for: {source}", translations.get(key, ""))
+            value = _ask_optional(f"{field_name} ({locale}) for: {escape(source)}", translations.get(key, ""))
             translations[key] = value
         steps = []
         for item in workarounds:
-            steps.append(_ask_optional(f"workaround ({locale}) for: {item['action']}"))
+            steps.append(_ask_optional(f"workaround ({locale}) for: {escape(str(item.get('action', '')))}"))
         translations[f"workarounds_{locale}"] = steps if all(steps) else []
     return translations
 
@@ -290,10 +314,12 @@ class _Stopped(Exception):
 
 
 class _AddExample(Exception):
-    def __init__(self, target: Entry, message: str) -> None:
-        super().__init__(message)
+    """The contributor chose to add the message to `target`'s examples: its edited text."""
+
+    def __init__(self, target: Entry, text: str) -> None:
+        super().__init__(str(target.id))
         self.target = target
-        self.message = message
+        self.text = text
 
 
 def _json_object(path: Path, config: Config) -> Any:
@@ -427,11 +453,11 @@ def new_command(
         click.echo("\naborted; nothing written", err=True)
         click.get_current_context().exit(int(ExitCode.ERROR))
     except _Stopped as exc:
-        click.echo(str(exc))
+        click.echo(escape(str(exc)))  # it can name an entry of the corpus
         return
     except _AddExample as exc:
         try:
-            _add_as_example(exc.target, exc.message)
+            _add_as_example(exc.target, exc.text)
         except OSError as error:
             raise CommandError(f"{write_failure(error)}; no file was changed") from None
         return
@@ -439,7 +465,7 @@ def new_command(
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; nothing written") from None
-    click.echo(f"wrote {display_path(written)}")
+    click.echo(f"wrote {escape(display_path(written))}")
     _report_written(written, config, day)
 
 
@@ -490,10 +516,7 @@ def _stop_at_a_match(signature: str, corpus: list[Entry], config: Config, on_mat
     if not found or on_match == "continue":
         return
     if on_match == "example" and len(found) == 1:
-        held = scaffold.held_message(found[0], signature)
-        if held is not None:
-            raise _Stopped(f"nothing written: {found[0].id} already holds this message as {held}")
-        raise _AddExample(found[0], signature)
+        raise _Stopped(f"nothing written: {_offer_example(found[0], signature)}")
     _show_matches(found)
     click.echo("nothing written (--on-match continue writes a new entry anyway)", err=True)
     click.get_current_context().exit(int(ExitCode.FINDINGS))
@@ -506,9 +529,9 @@ def _write_answers(answers: scaffold.Answers, config: Config, day: date, *, conf
     if target.exists() and not force:
         raise CommandError(f"`{display_path(target)}` exists; choose another id (--force overwrites it)")
     if confirm:
-        click.echo(formatter.dump_entry(data, "yaml", schema_ref(target, config)))
+        click.echo(escape_lines(formatter.dump_entry(data, "yaml", schema_ref(target, config))))
         verb = "Overwrite" if target.exists() else "Write"
-        if not click.confirm(f"{verb} {display_path(target)}?", default=True):
+        if not click.confirm(f"{verb} {escape(display_path(target))}?", default=True):
             raise _Stopped("nothing written")
     return write_entry(config.root, data, config, "yaml", overwrite=force)
 
@@ -517,7 +540,7 @@ def _report_written(written: Path, config: Config, day: date) -> None:
     """Where the schema for editors is, and the new entry's lint; exit 1 on an error finding."""
     schema_file = project_schema(config.base, config.schema)
     if not schema_file.is_file():
-        shown_schema = display_path(schema_file)
+        shown_schema = escape(display_path(schema_file))
         click.echo(f"editors check it against {shown_schema} once `entrykit schema --output {shown_schema}` writes it")
     result = run_lint([written], config, day)
     out = io.StringIO()

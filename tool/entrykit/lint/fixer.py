@@ -17,14 +17,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.error import YAMLError
-
 from entrykit.config import Config
 from entrykit.diagnostic import Diagnostic
 from entrykit.entry import Entry
 from entrykit.lint.engine import LintResult, lint
 from entrykit.output_safety import escape
-from entrykit.roundtrip import load_document
+from entrykit.roundtrip import NotEditable, editable_document
 
 MAX_ROUNDS = 10  # each round fixes at least one value; more means two rules disagree
 
@@ -85,8 +83,8 @@ def _overlaps(pointer: str, other: str) -> bool:
 def _apply(entry: Entry, diagnostics: Sequence[Diagnostic]) -> tuple[str, list[AppliedFix]] | str:
     """The entry's text with the fixes applied, or why the file cannot be fixed."""
     try:
-        document = load_document(entry.text, entry.fmt)
-    except (YAMLError, ValueError) as exc:
+        document = editable_document(entry.text, entry.fmt)
+    except NotEditable as exc:
         return f"cannot be edited: {exc}"
     if document.dump() != entry.text:
         return "cannot be edited without reformatting it"
