@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from entrykit.authoring import scaffold
 from entrykit.cli import ExitCode, cli
@@ -355,6 +357,109 @@ def test_the_modeline_is_written_where_the_project_has_no_schema_file_yet(
     assert "`entrykit schema --output schema/entry.schema.json`" in out
     assert CliRunner().invoke(cli, ["schema", "--output", "schema/entry.schema.json"]).exit_code == ExitCode.CLEAN
     assert json.loads((project / "schema" / "entry.schema.json").read_text(encoding="utf-8"))["title"] == "entrykit entry"
+
+
+# --- --from values of the wrong kind ------------------------------------------------
+
+
+def _invoke_from(project: Path, monkeypatch: pytest.MonkeyPatch, text: str, *args: str) -> tuple[int, str]:
+    (project / "answers.json").write_text(text, encoding="utf-8")
+    return _invoke(project, monkeypatch, "--from", "answers.json", "--domain", "t", "--category", "c", *args)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ('"evidence_count": [1]', "`evidence_count` must be a whole number"),
+        ('"evidence_count": null', "`evidence_count` must be a whole number"),
+        ('"evidence_count": 1e30', "`evidence_count` must be a whole number from 0 to 9007199254740992"),
+        ('"evidence_count": 2.5', "`evidence_count` must be a whole number"),
+        ('"evidence_count": -1', "`evidence_count` must be a whole number"),
+        ('"evidence_count": true', "`evidence_count` must be a whole number"),
+        ('"workarounds": [1]', "`workarounds[0]` must be an object"),
+        ('"dead_ends": [{"action": "a", "why_fails": "b", "fail_rate": 1}, "x"]', "`dead_ends[1]` must be an object"),
+        ('"workarounds": [{"action": ["a"], "success_rate": 1}]', "`workarounds[0].action` must be a string"),
+        ('"workarounds": [{"action": "a", "success_rate": "90%"}]', "`workarounds[0].success_rate` must be a number"),
+        ('"confidence": "high"', "`confidence` must be a number"),
+        ('"fix_success_rate": [0.5]', "`fix_success_rate` must be a number"),
+        ('"versions": [3]', "`versions[0]` must be a string or an object"),
+        ('"versions": [{"version": 3}]', "`versions[0].version` must be a string"),
+        ('"first_seen": "last week"', "`first_seen` must be a date (YYYY-MM-DD)"),
+        ('"last_confirmed": "2024-02-30"', "`last_confirmed` must be a date (YYYY-MM-DD)"),
+        ('"evidence_count": 1e999', "answers.json:1:66: `1e999` is not a finite number (ET005)"),
+        ('"confidence": NaN, "fix_success_rate": 1e999', "answers.json:1:62: `NaN` is not a finite number (ET005)"),
+        ('"fix_success_rate": -Infinity', "`-Infinity` is not a finite number (ET005)"),
+        ('"workarounds": [{"action": "a", "success_rate": 1e999}]', "`1e999` is not a finite number (ET005)"),
+        ('"tags": [1e400]', "`1e400` is not a finite number (ET005)"),
+    ],
+)
+def test_a_from_value_of_the_wrong_kind_is_one_line_naming_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch, fields: str, message: str
+) -> None:
+    before = _files(project / "entries")
+    code, out = _invoke_from(project, monkeypatch, '{"signature": "Some error", "root_cause": "r", ' + fields + "}")
+    assert code == ExitCode.ERROR and message in out and out.count("\n") == 1, out
+    assert _files(project / "entries") == before
+
+
+def test_a_whole_number_written_with_a_point_is_a_count(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = _invoke_from(
+        project, monkeypatch, '{"signature": "Some error", "root_cause": "r", "evidence_count": 3.0}'
+    )
+    assert code == ExitCode.CLEAN, out
+    text = (project / "entries" / "t" / "some-error.yaml").read_text(encoding="utf-8")
+    assert "\nevidence_count: 3\n" in text
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["action", "success_rate", "fail_rate", "why_fails", "how", "version"]), inner
+        )
+    ),
+    max_leaves=8,
+)
+_FROM_FIELDS = st.dictionaries(
+    st.sampled_from(
+        [
+            "evidence_count",
+            "confidence",
+            "fix_success_rate",
+            "first_seen",
+            "last_confirmed",
+            "regex",
+            "workarounds",
+            "dead_ends",
+            "versions",
+            "tags",
+            "signature_zh",
+            "workarounds_zh",
+        ]
+    ),
+    _JSON_VALUES,
+    max_size=3,
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=_FROM_FIELDS)
+def test_any_from_file_is_written_or_refused_in_one_line(
+    project: Path, monkeypatch: pytest.MonkeyPatch, fields: dict[str, object]
+) -> None:
+    target = project / "entries" / "t" / "x.yaml"
+    target.unlink(missing_ok=True)
+    answers = json.dumps({"signature": "Some error", "root_cause": "r", **fields})
+    code, out = _invoke_from(project, monkeypatch, answers, "--id", "t/x")
+    if code == ExitCode.ERROR:
+        assert out.startswith("entrykit: error: ") and out.count("\n") == 1 and not target.exists(), out
+    else:
+        assert target.exists() and "ET005" not in out, out
 
 
 # --- --on-match example on an entry that cannot be edited ---------------------------

@@ -73,6 +73,11 @@ _NONFINITE = ("NaN", "Infinity", "-Infinity")
 _PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*+)"[ \t\r\n]*+:[ \t\r\n]*+')
 
 
+def first_nonfinite(text: str) -> Irregularity | None:
+    """The first NaN, Infinity or number no double holds (`1e999`) in JSON text, with its place."""
+    return next((i for i in json_positions(text).irregularities if i.kind == "nonfinite-number"), None)
+
+
 def json_positions(text: str) -> PositionIndex:  # noqa: C901 - one scanning loop, its state in locals
     """Scan JSON text iteratively (no recursion limit) and record every value's place.
 

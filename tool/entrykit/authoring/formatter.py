@@ -32,7 +32,7 @@ from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
 from entrykit.output_safety import escape
 from entrykit.parsing import comments, offset_place, parse_yaml
-from entrykit.positions import json_positions
+from entrykit.positions import first_nonfinite
 from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
 
@@ -502,7 +502,7 @@ def format_json(text: str, schema: Mapping[str, Any]) -> str:
 
 def _overflow(text: str) -> FormatError:
     """Where a JSON number no double holds (`1e999`) is: written back it would be `Infinity`."""
-    where = next((i for i in json_positions(text).irregularities if i.kind == "nonfinite-number"), None)
+    where = first_nonfinite(text)
     number = f"`{where.detail}` " if where else "a number "
     line, col = (where.line, where.col) if where else (1, 1)
     return FormatError(f"{number}is not a finite number, which JSON cannot hold (ET005)", line, col)

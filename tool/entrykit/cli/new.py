@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from entrykit.loader import decode, display_path, read_entry_bytes
 from entrykit.output_safety import escape, escape_lines
 from entrykit.parsing import parse_json
 from entrykit.paths import entry_path, is_valid_id
+from entrykit.positions import first_nonfinite
 from entrykit.roundtrip import NotEditable
 from entrykit.schema import project_schema
 from entrykit.versions.package_names import Naming, configured_naming
@@ -335,6 +337,11 @@ def _json_object(path: Path, config: Config) -> Any:
     if parsed.problem is not None:
         found = parsed.problem
         raise CommandError(f"cannot read {path}:{found.line}:{found.col}: {found.message}")
+    nonfinite = first_nonfinite(text) if parsed.needs_positions else None
+    if nonfinite is not None:  # an entry written with it would hold `.nan` or `.inf`
+        raise CommandError(
+            f"{path}:{nonfinite.line}:{nonfinite.col}: `{nonfinite.detail}` is not a finite number (ET005)"
+        )
     return parsed.data
 
 
@@ -391,11 +398,76 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
     )
 
 
-_FROM_TYPES: dict[str, type] = {
-    **{key: str for key in ("signature", "id", "domain", "category", "regex", "root_cause",
-                            "first_seen", "last_confirmed")},
-    **{key: list for key in ("dead_ends", "workarounds", "versions")},
+@dataclass(frozen=True)
+class _Kind:
+    """What a value in the --from file must be: the words an error says it with, and the test."""
+
+    wanted: str
+    fits: Callable[[Any], bool]
+
+
+_LARGEST_COUNT = 2**53  # every JSON reader holds whole numbers up to it exactly
+
+
+def _is_count(value: Any) -> bool:
+    if isinstance(value, float):  # JSON's `3.0` is a whole number; `1e30` is one too, out of range
+        return value.is_integer() and 0 <= value <= _LARGEST_COUNT
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _LARGEST_COUNT
+
+
+def _is_date(value: Any) -> bool:
+    if not (isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:  # `2024-02-30`
+        return False
+    return True
+
+
+_TEXT = _Kind("a string", lambda value: isinstance(value, str))
+_LIST = _Kind("a list", lambda value: isinstance(value, list))
+_OBJECT = _Kind("an object", lambda value: isinstance(value, dict))
+_ROW = _Kind("a string or an object with a `version`", lambda value: isinstance(value, (str, dict)))
+_DATE = _Kind("a date (YYYY-MM-DD)", _is_date)
+_COUNT = _Kind(f"a whole number from 0 to {_LARGEST_COUNT}", _is_count)
+# (a number no double holds, `NaN` or `Infinity` is refused where the file is read: ET005)
+_NUMBER = _Kind("a number", lambda value: isinstance(value, (int, float)) and not isinstance(value, bool))
+
+# The kinds of the fields `new` reads from --from, by place: `workarounds[]` is each item of
+# `workarounds`, `workarounds[].how` its `how`. A place comes after the place holding it.
+_FROM_TYPES: dict[str, _Kind] = {
+    **dict.fromkeys(("signature", "id", "domain", "category", "regex", "root_cause"), _TEXT),
+    **dict.fromkeys(("first_seen", "last_confirmed"), _DATE),
+    "evidence_count": _COUNT,
+    **dict.fromkeys(("confidence", "fix_success_rate"), _NUMBER),
+    **dict.fromkeys(("dead_ends", "workarounds", "versions"), _LIST),
+    **dict.fromkeys(("dead_ends[]", "workarounds[]"), _OBJECT),
+    **dict.fromkeys(
+        ("dead_ends[].action", "dead_ends[].why_fails", "workarounds[].action", "workarounds[].how"), _TEXT
+    ),
+    **dict.fromkeys(("dead_ends[].fail_rate", "workarounds[].success_rate"), _NUMBER),
+    "versions[]": _ROW,
+    "versions[].version": _TEXT,
 }
+
+
+def _values_at(data: dict[str, Any], place: str) -> list[tuple[str, Any]]:
+    """The values at `place` (`workarounds[].how`) in the --from data, each with where it is
+    (`workarounds[1].how`)."""
+    found: list[tuple[str, Any]] = [("", data)]
+    for step in re.findall(r"\[\]|[^.\[\]]+", place):
+        if step == "[]":
+            found = [
+                (f"{at}[{n}]", item) for at, value in found if isinstance(value, list) for n, item in enumerate(value)
+            ]
+        else:
+            found = [
+                (f"{at}.{step}" if at else step, value[step])
+                for at, value in found
+                if isinstance(value, dict) and step in value
+            ]
+    return found
 
 
 @click.command("new")
@@ -474,9 +546,10 @@ def _from_file_fields(from_file: Path, config: Config) -> dict[str, Any]:
     start = _json_object(from_file, config)
     if not isinstance(start, dict):
         raise CommandError(f"{from_file} must hold a JSON object of entry fields")
-    for key, kind in _FROM_TYPES.items():
-        if key in start and not isinstance(start[key], kind):
-            raise CommandError(f"{from_file}: `{key}` must be a {'list' if kind is list else 'string'}")
+    for place, kind in _FROM_TYPES.items():
+        for at, value in _values_at(start, place):
+            if not kind.fits(value):
+                raise CommandError(f"{from_file}: `{at}` must be {kind.wanted}")
     return start
 
 
