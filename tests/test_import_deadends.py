@@ -48,14 +48,21 @@ CANON: dict[str, Any] = {
         "summary": "The package is not installed in the interpreter that runs the code.",
     },
     "dead_ends": [{"action": "Reinstall Python", "why_fails": "Same interpreter.", "fail_rate": 0.9, "mood": "sad"}],
-    "workarounds": [{"action": "pip install x with the same interpreter", "success_rate": 0.9, "how": "python -m pip install x"}],
+    "workarounds": [
+        {"action": "pip install x with the same interpreter", "success_rate": 0.9, "how": "python -m pip install x"}
+    ],
     "transition_graph": {
         "leads_to": [{"error_id": "python/importerror/py311-linux", "probability": 0.3}],
         "preceded_by": [],
         "frequently_confused_with": [],
     },
-    "metadata": {"generated_by": "expert_review", "review_status": "human_reviewed", "evidence_count": 4,
-                 "generation_date": "2026-02-11", "last_verification": "2026-02-11"},
+    "metadata": {
+        "generated_by": "expert_review",
+        "review_status": "human_reviewed",
+        "evidence_count": 4,
+        "generation_date": "2026-02-11",
+        "last_verification": "2026-02-11",
+    },
 }
 
 
@@ -70,11 +77,17 @@ def test_field_mapping() -> None:
     assert entry["aliases"] == ["python/modulenotfounderror/py311-linux"]
     assert entry["signature"] == CANON["error"]["signature"] and entry["regex"] == CANON["error"]["regex"]
     assert entry["root_cause"] == CANON["verdict"]["summary"]
-    assert entry["category"] == "import_error" and imported.notes == ["category `import-error` written as `import_error`"]
+    assert entry["category"] == "import_error" and imported.notes == [
+        "category `import-error` written as `import_error`"
+    ]
     assert entry["versions"] == [{"version": "python>=3.11,<3.13", "status": "active"}]  # python row not repeated
     assert entry["verification_tier"] == "expert_reviewed"
     assert entry["evidence_count"] == 4 and entry["resolvable"] == "true"
-    assert (entry["first_seen"], entry["last_confirmed"], entry["last_updated"]) == ("2023-01-01", "2026-02-11", "2026-02-11")
+    assert (entry["first_seen"], entry["last_confirmed"], entry["last_updated"]) == (
+        "2023-01-01",
+        "2026-02-11",
+        "2026-02-11",
+    )
     assert entry["tags"] == ["env:py311-linux", "os:linux"]
     assert entry["transition_graph"]["leads_to"] == [{"error_id": "python/importerror_py311-linux", "probability": 0.3}]
     assert entry["dead_ends"] == [{"action": "Reinstall Python", "why_fails": "Same interpreter.", "fail_rate": 0.9}]
@@ -85,7 +98,10 @@ def test_field_mapping() -> None:
 def test_nothing_is_dropped_silently() -> None:
     imported = _convert(CANON)
     assert imported.unmapped == [
-        "url", "environment.hardware.gpu", "metadata.generation_date", "metadata.last_verification",
+        "url",
+        "environment.hardware.gpu",
+        "metadata.generation_date",
+        "metadata.last_verification",
         "dead_ends[0].mood",
     ]
 
@@ -142,7 +158,9 @@ def test_real_sample_imports_without_a_schema_error(deadends_dir: Path) -> None:
     assert counts["url"] == 1739
 
 
-def test_cli_writes_lintable_formatted_entries(deadends_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_writes_lintable_formatted_entries(
+    deadends_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     sources = [str(deadends_dir / "python"), str(deadends_dir / "node" / "heap-out-of-memory")]
     runner = CliRunner()

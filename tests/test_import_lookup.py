@@ -61,7 +61,7 @@ def test_a_pyproject_is_edited_keeping_every_byte_it_had(project: Path) -> None:
 
 
 def test_a_regex_table_gets_the_missing_keys_below_its_header(project: Path) -> None:
-    text = '[tool.entrykit.regex]  # how we look up\ntimeout_ms = 50\n'
+    text = "[tool.entrykit.regex]  # how we look up\ntimeout_ms = 50\n"
     (project / "pyproject.toml").write_text(text, encoding="utf-8")
     assert _import().exit_code == ExitCode.CLEAN
     edited = (project / "pyproject.toml").read_text(encoding="utf-8")
@@ -90,11 +90,13 @@ def test_flags_in_another_order_or_case_are_the_same_setting(tmp_path: Path) -> 
 
 
 def test_a_form_the_edit_does_not_read_is_left_alone_and_said(project: Path) -> None:
-    text = '[tool.entrykit]\nregex = { timeout_ms = 50 }\n'
+    text = "[tool.entrykit]\nregex = { timeout_ms = 50 }\n"
     (project / "pyproject.toml").write_text(text, encoding="utf-8")
     result = _import()
     assert result.exit_code == ExitCode.CLEAN
-    assert "warning: pyproject.toml: `tool.entrykit.regex` is written in a form this edit does not read" in result.output
+    assert (
+        "warning: pyproject.toml: `tool.entrykit.regex` is written in a form this edit does not read" in result.output
+    )
     assert (project / "pyproject.toml").read_text(encoding="utf-8") == text
 
 
@@ -118,7 +120,10 @@ def test_a_required_locale_the_configuration_sets_is_kept_and_said(project: Path
     (project / "entrykit.toml").write_text(text, encoding="utf-8")
     result = _import()
     assert result.exit_code == ExitCode.CLEAN, result.output
-    assert 'warning: entrykit.toml sets `translation.required = ["zh"]`; the import would set required = []' in result.output
+    assert (
+        'warning: entrykit.toml sets `translation.required = ["zh"]`; the import would set required = []'
+        in result.output
+    )
     edited = tomllib.loads((project / "entrykit.toml").read_text(encoding="utf-8"))
     assert edited["translation"] == {"required": ["zh"]} and edited["regex"] == WANTED
 

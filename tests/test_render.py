@@ -61,7 +61,14 @@ def test_page_follows_the_seed_layout() -> None:
     seed = SEEDS / "000_e40a902fd9e73098.txt"
     if seed.is_file():  # the seed's section titles, as the page shows them
         text = seed.read_text(encoding="utf-8")
-        for title in ("Version Compatibility", "Root Cause", "Official Documentation", "Workarounds", "Dead Ends", "中文步骤"):
+        for title in (
+            "Version Compatibility",
+            "Root Cause",
+            "Official Documentation",
+            "Workarounds",
+            "Dead Ends",
+            "中文步骤",
+        ):
             assert title in text and title in page
 
 
@@ -135,7 +142,23 @@ def test_percentages_are_exact(rate: float) -> None:
 # --- the property: any entry, rendered, reads back as the fields shown ------
 
 _PIECES = list("aZ09 .,:;!?'\"()-+=*_`~#|<>[]{}\\&$/%@^") + [
-    "\n", "\t", "  ", "—", "中文", "é", "&#32;", "<br>", "```", "1. ", "- ", "> ", "# ", "**", "\\|", " · ", "&#8212;",
+    "\n",
+    "\t",
+    "  ",
+    "—",
+    "中文",
+    "é",
+    "&#32;",
+    "<br>",
+    "```",
+    "1. ",
+    "- ",
+    "> ",
+    "# ",
+    "**",
+    "\\|",
+    " · ",
+    "&#8212;",
 ]
 _TEXT = st.lists(st.sampled_from(_PIECES), max_size=14).map("".join)
 _WORDS = st.lists(st.sampled_from(_PIECES[:40] + ["中文"]), min_size=1, max_size=8).map("".join)
@@ -143,8 +166,13 @@ _RATE = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.5, 0.95, 0.855]))
 _NULLABLE = st.one_of(st.none(), _TEXT)
 _ROW = st.fixed_dictionaries(
     {"version": _TEXT},
-    optional={"status": _TEXT, "introduced": _NULLABLE, "deprecated": _NULLABLE, "removed": _NULLABLE,
-              "behavior_change": _NULLABLE},
+    optional={
+        "status": _TEXT,
+        "introduced": _NULLABLE,
+        "deprecated": _NULLABLE,
+        "removed": _NULLABLE,
+        "behavior_change": _NULLABLE,
+    },
 )
 _WORKAROUND = st.fixed_dictionaries(
     {"action": _TEXT}, optional={"success_rate": _RATE, "how": _TEXT, "condition": _TEXT, "sources": st.lists(_TEXT)}
@@ -153,15 +181,33 @@ _DEAD_END = st.fixed_dictionaries(
     {"action": _TEXT}, optional={"fail_rate": _RATE, "why_fails": _TEXT, "condition": _TEXT}
 )
 _ENTRY = st.fixed_dictionaries(
-    {"signature": _TEXT, "workarounds": st.lists(_WORKAROUND, max_size=3), "dead_ends": st.lists(_DEAD_END, max_size=3)},
+    {
+        "signature": _TEXT,
+        "workarounds": st.lists(_WORKAROUND, max_size=3),
+        "dead_ends": st.lists(_DEAD_END, max_size=3),
+    },
     optional={
-        "id": _WORDS, "domain": _WORDS, "category": _WORDS, "verification_tier": _WORDS, "resolvable": _WORDS,
-        "regex": _TEXT, "signature_zh": _TEXT, "signature_pt_BR": _TEXT, "root_cause": _TEXT, "root_cause_type": _WORDS,
-        "root_cause_zh": _TEXT, "official_doc_url": st.one_of(_TEXT, st.just("https://example.org/a_b?c=1#d")),
-        "fix_success_rate": _RATE, "confidence": _RATE, "evidence_count": st.integers(0, 10**6),
-        "first_seen": _TEXT, "versions": st.lists(_ROW, max_size=3),
-        "workarounds_zh": st.lists(_TEXT, max_size=3), "workarounds_pt_BR": st.lists(_TEXT, max_size=2),
-        "dead_ends_zh": st.lists(_TEXT, max_size=3), "last_confirmed": _TEXT,
+        "id": _WORDS,
+        "domain": _WORDS,
+        "category": _WORDS,
+        "verification_tier": _WORDS,
+        "resolvable": _WORDS,
+        "regex": _TEXT,
+        "signature_zh": _TEXT,
+        "signature_pt_BR": _TEXT,
+        "root_cause": _TEXT,
+        "root_cause_type": _WORDS,
+        "root_cause_zh": _TEXT,
+        "official_doc_url": st.one_of(_TEXT, st.just("https://example.org/a_b?c=1#d")),
+        "fix_success_rate": _RATE,
+        "confidence": _RATE,
+        "evidence_count": st.integers(0, 10**6),
+        "first_seen": _TEXT,
+        "versions": st.lists(_ROW, max_size=3),
+        "workarounds_zh": st.lists(_TEXT, max_size=3),
+        "workarounds_pt_BR": st.lists(_TEXT, max_size=2),
+        "dead_ends_zh": st.lists(_TEXT, max_size=3),
+        "last_confirmed": _TEXT,
     },
 )
 

@@ -36,7 +36,14 @@ TOOL_TABLE = "tool.entrykit"  # where pyproject.toml holds the configuration
 # own hold at their top level what [tool.entrykit] holds.
 CONFIG_FILES = (".entrykit.toml", "entrykit.toml", "pyproject.toml")
 _TOP_KEYS = {
-    "root", "schema", "select", "ignore", "per_file_ignores", "max_file_bytes", "max_nesting", "max_aliases",
+    "root",
+    "schema",
+    "select",
+    "ignore",
+    "per_file_ignores",
+    "max_file_bytes",
+    "max_nesting",
+    "max_aliases",
     "rules",
 }
 
@@ -100,9 +107,7 @@ class Config:
         values.update(self.rule_options.get(rule.code, {}))
         return values
 
-    def with_selection(
-        self, select: Sequence[str] | None = None, ignore: Sequence[str] | None = None
-    ) -> Config:
+    def with_selection(self, select: Sequence[str] | None = None, ignore: Sequence[str] | None = None) -> Config:
         """The same config with --select / --ignore from the command line applied."""
         given = (("--select", select), ("--ignore", ignore))
         named = tuple((where, _written_codes(values, where)) for where, values in given if values)
@@ -146,9 +151,7 @@ class Config:
                     severities[found.code] = _severity(v, where)
             rest = {k: v for k, v in table.items() if _norm(k) != "severity"}
             options[found.code] = _check_table(rest, found.options, where)
-        return replace(
-            self, severities=severities, rule_options=options, rules_checked=True, rule_codes=tuple(known)
-        )
+        return replace(self, severities=severities, rule_options=options, rules_checked=True, rule_codes=tuple(known))
 
     def fingerprint(self) -> str:
         """A stable hash of everything that can change lint results (for caches)."""
@@ -350,9 +353,7 @@ def _path_value(flat: Mapping[str, Any], name: str, prefix: str) -> str | None:
     return value
 
 
-def from_table(
-    table: Mapping[str, Any], base: Path, source: Path | None = None, prefix: str = TOOL_TABLE
-) -> Config:
+def from_table(table: Mapping[str, Any], base: Path, source: Path | None = None, prefix: str = TOOL_TABLE) -> Config:
     """Validate a [tool.entrykit] table (or the top level of an entrykit.toml: `prefix` "")
     and build a Config (rule codes and rule tables are checked later, against the rules:
     `Config.with_rules`). Messages name a key by its path below `prefix`."""
@@ -378,8 +379,7 @@ def from_table(
         if name in flat and not isinstance(flat[name], Mapping):
             raise ConfigError(f"`{_key(prefix, name)}` must be a table")
     settings = {
-        name: _check_table(flat.get(name, {}), sec.options, _key(prefix, name))
-        for name, sec in sections.items()
+        name: _check_table(flat.get(name, {}), sec.options, _key(prefix, name)) for name, sec in sections.items()
     }
     select = _written_codes(flat.get("select", ["ET"]), f"`{_key(prefix, 'select')}`")
     if not select:

@@ -118,9 +118,13 @@ def add_tables(source: Path | None, project: Path, root: Path, tables: Sequence[
         edited = None
     if edited != expected:
         edited_top = (edited if own else edited.get("tool", {}).get("entrykit", {})) if edited is not None else {}
-        wrong = next((t.section for t in tables if edited_top.get(t.section) != expected_top.get(t.section)), tables[0].section)
+        wrong = next(
+            (t.section for t in tables if edited_top.get(t.section) != expected_top.get(t.section)), tables[0].section
+        )
         table_name = wrong if own else f"{TOOL_TABLE}.{wrong}"
-        return ConfigEdit(source, differing=differing, problem=f"`{table_name}` is written in a form this edit does not read")
+        return ConfigEdit(
+            source, differing=differing, problem=f"`{table_name}` is written in a form this edit does not read"
+        )
     return ConfigEdit(source, new_text, added, differing)
 
 

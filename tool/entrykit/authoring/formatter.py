@@ -263,7 +263,13 @@ def _keep_comment_gaps(data: CommentedMap, lines: list[str]) -> None:
 def _keep_gap(token: CommentToken, lines: list[str]) -> None:
     value, mark = token.value, token.start_mark
     line, column = getattr(mark, "line", None), getattr(mark, "column", None)
-    if not isinstance(value, str) or value.startswith("\n") or line is None or column is None or not 0 <= line < len(lines):
+    if (
+        not isinstance(value, str)
+        or value.startswith("\n")
+        or line is None
+        or column is None
+        or not 0 <= line < len(lines)
+    ):
         return
     before = _columns(lines[line], column)
     gap = len(before) - len(before.rstrip())
@@ -544,7 +550,9 @@ def _check_kept(original: str, formatted: str, schema: Mapping[str, Any]) -> Non
     for at, comment in written:
         if kept[comment] <= 0:
             line, col = offset_place(original, at)
-            raise FormatError(f"formatting would drop the comment `{comment[:40]}`; the file is left as it is", line, col)
+            raise FormatError(
+                f"formatting would drop the comment `{comment[:40]}`; the file is left as it is", line, col
+            )
         kept[comment] -= 1
     if written and format_yaml(formatted, schema) != formatted:
         raise FormatError("formatting would not settle (comments around flow collections); the file is left as it is")

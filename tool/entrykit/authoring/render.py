@@ -85,9 +85,11 @@ def code_span(text: str) -> str:
     """`text` as an inline code span that reads back exactly (no line breaks)."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or (
-        text.startswith(" ") and text.endswith(" ") and text.strip()
-    ) else ""
+    pad = (
+        " "
+        if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip())
+        else ""
+    )
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
@@ -312,8 +314,11 @@ def _workaround_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[
     lines = ["## Workarounds", ""]
     for number, item in enumerate(_dicts(entry.get("workarounds")), 1):
         lines += _list_item(
-            number, f"**{percent(item.get('success_rate'))} success** — ", _text(item, "action"),
-            code=_text(item, "how"), condition=_text(item, "condition"),
+            number,
+            f"**{percent(item.get('success_rate'))} success** — ",
+            _text(item, "action"),
+            code=_text(item, "how"),
+            condition=_text(item, "condition"),
         )
     for code in locales:
         steps = entry.get(f"workarounds_{code}")
@@ -327,8 +332,11 @@ def _dead_end_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[st
     for number, item in enumerate(_dicts(entry.get("dead_ends")), 1):
         why = _text(item, "why_fails")
         lines += _list_item(
-            number, f"**{percent(item.get('fail_rate'))} fail** — ", _text(item, "action"),
-            [why] if why else [], condition=_text(item, "condition"),
+            number,
+            f"**{percent(item.get('fail_rate'))} fail** — ",
+            _text(item, "action"),
+            [why] if why else [],
+            condition=_text(item, "condition"),
         )
     for code in locales:
         steps = entry.get(f"dead_ends_{code}")
@@ -377,7 +385,9 @@ def _shown_labels(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _shown_stats(entry: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {key: entry[key] for key in ("fix_success_rate", "confidence") if percent(entry.get(key)) != NONE}
+    out: dict[str, Any] = {
+        key: entry[key] for key in ("fix_success_rate", "confidence") if percent(entry.get(key)) != NONE
+    }
     evidence = entry.get("evidence_count")
     if isinstance(evidence, int) and not isinstance(evidence, bool) and evidence >= 0:
         out["evidence_count"] = evidence

@@ -92,7 +92,9 @@ def _report_edit(edit: ConfigEdit, tables: list[Table]) -> None:
     for table, setting in edit.differing:
         wanted_there = next(t.wanted for t in tables if t.section == table)
         said = ", ".join(f"{k} = {toml_value(v)}" for k, v in wanted_there.items())
-        click.echo(f"warning: {shown} sets `{prefix}{table}.{setting}`; the import would set {said}: left as it is", err=True)
+        click.echo(
+            f"warning: {shown} sets `{prefix}{table}.{setting}`; the import would set {said}: left as it is", err=True
+        )
     if edit.text is not None:
         click.echo(f"settings of the imported corpus written to {shown}: {_listed(edit.added, prefix)}")
 
@@ -100,23 +102,37 @@ def _report_edit(edit: ConfigEdit, tables: list[Table]) -> None:
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option(
-    "--from", "source", type=click.Choice(["deadends", "markdown"]), required=True,
+    "--from",
+    "source",
+    type=click.Choice(["deadends", "markdown"]),
+    required=True,
     help="deadends: ErrorCanon JSON files or folders; markdown: pages written by `entrykit render`.",
 )
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Corpus root to write into (default: from config).")
+@click.option(
+    "--out", type=click.Path(path_type=Path, file_okay=False), help="Corpus root to write into (default: from config)."
+)
 @click.option("--format", "out_format", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite entries that already exist.")
 @click.option("-v", "--verbose", is_flag=True, help="List every file's unmapped fields and changes.")
 @click.option(
-    "--settings/--no-settings", "--lookup-settings/--no-lookup-settings", "corpus_settings", default=True,
+    "--settings/--no-settings",
+    "--lookup-settings/--no-lookup-settings",
+    "corpus_settings",
+    default=True,
     show_default=True,
     help="deadends: write that corpus's settings into the configuration: its lookup (case-insensitive search) "
     "and, for a new corpus whose canons carry no translation, no required locale.",
 )
 @config_option
 def import_command(
-    paths: tuple[Path, ...], source: str, out: Path | None, out_format: str, force: bool, verbose: bool,
-    corpus_settings: bool, config_path: Path | None,
+    paths: tuple[Path, ...],
+    source: str,
+    out: Path | None,
+    out_format: str,
+    force: bool,
+    verbose: bool,
+    corpus_settings: bool,
+    config_path: Path | None,
 ) -> None:
     """Convert deadends.dev canons or rendered Markdown pages into entries.
 

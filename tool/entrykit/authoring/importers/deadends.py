@@ -56,7 +56,9 @@ NO_TRANSLATION_REASON = (
 DIGEST_LENGTH = 10  # hex digits of sha256 that set apart an id cleaned into segments
 
 
-def corpus_tables(imported: Sequence[Imported], translation: translated_fields.Settings, new_corpus: bool) -> list[Table]:
+def corpus_tables(
+    imported: Sequence[Imported], translation: translated_fields.Settings, new_corpus: bool
+) -> list[Table]:
     """The settings an import of `imported` writes into the configuration: how deadends.dev
     looks errors up; and, for a new corpus (its root held nothing before) none of whose
     entries carries a translation, no required locale (unless none is required already)."""
@@ -238,9 +240,7 @@ def _graph(raw: Any, unmapped: list[str]) -> dict[str, list[Any]]:
                 ref = {key: item[key] for key in REFERENCE_KEYS if key in item}
                 ref["error_id"] = entry_id_for(item["error_id"])
                 refs.append(ref)
-                unmapped.extend(
-                    f"transition_graph.{name}[{index}].{key}" for key in item if key not in REFERENCE_KEYS
-                )
+                unmapped.extend(f"transition_graph.{name}[{index}].{key}" for key in item if key not in REFERENCE_KEYS)
             else:
                 unmapped.append(f"transition_graph.{name}[{index}]")
         graph[name] = refs

@@ -316,9 +316,7 @@ def _list_entry(item: _Item, kind: str, rate_key: str, more_key: str) -> dict[st
     return out
 
 
-def import_pages(
-    paths: Iterable[Path], limits: Limits | None = None
-) -> tuple[list[Imported], list[ImportProblem]]:
+def import_pages(paths: Iterable[Path], limits: Limits | None = None) -> tuple[list[Imported], list[ImportProblem]]:
     """Read each page (files, or `*.md` below folders) into an entry."""
     limits = limits or Limits()
     imported: list[Imported] = []
