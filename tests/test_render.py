@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring.importers.markdown import PageError, parse_page
-from entrykit.authoring.render import percent, rate_from, render_entry, shown_fields
+from entrykit.authoring.render import percent, rate_from, read_code_span, render_entry, shown_fields
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover, load
 
@@ -217,3 +217,62 @@ _ENTRY = st.fixed_dictionaries(
 def test_render_then_import_gives_back_every_shown_field(entry: dict[str, Any], locales: list[str]) -> None:
     page = render_entry(entry, locales)
     assert parse_page(page) == shown_fields(entry, locales)
+
+
+# --- hostile pages: reported at their line, never a crash or a hang ----------
+
+_BASE_PAGE = """`t` · — · — · —
+
+# Some error
+
+ID: `t/some-error`
+
+| Fix Rate | Confidence | Evidence | First Seen |
+|---|---|---|---|
+| 85% | 90% | 3 | 2015-09-13 |
+
+## Workarounds
+
+1. **85% success** — Do the thing
+"""
+
+
+def test_the_base_page_imports() -> None:
+    assert parse_page(_BASE_PAGE) == {
+        "domain": "t",
+        "signature": "Some error",
+        "id": "t/some-error",
+        "fix_success_rate": 0.85,
+        "confidence": 0.9,
+        "evidence_count": 3,
+        "first_seen": "2015-09-13",
+        "workarounds": [{"action": "Do the thing", "success_rate": 0.85}],
+    }
+
+
+def test_a_line_of_backticks_is_read_in_one_pass() -> None:
+    """`(`+)(.*?)\\1` backtracked over 10,000 backticks for minutes."""
+    page = "`" * 10_000 + "x · — · — · —\n" + _BASE_PAGE.split("\n", 1)[1]
+    with pytest.raises(PageError) as raised:
+        parse_page(page)
+    assert raised.value.line == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("`a`", "a"),
+        ("`` a`b ``", "a`b"),
+        ("` `` `", "``"),
+        ("``", ""),
+        ("```a``b```", "a``b"),
+        ("`a`b`", None),
+        ("``a`", None),
+        ("`a``", None),
+        ("```", None),
+        ("a", None),
+        ("`", None),
+    ],
+)
+def test_a_code_span_is_one_span_from_its_fence_to_the_same_fence(text: str, read: str | None) -> None:
+    assert read_code_span(text) == read

@@ -174,7 +174,7 @@ def _header(line: str, entry: dict[str, Any]) -> None:
         if part != NONE:
             value = read_code_span(part)
             if value is None:
-                raise PageError(1, f"`{part}` is not a code span")
+                raise PageError(1, f"`{part[:40]}` is not a code span")
             entry[key] = value
 
 
