@@ -276,3 +276,76 @@ def test_a_line_of_backticks_is_read_in_one_pass() -> None:
 )
 def test_a_code_span_is_one_span_from_its_fence_to_the_same_fence(text: str, read: str | None) -> None:
     assert read_code_span(text) == read
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("| 3 |", "| ² |", "`²` is no count"),  # a digit to str.isdigit, not to int()
+        ("| 3 |", "| " + "9" * 5000 + " |", "is no count"),  # beyond int()'s digit limit
+        ("| 3 |", "| 1000000000000000 |", "is no count"),  # 16 digits
+        ("| 3 |", "| many |", "`many` is no count"),
+        ("| 85% |", "| 1" + "0" * 400 + "% |", "is no rate from 0% to 100%"),  # was written as .inf
+        ("| 85% |", "| 100.5% |", "`100.5%` is no rate"),
+        ("| 85% |", "| -5% |", "`-5%` is no rate"),
+        ("| 85% |", "| 85 |", "`85` is no rate"),
+        ("2015-09-13", "&#99999999999;", "`&#99999999999;` is no character"),  # OverflowError from chr()
+        ("2015-09-13", "&#" + "9" * 5000 + ";", "is no character"),
+        ("2015-09-13", "&#1114112;", "`&#1114112;` is no character"),  # beyond U+10FFFF
+        ("2015-09-13", "&#55296;", "`&#55296;` is no character"),  # half a surrogate pair: no UTF-8 file holds it
+        ("2015-09-13", "a&#0;b", "`&#0;` is no character"),
+        ("2015-09-13", "a&#27;b", "`&#27;` is no character"),  # ESC
+        ("2015-09-13", "a&#155;b", "`&#155;` is no character"),  # CSI
+    ],
+)
+def test_a_stats_cell_no_entry_holds_is_a_problem_at_its_line(old: str, new: str, said: str) -> None:
+    assert old in _BASE_PAGE
+    with pytest.raises(PageError, match=said) as raised:
+        parse_page(_BASE_PAGE.replace(old, new, 1))
+    assert raised.value.line == 9
+
+
+def test_a_version_cell_and_an_item_rate_are_problems_at_their_lines() -> None:
+    versions = (
+        "## Version Compatibility\n\n| Version | Status | Introduced | Deprecated | Notes |\n|---|---|---|---|---|\n"
+    )
+    page = _BASE_PAGE.replace(
+        "## Workarounds", versions + "| x | ok | — | — | — |\n| y | &#1114112; | — | — | — |\n\n## Workarounds"
+    )
+    with pytest.raises(PageError, match="`&#1114112;` is no character") as raised:
+        parse_page(page)
+    assert raised.value.line == 16
+    with pytest.raises(PageError, match="`1e999%` is no rate") as raised:
+        parse_page(_BASE_PAGE + "2. **1e999% success** — Another thing\n")
+    assert raised.value.line == 14
+
+
+@pytest.mark.parametrize(("reference", "char"), [("&#9;", "\t"), ("&#10;", "\n"), ("&#13;", "\r"), ("&#0065;", "A")])
+def test_a_tab_or_line_break_a_cell_shows_is_read(reference: str, char: str) -> None:
+    assert parse_page(_BASE_PAGE.replace("2015-09-13", f"a{reference}b"))["first_seen"] == f"a{char}b"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"fix_success_rate": 1.5},
+        {"fix_success_rate": float("inf")},
+        {"confidence": -0.1},
+        {"evidence_count": -3},
+        {"evidence_count": 10**15},
+    ],
+)
+def test_a_number_no_entry_holds_is_not_shown_so_the_page_reads_back(entry: dict[str, Any]) -> None:
+    data = {"id": "a/b", "signature": "x", "workarounds": [], **entry}
+    page = render_entry(data)
+    assert "| — | — | — | — |" in page
+    assert parse_page(page) == shown_fields(data) == {"id": "a/b", "signature": "x", "workarounds": [], "dead_ends": []}
+
+
+def test_import_reports_a_hostile_cell_and_imports_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "page.md").write_text(_BASE_PAGE.replace("| 3 |", "| ² |"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--from", "markdown", "page.md", "--out", "corpus"])
+    assert result.exit_code == ExitCode.FINDINGS, result.output
+    assert "page.md:9:1: not a rendered entry page: `²` is no count" in result.output
+    assert not (tmp_path / "corpus").exists()

@@ -7,9 +7,11 @@ in fenced code blocks, rates are printed as exact percentages.
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, TypeGuard
 
 from babel import Locale, UnknownLocaleError
@@ -25,6 +27,13 @@ NULLABLE_VERSION_FIELDS = ("introduced", "deprecated", "behavior_change")  # a n
 _ESCAPED = set("\\`*_[]<|#~&$")
 _LINE_START = re.compile(r"^(?:[-+=>]|\d+[.)])")
 _ENTITIES = {" ": "&#32;", "\t": "&#9;"}
+# The largest count the page shows: 15 digits, which every JSON reader (doubles too) holds exactly.
+MAX_COUNT = 10**15 - 1
+
+
+class BadValue(ValueError):
+    """Page text that no entry value reads from (a rate beyond 0% to 100%, a character
+    reference to no character a value holds): the importer reports it at its line."""
 
 
 # --- the text codec shared with the Markdown importer ----------------------
@@ -64,10 +73,13 @@ def escape_cell(value: Any) -> str:
     return edge[0] + core.replace("\t", "&#9;") + edge[1]
 
 
-_CELL_TOKEN = re.compile(r"\\([!-/:-@\[-`{-~])|<br>|&#(\d+);")
+_CELL_TOKEN = re.compile(r"\\([!-/:-@\[-`{-~])|<br>|&#([0-9]+);")
+_CELL_CONTROLS = "\t\n\r"  # the only control characters a cell holds (`escape_cell` writes them)
 
 
 def unescape_cell(cell: str) -> str | None:
+    """The value of a table cell (None for `—`); BadValue for a character reference to no
+    character a value holds."""
     if cell == NONE:
         return None
 
@@ -75,10 +87,27 @@ def unescape_cell(cell: str) -> str | None:
         if match.group(1) is not None:
             return match.group(1)
         if match.group(2) is not None:
-            return chr(int(match.group(2)))
+            return _referenced(match.group(2))
         return "\n"
 
     return _CELL_TOKEN.sub(token, cell)
+
+
+def _clipped(text: str) -> str:
+    """Page text for a message: its first 20 characters."""
+    return text if len(text) <= 20 else text[:20] + "…"
+
+
+def _referenced(digits: str) -> str:
+    """The character `&#<digits>;` names: a code point that is no surrogate half (which no
+    UTF-8 file holds) and no control character but a tab or line break."""
+    number = digits.lstrip("0") or "0"
+    code = int(number) if len(number) <= 7 else None  # (int() of thousands of digits is refused)
+    if code is not None and code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+        char = chr(code)
+        if unicodedata.category(char) != "Cc" or char in _CELL_CONTROLS:
+            return char
+    raise BadValue(f"`&#{_clipped(digits)};` is no character a value holds")
 
 
 def code_span(text: str) -> str:
@@ -119,23 +148,48 @@ def code_block(text: str, indent: str = "") -> list[str]:
     return [f"{indent}{fence}text", *body, f"{indent}{fence}"]
 
 
+def _is_rate(value: Any) -> bool:
+    """A number from 0 to 1, as the schema's rates are."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and 0 <= value <= 1
+
+
 def percent(rate: Any) -> str:
-    """0.855 -> `85.5%`, exactly (the importer divides back without rounding)."""
-    if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+    """0.855 -> `85.5%`, exactly (the importer divides back without rounding); `—` for
+    anything but a rate from 0 to 1, which the importer would refuse."""
+    if not _is_rate(rate):
         return NONE
-    try:
-        value = Decimal(repr(rate)) * 100
-    except InvalidOperation:
-        return NONE
-    text = format(value.normalize(), "f")
+    text = format((Decimal(repr(rate)) * 100).normalize(), "f")
     return f"{text}%"
 
 
 def rate_from(text: str) -> float | None:
-    match = re.fullmatch(r"(-?\d+(?:\.\d+)?)%", text.strip())
-    if match is None:
+    """The rate a percentage shows (`85.5%` -> 0.855), None for `—`; BadValue for text that
+    is no percentage from 0% to 100%."""
+    text = text.strip()
+    if text == NONE:
         return None
+    match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)%", text)
+    if match is None or Decimal(match.group(1)) > 100:
+        raise BadValue(f"`{_clipped(text)}` is no rate from 0% to 100%")
     return float(Decimal(match.group(1)) / 100)
+
+
+def shown_count(value: Any) -> int | None:
+    """`value` if it is a count the page shows (0 to `MAX_COUNT`), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    return None
+
+
+def count_from(text: str) -> int | None:
+    """The count a cell shows, None for `—`; BadValue for text that is no count (ASCII digits
+    only: `²` is a digit to `str.isdigit`, and no count)."""
+    text = text.strip()
+    if text == NONE:
+        return None
+    if not re.fullmatch(r"[0-9]+", text) or len(text.lstrip("0")) > len(str(MAX_COUNT)):
+        raise BadValue(f"`{_clipped(text)}` is no count from 0 to {MAX_COUNT:,}")
+    return int(text)
 
 
 def locale_name(code: str) -> str:
@@ -281,7 +335,7 @@ def _stats_lines(entry: Mapping[str, Any]) -> list[str]:
     stats = [
         percent(entry.get("fix_success_rate")),
         percent(entry.get("confidence")),
-        str(evidence) if isinstance(evidence, int) and not isinstance(evidence, bool) else NONE,
+        NONE if shown_count(evidence) is None else str(evidence),
         escape_cell(first_seen) if isinstance(first_seen, str) else NONE,
     ]
     return _table(STATS_HEADINGS, [stats])
@@ -397,7 +451,7 @@ def _shown_stats(entry: Mapping[str, Any]) -> dict[str, Any]:
         key: entry[key] for key in ("fix_success_rate", "confidence") if percent(entry.get(key)) != NONE
     }
     evidence = entry.get("evidence_count")
-    if isinstance(evidence, int) and not isinstance(evidence, bool) and evidence >= 0:
+    if shown_count(evidence) is not None:
         out["evidence_count"] = evidence
     if isinstance(entry.get("first_seen"), str):
         out["first_seen"] = entry["first_seen"]

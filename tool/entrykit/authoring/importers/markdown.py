@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from entrykit.authoring.render import (
     SEPARATOR,
     STATS_HEADINGS,
     VERSION_FIELDS,
+    BadValue,
+    count_from,
     rate_from,
     read_code_span,
     unescape,
@@ -65,6 +68,15 @@ class _Lines:
         return PageError(min(self.pos, len(self.lines) - 1) + 1, message)
 
 
+@contextmanager
+def _at_line(line: int) -> Iterator[None]:
+    """A value the page shows that no entry holds (BadValue) as a PageError at `line`."""
+    try:
+        yield
+    except BadValue as exc:
+        raise PageError(line, str(exc)) from None
+
+
 def _code_block(cursor: _Lines, indent: str = "") -> str:
     """The text of the fenced block at the cursor (lines de-indented by `indent`)."""
     opening = cursor.take()
@@ -93,10 +105,10 @@ def _value(cursor: _Lines, indent: str = "") -> str:
     return unescape(cursor.take()[len(indent) :])
 
 
-def _table(cursor: _Lines, columns: Sequence[str]) -> list[list[str]]:
+def _table(cursor: _Lines, columns: Sequence[str]) -> list[tuple[int, list[str]]]:
     """Rows of the pipe table at the cursor (header and rule skipped), each of the width
-    of `columns`; PageError for a row with more or fewer cells."""
-    rows: list[list[str]] = []
+    of `columns`, with its line; PageError for a row with more or fewer cells."""
+    rows: list[tuple[int, list[str]]] = []
     cursor.take()
     cursor.take()
     while cursor.peek().startswith("|"):
@@ -105,7 +117,7 @@ def _table(cursor: _Lines, columns: Sequence[str]) -> list[list[str]]:
         cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line[1:-1])]
         if len(cells) != len(columns):
             raise PageError(line_number, f"the table row has {len(cells)} cells, not {len(columns)}")
-        rows.append(cells)
+        rows.append((line_number, cells))
     return rows
 
 
@@ -113,6 +125,7 @@ def _table(cursor: _Lines, columns: Sequence[str]) -> list[list[str]]:
 class _Item:
     """A numbered item: the text after its marker, its further values, its condition."""
 
+    line: int
     head: str
     values: list[str]
     condition: str | None = None
@@ -126,9 +139,10 @@ def _items(cursor: _Lines) -> list[_Item]:
         match = _ITEM.match(cursor.peek())
         if match is None:
             return items
+        item_line = cursor.pos + 1
         line = cursor.take()
         indent = " " * len(f"{match.group(1)}. ")
-        item = _Item(line[match.end() :], [])
+        item = _Item(item_line, line[match.end() :], [])
         while True:
             cursor.skip_blank()
             nxt = cursor.peek()
@@ -146,17 +160,19 @@ def _items(cursor: _Lines) -> list[_Item]:
         items.append(item)
 
 
-def _split_item(head: str, values: list[str], kind: str) -> tuple[float | None, str, list[str]]:
+def _split_item(item: _Item, kind: str) -> tuple[float | None, str, list[str]]:
     """(rate, action, rest) of a workaround or dead-end item."""
-    match = _RATE_PREFIX.match(head)
+    match = _RATE_PREFIX.match(item.head)
     if match is None or match.group(2) != kind:
-        raise PageError(0, f"expected an item starting `**N% {kind}** —`")
-    rest = head[match.end() :]
+        raise PageError(item.line, f"expected an item starting `**N% {kind}** —`")
+    with _at_line(item.line):
+        rate = rate_from(match.group(1))
+    rest = item.head[match.end() :]
     if rest:
-        return rate_from(match.group(1)), unescape(rest), values
-    if not values:
-        raise PageError(0, "item has no text")
-    return rate_from(match.group(1)), values[0], values[1:]
+        return rate, unescape(rest), item.values
+    if not item.values:
+        raise PageError(item.line, "item has no text")
+    return rate, item.values[0], item.values[1:]
 
 
 def _plain_items(cursor: _Lines) -> list[str]:
@@ -258,16 +274,15 @@ def _stats(cursor: _Lines, entry: dict[str, Any]) -> None:
     rows = _table(cursor, STATS_HEADINGS)
     if len(rows) != 1:
         raise PageError(line_number, f"the table `| Fix Rate | ...` has {len(rows)} rows, not 1")
-    fix, confidence, evidence, first_seen = rows[0]
-    for key, cell in (("fix_success_rate", fix), ("confidence", confidence)):
-        rate = rate_from(cell)
-        if rate is not None:
-            entry[key] = rate
-    if evidence.isdigit():
-        entry["evidence_count"] = int(evidence)
-    seen = unescape_cell(first_seen)
-    if seen is not None:
-        entry["first_seen"] = seen
+    row_line, (fix, confidence, evidence, first_seen) = rows[0]
+    with _at_line(row_line):
+        values = {
+            "fix_success_rate": rate_from(fix),
+            "confidence": rate_from(confidence),
+            "evidence_count": count_from(evidence),
+            "first_seen": unescape_cell(first_seen),
+        }
+    entry.update((key, value) for key, value in values.items() if value is not None)
 
 
 def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
@@ -275,10 +290,11 @@ def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
     if name == "Version Compatibility":
         rows = _table(cursor, VERSION_FIELDS) if cursor.peek().startswith("|") else []
         versions = []
-        for cells in rows:
+        for row_line, cells in rows:
             row: dict[str, Any] = {}
             for key, cell in zip(VERSION_FIELDS, cells, strict=True):
-                value = unescape_cell(cell)
+                with _at_line(row_line):
+                    value = unescape_cell(cell)
                 if value is not None or key in NULLABLE_VERSION_FIELDS:
                     row[key] = value
             versions.append(row)
@@ -305,7 +321,7 @@ def _section(cursor: _Lines, name: str, entry: dict[str, Any]) -> None:
 
 def _list_entry(item: _Item, kind: str, rate_key: str, more_key: str) -> dict[str, Any]:
     """A workaround or dead end from its item: rate, action, `how`/`why_fails`, condition."""
-    rate, action, rest = _split_item(item.head, item.values, kind)
+    rate, action, rest = _split_item(item, kind)
     out: dict[str, Any] = {"action": action}
     if rate is not None:
         out[rate_key] = rate
