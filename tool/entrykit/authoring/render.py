@@ -2,7 +2,9 @@
 
 The page is written so that `importers.markdown` reads every field it shows back
 exactly: text is backslash-escaped, values with line breaks or edge whitespace go
-in fenced code blocks, rates are printed as exact percentages.
+in fenced code blocks, rates are printed as exact percentages. A line break is one
+wherever Markdown reads one (LF, CR LF, CR): entry text never starts a block of the
+page, and outside table cells each comes back as a line feed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from decimal import Decimal
 from typing import Any, TypeGuard
 
 from babel import Locale, UnknownLocaleError
+
+from entrykit.parsing import line_spans
 
 NONE = "—"  # an absent value in a table or the header
 SEPARATOR = " · "
@@ -39,9 +43,19 @@ class BadValue(ValueError):
 # --- the text codec shared with the Markdown importer ----------------------
 
 
+def _breaks_line(text: str) -> bool:
+    """Whether `text` holds a line break as Markdown reads one (CommonMark: LF, CR LF or CR)."""
+    return "\n" in text or "\r" in text
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of `text`, split at every line break Markdown reads."""
+    return [text[start:end] for start, end in line_spans(text)]
+
+
 def needs_block(text: str) -> bool:
     """Whether a value must go in a code block to come back exactly."""
-    return text == "" or "\n" in text or "\r" in text or text != text.strip() or "\t" in text
+    return text == "" or _breaks_line(text) or text != text.strip() or "\t" in text
 
 
 def escape(text: str) -> str:
@@ -141,10 +155,10 @@ def read_code_span(text: str) -> str | None:
 
 
 def code_block(text: str, indent: str = "") -> list[str]:
-    """A fenced block holding `text` exactly; lines indented for a list item."""
+    """A fenced block holding `text`, each of its lines (`text_lines`) indented for a list item."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    body = [indent + line if line else "" for line in text.split("\n")]
+    body = [indent + line if line else "" for line in text_lines(text)]
     return [f"{indent}{fence}text", *body, f"{indent}{fence}"]
 
 
@@ -264,8 +278,9 @@ def _list_item(
 
 
 def _single_line(value: Any) -> TypeGuard[str]:
-    """Whether `value` is text that fits on one line (a code span, a label)."""
-    return isinstance(value, str) and "\n" not in value
+    """Whether `value` is text that fits on one line (a code span, a label): with no line
+    break, it can never start a Markdown block (a heading, a list item) of its own."""
+    return isinstance(value, str) and not _breaks_line(value)
 
 
 def _cell_code(value: Any) -> str:
@@ -313,7 +328,7 @@ def _header_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]
     signature = entry.get("signature")
     signature = signature if isinstance(signature, str) else ""
     if needs_block(signature):
-        first = signature.strip().split("\n")[0] if signature.strip() else "(no signature)"
+        first = text_lines(signature.strip())[0] if signature.strip() else "(no signature)"
         lines += [f"# {escape(first.strip())} …", "", *code_block(signature), ""]
     else:
         lines += [f"# {escape(signature)}", ""]
@@ -321,7 +336,7 @@ def _header_lines(entry: Mapping[str, Any], locales: Sequence[str]) -> list[str]
         lines += [f"ID: {code_span(entry['id'])}", ""]
     if isinstance(entry.get("regex"), str):
         regex = entry["regex"]
-        lines += [f"Regex: {code_span(regex)}", ""] if "\n" not in regex and regex else _labelled("Regex", regex)
+        lines += [f"Regex: {code_span(regex)}", ""] if _single_line(regex) and regex else _labelled("Regex", regex)
     for code in locales:
         translated = entry.get(f"signature_{code}")
         if isinstance(translated, str):
@@ -415,10 +430,16 @@ def _step_lines(steps: list[Any]) -> list[str]:
     return lines
 
 
+def _shown_text(text: str) -> str:
+    """Text as the page shows it and the importer reads it back: a CR LF or a CR alone is a
+    line break to Markdown, read back as a line feed (a table cell keeps it: `&#13;`)."""
+    return "\n".join(text_lines(text))
+
+
 def shown_fields(entry: Mapping[str, Any], locales: Sequence[str] = ("zh",)) -> dict[str, Any]:
     """The part of `entry` that `render_entry` shows, as the Markdown importer reads it back
     (a version row's unshown `removed` dropped, its empty cells as null; empty `how`,
-    `why_fails` and `condition` not shown)."""
+    `why_fails` and `condition` not shown; line breaks outside table cells as line feeds)."""
     out = _shown_labels(entry)
     out.update(_shown_stats(entry))
     if isinstance(entry.get("versions"), list):
@@ -435,12 +456,12 @@ def _shown_labels(entry: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {key: entry[key] for key in HEADER_FIELDS if _single_line(entry.get(key)) and entry[key]}
     for key in ("signature", "root_cause", "official_doc_url"):
         if isinstance(entry.get(key), str):
-            out[key] = entry[key]
+            out[key] = _shown_text(entry[key])
     out.setdefault("signature", "")
     if _single_line(entry.get("id")):
         out["id"] = entry["id"]
     if isinstance(entry.get("regex"), str):
-        out["regex"] = entry["regex"]
+        out["regex"] = _shown_text(entry["regex"])
     if "root_cause" in out and _single_line(entry.get("root_cause_type")):
         out["root_cause_type"] = entry["root_cause_type"]
     return out
@@ -473,12 +494,12 @@ def _shown_items(items: Any, rate_key: str, more_key: str) -> list[dict[str, Any
     shown = []
     for item in _dicts(items):
         action = item.get("action")
-        shown_item: dict[str, Any] = {"action": action if isinstance(action, str) else ""}
+        shown_item: dict[str, Any] = {"action": _shown_text(action) if isinstance(action, str) else ""}
         if percent(item.get(rate_key)) != NONE:
             shown_item[rate_key] = item[rate_key]
         for key in (more_key, "condition"):
             if isinstance(item.get(key), str) and item[key]:
-                shown_item[key] = item[key]
+                shown_item[key] = _shown_text(item[key])
         shown.append(shown_item)
     return shown
 
@@ -489,9 +510,9 @@ def _shown_translations(entry: Mapping[str, Any], code: str, *, with_root_cause:
     for field in ("signature", "root_cause"):
         value = entry.get(f"{field}_{code}")
         if isinstance(value, str) and (field == "signature" or with_root_cause):
-            out[f"{field}_{code}"] = value
+            out[f"{field}_{code}"] = _shown_text(value)
     for field in ("workarounds", "dead_ends"):
         value = entry.get(f"{field}_{code}")
         if isinstance(value, list):
-            out[f"{field}_{code}"] = _strings(value)
+            out[f"{field}_{code}"] = [_shown_text(step) for step in _strings(value)]
     return out

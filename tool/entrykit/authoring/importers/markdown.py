@@ -22,6 +22,7 @@ from entrykit.authoring.render import (
     count_from,
     rate_from,
     read_code_span,
+    text_lines,
     unescape,
     unescape_cell,
 )
@@ -196,7 +197,7 @@ def _header(line: str, entry: dict[str, Any]) -> None:
 
 def parse_page(text: str) -> dict[str, Any]:
     """The entry fields a rendered page shows; PageError if it is not such a page."""
-    cursor = _Lines(text.replace("\r\n", "\n").split("\n"))
+    cursor = _Lines(text_lines(text))
     entry: dict[str, Any] = {}
     cursor.skip_blank()
     _header(cursor.take(), entry)
