@@ -185,7 +185,7 @@ def test_bad_file_is_a_positioned_problem(tmp_path: Path, monkeypatch: pytest.Mo
     (tmp_path / "good.json").write_text(json.dumps(CANON), encoding="utf-8")
     result = CliRunner().invoke(cli, ["import", "--from", "deadends", ".", "--out", "corpus"])
     assert result.exit_code == ExitCode.FINDINGS
-    assert "bad.json:2:12: not JSON" in result.output and "Traceback" not in result.output
+    assert "bad.json:2:12: invalid JSON" in result.output and "Traceback" not in result.output
     assert (tmp_path / "corpus" / "python" / "modulenotfounderror_py311-linux.yaml").is_file()
 
 
@@ -227,3 +227,37 @@ def test_no_reference_is_bent_to_another_entry(deadends_dir: Path) -> None:
                 assert upstream_of.get(target, upstream) == upstream, (item.upstream_id, upstream, target)
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e999", "-1e400"])
+def test_a_number_no_double_holds_is_a_positioned_problem(tmp_path: Path, number: str) -> None:
+    """Written back it would be `.inf`/`.nan` (YAML) or `Infinity`/`NaN` (JSON): ET005."""
+    (tmp_path / "one.json").write_text(
+        '{"id": "t/some-error/linux", "error": {"signature": "Some error"},\n'
+        f' "verdict": {{"summary": "Because.", "confidence": {number}}}}}',
+        encoding="utf-8",
+    )
+    imported, problems = import_canons([tmp_path])
+    assert imported == []
+    message = f"`{number}` is not a finite number, which an entry cannot hold (ET005); not imported"
+    assert [(p.line, p.col, p.message) for p in problems] == [(2, 51, message)]
+
+
+@pytest.mark.parametrize("out_format", ["yaml", "json"])
+def test_import_writes_no_nonfinite_number(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out_format: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "one.json").write_text(
+        '{"schema_version":"1.0.0","id":"t/some-error/linux",\n'
+        ' "error":{"signature":"Some error","regex":"Some error","domain":"t"},\n'
+        ' "verdict":{"summary":"Because.","confidence":Infinity,"fix_success_rate":NaN},\n'
+        ' "metadata":{"evidence_count":1e999}}',
+        encoding="utf-8",
+    )
+    (tmp_path / "c" / "good.json").write_text(json.dumps(CANON), encoding="utf-8")
+    args = ["import", "--from", "deadends", "--no-settings", "--format", out_format, "--out", "out", "c"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == ExitCode.FINDINGS, result.output
+    assert "one.json:3:47: `Infinity` is not a finite number" in result.output
+    written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert [p.name for p in written] == [f"modulenotfounderror_py311-linux.{out_format}"]

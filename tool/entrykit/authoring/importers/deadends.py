@@ -16,7 +16,6 @@ documents the field mapping.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.loader import Limits, decode, read_entry_bytes
 from entrykit.parsing import parse_json
 from entrykit.paths import is_valid_id, shown, unsafe_reason
+from entrykit.positions import first_nonfinite
 from entrykit.translation import translated_fields
 from entrykit.versions.rows import row_from
 
@@ -82,7 +82,8 @@ def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
 
 def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | ImportProblem:
     """The parsed file, or a problem with a 1-based position (the loader's limits apply:
-    a regular file, within the size and nesting limits, UTF-8)."""
+    a regular file, within the size and nesting limits, UTF-8; JSON as entries are read,
+    `parsing.parse_json`, and no number that no double holds)."""
     limits = limits or Limits()
     raw = read_entry_bytes(path, limits.file_bytes)
     if isinstance(raw, str):
@@ -91,15 +92,14 @@ def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | Imp
     if text is None:
         line, col, message = problem or (1, 1, "cannot decode file")
         return ImportProblem(path, line, col, message)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return ImportProblem(path, exc.lineno, exc.colno, f"not JSON: {exc.msg}")
-    except (RecursionError, ValueError):
-        data = None  # too deep for the parser: the check below says where
-    nested = parse_json(text, limits.nesting).problem if data is None or isinstance(data, (dict, list)) else None
-    if nested is not None:
-        return ImportProblem(path, nested.line, nested.col, nested.message)
+    parsed = parse_json(text, limits.nesting)
+    if parsed.problem is not None:
+        return ImportProblem(path, parsed.problem.line, parsed.problem.col, parsed.problem.message)
+    nonfinite = first_nonfinite(text) if parsed.needs_positions else None
+    if nonfinite is not None:  # written back, it would be `.inf` or `Infinity`
+        message = f"`{nonfinite.detail}` is not a finite number, which an entry cannot hold (ET005); not imported"
+        return ImportProblem(path, nonfinite.line, nonfinite.col, message)
+    data = parsed.data
     if not isinstance(data, dict):
         return ImportProblem(path, 1, 1, "not an ErrorCanon: the top is not an object")
     if not isinstance(data.get("id"), str) or not isinstance(data.get("error"), dict):
