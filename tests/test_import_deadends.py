@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from entrykit.authoring.formatter import dump_entry
 from entrykit.authoring.importers.deadends import convert, entry_id_for, import_canons
 from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
@@ -261,3 +262,74 @@ def test_import_writes_no_nonfinite_number(tmp_path: Path, monkeypatch: pytest.M
     assert "one.json:3:47: `Infinity` is not a finite number" in result.output
     written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert [p.name for p in written] == [f"modulenotfounderror_py311-linux.{out_format}"]
+
+
+def _with(path: str, value: Any) -> dict[str, Any]:
+    canon = copy.deepcopy(CANON)
+    *parents, last = path.split(".")
+    node = canon
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return canon
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("transition_graph.leads_to", 5),  # was a TypeError: iterated
+        ("transition_graph.leads_to", "python/x/y"),  # was read as one reference per character
+        ("transition_graph.preceded_by", {"error_id": "python/x/y"}),
+        ("transition_graph", ["python/x/y"]),
+        ("dead_ends", {"action": "Reinstall"}),  # listed by its fields: `dead_ends.action`
+        ("workarounds", "pip install x"),
+        ("environment.runtime.version_range", 5),  # the row was a bare `python`, silently
+        ("environment.python", 3.11),
+        ("environment.os", ["linux"]),
+        ("metadata.review_status", 5),
+        ("metadata.generated_by", ["expert_review"]),
+        ("schema_version", 2),
+    ],
+)
+def test_a_value_of_a_type_the_import_cannot_read_is_listed_not_carried_over(path: str, value: Any) -> None:
+    imported = _convert(_with(path, value))
+    listed = f"{path}.action" if path == "dead_ends" else path
+    assert listed in imported.unmapped
+    assert list(validator().iter_errors(imported.entry)) == []
+
+
+def test_a_runtime_range_that_is_no_string_gives_the_bare_name_and_says_so() -> None:
+    imported = _convert(_with("environment.runtime.version_range", 5))
+    assert imported.entry["versions"][0] == {"version": "python", "status": "active"}
+    assert "environment.runtime.version_range" in imported.unmapped
+
+
+def _paths(node: Any, prefix: str = "") -> list[str]:
+    found = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, f"{prefix}.{key}" if prefix else key)
+    return found
+
+
+def test_every_field_of_any_json_type_converts_and_writes() -> None:
+    values: list[Any] = [5, 2.5, "x", "", [1], [], {"a": 1}, {}, True, None, [{"error_id": 5}], [["a/b/c"]]]
+    for path in _paths(CANON):
+        if path in ("id", "error"):  # checked before a canon is converted
+            continue
+        for value in values:
+            entry = _convert(_with(path, value)).entry
+            for fmt in ("yaml", "json"):
+                assert dump_entry(entry, fmt, None)
+
+
+def test_import_lists_a_reference_list_of_another_type(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    canon = {"id": "t/some-error/linux", "error": {"signature": "Some error"}, "transition_graph": {"leads_to": 5}}
+    (tmp_path / "one.json").write_text(json.dumps(canon), encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["import", "--from", "deadends", "--no-settings", "--out", "out", "-v", "one.json"]
+    )
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert "not carried over: transition_graph.leads_to" in result.output
+    assert (tmp_path / "out" / "t" / "some-error_linux.yaml").is_file()

@@ -139,6 +139,11 @@ def entry_id_for(upstream_id: str) -> str:
     return f"{domain}/{slug}{'_' + env if env else ''}-{digest}"
 
 
+def _carries(value: Any) -> bool:
+    """Whether a value holds something an import could lose (an empty one does not)."""
+    return value not in ([], {}, "", None)
+
+
 class _Reader:
     """Reads a canon, remembering which fields were used so the rest can be reported."""
 
@@ -146,12 +151,16 @@ class _Reader:
         self.canon = canon
         self.used: set[str] = set()
 
-    def get(self, dotted: str, default: Any = None) -> Any:
+    def get(self, dotted: str, default: Any = None, kind: type | tuple[type, ...] | None = None) -> Any:
+        """The value at `dotted`, or `default`; with `kind`, also `default` for a value of
+        another type, which is then not used: `unmapped` lists it."""
         node: Any = self.canon
         for part in dotted.split("."):
             if not isinstance(node, Mapping) or part not in node:
                 return default
             node = node[part]
+        if kind is not None and not isinstance(node, kind):
+            return default
         self.used.add(dotted)
         return node
 
@@ -164,18 +173,16 @@ class _Reader:
             if isinstance(node, Mapping):
                 for key, value in node.items():
                     walk(value, f"{path}.{key}" if path else str(key))
-            elif node not in ([], "", None):  # empty values carry nothing to lose
+            elif _carries(node):
                 found.append(path)
 
         walk(self.canon, "")
         return found
 
 
-def _items(raw: Any, keys: tuple[str, ...], where: str, unmapped: list[str]) -> list[dict[str, Any]]:
+def _items(raw: list[Any], keys: tuple[str, ...], where: str, unmapped: list[str]) -> list[dict[str, Any]]:
     """Copy the known keys of each object in a list; report the others."""
     items: list[dict[str, Any]] = []
-    if not isinstance(raw, list):
-        return items
     for index, item in enumerate(raw):
         if not isinstance(item, Mapping):
             unmapped.append(f"{where}[{index}]")
@@ -204,11 +211,13 @@ def _versions(reader: _Reader, unmapped: list[str]) -> list[dict[str, Any]]:
         runtime_name = runtime["name"].strip().lower()
         spec = runtime.get("version_range")
         runtime_spec = spec if isinstance(spec, str) else ""
+        if not isinstance(spec, str) and _carries(spec):
+            unmapped.append("environment.runtime.version_range")
         rows.append({"version": row_from(runtime["name"], runtime_spec), "status": "active"})
         unmapped.extend(f"environment.runtime.{k}" for k in runtime if k not in ("name", "version_range"))
-    elif runtime is not None:
+    elif _carries(runtime):
         unmapped.append("environment.runtime")
-    python = reader.get("environment.python")
+    python = reader.get("environment.python", kind=str)
     if isinstance(python, str) and python.strip():
         said = runtime_name in ("python", "cpython") and (runtime_spec or "").strip() == python.strip()
         if not said:
@@ -217,8 +226,8 @@ def _versions(reader: _Reader, unmapped: list[str]) -> list[dict[str, Any]]:
 
 
 def _tier(reader: _Reader, notes: list[str]) -> str | None:
-    status = reader.get("metadata.review_status")
-    generated_by = reader.get("metadata.generated_by")
+    status = reader.get("metadata.review_status", kind=str)
+    generated_by = reader.get("metadata.generated_by", kind=str)
     if generated_by == "expert_review" and status in ("human_reviewed", "expert_reviewed"):
         return "expert_reviewed"
     if status in TIERS:
@@ -228,12 +237,14 @@ def _tier(reader: _Reader, notes: list[str]) -> str | None:
     return None
 
 
-def _graph(raw: Any, unmapped: list[str]) -> dict[str, list[Any]]:
+def _graph(raw: Mapping[str, Any], unmapped: list[str]) -> dict[str, list[Any]]:
     graph: dict[str, list[Any]] = {}
-    raw = raw if isinstance(raw, Mapping) else {}
     for name in GRAPH_KEYS:
         refs: list[Any] = []
-        for index, item in enumerate(raw.get(name) or []):
+        listed = raw.get(name)
+        if not isinstance(listed, list) and _carries(listed):
+            unmapped.append(f"transition_graph.{name}")
+        for index, item in enumerate(listed if isinstance(listed, list) else []):
             if isinstance(item, str):
                 refs.append(entry_id_for(item))
             elif isinstance(item, Mapping) and isinstance(item.get("error_id"), str):
@@ -254,9 +265,8 @@ def convert(canon: Mapping[str, Any], source: Path) -> Imported:
     unmapped: list[str] = []
     notes: list[str] = []
     upstream_id = reader.get("id")
-    reader.get("schema_version")
-    version = canon.get("schema_version")
-    if isinstance(version, str) and not version.startswith("1."):
+    version = reader.get("schema_version", kind=str)
+    if version is not None and not version.startswith("1."):
         notes.append(f"schema_version `{version}` is newer than the 1.x this mapping knows")
     _, _, env = split_upstream(str(upstream_id))
 
@@ -284,15 +294,16 @@ def convert(canon: Mapping[str, Any], source: Path) -> Imported:
     versions = _versions(reader, unmapped)
     if versions:
         entry["versions"] = versions
-    entry["dead_ends"] = _items(reader.get("dead_ends", []), DEAD_END_KEYS, "dead_ends", unmapped)
-    entry["workarounds"] = _items(reader.get("workarounds", []), WORKAROUND_KEYS, "workarounds", unmapped)
-    if "transition_graph" in canon:
-        entry["transition_graph"] = _graph(reader.get("transition_graph"), unmapped)
+    entry["dead_ends"] = _items(reader.get("dead_ends", [], list), DEAD_END_KEYS, "dead_ends", unmapped)
+    entry["workarounds"] = _items(reader.get("workarounds", [], list), WORKAROUND_KEYS, "workarounds", unmapped)
+    graph = reader.get("transition_graph", kind=Mapping)
+    if graph is not None:
+        entry["transition_graph"] = _graph(graph, unmapped)
     tier = _tier(reader, notes)
     if tier is not None:
         entry["verification_tier"] = tier
     tags = [f"env:{env}"] if env else []
-    os_name = reader.get("environment.os")
+    os_name = reader.get("environment.os", kind=str)
     if isinstance(os_name, str) and os_name.strip() and os_name.strip().lower() != "any":
         tags.append(f"os:{os_name.strip().lower()}")
     if tags:
