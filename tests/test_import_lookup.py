@@ -4,7 +4,9 @@ lookup, and no required locale for a new corpus whose canons carry no translatio
 from __future__ import annotations
 
 import json
+import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,49 @@ def test_config_option_names_the_file_to_edit(project: Path) -> None:
     assert result.exit_code == ExitCode.CLEAN, result.output
     assert tomllib.loads((project / "cfg" / "team.toml").read_text(encoding="utf-8"))["regex"] == WANTED
     assert (project / "entries" / "python" / "modulenotfounderror_py311-linux.yaml").is_file()
+
+
+def _deep(path: Path) -> None:
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+
+
+def _large(path: Path) -> None:
+    path.write_text("[regex]\n" + "#" * (1 << 20) + "\n", encoding="utf-8")
+
+
+def _folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _not_toml(path: Path) -> None:
+    path.write_text("x = \n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (_deep, "nests arrays or tables too deep to read"),  # was an internal RecursionError
+        (_large, "larger than 1,048,576 bytes"),  # was read whole, however large
+        (_folder, "is not a regular file"),  # was "internal error: ConfigError"
+        (_fifo, "is not a regular file"),
+        (_not_toml, "is not valid TOML: Invalid value (at line 1, column 5)"),
+    ],
+)
+def test_a_configuration_to_edit_that_is_none_is_an_error_and_nothing_is_written(
+    project: Path, make: Callable[[Path], None], said: str
+) -> None:
+    if make is _fifo and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    (project / "sub").mkdir()
+    make(project / "sub" / "entrykit.toml")
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    result = _import("--out", "sub/entries")
+    assert result.exit_code == ExitCode.ERROR, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("entrykit: error: ") and "internal error" not in lines[0]
+    assert said in lines[0] and "sub/entrykit.toml" in lines[0] and lines[0].endswith("; no entry was written")
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before

@@ -179,12 +179,18 @@ MAX_CONFIG_BYTES = 1 << 20  # a pyproject.toml is a few kilobytes; this is no co
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file's data; ConfigError (naming the file, and the line and column of a syntax
     error) if it is not a regular file under `MAX_CONFIG_BYTES` holding valid UTF-8 TOML."""
+    return read_toml_text(path)[1]
+
+
+def read_toml_text(path: Path) -> tuple[str, dict[str, Any]]:
+    """A TOML file's text and data, read as `read_toml` reads it (for an edit of its text)."""
     try:
         raw = read_small_file(path, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"cannot read {shown(str(path))}: {exc.strerror or exc}") from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        return text, tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start + 1})") from None
     except tomllib.TOMLDecodeError as exc:

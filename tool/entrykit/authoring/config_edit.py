@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from entrykit.config import DEFAULT_ROOT, TOOL_TABLE, is_own_file
+from entrykit.config import DEFAULT_ROOT, TOOL_TABLE, is_own_file, read_toml_text
 
 
 @dataclass(frozen=True)
@@ -79,16 +79,13 @@ def add_tables(source: Path | None, project: Path, root: Path, tables: Sequence[
     Only keys a table does not hold are added; a key it holds with another value is listed
     in `differing`. The edit inserts lines below each table's header (or appends the table),
     then reads the result back: unless it is the old data plus exactly the added keys, the
-    file is left alone and `problem` says why."""
+    file is left alone and `problem` says why. ConfigError if `source` is not a file
+    `config.read_toml` reads (a regular file of at most 1 MiB, TOML not nested too deep)."""
     if source is None:
         every = [(t.section, f"{key} = {toml_value(value)}") for t in tables for key, value in t.wanted.items()]
         return ConfigEdit(project / "entrykit.toml", new_file_text(project, root, tables), every)
     own = is_own_file(source)
-    try:
-        text = source.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return ConfigEdit(source, problem=f"cannot read it: {exc}")
+    text, data = read_toml_text(source)
     top = data if own else data.get("tool", {}).get("entrykit", {})
     expected = copy.deepcopy(data)
     expected_top = expected if own else expected.setdefault("tool", {}).setdefault("entrykit", {})

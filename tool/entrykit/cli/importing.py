@@ -58,7 +58,8 @@ def _list_counts(title: str, counts: Counter[str]) -> None:
 
 def _settings_edit(config_path: Path | None, root: Path, tables: list[Table]) -> ConfigEdit:
     """`tables` added to the configuration that governs `root` (the one `--config` names,
-    else the nearest above it), or to a new entrykit.toml beside it."""
+    else the nearest above it), or to a new entrykit.toml beside it; ConfigError for a
+    configuration file that cannot be read as one."""
     if config_path is not None:
         source: Path | None = config_path.absolute()
     else:
@@ -176,7 +177,10 @@ def import_command(
     if source == "deadends" and corpus_settings:
         translation = translated_fields.Settings.from_section(config.settings.get("translation", {}))
         tables = deadends.corpus_tables(imported, translation, new_corpus)
-    edit = _settings_edit(config_path, root, tables) if tables and texts else None
+    try:
+        edit = _settings_edit(config_path, root, tables) if tables and texts else None
+    except EntrykitError as exc:  # a configuration that is none (config.read_toml's checks)
+        raise CommandError(f"{exc}; no entry was written") from None
     entries_written = len(texts)
     if edit is not None and edit.text is not None:
         texts[edit.path] = edit.text
