@@ -262,3 +262,14 @@ def test_new_entries_read_back_as_written_whatever_their_line_breaks(text: str) 
     back = parse_yaml(written)
     assert back.problem is None and back.data == data, written
     assert format_text(written, "yaml").text == written
+
+
+@pytest.mark.parametrize("spelling", ["y", "n", "Y", "N", "yes", "No", "OFF", "on", "017", "0o17", "1:30", "1e3", "1.0e3"])
+def test_a_string_yaml_1_1_reads_as_another_value_is_written_quoted(tmp_path: Path, spelling: str) -> None:
+    """What `fmt`, `new`, `import` and `merge` write draws no ET006: a plain `y` is a
+    boolean to YAML 1.1 readers (the spec's, though not PyYAML's)."""
+    data = {"id": "t/x", "signature": spelling, "tags": [spelling], "os_specific": {spelling: spelling}}
+    written = dump_entry(data)
+    assert parse_yaml(written).data == data
+    result = lint_corpus(tmp_path, {"t/x.yaml": written}, {"select": ["ET006"]})
+    assert result.diagnostics == [], written

@@ -31,7 +31,7 @@ from entrykit import pointer as jp
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
 from entrykit.output_safety import escape
-from entrykit.parsing import comments, offset_place, parse_yaml
+from entrykit.parsing import YAML11_SPELLING, comments, offset_place, parse_yaml
 from entrykit.positions import first_nonfinite
 from entrykit.roundtrip import finite_float, make_yaml
 from entrykit.schema import load_schema
@@ -129,8 +129,9 @@ _RESOLVER_11 = pyyaml.resolver.Resolver()
 
 
 def _resolves_to_string(text: str) -> bool:
-    """True when a plain scalar reads back as this string in YAML 1.2 *and* YAML 1.1."""
-    if _RESOLVER_12.resolve(ScalarNode, text, (True, False)) != STR_TAG:
+    """True when a plain scalar reads back as this string in YAML 1.2 *and* YAML 1.1 (as
+    ET006 reads 1.1: `y` and `n` are booleans there, which PyYAML's resolver misses)."""
+    if YAML11_SPELLING.match(text) is not None or _RESOLVER_12.resolve(ScalarNode, text, (True, False)) != STR_TAG:
         return False
     return bool(_RESOLVER_11.resolve(pyyaml.ScalarNode, text, (True, False)) == STR_TAG)
 
