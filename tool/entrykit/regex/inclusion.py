@@ -1,13 +1,13 @@
 """A text one regex finds and other regexes do not, found in the product of their automata; or a proof that there is none.
 
-A merge drops an absorbed regex when the regexes it keeps are shown to find what it finds;
-messages and spelled texts show that for some texts, not all: `port \\d{1,2} is` finds
-`port 0 is` and `port 00 is`, which `port \\d+ is` spells, but not `port 000 is`. Here
-both are read as automata over the classes of characters their nodes tell apart (each
-class's exact set of code points, as `re` decides it under the flags in force), and a
-breadth-first walk of their product looks for the shortest text the one finds and the
-others do not, as the match mode finds: anywhere (`search`), at the start (`match`), or
-whole (`fullmatch`).
+A merge leaves out an absorbed regex's alternative only when the regexes it keeps are
+proven to find all it finds; messages and spelled texts show that for some texts, not all:
+`port \\d{1,2} is` finds `port 0 is` and `port 00 is`, which `port \\d+ is` spells, but
+not `port 000 is`. Here both are read as automata over the classes of characters their
+nodes tell apart (each class's exact set of code points, as `re` decides it under the
+flags in force), and a breadth-first walk of their product looks for the shortest text the
+one finds and the others do not, as the match mode finds: anywhere (`search`), at the
+start (`match`), or whole (`fullmatch`).
 
 The automata read a little more than `re` would: an anchor or a lookaround as nothing, an
 atomic group or a possessive repeat as a plain one. So a text found here is a candidate

@@ -1,11 +1,11 @@
 """Texts a regex matches, spelled from its parsed tree: each repeat its fewest times, and each branch of each alternation and each kind of character of a class once.
 
-A merge asks whether the regexes it keeps find what an absorbed regex finds. The input
-messages show that for the texts they hold; these texts show it for the branches and short
-forms no message holds: `manifest not found` for `manifest (unknown|not found)` beside a
-message with `manifest unknown`, `interfacenilnot` for `interface.*nil.*not`. They are
-candidates, spelled without running anything: the caller runs the regex on them and keeps
-those it matches (an anchor, a word boundary or an atomic group may reject one).
+A text for each branch and short form of a regex, which no message may hold: `manifest not
+found` for `manifest (unknown|not found)`, `interfacenilnot` for `interface.*nil.*not`
+(`benchmarks/merged_regexes.py` makes entries of them). They are candidates, spelled
+without running anything: the caller runs the regex on them and keeps those it matches (an
+anchor, a word boundary or an atomic group may reject one). Like messages, they show some
+texts a regex finds, never all: a merge leaves out nothing on their word.
 """
 
 from __future__ import annotations
