@@ -324,6 +324,40 @@ def test_references_are_rewritten_and_nothing_else_in_those_files(tmp_path: Path
     assert errors(tmp_path) == []
 
 
+CONFUSED_YAML = C.replace(
+    "  leads_to: [git/no-repository, git/not-a-repo]\n",
+    """\
+  frequently_confused_with:
+    - error_id: git/not-a-repo
+      distinction: It runs outside any repository.
+    - error_id: git/no-repository  # seen on CI only
+      distinction: GIT_DIR names a folder that is no repository.
+""",
+)
+CONFUSED_JSON = json.dumps(yaml.safe_load(CONFUSED_YAML), indent=2) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "comments"),
+    [("git/detached-head.yaml", CONFUSED_YAML, ["# seen on CI only"]), ("git/detached-head.json", CONFUSED_JSON, [])],
+)
+def test_a_reference_removed_from_another_file_is_reported_in_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, comments: list[str]
+) -> None:
+    """Once `git/no-repository` reads `git/not-a-repo`, detached-head's second item repeats
+    its first and is removed: its `distinction` and its comment are in the report."""
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, name: text})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into", "--report", "json")
+    assert code == ExitCode.CLEAN, out
+    report, _ = json.JSONDecoder().raw_decode(out)  # (then the line saying what was written)
+    pointer = "/transition_graph/frequently_confused_with/1"
+    [dropped] = [d for d in report["dropped"] if d["input"] == "git/detached-head"]
+    assert (dropped["pointer"], dropped["value"]) == (pointer, yaml.safe_load(text)["transition_graph"]["frequently_confused_with"][1])
+    assert f"`entries/{name}` refers to `git/not-a-repo` earlier in this list" in dropped["why"]
+    assert [c["text"] for c in report["comments"]["listed"] if c["input"] == "git/detached-head"] == comments
+    assert len(yaml.safe_load((root / name).read_text(encoding="utf-8"))["transition_graph"]["frequently_confused_with"]) == 1
+
+
 def test_new_errors_refuse_the_write_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # B's signature is one of A's counterexamples: no regex can match it and not match it.
     a = A.replace('regex: "fatal: not a git repository"', 'regex: "repository \\\\(or any"')

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -14,8 +15,8 @@ from typing import Any
 from entrykit import pointer as jp
 from entrykit.authoring.formatter import FormatError, format_text
 from entrykit.authoring.merge import reference_changes
-from entrykit.authoring.merge_comments import CommentOutcome, carry_comments, comments
-from entrykit.authoring.merge_model import MergeResult
+from entrykit.authoring.merge_comments import Comment, CommentOutcome, carry_comments, comments
+from entrykit.authoring.merge_model import Dropped, MergeResult, plain
 from entrykit.authoring.reference_edits import edit_references
 from entrykit.config import Config
 from entrykit.diagnostic import Diagnostic, Severity
@@ -95,7 +96,7 @@ class MergePlan:
         lint += [f"  gone    {_shown(d)}" for d in self.delta.gone]
         return [
             ("Files:", files),
-            ("Comments of the absorbed files:" if comment_lines else "Comments of the absorbed files: none", comment_lines),
+            ("Comments of the absorbed and rewritten files:" if comment_lines else "Comments of the absorbed and rewritten files: none", comment_lines),
             ("Lint (findings by code and place, before -> after):", lint),
         ]
 
@@ -310,7 +311,9 @@ def plan_merge(
     config: Config,
     today: date,
 ) -> MergePlan:
-    """The new texts of the survivor and of every entry that referred to the others, linted."""
+    """The new texts of the survivor and of every entry that referred to the others, linted.
+    The reference items and comments those other files lose join the report (`dropped`,
+    the listed comments)."""
     others = [others] if isinstance(others, Entry) else list(others)
     if any(o is survivor for o in others) or len({id(o) for o in others}) != len(others):
         raise UsageError("an entry cannot be merged into itself")
@@ -326,10 +329,12 @@ def plan_merge(
     texts: dict[Path, str] = {}
     replaced: dict[Path, Entry] = {}
     rewritten: list[Entry] = []
+    lost: list[tuple[str, Comment, str]] = []
     for entry in entries:
         if entry is survivor or id(entry) in gone or not survivor.id:
             continue
-        if not reference_changes(entry.data, old_ids, survivor.id):
+        changes = reference_changes(entry.data, old_ids, survivor.id)
+        if not changes:
             continue  # no reference to rewrite: the file is not even parsed again
         edited = edit_references(entry.text, entry.fmt, old_ids, survivor.id)
         if edited is None:
@@ -337,8 +342,11 @@ def plan_merge(
         texts[entry.abspath] = edited
         replaced[entry.abspath] = _in_memory(entry, edited)
         rewritten.append(entry)
+        result.report.dropped += _removed_references(entry, changes, survivor.id)
+        lost += _lost_comments(entry, edited)
     targets = _Targets(result)
     texts[survivor.abspath], outcome = _survivor_text(survivor, others, result, targets)
+    outcome.lost += lost
     new_survivor = _in_memory(survivor, texts[survivor.abspath])
     linted = _every_lookup_named(config)
     before = check(list(entries), [survivor, *others, *rewritten], linted, today)
@@ -347,6 +355,30 @@ def plan_merge(
     plan = MergePlan(survivor, others, result, texts, [o.abspath for o in others], rewritten, outcome, before, after)
     plan.delta = lint_delta(plan, targets)
     return plan
+
+
+def _removed_references(entry: Entry, changes: Sequence[tuple[str, str | None]], new_id: str) -> list[Dropped]:
+    """The reference items another entry's file loses, each in full (a `condition` or a
+    `distinction` is that entry's claim), for the report's `dropped`. Their texts are not
+    folded into the reference the file keeps: two conditions or probabilities may disagree,
+    and settling that in a file the merge does not own would be a guess."""
+    data = plain(entry.data)
+    why = f"`{entry.path}` refers to `{new_id}` earlier in this list once the merged ids are rewritten (a repeat is removed)"
+    return [Dropped(str(entry.id), pointer, jp.resolve(data, pointer, None), why) for pointer, new in changes if new is None]
+
+
+def _lost_comments(entry: Entry, edited: str) -> list[tuple[str, Comment, str]]:
+    """The comments of another entry's YAML file that its rewritten text no longer holds."""
+    if entry.fmt != "yaml":
+        return []
+    left = Counter(c.text for c in comments(edited))
+    lost = []
+    for comment in comments(entry.text):
+        if left[comment.text]:
+            left[comment.text] -= 1
+        else:
+            lost.append((str(entry.id), comment, f"it went with a repeated reference removed from `{entry.path}`"))
+    return lost
 
 
 def _every_lookup_named(config: Config) -> Config:
