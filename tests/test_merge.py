@@ -358,6 +358,34 @@ def test_a_reference_removed_from_another_file_is_reported_in_full(
     assert len(yaml.safe_load((root / name).read_text(encoding="utf-8"))["transition_graph"]["frequently_confused_with"]) == 1
 
 
+def test_a_finding_in_a_rewritten_file_moves_with_its_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """detached-head's dangling `git/nowhere` (ET504) moves from /leads_to/2 to /leads_to/1
+    when the repeat before it is removed: the same finding, not one the merge adds."""
+    c = C.replace("[git/no-repository, git/not-a-repo]", "[git/no-repository, git/not-a-repo, git/nowhere]")
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": c})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
+    assert code == ExitCode.CLEAN, out
+    assert "  no new finding" in out
+    assert yaml.safe_load((root / "git/detached-head.yaml").read_text(encoding="utf-8"))["transition_graph"]["leads_to"] == [
+        "git/not-a-repo", "git/nowhere"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("pointer", "after"),
+    [
+        ("/transition_graph/leads_to/0", "/transition_graph/leads_to/0"),
+        ("/transition_graph/leads_to/1", None),  # removed
+        ("/transition_graph/leads_to/3/probability", "/transition_graph/leads_to/1/probability"),
+        ("/transition_graph/preceded_by/3", "/transition_graph/preceded_by/3"),  # another list
+        ("/signature", "/signature"),
+    ],
+)
+def test_pointer_after_the_reference_edits(pointer: str, after: str | None) -> None:
+    changes = [("/transition_graph/leads_to/1", None), ("/transition_graph/leads_to/2", None), ("/transition_graph/leads_to/4/error_id", "t/a")]
+    assert merge.pointer_after(changes, pointer) == after
+
+
 def test_new_errors_refuse_the_write_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # B's signature is one of A's counterexamples: no regex can match it and not match it.
     a = A.replace('regex: "fatal: not a git repository"', 'regex: "repository \\\\(or any"')

@@ -58,7 +58,8 @@ from entrykit.versions.package_names import Naming, default_naming
 
 __all__ = [
     "KEEP_BOTH", "SKIP", "Conflict", "Dropped", "MergeReport", "MergeResult", "Option", "Placement",
-    "RateReport", "Resolution", "merge_entries", "reference_changes", "rewrite_references", "shape_problem",
+    "RateReport", "Resolution", "merge_entries", "pointer_after", "reference_changes", "rewrite_references",
+    "shape_problem",
 ]  # fmt: skip
 
 TRANSLATED_SCALARS = ("signature", "root_cause")
@@ -612,6 +613,19 @@ def reference_changes(data: Any, old_ids: Iterable[str], new_id: str) -> list[tu
             if is_old or target == new_id:
                 seen = True
     return changes
+
+
+def pointer_after(changes: Sequence[tuple[str, str | None]], pointer: str) -> str | None:
+    """Where `pointer` into the data before `changes` (`reference_changes`) points after
+    them: an item after a removed one in its list moves up; one removed is gone (None)."""
+    tokens = jp.split(pointer)
+    if len(tokens) < 3 or tokens[0] != "transition_graph" or not tokens[2].isdigit():
+        return pointer
+    index = int(tokens[2])
+    removed = {int(jp.split(at)[2]) for at, new in changes if new is None and jp.split(at)[:2] == tokens[:2]}
+    if index in removed:
+        return None
+    return jp.from_path([*tokens[:2], index - sum(1 for r in removed if r < index), *tokens[3:]])
 
 
 def rewrite_references(data: Any, old_ids: Iterable[str], new_id: str) -> bool:

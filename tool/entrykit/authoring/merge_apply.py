@@ -14,7 +14,7 @@ from typing import Any
 
 from entrykit import pointer as jp
 from entrykit.authoring.formatter import FormatError, format_text
-from entrykit.authoring.merge import reference_changes
+from entrykit.authoring.merge import pointer_after, reference_changes
 from entrykit.authoring.merge_comments import Comment, CommentOutcome, carry_comments, comments
 from entrykit.authoring.merge_model import Dropped, MergeResult, plain
 from entrykit.authoring.reference_edits import edit_references
@@ -69,6 +69,7 @@ class MergePlan:
     delete: list[Path]
     rewritten: list[Entry]  # files whose references are rewritten
     comments: CommentOutcome
+    edits: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # by path: reference_changes
     before: list[Diagnostic] = field(default_factory=list)
     after: list[Diagnostic] = field(default_factory=list)
     delta: LintDelta = field(default_factory=LintDelta)
@@ -330,6 +331,7 @@ def plan_merge(
     replaced: dict[Path, Entry] = {}
     rewritten: list[Entry] = []
     lost: list[tuple[str, Comment, str]] = []
+    edits: dict[str, list[tuple[str, str | None]]] = {}
     for entry in entries:
         if entry is survivor or id(entry) in gone or not survivor.id:
             continue
@@ -342,6 +344,7 @@ def plan_merge(
         texts[entry.abspath] = edited
         replaced[entry.abspath] = _in_memory(entry, edited)
         rewritten.append(entry)
+        edits[entry.path] = changes
         result.report.dropped += _removed_references(entry, changes, survivor.id)
         lost += _lost_comments(entry, edited)
     targets = _Targets(result)
@@ -352,7 +355,7 @@ def plan_merge(
     before = check(list(entries), [survivor, *others, *rewritten], linted, today)
     after_entries = [new_survivor if e is survivor else replaced.get(e.abspath, e) for e in entries if id(e) not in gone]
     after = check(after_entries, [new_survivor, *replaced.values()], linted, today)
-    plan = MergePlan(survivor, others, result, texts, [o.abspath for o in others], rewritten, outcome, before, after)
+    plan = MergePlan(survivor, others, result, texts, [o.abspath for o in others], rewritten, outcome, edits, before, after)
     plan.delta = lint_delta(plan, targets)
     return plan
 
@@ -394,35 +397,39 @@ def _every_lookup_named(config: Config) -> Config:
 
 def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
     """Compare findings by code and place: an input's finding moves with the value it is
-    on (through the report's ledger), so a merge is charged only with what it adds."""
+    on (through the report's ledger; in a rewritten file, past the reference items removed
+    before it), so a merge is charged only with what it adds."""
     labels = {plan.survivor.path: plan.result.labels[0]}
     labels.update({o.path: label for o, label in zip(plan.others, plan.result.labels[1:], strict=True)})
 
-    def place(path: str, pointer: str) -> tuple[str, str]:
+    def place(path: str, pointer: str, before: bool) -> tuple[str, str]:
         label = labels.get(path)
-        if label is None:
-            return path, pointer
-        return plan.survivor.path, targets(label, pointer) or pointer
+        if label is not None:
+            return plan.survivor.path, targets(label, pointer) or pointer
+        if before and path in plan.edits:
+            moved = pointer_after(plan.edits[path], pointer)
+            return path, f"(removed) {pointer}" if moved is None else moved  # (a place no finding after has)
+        return path, pointer
 
-    def key(d: Diagnostic) -> Place:
-        where = place(d.path, _MISSED_TEXT.get(d.code, d.pointer))
+    def key(d: Diagnostic, before: bool) -> Place:
+        where = place(d.path, _MISSED_TEXT.get(d.code, d.pointer), before)
         return Place(_SAME_FINDING.get(d.code, d.code), where[0], where[1])
 
-    def related(d: Diagnostic) -> set[tuple[str, str]]:
-        return {place(r.path, r.pointer) for r in d.related}
+    def related(d: Diagnostic, before: bool) -> set[tuple[str, str]]:
+        return {place(r.path, r.pointer, before) for r in d.related}
 
     known: dict[Place, set[tuple[str, str]]] = {}
     for d in plan.before:
-        known.setdefault(key(d), set()).update(related(d))
-    after_keys = {key(d) for d in plan.after}
+        known.setdefault(key(d, True), set()).update(related(d, True))
+    after_keys = {key(d, False) for d in plan.after}
     delta = LintDelta()
     for d in plan.after:
-        k = key(d)
-        if k not in known or not related(d) <= known[k]:
+        k = key(d, False)
+        if k not in known or not related(d, False) <= known[k]:
             delta.new.append(d)
     seen: set[Place] = set()
     for d in plan.before:
-        k = key(d)
+        k = key(d, True)
         if k not in after_keys and k not in seen:
             seen.add(k)
             delta.gone.append(d)
