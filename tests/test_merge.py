@@ -386,6 +386,28 @@ def test_pointer_after_the_reference_edits(pointer: str, after: str | None) -> N
     assert merge.pointer_after(changes, pointer) == after
 
 
+def test_an_absorbed_alias_that_is_another_entrys_id_takes_none_of_its_references(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git/no-repository's alias `git/detached-head` is the id of an entry the merge leaves
+    alone: a reference to it stays with it, in another file and in the survivor, and the
+    report says why the alias is not carried."""
+    a = A + "transition_graph:\n  leads_to: [git/detached-head]\n"
+    b = B + "aliases:\n  - git/detached-head\n"
+    d = C.replace("git/detached-head", "git/rebase-stopped").replace("You are in 'detached HEAD' state.", "rebase stopped at 3f2a")
+    d = d.replace('regex: "detached HEAD"', 'regex: "rebase stopped"').replace("[git/no-repository, git/not-a-repo]", "[git/detached-head]")
+    files = {"git/not-a-repo.yaml": a, "git/no-repository.yaml": b, "git/detached-head.yaml": C, "git/rebase-stopped.yaml": d}
+    root = corpus(tmp_path, files)
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into", "--report", "json")
+    assert code == ExitCode.CLEAN, out
+    report, _ = json.JSONDecoder().raw_decode(out)
+    assert report["merged"]["aliases"] == ["git/no-repository"]
+    assert report["merged"]["transition_graph"]["leads_to"] == ["git/detached-head"]
+    assert "[git/detached-head]" in (root / "git/rebase-stopped.yaml").read_text(encoding="utf-8")
+    [dropped] = [x for x in report["dropped"] if x["pointer"] == "/aliases/0"]
+    assert dropped["input"] == "git/no-repository" and "is the id of another entry" in dropped["why"]
+
+
 def test_new_errors_refuse_the_write_unless_forced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # B's signature is one of A's counterexamples: no regex can match it and not match it.
     a = A.replace('regex: "fatal: not a git repository"', 'regex: "repository \\\\(or any"')

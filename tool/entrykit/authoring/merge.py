@@ -4,7 +4,8 @@ The survivor (the first input) keeps its id, file and signature; every other inp
 absorbed in one pass, so `merge A B C` and any order of two-way merges give the same
 numbers. The README's "Merging" section says the same as this list:
 
-- identity: the absorbed ids and their aliases join `aliases`;
+- identity: the absorbed ids and their aliases join `aliases` (not an alias that is
+  another entry's id: it names that entry);
 - messages: the other signatures and every example become `examples`; the regex keeps
   matching every message any input's regex matched (`merge_regex`);
 - dead ends and workarounds: items naming the same action (`similarity.actions`) become
@@ -87,6 +88,7 @@ class Merger:
         mode: str,
         naming: Naming,
         rate_gap: float,
+        taken: Collection[str] = (),
     ) -> None:
         self.inputs: list[dict[str, Any]] = [plain(data) for data in inputs]
         self.labels = labels_for(self.inputs)
@@ -95,6 +97,7 @@ class Merger:
         self.flags, self.mode = flags, mode
         self.naming = naming
         self.rate_gap = rate_gap
+        self.taken = frozenset(taken) - {data.get("id") for data in self.inputs}
         self.report = MergeReport(self.labels[0], self.labels[1:])
         self.out: dict[str, Any] = {}
         self.handled: set[str] = set()  # keys decided on, kept or not
@@ -232,12 +235,25 @@ class Merger:
             for index, name in enumerate(names):
                 if not isinstance(name, str) or name in own:
                     continue
+                source = "/id" if number and index == 0 else jp.join("aliases", index - (1 if number else 0))
+                if name in self.taken:
+                    self.not_a_name(number, label, source, name)
+                    if number:
+                        continue
                 if name not in aliases:
                     aliases.append(name)
-                source = "/id" if number and index == 0 else jp.join("aliases", index - (1 if number else 0))
                 self.place(label, "alias", source, name, jp.join("aliases", aliases.index(name)))
         if aliases or "aliases" in survivor:
             self.out["aliases"] = aliases
+
+    def not_a_name(self, number: int, label: str, source: str, name: str) -> None:
+        """An alias that is another entry's id names that entry, not the merged one: its
+        references stay with it. The survivor's own alias stays where it is."""
+        why = f"`{name}` is the id of another entry, which this merge leaves alone: references to it are not rewritten"
+        if number:
+            self.drop(label, source, name, why)
+        else:
+            self.note(f"`{label}`'s alias {why}")
 
     @staticmethod
     def is_translation(key: str, name: str) -> bool:
@@ -347,7 +363,7 @@ class Merger:
         graphs: list[dict[str, Any]] = [
             g if isinstance(g := data.get("transition_graph"), dict) else {} for data in self.inputs
         ]
-        selves = {data.get("id") for data in self.inputs} | set(self.out.get("aliases") or [])
+        selves = {data.get("id") for data in self.inputs} | (set(self.out.get("aliases") or []) - self.taken)
         names = list(dict.fromkeys(name for g in graphs for name in g))
         graph: dict[str, Any] = {}
         for name in names:
@@ -552,13 +568,16 @@ def merge_entries(
     mode: str = "search",
     naming: Naming | None = None,
     rate_gap: float = RATE_GAP,
+    taken: Collection[str] = (),
 ) -> MergeResult:
     """Merge `other` (one entry, or several) into `into`, the survivor. Pure: inputs are not changed.
 
     `prefer` ("into" or "other") settles every conflict one way; `choices` maps a
     conflict's pointer to an option's source (an input's label, or `both`), to
     ("choose", source, how) or to ("edit", value[, how]). Conflicts neither settles stay
-    in `report.unresolved` and the first option (the survivor's) stands in.
+    in `report.unresolved` and the first option (the survivor's) stands in. `taken` are the
+    ids of the corpus's other entries: an alias that is one of them is no name of the
+    merged entry.
     """
     if prefer not in (None, "into", "other"):
         raise ValueError(f"prefer must be 'into' or 'other', not {prefer!r}")
@@ -569,7 +588,7 @@ def merge_entries(
         wrong = shape_problem(data)
         if wrong is not None:
             raise UsageError(f"`{shown(str(data.get('id')))}`: {wrong}; fix the entry before merging")
-    return Merger([into, *others], prefer, choices or {}, flags, mode, naming or default_naming(), rate_gap).run()
+    return Merger([into, *others], prefer, choices or {}, flags, mode, naming or default_naming(), rate_gap, taken).run()
 
 
 def shape_problem(data: Mapping[str, Any]) -> str | None:

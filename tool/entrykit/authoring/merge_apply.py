@@ -323,8 +323,9 @@ def plan_merge(
             raise UsageError(
                 f"`{survivor.path}` and `{other.path}` are the same file; an entry cannot be merged into itself"
             )
+    names = set(result.data.get("aliases") or [])  # (an alias that is another entry's id is not one)
     old_ids = [
-        i for other in others for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id
+        i for other in others for i in [other.id, *other.list_field("aliases")] if isinstance(i, str) and i != survivor.id and i in names
     ]
     gone = {id(o) for o in others}
     texts: dict[Path, str] = {}

@@ -155,6 +155,7 @@ def merge_command(
             "mode": str(regex.get("mode", "search")),
             "naming": package_names.configured_naming(config.settings.get("versions", {})),
             "rate_gap": float(config.settings.get("merge", {}).get("rate_gap", merge.RATE_GAP)),
+            "taken": {e.id for e in loaded.entries if isinstance(e.id, str) and not any(e is m for m in (survivor, *others))},
         }
         inputs = [o.data for o in others]
         choices: dict[str, Any] = {}
