@@ -22,6 +22,7 @@ from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.diagnostic import Severity
 from entrykit.lint.engine import lint
+from entrykit.versions.package_names import default_naming
 
 from .conftest import FIXTURES, REPO, TODAY
 
@@ -789,6 +790,25 @@ def test_one_pass_and_any_order_of_two_way_merges_agree(tmp_path: Path, monkeypa
         for key in ("confidence", "fix_success_rate", "evidence_count"):
             assert step[key] == one_pass[key]
         assert step["workarounds"][0]["success_rate"] == one_pass["workarounds"][0]["success_rate"] == 0.58
+
+
+@pytest.mark.parametrize(
+    ("counts", "total"),
+    [((2, 7.0), 9), ((2, 7), 9), ((7.0, None), 7), ((None, 3), 3)],  # 7.0 is an integer to the schema
+)
+def test_evidence_counts_are_summed(counts: tuple[Any, Any], total: int) -> None:
+    a, b = ({"id": f"x/{n}"} | ({} if c is None else {"evidence_count": c}) for n, c in zip("ab", counts, strict=True))
+    result = merge.merge_entries(a, b)
+    assert result.data["evidence_count"] == total
+    assert not [d for d in result.report.dropped if d.pointer == "/evidence_count"]
+
+
+def test_a_count_that_is_not_a_whole_number_is_reported_not_summed() -> None:
+    """The schema lets no such count through a merge; the sum still says what it leaves out."""
+    inputs = [{"id": "x/a", "evidence_count": 2}, {"id": "x/b", "evidence_count": 7.5}]
+    result = merge.Merger(inputs, None, {}, 0, "search", default_naming(), merge.RATE_GAP).run()
+    assert result.data["evidence_count"] == 2
+    assert [(d.side, d.value) for d in result.report.dropped if d.pointer == "/evidence_count"] == [("x/b", 7.5)]
 
 
 def test_a_rate_that_is_not_a_finite_number_is_settled_like_any_value() -> None:

@@ -434,10 +434,7 @@ class Merger:
                         self.drop(label, jp.join(name), data[name], f"`{name}` is the {which} of the inputs' ({self.out[name]})")
             elif name in self.survivor:
                 self.out[name] = self.survivor[name]
-        self.handled.add("evidence_count")
-        counts = [v for v in (d.get("evidence_count") for d in self.inputs) if isinstance(v, int) and not isinstance(v, bool)]
-        if counts:
-            self.out["evidence_count"] = sum(counts)
+        self.evidence_count()
         for name in ("confidence", "fix_success_rate"):
             self.handled.add(name)
             if any(name in data for data in self.inputs):
@@ -455,6 +452,20 @@ class Merger:
             value = self.settle("/verification_tier", tiers)[1]
             if value is not SKIP:
                 self.out["verification_tier"] = value
+
+    def evidence_count(self) -> None:
+        """The sum of the inputs' counts; a whole number written as a float (`7.0`, which
+        the schema takes for an integer) counts, anything else is reported, not summed."""
+        self.handled.add("evidence_count")
+        counts: list[int] = []
+        for _, label, data in self.sides():
+            value = data.get("evidence_count")
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
+                counts.append(int(value))
+            elif value is not None:
+                self.drop(label, "/evidence_count", value, "it is not a whole number, so it is not in the sum")
+        if counts:
+            self.out["evidence_count"] = sum(counts)
 
     def rate(self, pointer: str, values: Sequence[tuple[str, Any]], rule: str) -> Any:
         """The most cautious of the inputs' rates (`lowest` or `highest`): the same in any
