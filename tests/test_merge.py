@@ -841,6 +841,62 @@ def test_translations_follow_their_text_and_the_rest_is_reported_in_full() -> No
     assert "命令在仓库之外运行。" in text and "致命错误：不是 git 仓库：/home/me/project/.git" in text
 
 
+def _translated(entry_id: str, signature: str, root_cause: str, actions: list[str], **fields: Any) -> dict[str, Any]:
+    workarounds = [{"action": action, "success_rate": 0.8} for action in actions]
+    return entry(entry_id, signature, "socket closed", root_cause=root_cause, workarounds=workarounds, **fields)
+
+
+@pytest.mark.parametrize(
+    ("b_fields", "prefer", "fingerprints", "dropped"),
+    [
+        # each workaround's fingerprint follows its translation; b's signature is an example now
+        ({}, "into", {"signature_zh": "aaaa0001", "root_cause_zh": "aaaa0002", "workarounds_zh": ["aaaa0003", "bbbb0003"]},
+         {"/translated_from/signature_zh": "bbbb0001", "/translated_from/root_cause_zh": "bbbb0002"}),
+        # b's root cause is chosen: its translation, and its fingerprint, come with it
+        ({}, "other", {"signature_zh": "aaaa0001", "root_cause_zh": "bbbb0002", "workarounds_zh": ["aaaa0003", "bbbb0003"]},
+         {"/translated_from/signature_zh": "bbbb0001", "/translated_from/root_cause_zh": "aaaa0002"}),
+        # the same root cause: one translation, one fingerprint (b's is the same, placed)
+        ({"root_cause": "The peer closed it.", "root_cause_zh": "对端关闭了它。"}, "into",
+         {"signature_zh": "aaaa0001", "root_cause_zh": "aaaa0002", "workarounds_zh": ["aaaa0003", "bbbb0003"]},
+         {"/translated_from/signature_zh": "bbbb0001"}),
+    ],
+)  # fmt: skip
+def test_fingerprints_follow_the_translations_they_fingerprint(
+    b_fields: dict[str, Any], prefer: str, fingerprints: dict[str, Any], dropped: dict[str, Any]
+) -> None:
+    a = _translated(
+        "net/a", "gizmo error: socket closed", "The peer closed it.", ["Raise the keepalive"],
+        signature_zh="gizmo 错误：套接字已关闭", root_cause_zh="对端关闭了它。", workarounds_zh=["提高保活间隔"],
+        translated_from={"signature_zh": "aaaa0001", "root_cause_zh": "aaaa0002", "workarounds_zh": ["aaaa0003"]},
+    )  # fmt: skip
+    b = _translated(
+        "net/b", "gizmo error: socket closed by peer", "The remote end hung up.", ["Use a connection pool"],
+        signature_zh="gizmo 错误：套接字被对端关闭", root_cause_zh="远端挂断了。", workarounds_zh=["使用连接池"],
+        translated_from={"signature_zh": "bbbb0001", "root_cause_zh": "bbbb0002", "workarounds_zh": ["bbbb0003"]},
+    ) | b_fields  # fmt: skip
+    if "root_cause_zh" in b_fields:
+        b["translated_from"] = b["translated_from"] | {"root_cause_zh": "aaaa0002"}
+    result = merge.merge_entries(a, b, prefer=prefer)
+    assert result.data["translated_from"] == fingerprints
+    assert {d.pointer: d.value for d in result.report.dropped if d.pointer.startswith("/translated_from")} == dropped
+
+
+def test_a_fingerprint_after_an_untranslated_item_is_reported() -> None:
+    """The survivor's workaround has no translation (an empty item to translate), so b's
+    fingerprint of the second item has no place in a list of one per item in order."""
+    a = _translated("net/a", "gizmo error: socket closed", "The peer closed it.", ["Raise the keepalive"])
+    b = _translated(
+        "net/b", "gizmo error: socket closed by peer", "The peer closed it.", ["Use a connection pool"],
+        workarounds_zh=["使用连接池"], translated_from={"workarounds_zh": ["bbbb0003"]},
+    )  # fmt: skip
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["workarounds_zh"] == ["", "使用连接池"]
+    assert "translated_from" not in result.data
+    [dropped] = [d for d in result.report.dropped if d.pointer.startswith("/translated_from")]
+    assert (dropped.side, dropped.pointer, dropped.value) == ("net/b", "/translated_from/workarounds_zh/0", "bbbb0003")
+    assert "before /workarounds_zh/1 has no fingerprint" in dropped.why
+
+
 # -- the resolution file and the JSON report ------------------------------------------------
 
 

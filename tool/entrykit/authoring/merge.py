@@ -11,6 +11,8 @@ numbers. The README's "Merging" section says the same as this list:
 - dead ends and workarounds: items naming the same action (`similarity.actions`) become
   one item; an action that is a dead end in one input and a workaround in another is a
   conflict, and so are conditions that differ (`merge_items`);
+- translations follow the text they translate, and each `translated_from` fingerprint
+  its translation (`merge_fingerprints`);
 - versions: rows in canonical form, redundant rows folded, contradicting rows a conflict
   (`merge_versions`);
 - numbers: `evidence_count` summed, `first_seen` the earliest, `last_confirmed` and
@@ -32,7 +34,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from typing import Any
 
 from entrykit import pointer as jp
-from entrykit.authoring import merge_items, merge_regex, merge_versions
+from entrykit.authoring import merge_fingerprints, merge_items, merge_regex, merge_versions
 from entrykit.authoring.merge_model import (
     KEEP_BOTH,
     SKIP,
@@ -523,9 +525,10 @@ class Merger:
         self.keyed_map("os_specific")
         self.numbers_and_dates()
         merge_regex.merge_regex(self)
-        self.rest()
         merge_items.apply_role_choices(self)
         merge_versions.apply_version_choices(self)
+        merge_fingerprints.merge_fingerprints(self)  # (after every choice of which items stay)
+        self.rest()
         order = [*(k for data in self.inputs for k in data), *self.out]
         data = {k: self.out[k] for k in dict.fromkeys(order) if k in self.out}
         sweep_dropped(self, data)
