@@ -440,6 +440,18 @@ def test_comments_survive_and_the_survivor_is_in_fmt_layout(tmp_path: Path, monk
     assert not format_text(text, "yaml").changed
 
 
+def test_a_file_wide_suppression_of_an_absorbed_file_is_listed_not_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """B's `disable-file=ET6` silenced B's findings; above the survivor it would silence
+    A's too, so it stays behind, named in the report."""
+    b = "# entrykit: disable-file=ET6\n# about B\n" + B
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": b})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
+    assert code == ExitCode.CLEAN, out
+    text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
+    assert "disable-file" not in text and "# about B" in text
+    assert "LISTED  `git/no-repository` line 1: # entrykit: disable-file=ET6  (a suppression of the absorbed file" in out
+
+
 @pytest.mark.parametrize("fail_on", ["survivor", "reference"])
 def test_a_failed_write_leaves_every_input_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str) -> None:
     root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": B, "git/detached-head.yaml": C})

@@ -4,7 +4,8 @@ A full-line comment belongs to the value on the next line with content (the line
 suppression comment applies to); an end-of-line comment to the value on its line;
 comments above the first field to the file. An absorbed file's comment moves to where
 its value went in the merged entry (one line above it), if that value survived; the
-others are listed in the report.
+others are listed in the report, and so is a file-wide suppression (`# entrykit:
+disable-file=...`), which would silence the survivor's findings too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import yaml
 
 from entrykit import pointer as jp
+from entrykit.lint.suppressions import is_file_wide
 from entrykit.parsing import EntryYamlLoader
 
 
@@ -177,6 +179,9 @@ def carry_comments(
         for comment in comments(text):
             if comment.text in have:
                 outcome.carried.append((label, comment, comment.pointer))
+                continue
+            if is_file_wide(comment.text):
+                outcome.lost.append((label, comment, "a suppression of the absorbed file: it would hide the merged entry's own findings"))
                 continue
             where = None if comment.pointer is None else target(label, comment.pointer)
             if comment.pointer is not None and where is None:

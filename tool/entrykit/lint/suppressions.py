@@ -52,6 +52,12 @@ class Suppressions:
         return [d for d in self.directives if not d.used]
 
 
+def is_file_wide(comment: str) -> bool:
+    """Whether a comment's text (from its `#`) is a `disable-file` directive."""
+    match = _DIRECTIVE.search(comment)
+    return match is not None and match.group("kind") == "disable-file"
+
+
 def parse(text: str) -> Suppressions:
     """Find every directive in a YAML text (none in a text libyaml cannot read)."""
     result = Suppressions()
