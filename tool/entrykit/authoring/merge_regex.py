@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
 
 _GLOBAL_FLAGS = re.compile(r"\A\(\?([aiLmsux]+)\)")
-_SCOPABLE = set("imsx")
+_SCOPABLE = set("aimsux")  # (`L` is for bytes patterns only)
 
 
 def scoped(pattern: str) -> str:
@@ -41,7 +41,9 @@ def scoped(pattern: str) -> str:
     found = _GLOBAL_FLAGS.match(pattern)
     if not found or not set(found.group(1)) <= _SCOPABLE:
         return pattern
-    return f"(?{found.group(1)}:{pattern[found.end():]})"
+    # Under VERBOSE a `#` comment runs to the end of its line: the group ends on the next.
+    end = "\n)" if "x" in found.group(1) else ")"
+    return f"(?{found.group(1)}:{pattern[found.end():]}{end}"
 
 
 def alternation(patterns: Sequence[str]) -> str:
