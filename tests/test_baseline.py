@@ -123,10 +123,10 @@ def test_a_fixed_finding_is_named_as_gone(project: Path) -> None:
     [
         ("not json", "is not JSON"),
         ('{"findings": []}', "is not an entrykit baseline"),
-        ('{"entrykit_baseline": 1, "findings": {}}', "`findings` is not a list"),
-        ('{"entrykit_baseline": 1, "findings": [{"code": "ET101"}]}', "finding 1 has no string `entry`"),
+        ('{"entrykit_baseline": 2, "findings": {}}', "`findings` is not a list"),
+        ('{"entrykit_baseline": 2, "findings": [{"code": "ET101"}]}', "finding 1 has no string `entry`"),
         (
-            '{"entrykit_baseline": 1, "findings": [{"code": "E", "entry": "e", "pointer": "", "message": "m", "count": 0}]}',
+            '{"entrykit_baseline": 2, "findings": [{"code": "E", "entry": "e", "pointer": "", "message": "m", "count": 0}]}',
             "finding 1 has no positive integer `count`",
         ),
     ],
@@ -160,6 +160,26 @@ def test_keys_leave_out_places_paths_and_numbers() -> None:
     assert baseline.key_of(here, "pip/x") != baseline.key_of(here, "pip/y")
     other = _diagnostic("entries/a.yaml", "id `z` is also claimed by entries/b.yaml", related=(Location("entries/b.yaml", 1, 1),))
     assert baseline.key_of(here, "pip/x").message != baseline.key_of(other, "pip/x").message
+
+
+def test_a_baseline_holds_from_any_folder(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file's shown name may be part of a path its message names (`x.yaml` in ET503's
+    `pip/x.yaml`, seen from its own folder): the verdict is the same from anywhere."""
+    moved = project / "entries" / "git" / "x.yaml"
+    moved.parent.mkdir()
+    (project / "entries" / "pip" / "x.yaml").rename(moved)  # ET503: it belongs in pip/x.yaml
+    assert _lint(project, "--write-baseline", "baseline.json").exit_code == 0
+    assert "ET503" in _lint(project).stdout
+    assert _lint(project, "--baseline", "baseline.json", "entries/git/x.yaml").exit_code == 0
+    monkeypatch.chdir(moved.parent)
+    inside = _lint(project, "--baseline", "../../baseline.json", "x.yaml")
+    assert inside.exit_code == 0 and "No problems" in inside.stdout, inside.stdout
+
+
+def test_a_baseline_an_earlier_entrykit_wrote_is_named_so(project: Path) -> None:
+    (project / "old.json").write_text('{"entrykit_baseline": 1, "findings": []}', encoding="utf-8")
+    result = _lint(project, "--baseline", "old.json")
+    assert result.exit_code == 2 and "an earlier entrykit wrote this one" in result.stderr
 
 
 def test_compare_counts_each_key() -> None:

@@ -25,9 +25,11 @@ from typing import Any, NamedTuple
 from entrykit.diagnostic import Diagnostic
 from entrykit.errors import EntrykitError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: every entry file's path left out of the digest, not only the shown ones
 MAX_BYTES = 64 * 1024 * 1024  # a baseline of 100,000 findings is about 12 MB
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# An entry file's path as a message names it (`git/x.yaml`, `../aaa/x.yaml`), as one word
+_ENTRY_PATH = re.compile(r"[^\s`'\"(),;]*\.(?:ya?ml|json)(?![\w.])")
 _LIST_POSITION = re.compile(r"(?<=/)\d+(?=/|$)")
 
 
@@ -45,7 +47,10 @@ class Key(NamedTuple):
 
 
 def _message_digest(diagnostic: Diagnostic) -> str:
-    message = diagnostic.message
+    """The message's digest, the same from any folder: a run names files as seen from where
+    it is (`../aaa/x.yaml`), and a file's own shown name may be part of a path the message
+    names (`x.yaml` in `git/x.yaml`), so every entry file's path goes first, as a word."""
+    message = _ENTRY_PATH.sub("\0", diagnostic.message)
     places = sorted({diagnostic.path, *(r.path for r in diagnostic.related)}, key=len, reverse=True)
     for path in places:
         if path:
@@ -145,9 +150,11 @@ def read(path: Path) -> Counter[Key]:
         raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
     except RecursionError:  # (json reads nested arrays and objects by recursion)
         raise BaselineError(f"baseline {path} nests arrays or objects too deep to be a baseline") from None
-    if not isinstance(document, dict) or document.get("entrykit_baseline") != FORMAT_VERSION:
+    version = document.get("entrykit_baseline") if isinstance(document, dict) else None
+    if version != FORMAT_VERSION:
+        earlier = " (an earlier entrykit wrote this one)" if version in range(1, FORMAT_VERSION) else ""
         raise BaselineError(
-            f"baseline {path} is not an entrykit baseline (version {FORMAT_VERSION}); write one with --write-baseline"
+            f"baseline {path} is not an entrykit baseline (version {FORMAT_VERSION}){earlier}; write one with --write-baseline"
         )
     rows = document.get("findings")
     if not isinstance(rows, list):
