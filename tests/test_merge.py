@@ -1075,3 +1075,19 @@ def test_an_inputs_own_repeated_items_fold_the_same_in_any_order_of_merges() -> 
     for first, second in ((b, c), (c, b)):
         step = merge.merge_entries(merge.merge_entries(a, first, prefer="into").data, second, prefer="into").data
         assert step["workarounds"] == one_pass
+
+
+def test_a_suppression_on_a_value_merged_into_the_survivors_is_listed_not_carried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B's `disable=ET2` on its regex silenced B's findings there; on the merged regex it
+    would silence A's too. One on a value that comes over whole (B's workaround) moves with it."""
+    b = B.replace('regex: "not a git repository: \\\\S+"', 'regex: "not a git repository: \\\\S+"  # entrykit: disable=ET2')
+    b = b.replace("  - action: Unset GIT_DIR", "  # entrykit: disable=ET6\n  - action: Unset GIT_DIR")
+    assert b.count("entrykit: disable=") == 2
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": b})
+    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
+    assert code == ExitCode.CLEAN, out
+    text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
+    assert "disable=ET2" not in text and "disable=ET6" in text
+    assert "# entrykit: disable=ET2  (a suppression of a value merged into the survivor's" in out

@@ -5,7 +5,9 @@ suppression comment applies to); an end-of-line comment to the value on its line
 comments above the first field to the file. An absorbed file's comment moves to where
 its value went in the merged entry (one line above it), if that value survived; the
 others are listed in the report, and so is a file-wide suppression (`# entrykit:
-disable-file=...`), which would silence the survivor's findings too.
+disable-file=...`), which would silence the survivor's findings too, and a suppression
+whose value went into one the survivor already had (the merged regex, an item merged
+with the survivor's), where it would silence the survivor's findings on that value.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import yaml
 
 from entrykit import pointer as jp
-from entrykit.lint.suppressions import is_file_wide
+from entrykit.lint.suppressions import is_directive, is_file_wide
 from entrykit.parsing import EntryYamlLoader
 
 
@@ -172,6 +174,7 @@ def carry_comments(
     pointer)` is where that input's value is in the merged entry, or None if it is not."""
     outcome = CommentOutcome([], [])
     have = {c.text for c in comments(survivor_text)}
+    survivors_own = {pointer for pointer, _, _ in _nodes(inputs[0][1])}  # (its values before the merge)
     placed: list[tuple[str | None, str]] = []
     for label, text, fmt in inputs[1:]:
         if fmt != "yaml":
@@ -186,6 +189,10 @@ def carry_comments(
             where = None if comment.pointer is None else target(label, comment.pointer)
             if comment.pointer is not None and where is None:
                 outcome.lost.append((label, comment, "the value it belongs to is not in the merged entry"))
+                continue
+            if is_directive(comment.text) and (where is None or where in survivors_own):
+                why = "a suppression of a value merged into the survivor's: it would hide the survivor's findings there"
+                outcome.lost.append((label, comment, why))
                 continue
             placed.append((where, comment.text))
             have.add(comment.text)

@@ -52,6 +52,11 @@ class Suppressions:
         return [d for d in self.directives if not d.used]
 
 
+def is_directive(comment: str) -> bool:
+    """Whether a comment's text (from its `#`) is a suppression directive of either kind."""
+    return _DIRECTIVE.search(comment) is not None
+
+
 def is_file_wide(comment: str) -> bool:
     """Whether a comment's text (from its `#`) is a `disable-file` directive."""
     match = _DIRECTIVE.search(comment)
