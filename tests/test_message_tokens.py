@@ -272,14 +272,21 @@ def test_spans_are_ordered_and_hold_their_text(message: str) -> None:
             assert message[inner.start : inner.end] == inner.text
 
 
-@given(st.lists(st.sampled_from(_CHARS), max_size=50).map("".join))
-@example("0×0")  # a bare shape once kept its first and last digit as if they were brackets
-@example("1x1")
-@example("at 1.2.3:45 failed")  # a position with dots once became `\d+(?::\d+)*`, which missed it
-@example("build 2.0:1 crashed")
-def test_suggested_regex_matches_its_message(message: str) -> None:
+# The flags a suggestion may be compiled with: VERBOSE ignores bare whitespace and reads `#` as a comment.
+_SUGGEST_FLAGS = [0, re.IGNORECASE, re.VERBOSE, re.VERBOSE | re.IGNORECASE]
+
+
+@pytest.mark.parametrize("flags", _SUGGEST_FLAGS)
+@given(message=st.lists(st.sampled_from([*_CHARS, "#", "\n", " x "]), max_size=50).map("".join))
+@example(message="0×0")  # a bare shape once kept its first and last digit as if they were brackets
+@example(message="1x1")
+@example(message="at 1.2.3:45 failed")  # a position with dots once became `\d+(?::\d+)*`, which missed it
+@example(message="build 2.0:1 crashed")
+@example(message="shape [-1 x 2] bad")  # under VERBOSE its ` *[x×] *` once did not compile
+@example(message="disk full: 5 MB left # x")
+def test_suggested_regex_matches_its_message(flags: int, message: str) -> None:
     for level in ("general", "names kept", "literal"):
-        assert re.search(suggest_regex(message, level), message), level
+        assert re.search(suggest_regex(message, level, flags), message, flags), level
 
 
 def _scan_by_position(message: str) -> tuple[mt.Token, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -323,6 +324,18 @@ def test_no_input_refuses_a_message_the_entry_holds_as_an_example(project: Path,
     code, out = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x", "--on-match", "example")
     assert code == ExitCode.CLEAN and "already holds this message as its example 1" in out, out
     assert (project / "entries" / "git" / "not-a-repository.yaml").read_text(encoding="utf-8") == text
+
+
+def test_no_input_suggests_a_regex_written_for_the_configured_flags(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = '[tool.entrykit]\nroot = "entries"\n[tool.entrykit.regex]\nflags = ["VERBOSE"]\n'
+    (project / "pyproject.toml").write_text(config, encoding="utf-8")
+    message = "DiskError: shape [2 x 3] full # retry"
+    code, out = _invoke(project, monkeypatch, "--signature", message, "--root-cause", "x", "--id", "disk/full")
+    assert code == ExitCode.CLEAN, out
+    data = load(project / "entries" / "disk" / "full.yaml", "x").data  # type: ignore[union-attr]
+    assert re.search(data["regex"], message, re.VERBOSE)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from entrykit.cli import ExitCode, cli
-from entrykit.regex.suggest import suggest
+from entrykit.regex.runner import shared_runner
+from entrykit.regex.suggest import check_regex, suggest
 
 from .conftest import write_corpus
 
@@ -59,6 +60,25 @@ def test_regex_says_when_no_suggestion_passes(tmp_path: Path, monkeypatch: pytes
     result = _run(tmp_path, monkeypatch, {}, "regex", "Error")
     assert result.exit_code == ExitCode.FINDINGS
     assert "FAIL specific enough (ET208): matches the generic message `Error`" in result.output
+
+
+@pytest.mark.parametrize("message", ["shape [-1 x 2] bad", "disk full: 5 MB left # see log"])
+def test_regex_under_verbose_suggests_a_regex_that_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "entries").mkdir()
+    config = '[tool.entrykit]\nroot = "entries"\n[tool.entrykit.regex]\nflags = ["VERBOSE"]\n'
+    (tmp_path / "pyproject.toml").write_text(config, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["regex", message, "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    data = json.loads(result.output)
+    assert data["level"] == "general" and re.search(data["regex"], message, re.VERBOSE)
+
+
+def test_a_regex_that_does_not_compile_under_the_flags_fails_a_check() -> None:
+    [check] = check_regex("(?: *x)", "x", re.VERBOSE, "search", shared_runner())
+    assert not check.passed and "ET201" in check.name and "nothing to repeat" in check.detail
 
 
 def test_suggest_without_a_corpus_runs_three_checks() -> None:

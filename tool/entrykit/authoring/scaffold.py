@@ -293,5 +293,6 @@ def add_example(text: str, fmt: str, message: str) -> str:
     return document.dump()
 
 
-def suggested_regex(signature: str) -> str:
-    return suggest_regex(signature)
+def suggested_regex(signature: str, regex_settings: Mapping[str, Any]) -> str:
+    """The regex `new` offers for `signature`, written for the configured flags."""
+    return suggest_regex(signature, flags=RegexSettings.of(regex_settings).flags)

@@ -217,7 +217,7 @@ def _ask_category(start: dict[str, Any], signature: str, categories: list[str]) 
 
 def _ask_regex(start: dict[str, Any], signature: str, corpus: list[Entry], regex_settings: Mapping[str, Any]) -> str:
     """A regex that compiles and matches the signature, shown against the corpus each time."""
-    regex = start.get("regex") or scaffold.suggested_regex(signature)
+    regex = start.get("regex") or scaffold.suggested_regex(signature, regex_settings)
     while True:
         check = scaffold.check_regex(regex, signature, regex_settings)
         if check.error:
@@ -383,7 +383,7 @@ def _scripted_answers(start: dict[str, Any], config: Config, corpus: list[Entry]
     category = start.get("category") or _default_category(signature, scaffold.corpus_categories(corpus, domain))
     if not category:
         raise CommandError("give --category (the message names no exception and the corpus has no category)")
-    regex = start.get("regex") or scaffold.suggested_regex(signature)
+    regex = start.get("regex") or scaffold.suggested_regex(signature, config.settings.get("regex", {}))
     def day(key: str) -> date | None:
         value = start.get(key)
         return date.fromisoformat(value) if isinstance(value, str) else None

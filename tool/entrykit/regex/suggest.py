@@ -25,8 +25,16 @@ GENERALISED: dict[str, frozenset[str]] = {"general": _NAMES | _VALUES, "names ke
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
-def _escape_text(text: str) -> str:
+def _escape_text(text: str, verbose: bool) -> str:
+    # VERBOSE ignores bare whitespace and reads `#` as a comment: `re.escape` escapes both.
+    if verbose:
+        return re.escape(text)
     return "".join(char if char == " " else re.escape(char) for char in text)
+
+
+def _spaces(verbose: bool) -> str:
+    """Any number of spaces, as a regex under VERBOSE or without it."""
+    return r"\ *" if verbose else " *"
 
 
 def _number(text: str) -> str:
@@ -35,11 +43,11 @@ def _number(text: str) -> str:
     return r"\d+(?:\.\d+)*" if "." in text else r"\d+"
 
 
-def _shape(text: str) -> str:
+def _shape(text: str, verbose: bool) -> str:
     item = r"-?\d+" if "-" in text else r"\d+"
     if text[0] not in "[(":  # a bare shape (`64x512`): no brackets to keep
         return rf"{item}(?:[x×]{item})+"
-    separator = r" *[x×] *" if re.search(r"\d\s*[x×]", text) else r",\s*"
+    separator = f"{_spaces(verbose)}[x×]{_spaces(verbose)}" if re.search(r"\d\s*[x×]", text) else r",\s*"
     trailing = "," if re.search(r",\s*[\])]$", text) else ""
     return re.escape(text[0]) + item + f"(?:{separator}{item})*" + trailing + re.escape(text[-1])
 
@@ -52,7 +60,7 @@ def _hex(text: str) -> str:
     return f"[0-9a-fA-F]{{{min(len(text), 7)},}}"
 
 
-def _generalised(token: mt.Token) -> str | None:
+def _generalised(token: mt.Token, verbose: bool) -> str | None:
     """The regex a token becomes, or None where it stays literal."""
     kind, text = token.kind, token.text
     if kind in (mt.QUOTED, mt.CODE):
@@ -65,34 +73,36 @@ def _generalised(token: mt.Token) -> str | None:
     if kind == mt.HEX:
         return _hex(text)
     if kind == mt.SHAPE:
-        return _shape(text)
+        return _shape(text, verbose)
     if kind == mt.VERSION:
         prefix = text[0] if text[0] in "vV" else ""
         core = re.match(r"\d+(?:\.\d+)*", text[len(prefix) :])
         assert core is not None
-        return re.escape(prefix) + r"\d+(?:\.\d+)*" + _escape_text(text[len(prefix) + core.end() :])
+        return re.escape(prefix) + r"\d+(?:\.\d+)*" + _escape_text(text[len(prefix) + core.end() :], verbose)
     if kind == mt.POSITION:
         return r"\d+(?:[.:]\d+)*"  # as `message_tokens` reads one: `12:5`, `1.2.3:45`
     if kind == mt.ADDRESS:
         return r"\d+(?:\.\d+){3}" + (r":\d+" if ":" in text else "")
     if kind == mt.QUANTITY:
-        return _number(token.value) + _escape_text(text[len(token.value) :])
+        return _number(token.value) + _escape_text(text[len(token.value) :], verbose)
     if kind == mt.NUMBER:
         return _number(text)
     return None
 
 
-def suggest_regex(signature: str, level: str = "general") -> str:
+def suggest_regex(signature: str, level: str = "general", flags: int = 0) -> str:
     """A regex that matches `signature` and, at the `general` level, the same message
     with other quoted names, paths, refs, numbers, shapes, versions, hex addresses and ids
-    (the classes of `entrykit.message_tokens`); `names kept` generalises only values."""
+    (the classes of `entrykit.message_tokens`); `names kept` generalises only values.
+    It is written for `flags`, the flags it will be compiled with."""
     kinds = GENERALISED[level]
+    verbose = bool(flags & re.VERBOSE)
 
     def replaced(token: mt.Token) -> bool:
-        return token.kind in kinds and _generalised(token) is not None
+        return token.kind in kinds and _generalised(token, verbose) is not None
 
     tokens = [t for t in mt.walk(mt.scan(signature), lambda t: not replaced(t)) if replaced(t)]
-    return mt.replace(signature, tokens, lambda t: _generalised(t) or "", _escape_text)
+    return mt.replace(signature, tokens, lambda t: _generalised(t, verbose) or "", lambda text: _escape_text(text, verbose))
 
 
 @dataclass(frozen=True)
@@ -128,9 +138,14 @@ def check_regex(
     from entrykit.regex.breadth import too_broad
     from entrykit.regex.literal_index import RegexIndex
     from entrykit.regex.redos import AnalysisTooComplex, analyse
-    from entrykit.regex.runner import Job, RegexRunner
+    from entrykit.regex.runner import Job, RegexRunner, Status
 
     assert isinstance(runner, RegexRunner)
+    compiled = runner.compile_check(regex, flags)
+    if compiled.status is not Status.MATCH:
+        # No other check can run on a regex that does not compile under these flags.
+        reason = compiled.error or "compiling it ran past the time budget"
+        return [Check("compiles with the configured flags (ET201)", False, reason)]
     checks = []
     own = runner.run([Job(regex, flags, mode, signature)])[0]
     checks.append(Check("matches the signature (ET202)", own.matched, own.error or ("timed out" if own.timed_out else "")))
@@ -171,7 +186,7 @@ def suggest(
     tried: Suggestion | None = None
     seen: set[str] = set()
     for level in LEVELS:
-        regex = suggest_regex(signature, level)
+        regex = suggest_regex(signature, level, flags)
         if regex in seen:
             continue
         seen.add(regex)
