@@ -507,6 +507,37 @@ def test_an_example_is_not_added_to_an_entry_that_cannot_be_edited(
     assert {p: p.read_bytes() for p in (project / "entries").rglob("*") if p.is_file()} == before
 
 
+def _refused_example(project: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str) -> str:
+    """What `new --on-match example` says of an entry it must not add the message to."""
+    write_corpus(project, {f"zz/{name}": text})
+    before = {p: p.read_bytes() for p in (project / "entries").rglob("*") if p.is_file()}
+    args = ("--signature", "Frobnicator exploded twice", "--root-cause", "r", "--domain", "zz")
+    code, out = _invoke(project, monkeypatch, *args, "--on-match", "example")
+    assert code == ExitCode.CLEAN and out.count("\n") == 1, out
+    assert {p: p.read_bytes() for p in (project / "entries").rglob("*") if p.is_file()} == before
+    return out
+
+
+_OLD = "id: zz/old\nsignature: Frobnicator exploded badly\nregex: Frobnicator exploded\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("old.yaml", _OLD + 'examples: "Frobnicator exploded once"\n'),
+        ("old.yaml", _OLD + "examples: null\n"),
+        ("old.yaml", _OLD + "examples: {a: 1}\n"),
+        ("old.json", json.dumps({"id": "zz/old", "signature": "Frobnicator exploded badly",
+                                 "regex": "Frobnicator exploded", "examples": {"keep": "me"}})),
+    ],
+)
+def test_an_example_is_not_added_over_examples_that_are_no_list(
+    project: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str
+) -> None:
+    out = _refused_example(project, monkeypatch, name, text)
+    assert out == f"nothing written: zz/old cannot be edited (`examples` is not a list); fix entries/zz/{name} first\n"
+
+
 def test_at_a_prompt_an_entry_that_cannot_be_edited_is_refused_and_asked_again(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,7 +23,7 @@ from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.lookup import Lookup
 from entrykit.regex.runner import Job, RegexSettings, Status
 from entrykit.regex.suggest import suggest_regex
-from entrykit.roundtrip import editable_document
+from entrykit.roundtrip import NotEditable, editable_document
 from entrykit.versions.rows import normalize_version_row
 
 _ERROR_LINE = re.compile(r"(error|exception|fatal|failed|denied|not found|unable|cannot|can't|invalid)", re.I)
@@ -276,10 +276,13 @@ def held_message(entry: Entry, message: str) -> str | None:
 
 def add_example(text: str, fmt: str, message: str) -> str:
     """An existing entry's text with `message` appended to its `examples` (comments kept);
-    NotEditable if the round-trip editor cannot load it."""
+    NotEditable if the round-trip editor cannot load it, or its `examples` is there but is
+    no list to append to (an absent `examples` is added)."""
     document = editable_document(text, fmt)
     data = document.data
     examples = data.get("examples")
+    if "examples" in data:
+        _check_appendable(examples)
     if isinstance(examples, list):
         if message not in examples:
             examples.append(styled(message) if fmt == "yaml" else message)
@@ -291,6 +294,12 @@ def add_example(text: str, fmt: str, message: str) -> str:
     position = keys.index("regex") + 1 if "regex" in keys else len(keys)
     data.insert(position, "examples", CommentedSeq([styled(message)]))
     return document.dump()
+
+
+def _check_appendable(examples: Any) -> None:
+    """NotEditable unless `examples` is a list to append to."""
+    if not isinstance(examples, list):
+        raise NotEditable("`examples` is not a list")
 
 
 def suggested_regex(signature: str, regex_settings: Mapping[str, Any]) -> str:
