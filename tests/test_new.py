@@ -538,6 +538,23 @@ def test_an_example_is_not_added_over_examples_that_are_no_list(
     assert out == f"nothing written: zz/old cannot be edited (`examples` is not a list); fix entries/zz/{name} first\n"
 
 
+@pytest.mark.parametrize(
+    "shared",
+    [
+        'examples: &e ["Frobnicator exploded once"]\ncounterexamples: *e\n',
+        'aliases: &a ["Frobnicator exploded once"]\nexamples: *a\n',
+        'base: &b\n  examples: ["Frobnicator exploded once"]\n<<: *b\n',
+        'examples: &e ["Frobnicator exploded once"]\n',
+    ],
+)
+def test_an_example_is_not_added_to_examples_a_yaml_anchor_shares(
+    project: Path, monkeypatch: pytest.MonkeyPatch, shared: str
+) -> None:
+    out = _refused_example(project, monkeypatch, "old.yaml", _OLD + shared)
+    reason = "`examples` is a YAML anchor or alias: appending to it would change other fields"
+    assert out == f"nothing written: zz/old cannot be edited ({reason}); fix entries/zz/old.yaml first\n"
+
+
 def test_at_a_prompt_an_entry_that_cannot_be_edited_is_refused_and_asked_again(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -282,7 +282,7 @@ def add_example(text: str, fmt: str, message: str) -> str:
     data = document.data
     examples = data.get("examples")
     if "examples" in data:
-        _check_appendable(examples)
+        _check_appendable(data, examples)
     if isinstance(examples, list):
         if message not in examples:
             examples.append(styled(message) if fmt == "yaml" else message)
@@ -296,10 +296,31 @@ def add_example(text: str, fmt: str, message: str) -> str:
     return document.dump()
 
 
-def _check_appendable(examples: Any) -> None:
-    """NotEditable unless `examples` is a list to append to."""
+def _check_appendable(data: Any, examples: Any) -> None:
+    """NotEditable unless `examples` is a list no other value of the document shares."""
     if not isinstance(examples, list):
         raise NotEditable("`examples` is not a list")
+    # An anchored list (`&e`, `*e`, `<<: *base`) is also another field's value: appending
+    # to it would add the message there too.
+    anchor = getattr(examples, "anchor", None)
+    if (anchor is not None and anchor.value is not None) or _occurrences(data, examples) > 1:
+        raise NotEditable("`examples` is a YAML anchor or alias: appending to it would change other fields")
+
+
+def _occurrences(data: Any, target: Any) -> int:
+    """How many places of `data` hold the very object `target`."""
+    count = 0
+    stack = [data]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        children = list(node.values()) if isinstance(node, dict) else list(node)
+        count += sum(child is target for child in children)
+        stack.extend(child for child in children if isinstance(child, (dict, list)))
+    return count
 
 
 def suggested_regex(signature: str, regex_settings: Mapping[str, Any]) -> str:
