@@ -136,6 +136,12 @@ def test_a_table_of_another_shape_is_a_problem_at_its_line(edit: tuple[str, str]
     assert raised.value.line == line
 
 
+@pytest.mark.parametrize("space", ["\xa0", "\x85", "\u2028", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\u3000"])
+def test_a_cell_keeps_whitespace_at_its_edges_that_is_no_padding(space: str) -> None:
+    entry = {**_ONE_VERSION, "versions": [{"version": f"{space}pkg>=1.0{space}", "status": "active"}]}
+    assert parse_page(render_entry(entry))["versions"][0]["version"] == f"{space}pkg>=1.0{space}"
+
+
 @pytest.mark.parametrize("rate", [0, 1, 0.5, 0.855, 0.07, 1e-07, 0.3333333333333333, 0.1 + 0.2])
 def test_percentages_are_exact(rate: float) -> None:
     assert rate_from(percent(rate)) == rate
@@ -168,14 +174,18 @@ _TEXT = st.lists(st.sampled_from(_PIECES), max_size=14).map("".join)
 _WORDS = st.lists(st.sampled_from(_PIECES[:40] + ["中文"]), min_size=1, max_size=8).map("".join)
 _RATE = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.5, 0.95, 0.855]))
 _NULLABLE = st.one_of(st.none(), _TEXT)
+# Whitespace other than a space or tab, which a table cell's edges keep: `str.strip` drops all of it.
+_EDGE = st.text(st.sampled_from(["\xa0", "\x85", "\u2028", "\x0b", "\x0c", "\x1c", "\x1f", "\u3000", " "]), max_size=2)
+_CELL = st.tuples(_EDGE, _TEXT, _EDGE).map("".join)
+_NULLABLE_CELL = st.one_of(st.none(), _CELL)
 _ROW = st.fixed_dictionaries(
-    {"version": _TEXT},
+    {"version": _CELL},
     optional={
-        "status": _TEXT,
-        "introduced": _NULLABLE,
-        "deprecated": _NULLABLE,
+        "status": _CELL,
+        "introduced": _NULLABLE_CELL,
+        "deprecated": _NULLABLE_CELL,
         "removed": _NULLABLE,
-        "behavior_change": _NULLABLE,
+        "behavior_change": _NULLABLE_CELL,
     },
 )
 _WORKAROUND = st.fixed_dictionaries(
@@ -206,7 +216,7 @@ _ENTRY = st.fixed_dictionaries(
         "fix_success_rate": _RATE,
         "confidence": _RATE,
         "evidence_count": st.integers(0, 10**6),
-        "first_seen": _TEXT,
+        "first_seen": _CELL,
         "versions": st.lists(_ROW, max_size=3),
         "workarounds_zh": st.lists(_TEXT, max_size=3),
         "workarounds_pt_BR": st.lists(_TEXT, max_size=2),

@@ -30,6 +30,10 @@ VERSION_FIELDS = ("version", "status", "introduced", "deprecated", "behavior_cha
 NULLABLE_VERSION_FIELDS = ("introduced", "deprecated", "behavior_change")  # a null one is shown as `—`
 _ESCAPED = set("\\`*_[]<|#~&$")
 _LINE_START = re.compile(r"^(?:[-+=>]|\d+[.)])")
+# What pads a table cell's text: the importer strips it from a cell's edges, so
+# `escape_cell` writes it there as character references. Only these: a cell's other edge
+# characters (U+00A0, U+3000, U+2028, ...) are its value's, written and read as they are.
+CELL_PADDING = " \t"
 _ENTITIES = {" ": "&#32;", "\t": "&#9;"}
 # The largest count the page shows: 15 digits, which every JSON reader (doubles too) holds exactly.
 MAX_COUNT = 10**15 - 1
@@ -80,7 +84,7 @@ def escape_cell(value: Any) -> str:
     if text == NONE:
         return "&#8212;"
     body = escape(text).replace("\r", "&#13;").replace("\n", "<br>")
-    core = body.strip(" \t")
+    core = body.strip(CELL_PADDING)
     start = body.find(core) if core else len(body)
     head, tail = body[:start], body[start + len(core) :]
     edge = "".join(_ENTITIES[c] for c in head), "".join(_ENTITIES[c] for c in tail)

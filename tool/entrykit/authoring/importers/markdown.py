@@ -11,6 +11,7 @@ from typing import Any
 
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.authoring.render import (
+    CELL_PADDING,
     CONDITION_LABEL,
     HEADER_FIELDS,
     NONE,
@@ -115,7 +116,7 @@ def _table(cursor: _Lines, columns: Sequence[str]) -> list[tuple[int, list[str]]
     while cursor.peek().startswith("|"):
         line_number = cursor.pos + 1
         line = cursor.take().strip()
-        cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line[1:-1])]
+        cells = [cell.strip(CELL_PADDING) for cell in re.split(r"(?<!\\)\|", line[1:-1])]
         if len(cells) != len(columns):
             raise PageError(line_number, f"the table row has {len(cells)} cells, not {len(columns)}")
         rows.append((line_number, cells))
