@@ -359,6 +359,18 @@ def test_no_input_category_and_id_come_from_the_exception(project: Path, monkeyp
     assert data["category"] == "type_error" and data["versions"][0]["version"] == "torch==2.*"
 
 
+def test_a_version_row_given_whole_in_from_keeps_its_other_fields(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [{"version": "PyTorch 2.x", "status": "deprecated", "introduced": "2.0", "deprecated": "2.3"}, "python>=3.8"]
+    (project / "answers.json").write_text(json.dumps({"versions": rows}), encoding="utf-8")
+    code, out = _invoke(project, monkeypatch, "--signature", SIGNATURE, "--root-cause", "x", "--from", "answers.json")
+    assert code == ExitCode.CLEAN, out
+    data = load(project / "entries" / "python" / "modulenotfounderror-no-module-named.yaml", "x").data  # type: ignore[union-attr]
+    assert data["versions"] == [
+        {"version": "torch==2.*", "introduced": "2.0", "deprecated": "2.3", "status": "deprecated"},
+        {"version": "python>=3.8", "status": "active"},
+    ]
+
+
 def test_the_modeline_is_written_where_the_project_has_no_schema_file_yet(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

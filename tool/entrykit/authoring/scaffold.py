@@ -189,9 +189,16 @@ def parse_rate(text: str) -> float:
     return round(value, 4)
 
 
-def version_row(text: str) -> dict[str, Any]:
-    """A `versions` item from a row as typed."""
-    return {"version": normalize_version_row(text), "status": "active"}
+# A version row as typed (`torch>=2.0`), or a `versions` item given whole (`new --from`)
+VersionRow = str | dict[str, Any]
+
+
+def version_row(row: VersionRow) -> dict[str, Any]:
+    """A `versions` item from a row as typed (its status `active`), or from an item given
+    whole, its other fields kept as given (lint checks them against the schema)."""
+    if isinstance(row, str):
+        return {"version": normalize_version_row(row), "status": "active"}
+    return {"status": "active", **row, "version": normalize_version_row(str(row["version"]))}
 
 
 @dataclass
@@ -205,7 +212,7 @@ class Answers:
     root_cause: str
     dead_ends: list[dict[str, Any]] = field(default_factory=list)
     workarounds: list[dict[str, Any]] = field(default_factory=list)
-    versions: list[str] = field(default_factory=list)
+    versions: list[VersionRow] = field(default_factory=list)
     translations: dict[str, Any] = field(default_factory=dict)  # `signature_zh` -> text, ...
     first_seen: date | None = None
     last_confirmed: date | None = None

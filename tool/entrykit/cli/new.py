@@ -260,7 +260,7 @@ def _ask_workarounds(workarounds: list[Any]) -> list[Any]:
         workarounds.append(item)
 
 
-def _ask_versions(versions: list[str], naming: Naming) -> list[str]:
+def _ask_versions(versions: list[scaffold.VersionRow], naming: Naming) -> list[scaffold.VersionRow]:
     """`versions` and the rows the contributor adds, each in canonical form."""
     click.echo("Versions it applies to, one `<package><specifier>` row each (empty to finish).")
     while True:
@@ -345,15 +345,16 @@ def _json_object(path: Path, config: Config) -> Any:
     return parsed.data
 
 
-def _checked_rows(rows: list[Any], naming: Naming) -> list[str]:
-    """The canonical form of rows given by options or --from; CommandError for one that is no row."""
-    checked = []
+def _checked_rows(rows: list[Any], naming: Naming) -> list[scaffold.VersionRow]:
+    """The canonical form of rows given by options or --from (an item given whole keeps its
+    other fields: `status`, `introduced`, ...); CommandError for one that is no row."""
+    checked: list[scaffold.VersionRow] = []
     for given in rows:
         text = given.get("version") if isinstance(given, dict) else given
         row = check_row(text if isinstance(text, str) else "", naming)
         if row.canonical is None:
             raise CommandError(f"version row: {row.problem}")
-        checked.append(row.canonical)
+        checked.append({**given, "version": row.canonical} if isinstance(given, dict) else row.canonical)
     return checked
 
 
