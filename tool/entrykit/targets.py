@@ -4,7 +4,7 @@ folders a command that rewrites them must keep its writes inside."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -77,24 +77,27 @@ def plan(paths: Sequence[Path] | None, config: Config) -> Plan:
     targets = list(discover(paths))
     names = [str(t) for t in targets]
     if root.is_dir() and targets and all(_under(t, root) for t in targets):
-        # Each file by the name discovery of the root gives it: one named through `..` or
-        # a linked folder is that corpus file, not a second copy of it.
-        names = list(dict.fromkeys(_as_discovered(targets)))
+        names = [str(t) for t in as_corpus_files(targets, root)]
         known = set(names)
         return Plan(names, [name for name in discover_names(root) if name not in known])
     return Plan(names)
 
 
-def _as_discovered(files: Sequence[Path]) -> Iterator[str]:
-    """Each file's folders as they really are (links and `..` resolved), the file as named:
-    how `discover_names` of the corpus root names it (a linked entry file stays one)."""
-    folders: dict[Path, str] = {}
+def as_corpus_files(files: Sequence[Path], root: Path) -> list[Path]:
+    """`files`, each once, a file whose real path lies in the corpus root named as discovery
+    of the root names it (its folders as they really are, the file as named): one named
+    through `..` or a linked folder is that corpus file, not a second one. A file elsewhere
+    keeps the name it was given (a link there is then checked where it is written)."""
+    folders: dict[Path, Path] = {}
+    out: dict[Path, None] = {}
     for file in files:
-        parent = file.parent
-        real = folders.get(parent)
-        if real is None:
-            real = folders[parent] = os.path.realpath(parent)
-        yield os.path.join(real, file.name)
+        if _under(file, root):
+            parent = folders.get(file.parent)
+            if parent is None:
+                parent = folders[file.parent] = Path(os.path.realpath(file.parent))
+            file = parent / file.name
+        out[file] = None
+    return list(out)
 
 
 def inside_corpus(paths: Sequence[Path], config: Config) -> list[Path]:

@@ -20,7 +20,7 @@ from entrykit.errors import EntrykitError
 from entrykit.loader import discover, display_path, given_problem
 from entrykit.output_safety import escape, escape_lines
 from entrykit.schema import load_schema
-from entrykit.targets import inside_corpus, write_scope
+from entrykit.targets import as_corpus_files, inside_corpus, write_scope
 from entrykit.writing import write_files
 
 
@@ -33,6 +33,8 @@ def _entry_files(paths: tuple[Path, ...], config: Config) -> list[Path]:
     if not paths and not config.root.is_dir():
         raise CommandError(f"corpus root `{config.root}` is not a directory; pass paths or set `root`")
     files = list(discover(list(paths) or [config.root]))
+    if paths:  # (the root's own discovery names each file once already)
+        files = as_corpus_files(files, config.root)
     if not files:
         where = f"corpus root `{config.root}`" if not paths else ", ".join(f"`{p}`" for p in paths)
         raise CommandError(f"{where} holds no entry files (*.yaml, *.yml, *.json)")
