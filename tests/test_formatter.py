@@ -273,3 +273,14 @@ def test_a_string_yaml_1_1_reads_as_another_value_is_written_quoted(tmp_path: Pa
     assert parse_yaml(written).data == data
     result = lint_corpus(tmp_path, {"t/x.yaml": written}, {"select": ["ET006"]})
     assert result.diagnostics == [], written
+
+
+@pytest.mark.parametrize("number", [1e-05, 5e-324, 1e20, 1.5e300, 0.5, 3.0])
+def test_a_float_is_written_so_yaml_1_1_reads_a_float(tmp_path: Path, number: float) -> None:
+    """`1e-05` is a string to YAML 1.1 (its floats need a point): entrykit writes `1.0e-05`."""
+    data = {"id": "t/x", "signature": "s", "confidence": number}
+    written = dump_entry(data)
+    assert parse_yaml(written).data == data
+    assert isinstance(yaml.safe_load(written)["confidence"], float), written  # (PyYAML reads YAML 1.1)
+    assert lint_corpus(tmp_path, {"t/x.yaml": written}, {"select": ["ET006"]}).diagnostics == [], written
+    assert format_text(written, "yaml").text == written

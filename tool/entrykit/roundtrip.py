@@ -35,7 +35,20 @@ def make_yaml(mapping: int = 2, sequence: int = 4, offset: int = 2) -> YAML:
     yaml.representer.add_representer(
         type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null")
     )
+    yaml.representer.add_representer(float, _represent_float)
     return yaml
+
+
+def _represent_float(representer: Any, value: float) -> Any:
+    """A float as Python writes it, with a point in its mantissa (`1.0e-05`, not `1e-05`):
+    YAML 1.1 reads an exponent without a point as a string (ET006)."""
+    if not math.isfinite(value):
+        return representer.represent_float(value)
+    text = repr(value)
+    mantissa, exponent_mark, exponent = text.partition("e")
+    if exponent_mark and "." not in mantissa:
+        text = f"{mantissa}.0e{exponent}"
+    return representer.represent_scalar("tag:yaml.org,2002:float", text)
 
 
 def guess_layout(text: str) -> tuple[int, int, int]:
