@@ -74,6 +74,15 @@ def test_a_regex_table_gets_the_missing_keys_below_its_header(project: Path) -> 
     )
 
 
+def test_a_configuration_with_crlf_line_ends_is_edited_in_them(project: Path) -> None:
+    text = "[tool.entrykit.regex]  # how we look up\r\ntimeout_ms = 50\r\n"
+    (project / "pyproject.toml").write_bytes(text.encode("utf-8"))
+    assert _import().exit_code == ExitCode.CLEAN
+    edited = (project / "pyproject.toml").read_bytes().decode("utf-8")
+    assert tomllib.loads(edited)["tool"]["entrykit"]["regex"] == {**WANTED, "timeout_ms": 50}
+    assert edited.count("\n") == edited.count("\r\n")  # every line ends as the file's did
+
+
 def test_a_differing_setting_is_reported_and_kept(project: Path) -> None:
     text = '[regex]\nflags = ["MULTILINE"]  # our logs\nmode = "match"\n'
     (project / "entrykit.toml").write_text(text, encoding="utf-8")

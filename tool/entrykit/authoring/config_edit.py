@@ -129,11 +129,12 @@ def _with_table_lines(text: str, table_name: str, missing: Mapping[str, Any], wh
     """`text` with `missing` written below the header of `[table_name]`, or in that table
     appended (below the comment `why`) where no such header is."""
     lines = [f"{key} = {toml_value(value)}" for key, value in missing.items()]
-    header = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(table_name)}[ \t]*\][ \t]*(#.*)?$", re.MULTILINE)
+    newline = "\r\n" if "\r\n" in text else "\n"  # (the file's own line ends)
+    header = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(table_name)}[ \t]*\][ \t]*(#[^\r\n]*)?\r?$", re.MULTILINE)
     found = header.search(text)
     if found:
         cut = found.end() + 1 if found.end() < len(text) else found.end()
-        head = text[:cut] if text[:cut].endswith("\n") else text[:cut] + "\n"
-        return head + "\n".join(lines) + "\n" + text[cut:]
+        head = text[:cut] if text[:cut].endswith("\n") else text[:cut] + newline
+        return head + newline.join(lines) + newline + text[cut:]
     block = [*_comment(why), f"[{table_name}]", *lines]
-    return text + ("" if text.endswith("\n") or not text else "\n") + "\n" + "\n".join(block) + "\n"
+    return text + ("" if text.endswith("\n") or not text else newline) + newline + newline.join(block) + newline
