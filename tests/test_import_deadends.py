@@ -264,6 +264,44 @@ def test_import_writes_no_nonfinite_number(tmp_path: Path, monkeypatch: pytest.M
     assert [p.name for p in written] == [f"modulenotfounderror_py311-linux.{out_format}"]
 
 
+@pytest.mark.parametrize(
+    ("text", "place", "said"),
+    [
+        (
+            '{"id":"py/dup/linux",\n "error":{"signature":"FIRST","signature":"SECOND"}}',
+            (2, 31),
+            "key `signature` appears more than once in the object at `/error` (ET003)",
+        ),
+        (
+            '{"id":"py/dup/linux","error":{"signature":"x"},\n "verdict":{"summary":"a"},"verdict":{"summary":"b"}}',
+            (2, 28),
+            "key `verdict` appears more than once in the top-level object (ET003)",
+        ),
+    ],
+)
+def test_a_canon_with_a_key_twice_is_a_positioned_problem(
+    tmp_path: Path, text: str, place: tuple[int, int], said: str
+) -> None:
+    """The parser keeps the later value: the earlier one would be lost without a word."""
+    (tmp_path / "x.json").write_text(text, encoding="utf-8")
+    imported, problems = import_canons([tmp_path])
+    assert imported == []
+    assert [(p.line, p.col, p.message) for p in problems] == [(*place, f"{said}; not imported")]
+
+
+def test_import_skips_a_canon_with_a_key_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "x.json").write_text(
+        '{"id":"py/dup/linux","error":{"signature":"FIRST","signature":"SECOND"}}', encoding="utf-8"
+    )
+    (tmp_path / "c" / "good.json").write_text(json.dumps(CANON), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--from", "deadends", "--no-settings", "--out", "out", "c"])
+    assert result.exit_code == ExitCode.FINDINGS, result.output
+    assert "x.json:1:51: key `signature` appears more than once" in result.output
+    assert [p.name for p in (tmp_path / "out").rglob("*") if p.is_file()] == ["modulenotfounderror_py311-linux.yaml"]
+
+
 def _with(path: str, value: Any) -> dict[str, Any]:
     canon = copy.deepcopy(CANON)
     *parents, last = path.split(".")

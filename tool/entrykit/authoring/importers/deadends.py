@@ -26,7 +26,7 @@ from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.loader import Limits, decode, read_entry_bytes
 from entrykit.parsing import parse_json
 from entrykit.paths import is_valid_id, shown, unsafe_reason
-from entrykit.positions import first_nonfinite
+from entrykit.positions import Irregularity, json_positions
 from entrykit.translation import translated_fields
 from entrykit.versions.rows import row_from
 
@@ -83,7 +83,7 @@ def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
 def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | ImportProblem:
     """The parsed file, or a problem with a 1-based position (the loader's limits apply:
     a regular file, within the size and nesting limits, UTF-8; JSON as entries are read,
-    `parsing.parse_json`, and no number that no double holds)."""
+    `parsing.parse_json`, no key twice in one object and no number that no double holds)."""
     limits = limits or Limits()
     raw = read_entry_bytes(path, limits.file_bytes)
     if isinstance(raw, str):
@@ -95,10 +95,9 @@ def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | Imp
     parsed = parse_json(text, limits.nesting)
     if parsed.problem is not None:
         return ImportProblem(path, parsed.problem.line, parsed.problem.col, parsed.problem.message)
-    nonfinite = first_nonfinite(text) if parsed.needs_positions else None
-    if nonfinite is not None:  # written back, it would be `.inf` or `Infinity`
-        message = f"`{nonfinite.detail}` is not a finite number, which an entry cannot hold (ET005); not imported"
-        return ImportProblem(path, nonfinite.line, nonfinite.col, message)
+    unreadable = _first_unimportable(text) if parsed.needs_positions else None
+    if unreadable is not None:
+        return ImportProblem(path, unreadable.line, unreadable.col, _unimportable_message(unreadable))
     data = parsed.data
     if not isinstance(data, dict):
         return ImportProblem(path, 1, 1, "not an ErrorCanon: the top is not an object")
@@ -108,6 +107,21 @@ def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | Imp
     if unsafe is not None:  # cleaning could make a valid id of it, but such an input is no canon
         return ImportProblem(path, 1, 1, f"id `{shown(data['id'])}` has {unsafe}; not imported")
     return data
+
+
+def _first_unimportable(text: str) -> Irregularity | None:
+    """The first duplicate key or non-finite number in JSON text, with its place."""
+    kinds = ("duplicate-key", "nonfinite-number")
+    return next((i for i in json_positions(text).irregularities if i.kind in kinds), None)
+
+
+def _unimportable_message(item: Irregularity) -> str:
+    if item.kind == "duplicate-key":  # the parser kept the later value: the earlier would be lost
+        parent = item.pointer.rsplit("/", 1)[0]
+        where = f"the object at `{shown(parent)}`" if parent else "the top-level object"
+        return f"key `{shown(item.detail)}` appears more than once in {where} (ET003); not imported"
+    # written back, it would be `.inf` or `Infinity`
+    return f"`{item.detail}` is not a finite number, which an entry cannot hold (ET005); not imported"
 
 
 def _segment(text: str) -> str:
