@@ -336,6 +336,30 @@ def test_a_value_of_a_type_the_import_cannot_read_is_listed_not_carried_over(pat
     assert list(validator().iter_errors(imported.entry)) == []
 
 
+@pytest.mark.parametrize(
+    ("generated_by", "status", "tier"),
+    [
+        ("manual", "human_reviewed", "human_reviewed"),
+        ("bulk_generate.py", "auto_generated", "auto_generated"),
+        ("expert_review", "auto_generated", "auto_generated"),  # 14 real canons: the tier does not say it
+    ],
+)
+def test_a_generator_the_tier_does_not_say_is_listed_not_carried_over(
+    generated_by: str, status: str, tier: str
+) -> None:
+    canon = _with("metadata.review_status", status)
+    canon["metadata"]["generated_by"] = generated_by
+    imported = _convert(canon)
+    assert imported.entry["verification_tier"] == tier
+    assert "metadata.generated_by" in imported.unmapped
+
+
+def test_an_expert_review_the_tier_says_is_carried_over() -> None:
+    imported = _convert(CANON)
+    assert imported.entry["verification_tier"] == "expert_reviewed"
+    assert "metadata.generated_by" not in imported.unmapped
+
+
 def test_a_runtime_range_that_is_no_string_gives_the_bare_name_and_says_so() -> None:
     imported = _convert(_with("environment.runtime.version_range", 5))
     assert imported.entry["versions"][0] == {"version": "python", "status": "active"}

@@ -165,15 +165,21 @@ class _Reader:
         self.canon = canon
         self.used: set[str] = set()
 
-    def get(self, dotted: str, default: Any = None, kind: type | tuple[type, ...] | None = None) -> Any:
-        """The value at `dotted`, or `default`; with `kind`, also `default` for a value of
-        another type, which is then not used: `unmapped` lists it."""
+    def peek(self, dotted: str) -> Any:
+        """The value at `dotted` (None if there is none), not marked used: `unmapped` lists
+        it unless `get` reads it too."""
         node: Any = self.canon
         for part in dotted.split("."):
             if not isinstance(node, Mapping) or part not in node:
-                return default
+                return None
             node = node[part]
-        if kind is not None and not isinstance(node, kind):
+        return node
+
+    def get(self, dotted: str, default: Any = None, kind: type | tuple[type, ...] | None = None) -> Any:
+        """The value at `dotted`, or `default`; with `kind`, also `default` for a value of
+        another type, which is then not used: `unmapped` lists it."""
+        node = self.peek(dotted)
+        if node is None or (kind is not None and not isinstance(node, kind)):
             return default
         self.used.add(dotted)
         return node
@@ -241,8 +247,9 @@ def _versions(reader: _Reader, unmapped: list[str]) -> list[dict[str, Any]]:
 
 def _tier(reader: _Reader, notes: list[str]) -> str | None:
     status = reader.get("metadata.review_status", kind=str)
-    generated_by = reader.get("metadata.generated_by", kind=str)
-    if generated_by == "expert_review" and status in ("human_reviewed", "expert_reviewed"):
+    # Only this value of `generated_by` says something a tier holds; any other is listed.
+    if reader.peek("metadata.generated_by") == "expert_review" and status in ("human_reviewed", "expert_reviewed"):
+        reader.get("metadata.generated_by")
         return "expert_reviewed"
     if status in TIERS:
         return str(status)
