@@ -360,6 +360,19 @@ def test_an_expert_review_the_tier_says_is_carried_over() -> None:
     assert "metadata.generated_by" not in imported.unmapped
 
 
+def test_a_key_with_a_dot_is_not_taken_for_the_nested_field_it_spells() -> None:
+    canon = {
+        "id": "py/d/linux",
+        "error": {"signature": "kept"},
+        "error.signature": "LOST",
+        "metadata": {"evidence_count": 1},
+        "metadata.evidence_count": 99,
+    }
+    imported = _convert(canon)
+    assert (imported.entry["signature"], imported.entry["evidence_count"]) == ("kept", 1)
+    assert imported.unmapped == ['"error.signature"', '"metadata.evidence_count"']
+
+
 def test_a_runtime_range_that_is_no_string_gives_the_bare_name_and_says_so() -> None:
     imported = _convert(_with("environment.runtime.version_range", 5))
     assert imported.entry["versions"][0] == {"version": "python", "status": "active"}

@@ -16,6 +16,7 @@ documents the field mapping.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -163,7 +164,8 @@ class _Reader:
 
     def __init__(self, canon: Mapping[str, Any]) -> None:
         self.canon = canon
-        self.used: set[str] = set()
+        # paths as key tuples: a top-level key `error.signature` is not the nested one
+        self.used: set[tuple[str, ...]] = set()
 
     def peek(self, dotted: str) -> Any:
         """The value at `dotted` (None if there is none), not marked used: `unmapped` lists
@@ -181,23 +183,28 @@ class _Reader:
         node = self.peek(dotted)
         if node is None or (kind is not None and not isinstance(node, kind)):
             return default
-        self.used.add(dotted)
+        self.used.add(tuple(dotted.split(".")))
         return node
 
     def unmapped(self) -> list[str]:
         found: list[str] = []
 
-        def walk(node: Any, path: str) -> None:
+        def walk(node: Any, path: tuple[str, ...]) -> None:
             if path in self.used:
                 return
             if isinstance(node, Mapping):
                 for key, value in node.items():
-                    walk(value, f"{path}.{key}" if path else str(key))
+                    walk(value, (*path, str(key)))
             elif _carries(node):
-                found.append(path)
+                found.append(_field_path(path))
 
-        walk(self.canon, "")
+        walk(self.canon, ())
         return found
+
+
+def _field_path(keys: tuple[str, ...]) -> str:
+    """Keys joined with dots; a key that holds a dot quoted, so it reads as one key."""
+    return ".".join(json.dumps(key, ensure_ascii=False) if "." in key else key for key in keys)
 
 
 def _items(raw: list[Any], keys: tuple[str, ...], where: str, unmapped: list[str]) -> list[dict[str, Any]]:
