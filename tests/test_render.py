@@ -115,6 +115,33 @@ def test_a_page_that_is_not_rendered_is_a_problem_not_a_crash() -> None:
             parse_page(seed.read_text(encoding="utf-8"))
 
 
+@pytest.mark.parametrize("key", ["domain", "category", "verification_tier", "resolvable"])
+@pytest.mark.parametrize("value", ["partial · see workarounds", " · ", "a `·` · b", "`` · `", "—"])
+def test_a_header_value_holding_the_separator_reads_back(key: str, value: str) -> None:
+    entry = {"id": "a/b", "signature": "x", "domain": "t", "resolvable": "true", key: value}
+    assert parse_page(render_entry(entry))[key] == value
+
+
+@pytest.mark.parametrize("line", ["`t` · `a", "`t` · — · — · —x", "`t` · — · — · — · —", "t · — · — · —", "`t`—"])
+def test_a_header_of_another_shape_is_a_problem_at_line_one(line: str) -> None:
+    page = render_entry({"id": "a/b", "signature": "x", "domain": "t"})
+    assert page.startswith("`t` · — · — · —\n")
+    with pytest.raises(PageError) as raised:
+        parse_page(page.replace("`t` · — · — · —", line, 1))
+    assert raised.value.line == 1
+
+
+def test_import_markdown_reads_a_resolvable_holding_the_separator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = render_entry({"id": "t/x", "signature": "x", "domain": "t", "resolvable": "partial · see workarounds"})
+    (tmp_path / "p.md").write_text(page, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--from", "markdown", "--out", "o", "p.md"])
+    assert result.exit_code == ExitCode.CLEAN, result.output
+    assert "resolvable: partial · see workarounds" in (tmp_path / "o" / "t" / "x.yaml").read_text(encoding="utf-8")
+
+
 _ONE_VERSION = {"id": "a/b", "signature": "x", "versions": [{"version": "1", "status": "ok"}], "workarounds": []}
 
 

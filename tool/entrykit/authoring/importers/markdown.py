@@ -184,8 +184,36 @@ def _plain_items(cursor: _Lines) -> list[str]:
     return out
 
 
+_BACKTICKS = re.compile(r"`+")
+
+
+def _span_end(line: str, start: int) -> int | None:
+    """Where the code span opening at `start` ends (after the first backtick run as long
+    as its opening one), or None if none opens or closes there."""
+    opening = _BACKTICKS.match(line, start)
+    if opening is None:
+        return None
+    width = len(opening.group())
+    return next((run.end() for run in _BACKTICKS.finditer(line, opening.end()) if len(run.group()) == width), None)
+
+
+def _header_parts(line: str) -> list[str]:
+    """The header's values, split at the separators between code spans: a value may hold ` · `."""
+    parts: list[str] = []
+    start = 0
+    while True:
+        end = start + len(NONE) if line.startswith(NONE, start) else _span_end(line, start)
+        if end is None:
+            rest = line[start:].split(SEPARATOR, 1)[0]
+            raise PageError(1, f"`{rest[:40]}` is not a code span")
+        parts.append(line[start:end])
+        if not line.startswith(SEPARATOR, end):
+            return parts if end == len(line) else []  # [] is no header: text after a value
+        start = end + len(SEPARATOR)
+
+
 def _header(line: str, entry: dict[str, Any]) -> None:
-    parts = line.split(SEPARATOR)
+    parts = _header_parts(line)
     if len(parts) != len(HEADER_FIELDS):
         raise PageError(1, "the first line is not `domain · category · tier · resolvable`")
     for key, part in zip(HEADER_FIELDS, parts, strict=True):
