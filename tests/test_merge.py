@@ -22,6 +22,7 @@ from entrykit.cli import ExitCode, cli
 from entrykit.config import from_table
 from entrykit.diagnostic import Severity
 from entrykit.lint.engine import lint
+from entrykit.regex.syntax import renumbered
 from entrykit.versions.package_names import default_naming
 
 from .conftest import FIXTURES, REPO, TODAY
@@ -677,6 +678,45 @@ def test_a_regex_that_cannot_be_taken_apart_is_kept_whole(absorbed: str) -> None
     b = entry("go/b", "interface {} is nil, not int", absorbed)
     result = merge.merge_entries(a, b, prefer="into")
     assert result.data["regex"] == f"(?:{a['regex']})|(?:{scoped(absorbed)})"
+
+
+@pytest.mark.parametrize(
+    ("absorbed", "found", "merged"),
+    [
+        (r"OSError: \((\w+)\) \1 full|OSError: \(disk\) full", "OSError: (tmp) tmp full",
+         r"(?:OSError: \((disk)\) full)|(?:OSError: \((\w+)\) \2 full|OSError: \(disk\) full)"),
+        (r"OSError: (\()?(\w+)(?(1)\)) full", "OSError: (tmp) full",
+         r"(?:OSError: \((disk)\) full)|(?:OSError: (\()?(\w+)(?(2)\)) full)"),
+    ],
+)  # fmt: skip
+def test_an_absorbed_regex_refers_to_its_own_groups_in_the_merged_one(absorbed: str, found: str, merged: str) -> None:
+    a = entry("io/a", "OSError: (disk) full", r"OSError: \((disk)\) full")
+    b = entry("io/b", "OSError: (disk) full", absorbed)
+    assert re.search(absorbed, found)
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["regex"] == merged
+    assert re.search(result.data["regex"], found)
+    assert not result.report.conflicts
+
+
+def test_group_references_that_cannot_be_renumbered_are_a_conflict() -> None:
+    a = entry("io/a", "OSError: (disk) full", "OSError: " + "(d)?" * 99 + r"\(disk\) full")
+    b = entry("io/b", "OSError: (disk) full", r"OSError: \((\w+)\) \1 full|OSError: \(disk\) full")
+    result = merge.merge_entries(a, b)
+    assert [c.pointer for c in result.report.unresolved] == ["/regex"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "shift", "moved"),
+    [
+        (r"(a)\1[\1]\\1\0\101(?(1)b|c)(?(n)d)(?P=n)", 2, r"(a)\3[\1]\\1\0\101(?(3)b|c)(?(n)d)(?P=n)"),
+        # a backreference followed by a digit keeps its number apart: `\21` then `7` is no `\217`
+        (r"(a)\18\187", 3, r"(a)\21(?:\21)7"),
+        (r"(a)\1", 99, None),
+    ],
+)  # fmt: skip
+def test_renumbered(pattern: str, shift: int, moved: str | None) -> None:
+    assert renumbered(pattern, shift) == moved
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING
 
 from entrykit import pointer as jp
 from entrykit.authoring.merge_model import Conflict, CoveredText, Option, RegexOutcome
+from entrykit.regex.budget import TooComplex
 from entrykit.regex.inclusion import others_find_all
 from entrykit.regex.runner import Job, Status, shared_runner
 from entrykit.regex.subsumption import finds_all
-from entrykit.regex.syntax import top_alternatives
+from entrykit.regex.syntax import Backref, Conditional, parse, renumbered, top_alternatives, walk
 
 if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
@@ -46,9 +47,36 @@ def scoped(pattern: str) -> str:
     return f"(?{found.group(1)}:{pattern[found.end():]}{end}"
 
 
-def alternation(patterns: Sequence[str]) -> str:
+_UNPARSED = (re.error, TooComplex, RecursionError, OverflowError, ValueError, TypeError)
+
+
+def alternation(patterns: Sequence[str], flags: int = 0) -> str | None:
+    """The patterns as alternatives of one regex, each referring to its own groups: a
+    backreference or conditional of a later one renumbered past the groups before it. None
+    where that cannot be done (`renumbered`) or the result refers to other groups than the
+    patterns did (a VERBOSE comment read as pattern): such a combination would find other
+    texts than they did."""
     unique = list(dict.fromkeys(patterns))
-    return unique[0] if len(unique) == 1 else "|".join(f"(?:{scoped(p)})" for p in unique)
+    if len(unique) == 1:
+        return unique[0]
+    try:
+        counts = [parse(p, flags).groups for p in unique]
+    except _UNPARSED:
+        return "|".join(f"(?:{scoped(p)})" for p in unique)  # it does not compile: a conflict
+    shifted = [renumbered(p, sum(counts[:i])) for i, p in enumerate(unique)]
+    if any(p is None for p in shifted):
+        return None
+    joined = "|".join(f"(?:{scoped(str(p))})" for p in shifted)
+    wanted = [n + sum(counts[:i]) for i, p in enumerate(unique) for n in _references(p, flags)]
+    try:
+        return joined if _references(joined, flags) == wanted else None
+    except _UNPARSED:
+        return joined  # it does not compile (a group name defined twice): a conflict
+
+
+def _references(pattern: str, flags: int) -> list[int]:
+    """The group of each backreference and conditional of `pattern`, in pattern order."""
+    return [node.group for node, _ in walk(parse(pattern, flags).nodes) if isinstance(node, Backref | Conditional)]
 
 
 def _messages(merger: Merger) -> list[tuple[str, list[str]]]:
@@ -190,15 +218,16 @@ def merge_regex(merger: Merger) -> None:
     covered = [_matched(p, texts, merger) or set() for p in patterns]
     wanted = set().union(*covered)
     chosen, pieces, unproven = _chosen(patterns, covered, merger)
-    whole = alternation([str(patterns[i]) for i in chosen])
-    pattern = alternation([pieces[i] for i in chosen])
+    whole = alternation([str(patterns[i]) for i in chosen], merger.flags)
+    pattern = alternation([pieces[i] for i in chosen], merger.flags)
     after = _matched(pattern, texts, merger)
     if pattern != whole and (after is None or not wanted <= after):
         pieces = {i: str(patterns[i]) for i in chosen}  # taken apart, it loses a match: all of each
         pattern = whole
         after = _matched(pattern, texts, merger)
-    if after is None or not wanted <= after:
-        # The combination does not compile (flags that cannot be scoped) or loses a match.
+    if pattern is None or after is None or not wanted <= after:
+        # The combination does not compile (flags that cannot be scoped), loses a match, or
+        # cannot keep each regex's group references its own.
         options = tuple(Option(merger.labels[i], p, (merger.labels[i],)) for i, p in enumerate(patterns) if p is not None)
         about = "no combination of the inputs' regexes keeps every match; write one (`value`) that matches them all"
         picked = merger.decide(Conflict("/regex", "value", options, about))

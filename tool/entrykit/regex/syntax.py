@@ -335,13 +335,16 @@ def _node(op: Any, av: Any) -> Node:
 MAX_DEPTH = 64  # parentheses nested deeper make a regex too complex to analyse
 
 
-def _plain_characters(pattern: str) -> Iterator[tuple[int, str]]:
-    """Each character of `pattern` that is neither escaped nor inside a class, with its index."""
+def _plain_characters(pattern: str, escapes: bool = False) -> Iterator[tuple[int, str]]:
+    """Each character of `pattern` that is neither escaped nor inside a class, with its index;
+    with `escapes`, also the `\\` of each escape outside a class."""
     at, size = 0, len(pattern)
     in_class = False
     while at < size:
         char = pattern[at]
         if char == "\\":
+            if escapes and not in_class:
+                yield at, char
             at += 2
             continue
         if in_class:
@@ -382,6 +385,68 @@ def unescaped_dots(pattern: str) -> list[int]:
     """Where `pattern` spells `.` as any character (not escaped, not inside a class), in
     order: to edit a dot the parsed tree shows (it keeps no source positions)."""
     return [at for at, char in _plain_characters(pattern) if char == "."]
+
+
+_DIGITS = "0123456789"
+_OCTAL = "01234567"
+
+
+def _backreference(pattern: str, at: int) -> tuple[int, int] | None:
+    """The end and group number of the numbered backreference whose `\\` is at `at`, read
+    as `re` reads it (`\\0` and three octal digits are a character); None if there is none."""
+    digits = pattern[at + 1 : at + 4]
+    if not digits[:1] or digits[0] not in _DIGITS[1:]:
+        return None
+    if len(digits) == 3 and all(d in _OCTAL for d in digits):
+        return None
+    size = 2 if len(digits) > 1 and digits[1] in _DIGITS else 1
+    return at + 1 + size, int(digits[:size])
+
+
+def _conditional(pattern: str, at: int) -> tuple[int, int, int] | None:
+    """Where the group number of the conditional `(?(1)...)` opened at `at` is spelled, and
+    the number; None if no conditional on a numbered group opens there."""
+    if not pattern.startswith("(?(", at):
+        return None
+    close = pattern.find(")", at + 3)
+    number = pattern[at + 3 : close]
+    if close < 0 or not number or any(d not in _DIGITS for d in number):
+        return None
+    return at + 3, close, int(number)
+
+
+def group_references(pattern: str) -> list[tuple[int, int, int, bool]]:
+    """(start, end, group, is a backreference) of each place `pattern` refers to a group by
+    number: a backreference (`\\1`) or a conditional's group (the `1` of `(?(1)a|b)`),
+    in pattern order. Not for VERBOSE patterns (a `#` comment is read as pattern)."""
+    found: list[tuple[int, int, int, bool]] = []
+    for at, char in _plain_characters(pattern, escapes=True):
+        if char == "\\" and (reference := _backreference(pattern, at)) is not None:
+            found.append((at, reference[0], reference[1], True))
+        elif char == "(" and (condition := _conditional(pattern, at)) is not None:
+            found.append((*condition, False))
+    return found
+
+
+def renumbered(pattern: str, shift: int) -> str | None:
+    """`pattern` with every group it refers to by number moved `shift` groups on (as if
+    `shift` groups opened before it); None where a backreference cannot be spelled so
+    (beyond group 99). A backreference followed by a digit is put in a group of its own:
+    `\\2` then `7` is not read as `\\27`."""
+    out: list[str] = []
+    last = 0
+    for start, end, group, backreference in group_references(pattern):
+        number = group + shift
+        if not backreference:
+            out += [pattern[last:start], str(number)]
+        elif number > 99:
+            return None
+        else:
+            digit_next = pattern[end : end + 1] in tuple(_DIGITS)
+            spelled = f"\\{number}"
+            out += [pattern[last:start], f"(?:{spelled})" if digit_next else spelled]
+        last = end
+    return "".join(out) + pattern[last:]
 
 
 _BODY_PREFIXES = ("?:", "?=", "?!", "?<=", "?<!", "?>")
