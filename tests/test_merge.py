@@ -441,6 +441,30 @@ def test_comments_survive_and_the_survivor_is_in_fmt_layout(tmp_path: Path, monk
     assert not format_text(text, "yaml").changed
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+@pytest.mark.parametrize("survivor_too", [False, True])
+def test_comments_of_a_file_whose_lines_end_otherwise_are_read_as_lint_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newline: str, survivor_too: bool
+) -> None:
+    """YAML and lint read a CR alone (or a CR LF) as a line break: the merge carries and
+    lists the comments of such a file as it does those of a file with LF line ends."""
+    a = "# reviewed by the git maintainers\n" + A.replace("domain: git\n", "domain: git  # the tool\n")
+    b = B.replace("category: config_error\n", "# the category we used first\ncategory: config_error\n")
+    b = "# entrykit: disable-file=ET6\n" + b.replace("domain: git\n", "domain: git # seen first in CI\n")
+    b = b.replace("workarounds:\n  - action: Unset GIT_DIR", "workarounds:\n  # tried on git 2.40\n  - action: Unset GIT_DIR")
+    args = ("git/not-a-repo", "git/no-repository", "--prefer", "into", "--dry-run", "--report", "json")
+    corpus(tmp_path, {"git/not-a-repo.yaml": a, "git/no-repository.yaml": b})
+    code, out = run(tmp_path, monkeypatch, *args)
+    assert code == ExitCode.CLEAN, out
+    expected = json.JSONDecoder().raw_decode(out)[0]["comments"]
+    assert len(expected["kept"]) == 2 and len(expected["listed"]) == 2
+    other = tmp_path / "other"
+    corpus(other, {"git/not-a-repo.yaml": a.replace("\n", newline) if survivor_too else a, "git/no-repository.yaml": b.replace("\n", newline)})
+    code, out = run(other, monkeypatch, *args)
+    assert code == ExitCode.CLEAN, out
+    assert json.JSONDecoder().raw_decode(out)[0]["comments"] == expected
+
+
 def test_a_file_wide_suppression_of_an_absorbed_file_is_listed_not_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """B's `disable-file=ET6` silenced B's findings; above the survivor it would silence
     A's too, so it stays behind, named in the report."""

@@ -22,7 +22,7 @@ import yaml
 
 from entrykit import pointer as jp
 from entrykit.lint.suppressions import is_directive, is_file_wide
-from entrykit.parsing import EntryYamlLoader
+from entrykit.parsing import EntryYamlLoader, line_spans
 
 
 @dataclass(frozen=True)
@@ -93,10 +93,9 @@ def comments(text: str) -> list[Comment]:
     starts = [s for s, _ in spans]
     owners = line_owners(text)
     first_field = min(owners) if owners else None
-    lines = text.split("\n")
-    offset = 0
     found: list[tuple[int, str, bool]] = []
-    for number, line in enumerate(lines):
+    for number, (offset, end) in enumerate(line_spans(text)):
+        line = text[offset:end]
         for match in _HASH.finditer(line):
             at = offset + match.start()
             place = bisect.bisect_right(starts, at) - 1
@@ -104,7 +103,6 @@ def comments(text: str) -> list[Comment]:
                 continue  # a `#` inside a value
             found.append((number, line[match.start() :].rstrip(), bool(line[: match.start()].strip())))
             break
-        offset += len(line) + 1
     out: list[Comment] = []
     for number, body, end_of_line in found:
         if end_of_line:
@@ -127,7 +125,11 @@ def insert_comments(text: str, placed: list[tuple[str | None, str]]) -> str:
     """`text` with each (pointer, comment) written on its own line above the value's first
     line, indented like it; pointer None puts the comment at the top of the file."""
     owners = line_owners(text)
-    lines = text.split("\n")
+    spans = list(line_spans(text))
+    lines = [text[start:end] for start, end in spans]
+    # each line keeps the break it ends with (LF, CRLF or CR); a comment line takes its neighbour's
+    breaks = [text[end:next_start] for (_, end), (next_start, _) in zip(spans, spans[1:], strict=False)] + [""]
+    newline = next((b for b in breaks if b), "\n")
     by_pointer: dict[str, int] = {}
     for number, pointer in owners.items():
         by_pointer.setdefault(pointer, number)
@@ -147,13 +149,13 @@ def insert_comments(text: str, placed: list[tuple[str | None, str]]) -> str:
     out: list[str] = []
     head = 0
     while head < len(lines) and lines[head].lstrip().startswith("#"):
-        out.append(lines[head])
+        out += [lines[head], breaks[head] or newline]
         head += 1
-    out += top
+    out += [part for body in top for part in (body, newline)]
     for number in range(head, len(lines)):
-        out += above.get(number, [])
-        out.append(lines[number])
-    return "\n".join(out)
+        out += [part for body in above.get(number, []) for part in (body, newline)]
+        out += [lines[number], breaks[number]]
+    return "".join(out)
 
 
 @dataclass

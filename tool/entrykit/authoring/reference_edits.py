@@ -17,7 +17,7 @@ import yaml
 from entrykit import pointer as jp
 from entrykit.authoring.merge import reference_changes, rewrite_references
 from entrykit.loader import parse_text
-from entrykit.parsing import EntryYamlLoader
+from entrykit.parsing import EntryYamlLoader, line_spans
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,12 @@ def _replacement(token: str, new_id: str, fmt: str) -> str:
 
 
 def _line_start(text: str, at: int) -> int:
-    return text.rfind("\n", 0, at) + 1
+    return max((start for start, _ in line_spans(text) if start <= at), default=0)
+
+
+def _next_line(text: str, at: int) -> int:
+    """Where the line after the one holding `at` starts (the end of `text` on the last line)."""
+    return next((start for start, _ in line_spans(text) if start > at), len(text))
 
 
 def _removal(text: str, spans: dict[str, Span], pointer: str) -> tuple[int, int]:
@@ -141,8 +146,7 @@ def _removal(text: str, spans: dict[str, Span], pointer: str) -> tuple[int, int]
     last = span.end
     while last > span.start and text[last - 1] in _WS:
         last -= 1
-    newline = text.find("\n", last)
-    return start, len(text) if newline < 0 else newline + 1
+    return start, _next_line(text, last)
 
 
 def edit_references(text: str, fmt: str, old_ids: Iterable[str], new_id: str) -> str | None:
