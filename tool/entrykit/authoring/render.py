@@ -140,19 +140,28 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def read_code_span(text: str) -> str | None:
-    """The text of `text` if it is one code span as `code_span` writes it, else None.
+_BACKTICKS = re.compile(r"`+")
 
-    Read by its runs of backticks, not by a backtracking regex, so that a line of
-    thousands of backticks is read in one pass."""
+
+def code_span_end(line: str, start: int) -> int | None:
+    """Where the code span opening at `start` ends (after the first backtick run as long as
+    its opening one), or None if none opens or closes there. Read by runs of backticks, not
+    by a backtracking regex, so that a line of thousands of backticks is read in one pass."""
+    opening = _BACKTICKS.match(line, start)
+    if opening is None:
+        return None
+    width = len(opening.group())
+    return next((run.end() for run in _BACKTICKS.finditer(line, opening.end()) if len(run.group()) == width), None)
+
+
+def read_code_span(text: str) -> str | None:
+    """The text of `text` if it is one code span as `code_span` writes it, else None."""
     if text == "``":  # what `code_span` writes for empty text
         return ""
-    fence = text[: len(text) - len(text.lstrip("`"))]
-    if not fence or len(text) == len(fence) or not text.endswith(fence) or text[-len(fence) - 1] == "`":
-        return None
-    body = text[len(fence) : -len(fence)]
-    if any(len(run) == len(fence) for run in re.findall(r"`+", body)):
-        return None  # the span would end there: the text is more than one span
+    if code_span_end(text, 0) != len(text):
+        return None  # no span, or one that ends before the text does
+    width = len(text) - len(text.lstrip("`"))
+    body = text[width:-width]
     if len(body) >= 2 and body.startswith(" ") and body.endswith(" ") and body.strip():
         body = body[1:-1]
     return body

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from entrykit import pointer as jp
 from entrykit.authoring.config_edit import Table
 from entrykit.authoring.importers import Imported, ImportProblem
 from entrykit.loader import Limits, decode, read_entry_bytes
@@ -118,7 +119,7 @@ def _first_unimportable(text: str) -> Irregularity | None:
 
 def _unimportable_message(item: Irregularity) -> str:
     if item.kind == "duplicate-key":  # the parser kept the later value: the earlier would be lost
-        parent = item.pointer.rsplit("/", 1)[0]
+        parent = jp.parent(item.pointer)
         where = f"the object at `{shown(parent)}`" if parent else "the top-level object"
         return f"key `{shown(item.detail)}` appears more than once in {where} (ET003); not imported"
     # written back, it would be `.inf` or `Infinity`

@@ -20,6 +20,7 @@ from entrykit.authoring.render import (
     STATS_HEADINGS,
     VERSION_FIELDS,
     BadValue,
+    code_span_end,
     count_from,
     rate_from,
     read_code_span,
@@ -184,25 +185,12 @@ def _plain_items(cursor: _Lines) -> list[str]:
     return out
 
 
-_BACKTICKS = re.compile(r"`+")
-
-
-def _span_end(line: str, start: int) -> int | None:
-    """Where the code span opening at `start` ends (after the first backtick run as long
-    as its opening one), or None if none opens or closes there."""
-    opening = _BACKTICKS.match(line, start)
-    if opening is None:
-        return None
-    width = len(opening.group())
-    return next((run.end() for run in _BACKTICKS.finditer(line, opening.end()) if len(run.group()) == width), None)
-
-
 def _header_parts(line: str) -> list[str]:
     """The header's values, split at the separators between code spans: a value may hold ` · `."""
     parts: list[str] = []
     start = 0
     while True:
-        end = start + len(NONE) if line.startswith(NONE, start) else _span_end(line, start)
+        end = start + len(NONE) if line.startswith(NONE, start) else code_span_end(line, start)
         if end is None:
             rest = line[start:].split(SEPARATOR, 1)[0]
             raise PageError(1, f"`{rest[:40]}` is not a code span")
