@@ -465,16 +465,38 @@ def test_comments_of_a_file_whose_lines_end_otherwise_are_read_as_lint_reads_the
     assert json.JSONDecoder().raw_decode(out)[0]["comments"] == expected
 
 
-def test_a_file_wide_suppression_of_an_absorbed_file_is_listed_not_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """B's `disable-file=ET6` silenced B's findings; above the survivor it would silence
-    A's too, so it stays behind, named in the report."""
-    b = "# entrykit: disable-file=ET6\n# about B\n" + B
-    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": b})
+def _with_file_wide_suppression(b: str) -> str:
+    return "# entrykit: disable-file=ET6\n# about B\n" + b
+
+
+def _with_value_suppressions(b: str) -> str:
+    b = b.replace('regex: "not a git repository: \\\\S+"', 'regex: "not a git repository: \\\\S+"  # entrykit: disable=ET2')
+    b = b.replace("  - action: Unset GIT_DIR", "  # entrykit: disable=ET6\n  - action: Unset GIT_DIR")
+    assert b.count("entrykit: disable=") == 2
+    return b
+
+
+@pytest.mark.parametrize(
+    ("written", "left", "kept", "listed"),
+    [
+        # B's `disable-file=ET6` silenced B's findings; above the survivor it would silence A's too
+        (_with_file_wide_suppression, "disable-file", "# about B",
+         "LISTED  `git/no-repository` line 1: # entrykit: disable-file=ET6  (a suppression of the absorbed file"),
+        # B's `disable=ET2` on its regex would silence A's findings on the merged regex; one on a
+        # value that comes over whole (B's workaround) moves with it
+        (_with_value_suppressions, "disable=ET2", "disable=ET6",
+         "# entrykit: disable=ET2  (a suppression of a value merged into the survivor's"),
+    ],
+)
+def test_a_suppression_that_would_hide_the_survivors_findings_is_listed_not_carried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: Any, left: str, kept: str, listed: str
+) -> None:
+    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": written(B)})
     code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
     assert code == ExitCode.CLEAN, out
     text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
-    assert "disable-file" not in text and "# about B" in text
-    assert "LISTED  `git/no-repository` line 1: # entrykit: disable-file=ET6  (a suppression of the absorbed file" in out
+    assert left not in text and kept in text
+    assert listed in out
 
 
 @pytest.mark.parametrize("fail_on", ["survivor", "reference"])
@@ -1139,19 +1161,3 @@ def test_an_inputs_own_repeated_items_fold_the_same_in_any_order_of_merges() -> 
     for first, second in ((b, c), (c, b)):
         step = merge.merge_entries(merge.merge_entries(a, first, prefer="into").data, second, prefer="into").data
         assert step["workarounds"] == one_pass
-
-
-def test_a_suppression_on_a_value_merged_into_the_survivors_is_listed_not_carried(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """B's `disable=ET2` on its regex silenced B's findings there; on the merged regex it
-    would silence A's too. One on a value that comes over whole (B's workaround) moves with it."""
-    b = B.replace('regex: "not a git repository: \\\\S+"', 'regex: "not a git repository: \\\\S+"  # entrykit: disable=ET2')
-    b = b.replace("  - action: Unset GIT_DIR", "  # entrykit: disable=ET6\n  - action: Unset GIT_DIR")
-    assert b.count("entrykit: disable=") == 2
-    root = corpus(tmp_path, {"git/not-a-repo.yaml": A, "git/no-repository.yaml": b})
-    code, out = run(tmp_path, monkeypatch, "git/not-a-repo", "git/no-repository", "--prefer", "into")
-    assert code == ExitCode.CLEAN, out
-    text = (root / "git/not-a-repo.yaml").read_text(encoding="utf-8")
-    assert "disable=ET2" not in text and "disable=ET6" in text
-    assert "# entrykit: disable=ET2  (a suppression of a value merged into the survivor's" in out
