@@ -97,7 +97,7 @@ _PIECES = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_PIECES, max_size=14))
-def test_parse_agrees_with_re_and_walk_with_a_recursive_reading(pieces: list[str]) -> None:
+def test_parse_agrees_with_re_and_walk_and_places_with_a_recursive_reading(pieces: list[str]) -> None:
     pattern = "".join(pieces)
     try:
         compiled = re.compile(pattern)
@@ -109,6 +109,18 @@ def test_parse_agrees_with_re_and_walk_with_a_recursive_reading(pieces: list[str
     assert parsed.groups == compiled.groups
     assert [node for node, _ in syntax.walk(parsed.nodes)] == _reference_order(parsed.nodes)
     assert syntax.count_nodes(parsed.nodes) == len(_reference_order(parsed.nodes))
+    assert [seq[at] for seq, at in syntax.places(parsed.nodes)] == _reference_order(parsed.nodes)
+    dots = [node for node in _reference_order(parsed.nodes) if isinstance(node, syntax.AnyChar)]
+    assert [seq[at] for seq, at in syntax.places(parsed.nodes, syntax.AnyChar)] == dots
+
+
+@pytest.mark.parametrize("pattern", ["a|b.|c", "(x.|y.)+|z(?:.|..)", "(a)(?(1)b.|c.)d."])
+def test_places_are_in_pattern_order_and_pick_a_kind(pattern: str) -> None:
+    parsed = syntax.parse(pattern)
+    everything = _reference_order(parsed.nodes)
+    assert [seq[at] for seq, at in syntax.places(parsed.nodes)] == everything
+    dots = [seq[at] for seq, at in syntax.places(parsed.nodes, syntax.AnyChar)]
+    assert dots == [node for node in everything if isinstance(node, syntax.AnyChar)] and dots
 
 
 @pytest.mark.parametrize("pattern", ["(?<!a|)", "(?<=a*)", "x(?<=ab?)"])

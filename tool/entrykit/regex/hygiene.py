@@ -108,14 +108,16 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     number = 0
     # (in pattern order, as the source's dots are counted: `.*` in one branch comes before
     # the `.` of a later branch, whatever sequence holds each)
-    for seq, at in syntax.places(parsed.nodes):
-        if not isinstance(seq[at], syntax.AnyChar):
+    for seq, at in syntax.places(parsed.nodes, syntax.AnyChar):
+        # (a letter or digit on each side, or no dotted form: `.*` and `(.)` are skipped at once)
+        if not (_alnum_char(seq, at - 1) and _alnum_char(seq, at + 1)):
+            number += 1
             continue
         before = _run(seq[:at][::-1])[::-1]
         after = _run(seq[at + 1 :])
         spelled = f"{before}.{after}"
         wanted = fold(spelled) if ignore_case else spelled
-        if before[-1:].isalnum() and after[:1].isalnum() and wanted in text:
+        if wanted in text:
             dots.append(number)
             contexts.append(spelled)
         number += 1
@@ -129,6 +131,12 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
             chars[positions[index]] = "\\."
         escaped = "".join(chars)
     return LiteralDots(tuple(contexts), escaped)
+
+
+def _alnum_char(seq: syntax.Seq, at: int) -> bool:
+    """Whether `seq[at]` is a literal letter or digit."""
+    node = seq[at] if 0 <= at < len(seq) else None
+    return isinstance(node, syntax.Char) and chr(node.code).isalnum()
 
 
 def _run(nodes: syntax.Seq) -> str:

@@ -756,17 +756,21 @@ def walk(nodes: Seq, flags: int = 0) -> Iterator[tuple[Node, int]]:
                 stack.append((iter(part), inner))
 
 
-def places(nodes: Seq) -> Iterator[tuple[Seq, int]]:
-    """Where each node of `nodes` and of their children is, as (its sequence, its index
-    there), in pattern order as `walk` gives the nodes."""
+def places(nodes: Seq, kind: type | tuple[type, ...] | None = None) -> Iterator[tuple[Seq, int]]:
+    """Where each node of `nodes` and of their children (each of type `kind`, when given)
+    is, as (its sequence, its index there), in pattern order as `walk` gives the nodes."""
     stack: list[tuple[Seq, int]] = [(nodes, 0)]
     while stack:
-        seq, at = stack.pop()
-        if at >= len(seq):
-            continue
-        stack.append((seq, at + 1))
-        yield seq, at
-        stack.extend((part, 0) for part in reversed(seq[at].children()))
+        seq, start = stack.pop()
+        # a sequence's leaves in one loop, not a stack step each: most nodes are leaves
+        for at in range(start, len(seq)):
+            node = seq[at]
+            if kind is None or isinstance(node, kind):
+                yield seq, at
+            if type(node) not in _LEAVES and (parts := node.children()):
+                stack.append((seq, at + 1))
+                stack.extend((part, 0) for part in reversed(parts))
+                break
 
 
 def count_nodes(nodes: Seq) -> int:
