@@ -188,5 +188,6 @@ def test_the_real_translations_get_the_verdicts_of_the_stripped_text() -> None:
     assert len(found) >= 100
     assert sum(not mt.ascii_tokens(text) for _, _, text in found) >= 5  # both ways are tried
     for locale, source, text in found:
-        assert tf._missing_script.__wrapped__(locale, source, text) == _missing_script_by_strip(locale, source, text)
+        pair = tf.Pair(tf.Key(f"signature_{locale}", "signature", locale), None, "", "", source, text)
+        assert tf.missing_script(pair) == _missing_script_by_strip(locale, source, text)
         assert _script_checks(pt.strip_outside_ascii(text)) == _script_checks(pt.strip(text))

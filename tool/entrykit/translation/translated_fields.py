@@ -27,7 +27,6 @@ FINGERPRINTS = "translated_from"
 SCHEMA_FIELDS = ("signature", "root_cause", "workarounds", "dead_ends")
 # Keys that look like `<field>_<locale>` but are fields of their own.
 NOT_TRANSLATIONS = frozenset({"root_cause_type"})
-_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -221,8 +220,8 @@ def is_empty(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _copy_key(text: str) -> str:
     # Full-width punctuation carries its own spacing (`checkpoint：torch`), so
-    # spaces are dropped altogether, not only collapsed.
-    return _SPACES.sub("", normalize_phrase(text))
+    # spaces are dropped altogether, not only collapsed (`split` and `\s` know the same spaces).
+    return "".join(normalize_phrase(text).split())
 
 
 def is_copy(source: str, text: str) -> bool:
@@ -231,23 +230,46 @@ def is_copy(source: str, text: str) -> bool:
     return _copy_key(source) == _copy_key(text) and tokens.has_words(source)
 
 
-def missing_script(pair: Pair) -> str | None:
-    """The ISO 15924 script the translation should be written in but has no character
-    of outside its tokens; None when it has some, or the check does not apply (Latin
-    script, unknown locale, a source with nothing to translate, or a plain copy)."""
-    return _missing_script(pair.key.locale, pair.source, pair.text)
+@dataclass(frozen=True)
+class _Reading:
+    """What the checks of a translation's script and letters read of it: its language and
+    script, the text without its tokens (of which they read only the characters outside
+    ASCII), and whether a character of the script is left there."""
+
+    language: str
+    script: str
+    kept: str
+    has_script: bool
 
 
-# ET304, ET308 and the letter checks each ask about one pair: judged once.
+# ET304's script, letter and kana checks and ET308 each ask about one pair: read once.
 @lru_cache(maxsize=4096)
-def _missing_script(locale: str, source: str, text: str) -> str | None:
-    code = locales.script(locale) if locales.is_valid(locale) else None
-    if code is None or scripts.is_latin(code) or not scripts.knows(code):
+def _reading(locale: str, source: str, text: str) -> _Reading | None:
+    """The reading of a translation to a non-Latin script entrykit can recognise, where
+    the text holds something to translate and is no copy; None elsewhere."""
+    parts = locales.parse(locale)
+    code = locales.script(locale) if parts is not None else None
+    if parts is None or code is None or scripts.is_latin(code) or not scripts.knows(code):
         return None
     if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
         return None
     kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
-    return None if scripts.has_script(kept, code) else code
+    return _Reading(parts.language, code, kept, scripts.has_script(kept, code))
+
+
+def missing_script(pair: Pair) -> str | None:
+    """The ISO 15924 script the translation should be written in but has no character
+    of outside its tokens; None when it has some, or the check does not apply (Latin
+    script, unknown locale, a source with nothing to translate, or a plain copy)."""
+    found = _reading(pair.key.locale, pair.source, pair.text)
+    return found.script if found is not None and not found.has_script else None
+
+
+def _written(pair: Pair) -> _Reading | None:
+    """The reading of a translation the letter and word checks judge: one that has
+    characters of its script (else it is `missing_script`'s)."""
+    found = _reading(pair.key.locale, pair.source, pair.text)
+    return found if found is not None and found.has_script else None
 
 
 def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
@@ -265,40 +287,22 @@ def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settin
     ]
 
 
-def _language(pair: Pair) -> tuple[str, str] | None:
-    """(language, script) of a translation to a non-Latin script entrykit can recognise,
-    where the text holds something to translate and is no copy; None elsewhere."""
-    return _language_of(pair.key.locale, pair.source, pair.text)
-
-
-@lru_cache(maxsize=4096)
-def _language_of(locale: str, source: str, text: str) -> tuple[str, str] | None:
-    parts = locales.parse(locale)
-    code = locales.script(locale) if parts is not None else None
-    if parts is None or code is None or scripts.is_latin(code) or not scripts.knows(code):
-        return None
-    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
-        return None
-    return parts.language, code
-
-
 def kana_free_han(pair: Pair) -> int:
     """How many Han characters a Japanese translation has without any kana, when so many
     that it is Chinese (see `languages.lacks_kana`); else 0."""
-    found = _language(pair)
-    if found is None or missing_script(pair) is not None:
-        return 0
-    return languages.lacks_kana(tokens.strip_outside_ascii(pair.text), found[0])  # (it reads no ASCII)
+    found = _written(pair)
+    # (`kept` holds the text's characters outside ASCII outside tokens: all it reads)
+    return 0 if found is None else languages.lacks_kana(found.kept, found.language)
 
 
 def foreign_letters(pair: Pair) -> list[str]:
     """Letters of the translation (outside its tokens) that its language does not write:
     kana in Chinese, simplified Chinese in Japanese, `і` in Russian; empty when the
     check does not apply or finds none."""
-    found = _language(pair)
-    if found is None or not languages.knows(found[0]) or missing_script(pair) is not None:
+    found = _written(pair)
+    if found is None or not languages.knows(found.language):
         return []
-    return languages.foreign_letters(tokens.strip_outside_ascii(pair.text), found[0])  # (it reads no ASCII)
+    return languages.foreign_letters(found.kept, found.language)  # (it reads no ASCII)
 
 
 _ASCII_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{2,}(?![A-Za-z0-9_])")
@@ -333,7 +337,7 @@ def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
     """The source's ordinary words that reappear in a translation to a non-Latin script,
     and how many ordinary words the source has; None where the check does not apply
     (Latin script, a copy, a text without its script's letters: ET302 and ET304)."""
-    if _language(pair) is None or missing_script(pair) is not None:
+    if _written(pair) is None:
         return None
     words = ordinary_words(pair.source)
     # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
