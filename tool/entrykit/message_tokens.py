@@ -491,7 +491,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         _plain(HEX, _hex_id),
         "0123456789",
     ),
-    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "vV", _gate(r"[vV]\d")),
+    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "0123456789", _gate(r"[vV]\d")),
     _Pattern(
         NUMBER,
         re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),

@@ -52,8 +52,12 @@ def _is_cyrillic(char: str) -> bool:
     return "\u0400" <= char <= "\u052f"
 
 
+# Hiragana, katakana (and its phonetic extensions), half-width katakana.
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
+
+
 def _is_kana(char: str) -> bool:
-    return "\u3040" <= char <= "\u30ff" or "\u31f0" <= char <= "\u31ff" or "\uff66" <= char <= "\uff9d"
+    return _KANA.match(char) is not None
 
 
 def _is_han(char: str) -> bool:
@@ -79,10 +83,9 @@ def lacks_kana(text: str, language: str) -> int:
     kana, when that is `KANA_FREE_HAN_LIMIT` or more; else 0."""
     if language not in _WITH_KANA:
         return 0
-    letters = _NON_ASCII.findall(text)  # no ASCII character is kana or Han
-    if any(_is_kana(c) for c in letters):
+    if _KANA.search(text):
         return 0
-    count = sum(1 for c in letters if _is_han(c))
+    count = sum(1 for c in _NON_ASCII.findall(text) if _is_han(c))  # no ASCII character is Han
     return count if count >= KANA_FREE_HAN_LIMIT else 0
 
 
@@ -91,6 +94,9 @@ def foreign_letters(text: str, language: str) -> list[str]:
     found: list[str] = []
     alphabet = CYRILLIC_ALPHABETS.get(language)
     charset = _HAN_CHARSETS.get(language)
+    if alphabet is None and charset is None:
+        # Only kana can be foreign here (`_foreign`): one search finds it, not a test per letter.
+        return list(dict.fromkeys(_KANA.findall(text))) if language in _NO_KANA else []
     # Each character once, in the order it first appears; no ASCII character is foreign.
     for char in dict.fromkeys(_NON_ASCII.findall(text)):
         if _foreign(char, language, alphabet, charset):

@@ -111,8 +111,12 @@ def _extract(text: str) -> tuple[Token, ...]:
 fold = mt.fold
 
 
+# ASCII word characters: a set, since every token's check asks about the characters around it.
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
 def _is_word_char(char: str) -> bool:
-    return char.isascii() and (char.isalnum() or char == "_")
+    return char in _WORD_CHARS
 
 
 @lru_cache(maxsize=4096)
@@ -178,12 +182,13 @@ def _literal(text: str) -> tuple[str, tuple[str, ...], bool]:
 
 def _verbatim(haystack: str, needle: str) -> bool:
     """`needle` occurs in `haystack` where no word character continues a word it starts or ends."""
-    head, tail = _is_word_char(needle[0]), _is_word_char(needle[-1])
+    words = _WORD_CHARS
+    head, tail = needle[0] in words, needle[-1] in words
     start = haystack.find(needle)
     while start >= 0:
         end = start + len(needle)
-        if (not head or start == 0 or not _is_word_char(haystack[start - 1])) and (
-            not tail or end == len(haystack) or not _is_word_char(haystack[end])
+        if (not head or start == 0 or haystack[start - 1] not in words) and (
+            not tail or end == len(haystack) or haystack[end] not in words
         ):
             return True
         start = haystack.find(needle, start + 1)

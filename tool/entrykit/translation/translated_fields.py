@@ -92,7 +92,7 @@ class Key:
 
     @property
     def pointer(self) -> str:
-        return jp.join(self.key)
+        return _pointer(self.key)
 
 
 def source_locale(data: Mapping[str, Any]) -> str:
@@ -144,7 +144,7 @@ def source_items(data: Mapping[str, Any], field: str) -> list[tuple[str, str | N
     list item's `action` (None where an item has none)."""
     value = data.get(field)
     if isinstance(value, str):
-        return [(jp.join(field), value)]
+        return [(_pointer(field), value)]
     if isinstance(value, list):
         out: list[tuple[str, str | None]] = []
         for index, item in enumerate(value):
@@ -154,7 +154,7 @@ def source_items(data: Mapping[str, Any], field: str) -> list[tuple[str, str | N
     return []
 
 
-@lru_cache(maxsize=4096)  # the same few fields and item numbers, asked by every rule for every entry
+@lru_cache(maxsize=4096)  # the same few keys, fields and item numbers, asked by every rule for every entry
 def _pointer(*tokens: str | int) -> str:
     return jp.join(*tokens)
 
@@ -322,14 +322,13 @@ def ordinary_words(text: str) -> list[str]:
 def _ordinary_words(text: str) -> tuple[str, ...]:
     tokens_found = mt.scan(text)  # in order, without overlaps
     starts = [t.start for t in tokens_found]
-    out: list[str] = []
+    out: dict[str, None] = {}  # (each word once, in order)
     for match in _ASCII_WORD.finditer(text):
-        at = bisect_right(starts, match.start()) - 1
-        if at >= 0 and match.start() < tokens_found[at].end:
+        start = match.start()
+        at = bisect_right(starts, start) - 1
+        if at >= 0 and start < tokens_found[at].end:
             continue  # inside the last token starting at or before it
-        word = match.group().casefold()
-        if word not in out:
-            out.append(word)
+        out[match.group().casefold()] = None
     return tuple(out)
 
 
@@ -339,7 +338,9 @@ def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
     (Latin script, a copy, a text without its script's letters: ET302 and ET304)."""
     if _written(pair) is None:
         return None
-    words = ordinary_words(pair.source)
+    words = _ordinary_words(pair.source)
+    if not words:
+        return [], 0
     # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
     text = _GLOSS.sub(" ", tokens.fold(pair.text))
     kept = {w.casefold() for w in _ASCII_RUN.findall(text)}
