@@ -434,26 +434,43 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
         order = np.argsort(column, kind="stable")
         ordered = column[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-        ends = np.r_[starts[1:], len(ordered)]
-        sizes = ends - starts
-        # Most buckets hold two entries: their pairs at once, not a bucket at a time
-        # (the order codes are made in does not matter: they are sorted and merged below).
+        sizes = np.diff(np.r_[starts, len(ordered)])
+        members = where[order]
+        # Most buckets hold two entries: their pairs without sorting each bucket.
         two = starts[sizes == 2]
-        first, second = where[order[two]], where[order[two + 1]]
+        first, second = members[two], members[two + 1]
         codes = [np.minimum(first, second) * total + np.maximum(first, second)]
-        for start, end in zip(starts[sizes > 2], ends[sizes > 2], strict=True):
-            members = np.sort(where[order[start:end]])
-            if len(members) > BUCKET_LIMIT:  # chained (see `_bucket_links`)
-                codes.append(members[:-1] * total + members[1:])
-            else:
-                first, second = np.triu_indices(len(members), 1)
-                codes.append(members[first] * total + members[second])
+        larger = sizes[sizes > 2]
+        if len(larger):
+            codes.extend(_bucket_codes(members, starts[sizes == size], int(size), total) for size in np.unique(larger))
         if codes:
             pending.append(np.concatenate(codes))
             held += len(pending[-1])
             if held > max(len(found), MERGE_MIN):
                 found, pending, held = sorted_distinct([found, *pending]), [], 0
     return sorted_distinct([found, *pending])
+
+
+def _bucket_codes(members: Any, starts: Any, size: int, total: int) -> Any:
+    """The codes of the pairs of every bucket of `size` members (`members[start:start + size]`
+    for each of `starts`), all buckets at once: a template corpus has thousands of
+    buckets of a few sizes, which one at a time cost a few numpy calls each. The order
+    of the codes does not matter (`_band_codes` sorts them)."""
+    import numpy as np
+
+    buckets = np.sort(members[starts[:, None] + np.arange(size)], axis=1)
+    if size > BUCKET_LIMIT:  # chained (see `_bucket_links`)
+        return (buckets[:, :-1] * total + buckets[:, 1:]).ravel()
+    first, second = _pair_indices(size)
+    return (buckets[:, first] * total + buckets[:, second]).ravel()
+
+
+@lru_cache(maxsize=BUCKET_LIMIT)
+def _pair_indices(size: int) -> tuple[Any, Any]:
+    """The positions (first, second) of every pair of a bucket of `size` members."""
+    import numpy as np
+
+    return np.triu_indices(size, 1)
 
 
 MERGE_MIN = 1 << 16  # codes of bands held before they are merged into those found (see `_band_codes`)
