@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,34 @@ def test_band_codes_of_buckets_of_two_equal_every_pair_sharing_a_band(rows: list
     rng.shuffle(present)
     total = 2 * len(rows) + 2
     assert dupes._band_codes(matrix, present, total).tolist() == _plain_band_codes(matrix, present, total)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=60),
+    st.lists(st.integers(-3, 2), min_size=8, max_size=8),
+    st.lists(st.integers(-3, 2), min_size=8, max_size=8),
+)
+def test_candidates_apart_with_numpy_are_those_of_the_plain_loop(
+    pairs: list[tuple[int, int]], signatures: list[int], ids: list[int]
+) -> None:
+    """`_Candidates.apart` tells a banded corpus's many pairs apart with numpy: the same pairs,
+    places and signals as its loop over each pair."""
+    total = 8
+    codes = sorted({i * total + j for i, j in pairs if i < j})
+    signals = {code: dupes._Signals(variant=str(code)) for code in codes[::3]}
+    plain = [
+        (place, divmod(code, total), signals.get(code))
+        for place, code in enumerate(codes, 1)
+        if signatures[code // total] != signatures[code % total] and ids[code // total] != ids[code % total]
+    ]
+    old = dupes.APART_MIN
+    dupes.APART_MIN = 0
+    try:
+        for banded in (False, True):
+            found = dupes._Candidates(total, array("q", codes), signals, banded=banded)
+            assert list(found.apart((signatures, ids))) == plain
+    finally:
+        dupes.APART_MIN = old
 
 
 @given(st.lists(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=30), min_size=1, max_size=4))

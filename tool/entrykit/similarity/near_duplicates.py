@@ -1056,10 +1056,11 @@ class _Candidates:
     tuples held some 180 bytes for each), and the signals of the few pairs that
     something besides LSH brought (most pairs have none)."""
 
-    def __init__(self, total: int, codes: array[int], signals: dict[int, _Signals]) -> None:
+    def __init__(self, total: int, codes: array[int], signals: dict[int, _Signals], banded: bool = False) -> None:
         self.total = total
         self.codes = codes
         self.signals = signals
+        self.banded = banded  # found by LSH bands: numpy is imported already
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -1068,11 +1069,35 @@ class _Candidates:
         total = self.total
         return (divmod(code, total) for code in self.codes)
 
-    def items(self) -> Iterator[tuple[tuple[int, int], _Signals | None]]:
-        """(pair, its signals or None), in order."""
-        total, signals = self.total, self.signals
-        for code in self.codes:
-            yield divmod(code, total), signals.get(code)
+    def apart(self, classes: Sequence[Sequence[int]]) -> Iterator[tuple[int, tuple[int, int], _Signals | None]]:
+        """(place, pair, its signals or None), in order, of the pairs whose two entries differ
+        in every one of `classes` (a number per entry); `place` counts all pairs from 1.
+
+        A template corpus has tens of thousands of candidate pairs of one normalised
+        signature, each skipped by the scoring (a clique's): they are told apart here
+        all at once when there are many (numpy, in a corpus large enough to have imported it
+        for its LSH bands), not one Python step a pair."""
+        total, signals, codes = self.total, self.signals, self.codes
+        if not self.banded or len(codes) < APART_MIN:
+            for place, code in enumerate(codes, 1):
+                i, j = divmod(code, total)
+                if all(kind[i] != kind[j] for kind in classes):
+                    yield place, (i, j), signals.get(code)
+            return
+        import numpy as np
+
+        every = np.frombuffer(codes, dtype=np.int64)
+        first, second = np.divmod(every, total)
+        keep = np.ones(len(every), dtype=bool)
+        for kind in classes:
+            numbers = np.asarray(kind, dtype=np.int64)
+            keep &= numbers[first] != numbers[second]
+        for place in np.flatnonzero(keep).tolist():
+            code = codes[place]
+            yield place + 1, divmod(code, total), signals.get(code)
+
+
+APART_MIN = 4096  # candidate pairs from which `_Candidates.apart` tells them apart with numpy
 
 
 def _candidates(
@@ -1130,7 +1155,7 @@ def _candidates(
     import numpy as np
 
     brought = np.fromiter(sorted(signals), dtype=np.int64, count=len(signals))
-    return _Candidates(total, _code_array(sorted_distinct([banded, brought])), signals)
+    return _Candidates(total, _code_array(sorted_distinct([banded, brought])), signals, banded=True)
 
 
 def _code_array(codes: Any) -> array[int]:
@@ -1159,14 +1184,9 @@ def _scored(
     # can be asked twice; at most `KIN_KEPT` answers are held.
     kin: dict[tuple[int, int], bool] = {}
     holders = Counter(map(id, prepared))
-    normalized, ids = cliques.normalized, [entry.id for entry in entries]
-    done = 0
-    for (i, j), brought in candidates.items():
-        done += 1
-        # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
-        # there; or one id (ET501's)
-        if (normalized[i] and normalized[i] == normalized[j]) or (ids[i] is not None and ids[i] == ids[j]):
-            continue
+    # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
+    # there; or one id (ET501's): left out
+    for done, (i, j), brought in candidates.apart(_classes(entries, cliques.normalized)):
         signals = brought or _NO_SIGNALS
         a, b = entries[i], entries[j]
         if settings.allow and allowed(a, b, settings.allow):
@@ -1193,6 +1213,16 @@ def _scored(
             report("scoring", done, len(candidates))
     report("scoring", len(candidates), len(candidates))
     return neighbours, edges
+
+
+def _classes(entries: Sequence[Entry], normalized: Sequence[str]) -> tuple[list[int], list[int]]:
+    """A number per entry for its normalised signature and one for its id: equal for two
+    entries exactly when both have that one signature (not empty), or that one id."""
+    signatures: dict[str, int] = {}
+    ids: dict[str, int] = {}
+    by_signature = [signatures.setdefault(text, len(signatures)) if text else -1 - n for n, text in enumerate(normalized)]
+    by_id = [ids.setdefault(k, len(ids)) if k is not None else -1 - n for n, k in enumerate(e.id for e in entries)]
+    return by_signature, by_id
 
 
 def _siblings(left: Prepared, right: Prepared, kin: dict[tuple[int, int], bool], holders: Counter[int]) -> bool:
