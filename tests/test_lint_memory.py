@@ -125,14 +125,15 @@ def test_candidate_pairs_from_kept_band_keys_equal_those_from_shingles(generated
     base, _ = generated
     corpus = Corpus(engine.load_plan(None, make_config(base), base).entries)
     entries = corpus.entries
-    prepared = dupes._shingled(entries, lambda *_: None)
+    shingled = dupes._Shingled(entries, lambda *_: None)
     settings = dupes.Settings()
-    from_keys = dupes._candidates(entries, prepared, settings, [], None, lambda *_: None)
+    from_keys = dupes._candidates(entries, shingled.normalized, settings, [], None, lambda *_: None)
     from_sets = set(dupes.lsh_candidates([dupes.entry_shingles(e) for e in entries], settings.candidate))
     assert len(entries) > dupes.EXACT_LIMIT and from_sets and set(from_keys) >= from_sets
     variants = set(dupes._variant_pairs(entries, dupes.VARIANT_GROUP_LIMIT))
     assert set(from_keys) == from_sets | variants
     # entries of one signature share what scoring reads of them, down to each word
+    prepared = list(shingled)
     by_signature: dict[str, dupes.Prepared] = {}
     for one in prepared:
         assert by_signature.setdefault(one.normalized, one).shingles == one.shingles

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from array import array
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -175,11 +176,17 @@ def test_sharing_prepared_signatures_changes_no_pair_and_no_family(monkeypatch: 
     shared = _found(entries)
     assert shared[2] and shared[0]  # the corpus has families and pairs
 
-    def unshared(found: list[Entry], report: Any) -> list[dupes.Prepared]:
-        return [dupes.Prepared.of(entry) for entry in found]
+    class Unshared(dupes._Shingled):
+        """Each entry a group of its own."""
+
+        def __init__(self, found: list[Entry], report: Any) -> None:
+            super().__init__(found, report)
+            self.groups = list(range(len(found)))
+            self.sizes = Counter(self.groups)
+            self._made = [None] * len(found)
 
     with monkeypatch.context() as patch:
-        patch.setattr(dupes, "_shingled", unshared)
+        patch.setattr(dupes, "_Shingled", Unshared)
         assert _found(entries) == shared
     monkeypatch.setattr(dupes, "KIN_KEPT", 1)  # kept answers dropped at every new pair
     assert _found(entries) == shared

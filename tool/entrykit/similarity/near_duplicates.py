@@ -594,7 +594,7 @@ class Prepared:
 
     @classmethod
     def of(cls, entry: Entry, pool: dict[str, str] | None = None) -> Prepared:
-        """`pool` shares equal texts between the entries of one search (see `_shingled`)."""
+        """`pool` shares equal texts between the entries of one search (see `_Shingled`)."""
         pool = {} if pool is None else pool
         normalized, _, _, names = profile(entry)
         words = normalized.split()
@@ -959,7 +959,7 @@ class Duplicates:
     neighbours: dict[int, list[tuple[int, Pair]]] = field(repr=False)
     cliques: _Cliques = field(repr=False)
     families: list[family_search.Family]
-    prepared: list[Prepared] = field(repr=False)
+    prepared: _Shingled = field(repr=False)
     per_entry: int = PER_ENTRY
     candidates: int = 0  # candidate pairs the search looked at: what its work grows with
 
@@ -1016,9 +1016,9 @@ def find_duplicates(
     settings = settings or Settings()
     report = progress or (lambda stage, done, total: None)
     total = len(entries)
-    prepared = _shingled(entries, report)
-    cliques = _Cliques(entries, [p.normalized for p in prepared], same_id)
-    candidates = _candidates(entries, prepared, settings, matched, wanted, report)
+    prepared = _Shingled(entries, report)
+    cliques = _Cliques(entries, prepared.normalized, same_id)
+    candidates = _candidates(entries, prepared.normalized, settings, matched, wanted, report)
     keep_edges = families and wanted is None
     neighbours, edges = _scored(entries, prepared, cliques, candidates, settings, report, keep_edges)
     result = Duplicates(entries, {}, {}, neighbours, cliques, [], prepared, per_entry, len(candidates))
@@ -1030,24 +1030,42 @@ def find_duplicates(
     return result
 
 
-def _shingled(entries: Sequence[Entry], report: Progress) -> list[Prepared]:
-    """Each entry prepared for scoring. Entries of one normalised signature and one set of
-    name words share one `Prepared`, and all of them one copy of each word and shingle:
-    what a search of a large corpus holds grows with its vocabulary, not its words."""
-    total = len(entries)
-    pool: dict[str, str] = {}
-    alike: dict[tuple[str, tuple[str, ...]], Prepared] = {}
-    prepared: list[Prepared] = []
-    for n, entry in enumerate(entries):
-        normalized, _, _, names = profile(entry)
-        one = alike.get((normalized, names))
+class _Shingled:
+    """Each entry prepared for scoring (`shingled[n]`), made the first time it is asked for:
+    most entries of a diverse corpus are in no candidate pair and no clique, and are
+    never scored. Entries of one normalised signature and one set of name words share
+    one `Prepared`, and all of them one copy of each word and shingle: what a search of
+    a large corpus holds grows with its vocabulary, not its words."""
+
+    def __init__(self, entries: Sequence[Entry], report: Progress) -> None:
+        total = len(entries)
+        self.entries = entries
+        self.normalized: list[str] = []  # each entry's normalised signature
+        numbers: dict[tuple[str, tuple[str, ...]], int] = {}  # (signature, name words) -> its group
+        self.groups: list[int] = []  # each entry's group: the entries that share one `Prepared`
+        for n, entry in enumerate(entries):
+            normalized, _, _, names = profile(entry)
+            self.normalized.append(normalized)
+            self.groups.append(numbers.setdefault((normalized, names), len(numbers)))
+            if n % 1000 == 999:
+                report("shingling", n + 1, total)
+        report("shingling", total, total)
+        self.sizes = Counter(self.groups)  # group -> its entries
+        self._made: list[Prepared | None] = [None] * len(numbers)  # each group's, once asked for
+        self._pool: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def __iter__(self) -> Iterator[Prepared]:
+        return map(self.__getitem__, range(len(self.groups)))
+
+    def __getitem__(self, n: int) -> Prepared:
+        group = self.groups[n]
+        one = self._made[group]
         if one is None:
-            one = alike[(normalized, names)] = Prepared.of(entry, pool)
-        prepared.append(one)
-        if n % 1000 == 999:
-            report("shingling", n + 1, total)
-    report("shingling", total, total)
-    return prepared
+            one = self._made[group] = Prepared.of(self.entries[n], self._pool)
+        return one
 
 
 class _Candidates:
@@ -1102,7 +1120,7 @@ APART_MIN = 4096  # candidate pairs from which `_Candidates.apart` tells them ap
 
 def _candidates(
     entries: Sequence[Entry],
-    prepared: Sequence[Prepared],
+    normalized: Sequence[str],
     settings: Settings,
     matched: Iterable[tuple[int, int]],
     wanted: set[int] | None,
@@ -1116,7 +1134,7 @@ def _candidates(
     band keys are read (kept with the file), so the shingles of the whole corpus are
     never held at once."""
     total = max(len(entries), 1)
-    present = [n for n, entry in enumerate(entries) if prepared[n].shingles or profile(entry)[1]]
+    present = [n for n, entry in enumerate(entries) if normalized[n] or profile(entry)[1]]
     banded: Any = None  # the codes of the LSH pairs as a numpy array, in a large corpus
     lsh: set[int] = set()
     if len(present) > EXACT_LIMIT:
@@ -1167,7 +1185,7 @@ def _code_array(codes: Any) -> array[int]:
 
 def _scored(
     entries: Sequence[Entry],
-    prepared: list[Prepared],
+    prepared: _Shingled,
     cliques: _Cliques,
     candidates: _Candidates,
     settings: Settings,
@@ -1178,12 +1196,12 @@ def _scored(
     (pairs of one template with another named value; none kept unless `keep_edges`)."""
     neighbours: dict[int, list[tuple[int, Pair]]] = defaultdict(list)
     edges: list[tuple[int, int]] = []
-    # Whether two prepared signatures are siblings, by the pair of `Prepared` (one object
-    # for every entry of one normalised signature and names, see `_shingled`): a template
+    # Whether two prepared signatures are siblings, by their groups (the entries of one
+    # normalised signature and names share one `Prepared`, see `_Shingled`): a template
     # corpus asks it of the same two signatures many times. Only a pair with a shared side
     # can be asked twice; at most `KIN_KEPT` answers are held.
     kin: dict[tuple[int, int], bool] = {}
-    holders = Counter(map(id, prepared))
+    groups = prepared.groups
     # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
     # there; or one id (ET501's): left out
     for done, (i, j), brought in candidates.apart(_classes(entries, cliques.normalized)):
@@ -1191,17 +1209,17 @@ def _scored(
         a, b = entries[i], entries[j]
         if settings.allow and allowed(a, b, settings.allow):
             continue
-        left, right = prepared[i], prepared[j]
         # one slug for two countries or languages, or one template with another named value
         # (most pairs of a template corpus, their answer kept in `kin`): a family, not a duplicate
         if (signals.variant and _locale_variants(a, b, signals.variant)) or (
-            kin.get((id(left), id(right))) or _siblings(left, right, kin, holders)
+            kin.get((groups[i], groups[j])) or _siblings(prepared, i, j, kin)
         ):
             if keep_edges:
                 edges.append((i, j))
             continue
         if already_related(a, b):
             continue
+        left, right = prepared[i], prepared[j]
         if cliques.key(j) < cliques.key(i):  # pairs read in id order, whatever the entries' order
             a, b, left, right = b, a, right, left
             signals = _Signals(signals.variant, signals.same_id, signals.b_matches_a, signals.a_matches_b)
@@ -1225,15 +1243,18 @@ def _classes(entries: Sequence[Entry], normalized: Sequence[str]) -> tuple[list[
     return by_signature, by_id
 
 
-def _siblings(left: Prepared, right: Prepared, kin: dict[tuple[int, int], bool], holders: Counter[int]) -> bool:
-    """`families.siblings` of two prepared signatures, kept in `kin` when one is shared."""
-    if holders[id(left)] == 1 and holders[id(right)] == 1:
+def _siblings(prepared: _Shingled, i: int, j: int, kin: dict[tuple[int, int], bool]) -> bool:
+    """`families.siblings` of two entries' prepared signatures, kept in `kin` by their groups
+    when one of them is shared."""
+    left, right = prepared[i], prepared[j]
+    key = (prepared.groups[i], prepared.groups[j])
+    if prepared.sizes[key[0]] == 1 and prepared.sizes[key[1]] == 1:
         return family_search.siblings(left.words, left.names, right.words, right.names)
-    known = kin.get((id(left), id(right)))
+    known = kin.get(key)
     if known is None:
         if len(kin) >= KIN_KEPT:
             kin.clear()
-        known = kin[(id(left), id(right))] = family_search.siblings(left.words, left.names, right.words, right.names)
+        known = kin[key] = family_search.siblings(left.words, left.names, right.words, right.names)
     return known
 
 
