@@ -133,7 +133,7 @@ def test_candidates_apart_with_numpy_are_those_of_the_plain_loop(
     try:
         for banded in (False, True):
             found = dupes._Candidates(total, array("q", codes), signals, banded=banded)
-            assert list(found.apart((signatures, ids))) == plain
+            assert list(found.apart(signatures, ids)) == plain
     finally:
         dupes.APART_MIN = old
 

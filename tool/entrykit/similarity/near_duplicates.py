@@ -1087,9 +1087,12 @@ class _Candidates:
         total = self.total
         return (divmod(code, total) for code in self.codes)
 
-    def apart(self, classes: Sequence[Sequence[int]]) -> Iterator[tuple[int, tuple[int, int], _Signals | None]]:
+    def apart(
+        self, signatures: Sequence[int], ids: Sequence[int]
+    ) -> Iterator[tuple[int, tuple[int, int], _Signals | None]]:
         """(place, pair, its signals or None), in order, of the pairs whose two entries differ
-        in every one of `classes` (a number per entry); `place` counts all pairs from 1.
+        both in their signature's number and in their id's (see `_classes`); `place` counts
+        all pairs from 1.
 
         A template corpus has tens of thousands of candidate pairs of one normalised
         signature, each skipped by the scoring (a clique's): they are told apart here
@@ -1099,17 +1102,15 @@ class _Candidates:
         if not self.banded or len(codes) < APART_MIN:
             for place, code in enumerate(codes, 1):
                 i, j = divmod(code, total)
-                if all(kind[i] != kind[j] for kind in classes):
+                if signatures[i] != signatures[j] and ids[i] != ids[j]:
                     yield place, (i, j), signals.get(code)
             return
         import numpy as np
 
         every = np.frombuffer(codes, dtype=np.int64)
         first, second = np.divmod(every, total)
-        keep = np.ones(len(every), dtype=bool)
-        for kind in classes:
-            numbers = np.asarray(kind, dtype=np.int64)
-            keep &= numbers[first] != numbers[second]
+        by_signature, by_id = np.asarray(signatures, dtype=np.int64), np.asarray(ids, dtype=np.int64)
+        keep = (by_signature[first] != by_signature[second]) & (by_id[first] != by_id[second])
         for place in np.flatnonzero(keep).tolist():
             code = codes[place]
             yield place + 1, divmod(code, total), signals.get(code)
@@ -1204,7 +1205,7 @@ def _scored(
     groups = prepared.groups
     # a clique's pair (one signature, or one id where asked: `_Cliques.joined`), counted
     # there; or one id (ET501's): left out
-    for done, (i, j), brought in candidates.apart(_classes(entries, cliques.normalized)):
+    for done, (i, j), brought in candidates.apart(*_classes(entries, cliques.normalized)):
         signals = brought or _NO_SIGNALS
         a, b = entries[i], entries[j]
         if settings.allow and allowed(a, b, settings.allow):
