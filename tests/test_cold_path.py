@@ -156,6 +156,28 @@ def test_an_ordinary_entry_is_built_directly() -> None:
     assert parsing._plain_data(loader, root, 1) is parsing._UNUSUAL  # nested past the limit: the loader's way
 
 
+@pytest.mark.parametrize("text", ["a: [x, y, z]\nb: c\n", "a: [x, [y], z]\nb: c\n", "[a, b, {x: y}]\n"])
+def test_every_node_counts_toward_the_expansion_limit(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain string read in its collection's loop is counted as one the walk calls itself on:
+    a document of one node more than the limit is left to the loader's way."""
+    loader = parsing.EntryYamlLoader(text)
+    root = loader.get_single_node()
+    loader.dispose()
+    nodes = _count(root)
+    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", nodes)
+    assert parsing._plain_data(loader, root, 50) == yaml.safe_load(text)
+    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", nodes - 1)
+    assert parsing._plain_data(loader, root, 50) is parsing._UNUSUAL
+
+
+def _count(node: yaml.Node) -> int:
+    if isinstance(node, yaml.MappingNode):
+        return 1 + sum(_count(k) + _count(v) for k, v in node.value)
+    if isinstance(node, yaml.SequenceNode):
+        return 1 + sum(map(_count, node.value))
+    return 1
+
+
 @pytest.mark.parametrize(
     "section",
     [

@@ -502,8 +502,11 @@ class _PlainBuilder:
         self.max_nesting = max_nesting
         self.count = 0
 
-    def build(self, node: yaml.Node, depth: int) -> Any:
-        self.count += 1
+    plain_strings = True  # read a plain string node in its collection's loop
+
+    def build(self, node: yaml.Node, depth: int, counted: bool = False) -> Any:
+        if not counted:
+            self.count += 1
         kind, tag = type(node), node.tag
         if kind is yaml.ScalarNode:
             if tag == _STR:
@@ -513,21 +516,39 @@ class _PlainBuilder:
             raise _Unusual
         if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
             raise _Unusual
+        # (a plain string, the commonest node by far, is read here, not by a call of its own;
+        # counted all the same)
+        plain = self.plain_strings
         if kind is yaml.SequenceNode and tag == _SEQ:
-            return [self.build(item, depth + 1) for item in node.value]
+            items = node.value
+            if plain:
+                self.count += len(items)
+                return [
+                    item.value if type(item) is _SCALAR_NODE and item.tag == _STR else self.build(item, depth + 1, True)
+                    for item in items
+                ]
+            return [self.build(item, depth + 1) for item in items]
         if kind is not yaml.MappingNode or tag != _MAP:
             raise _Unusual
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if type(key_node) is not yaml.ScalarNode:
                 raise _Unusual
-            key = self.build(key_node, depth + 1)
+            if plain and key_node.tag == _STR:
+                self.count += 1
+                key = key_node.value
+            else:
+                key = self.build(key_node, depth + 1)
             if not isinstance(key, str):
                 self.loader.saw_nonstring_key = True
                 key = _key_text(key)
             if key in mapping:
                 self.loader.saw_duplicate = True
-            mapping[key] = self.build(value_node, depth + 1)
+            if plain and type(value_node) is _SCALAR_NODE and value_node.tag == _STR:
+                self.count += 1
+                mapping[key] = value_node.value
+            else:
+                mapping[key] = self.build(value_node, depth + 1)
         return mapping
 
 
@@ -539,12 +560,14 @@ class _AliasFreeBuilder(_PlainBuilder):
         super().__init__(loader, max_nesting)
         self.seen: set[int] = set()
 
-    def build(self, node: yaml.Node, depth: int) -> Any:
+    plain_strings = False  # every node comes through `build`, to be seen
+
+    def build(self, node: yaml.Node, depth: int, counted: bool = False) -> Any:
         seen = self.seen
         if id(node) in seen:  # every node reached stays alive in the tree: ids are not reused
             raise _Unusual
         seen.add(id(node))
-        return super().build(node, depth)
+        return super().build(node, depth, counted)
 
 
 class _Unusual(Exception):
