@@ -1,0 +1,78 @@
+"""Instructions a cold one-core lint executes, counted by valgrind's callgrind, beside another checkout's.
+
+    python benchmarks/instructions.py --before DIR [--count 600] [--shapes template,diverse] [--work DIR]
+
+A shared machine's speed drifts by a third within minutes, and its CPU seconds with it:
+a change of a few percent does not show in timings (`benchmarks/targets.py`). The number
+of instructions a run executes does not drift. For each shape, the generated corpus of
+`--count` entries (`targets.corpus`, seed 1; the default is above the near-duplicate
+search's exact limit, so band keys are made) is linted cold (`lint --no-cache --jobs 1
+--format json`) under `valgrind --tool=callgrind`, by this checkout and by `--before`
+(another checkout's `tool/` first on PYTHONPATH) in turn. It prints each count, the
+ratio, and whether the two outputs are the same bytes. The count covers the lint process,
+start-up included, not its regex worker. Valgrind runs a program some 50 times slower:
+600 entries take a few minutes per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import targets  # noqa: E402
+
+HERE = Path(__file__).resolve().parent.parent
+_COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def count_instructions(tool: Path, corpus: Path, work: Path) -> tuple[int, bytes]:
+    """(instructions executed, the JSON output) of a cold one-core lint of `corpus` by the
+    entrykit source in `tool`."""
+    env = dict(os.environ, PYTHONPATH=str(tool), PYTHONPYCACHEPREFIX=str(work / "bytecode"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    command = [sys.executable, "-m", "entrykit", "lint", "--no-cache", "--jobs", "1", "--format", "json", str(corpus)]
+    subprocess.run(command, env=env, capture_output=True, check=False)  # bytecode written before counting
+    out = work / "callgrind.out"
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    found = _COLLECTED.search(done.stderr.decode("utf-8", "replace"))
+    if found is None:
+        raise SystemExit(f"callgrind reported no count:\n{done.stderr.decode('utf-8', 'replace')[-2000:]}")
+    return int(found.group(1)), done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True, help="another entrykit checkout")
+    parser.add_argument("--count", type=int, default=600)
+    parser.add_argument("--shapes", default="template,diverse")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "entrykit-instructions")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    args.work.mkdir(parents=True, exist_ok=True)
+    for shape in args.shapes.split(","):
+        corpus = targets.corpus(args.work, shape, args.count, "yaml")
+        after, after_out = count_instructions(HERE / "tool", corpus, args.work)
+        before, before_out = count_instructions(args.before.resolve() / "tool", corpus, args.work)
+        same = "the same output" if after_out == before_out else "OUTPUTS DIFFER"
+        print(
+            f"{shape} {args.count:,}: before {before:,} instructions, after {after:,} "
+            f"({after / before:.3f}x, {100 * (after - before) / before:+.1f}%); {same}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
