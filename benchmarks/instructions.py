@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import scale  # noqa: E402
 import targets  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
@@ -35,8 +36,7 @@ _COLLECTED = re.compile(r"Collected : (\d+)")
 def count_instructions(tool: Path, corpus: Path, work: Path) -> tuple[int, bytes]:
     """(instructions executed, the JSON output) of a cold one-core lint of `corpus` by the
     entrykit source in `tool`."""
-    env = dict(os.environ, PYTHONPATH=str(tool), PYTHONPYCACHEPREFIX=str(work / "bytecode"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = scale.with_bytecode(dict(os.environ, PYTHONPATH=str(tool)), work / "bytecode")
     command = [sys.executable, "-m", "entrykit", "lint", "--no-cache", "--jobs", "1", "--format", "json", str(corpus)]
     subprocess.run(command, env=env, capture_output=True, check=False)  # bytecode written before counting
     out = work / "callgrind.out"

@@ -105,13 +105,12 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     text = fold(signature) if ignore_case else signature
     dots: list[int] = []  # which AnyChar, counted in pattern order, is a literal dot
     contexts: list[str] = []
-    number = 0
     # (in pattern order, as the source's dots are counted: `.*` in one branch comes before
     # the `.` of a later branch, whatever sequence holds each)
-    for seq, at in syntax.places(parsed.nodes, syntax.AnyChar):
+    every = list(syntax.places(parsed.nodes, syntax.AnyChar))
+    for number, (seq, at) in enumerate(every):
         # (a letter or digit on each side, or no dotted form: `.*` and `(.)` are skipped at once)
         if not (_alnum_char(seq, at - 1) and _alnum_char(seq, at + 1)):
-            number += 1
             continue
         before = _run(seq[:at][::-1])[::-1]
         after = _run(seq[at + 1 :])
@@ -120,12 +119,11 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
         if wanted in text:
             dots.append(number)
             contexts.append(spelled)
-        number += 1
     if not dots:
         return None
     positions = syntax.unescaped_dots(parsed.pattern)
     escaped: str | None = None
-    if len(positions) == number:
+    if len(positions) == len(every):
         chars = list(parsed.pattern)
         for index in reversed(dots):
             chars[positions[index]] = "\\."
