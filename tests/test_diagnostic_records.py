@@ -4,13 +4,14 @@ many findings name the same places, and whichever file reports them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from entrykit.diagnostic import Diagnostic, Location, Severity, by_place
+from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Related, Severity, by_place
 from entrykit.lint import engine
 from entrykit.lint.records import FileRecord, RelatedPlace, StoredFinding
 
@@ -88,3 +89,25 @@ def test_the_table_of_resolved_places_stays_within_its_bound(monkeypatch: pytest
         (d,) = engine._diagnostics(a, [_finding(RelatedPlace("b.yaml", line, 1, "/id"))], shown_of, NAMES, located)
         assert d.related == (Location("shown/b.yaml", line, 1, "/id"),)
         assert 0 < len(located) <= 8
+
+
+findings = st.builds(
+    Finding,
+    pointer=texts,
+    message=texts,
+    path=st.none() | texts,
+    related=st.lists(st.builds(Related, texts, texts), max_size=2).map(tuple),
+    severity=st.none() | st.sampled_from(list(Severity)),
+    fix=st.none() | st.builds(Fix, texts, st.integers(), texts, st.booleans()),
+    at_key=st.booleans(),
+    position=st.none() | st.tuples(numbers, numbers),
+)
+
+
+@given(findings, texts, st.lists(st.builds(Related, texts, texts), max_size=2).map(tuple))
+def test_a_pooled_corpus_finding_is_the_finding_with_the_pooled_message_and_places(
+    finding: Finding, message: str, related: tuple[Related, ...]
+) -> None:
+    pooled = engine._pooled(finding, message, related)
+    assert pooled == replace(finding, message=message, related=related)
+    assert pooled.message is message and pooled.related is related

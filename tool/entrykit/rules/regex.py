@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from functools import partial
+from collections.abc import Iterable, Iterator, Sequence
 
 from entrykit import pointer as jp
 from entrykit.corpus import Corpus
@@ -571,13 +570,18 @@ class _Labels(dict[int, tuple[str, str]]):
         return label
 
 
-def _telling(labels: _Labels, matched: dict[int, Row], number: int, domain: str, owner: int) -> tuple[bool, bool, str]:
-    """Sort key of the entries a regex also matches: those whose regex matches back first
-    (a lookup truly cannot tell them apart), then those of other domains, then by id."""
-    other_domain, name = labels[owner]
-    back = matched.get(owner)
-    mutual = back is not None and back.matches_owner(number)
-    return (not mutual, other_domain == domain, name)
+def _most_telling(labels: _Labels, matched: dict[int, Row], number: int, owners: Iterable[int]) -> list[int]:
+    """The entries regex `number` also matches, most telling first: those whose regex matches
+    back (a lookup truly cannot tell them apart), then those of other domains, then by id;
+    entries alike in all three stay in the order given."""
+    domain = labels[number][0]
+    keyed: list[tuple[bool, bool, str, int, int]] = []
+    for place, owner in enumerate(owners):
+        other_domain, name = labels[owner]
+        back = matched.get(owner)
+        keyed.append((back is None or not back.matches_owner(number), other_domain == domain, name, place, owner))
+    keyed.sort()  # (`place` keeps equals in order: a stable sort by the first three)
+    return [key[4] for key in keyed]
 
 
 def _what(text: Text) -> str:
@@ -662,7 +666,7 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 first[text.owner] = text
             if len(first) > among:
                 break  # the rest only counts: the output and the work stay linear in the corpus
-        owners = sorted(first, key=partial(_telling, labels, cross.pairs, number, labels[number][0]))
+        owners = _most_telling(labels, cross.pairs, number, first)
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
