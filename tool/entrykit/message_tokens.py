@@ -45,12 +45,12 @@ that every comparison of message text starts from.
 
 from __future__ import annotations
 
-import heapq
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from heapq import heapify, heappop, heapreplace
 from itertools import pairwise
 
 URL = "url"
@@ -102,6 +102,23 @@ class Token:
     quote: str = ""
     closing: str = ""
     inner: tuple[Token, ...] = ()
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _make(
+    kind: str, start: int, end: int, text: str, value: str, quote: str = "", closing: str = "", inner: tuple[Token, ...] = ()
+) -> Token:
+    """`Token(...)`, the same token, at under half the cost: a frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`; this sets its `__dict__` once."""
+    token: Token = _new(Token)
+    _set(token, "__dict__", {
+        "kind": kind, "start": start, "end": end, "text": text, "value": value, "quote": quote, "closing": closing,
+        "inner": inner,
+    })
+    return token
 
 
 def fold(text: str) -> str:
@@ -164,7 +181,7 @@ def _token(kind: str, match: re.Match[str], text: str | None = None, value: str 
     if not text:
         return None
     start = match.start()
-    return Token(kind, start, start + len(text), text, text if value is None else value)
+    return _make(kind, start, start + len(text), text, text if value is None else value)
 
 
 def _plain(kind: str, check: Callable[[str], bool] | None = None, trim: bool = False) -> Accept:
@@ -184,10 +201,12 @@ _QUOTE_GROUPS = {"gnu": "`", "code": "`", "single": "'", "double": '"', "lsquo":
                  "guillemet": "«", "angle": "‹", "corner": "「", "white_corner": "『"}
 _QUOTES = re.compile(
     # GNU's `name': a backtick closed by an apostrophe that no letter follows (`it's` is code).
-    r"(?<![\w`])`(?P<gnu>[^`'\n]+)'(?!\w)"
-    r"|(?<!`)`(?P<code>[^`\n]+)`(?!`)"
-    r"|(?<![\w'])'(?P<single>[^'\n]*)'(?![\w'])"
-    r"|(?<![\w\"])\"(?P<double>[^\"\n]*)\"(?![\w\"])"
+    # Each style starts with its quote and looks behind it after (`(?<![\w`]`)` is
+    # `(?<![\w`])` before the backtick), so that `re` skips to the quotes.
+    r"`(?<![\w`]`)(?P<gnu>[^`'\n]+)'(?!\w)"
+    r"|`(?<!``)(?P<code>[^`\n]+)`(?!`)"
+    r"|'(?<![\w']')(?P<single>[^'\n]*)'(?![\w'])"
+    r"|\"(?<![\w\"]\")(?P<double>[^\"\n]*)\"(?![\w\"])"
     r"|‘(?P<lsquo>[^’\n]*)’|“(?P<ldquo>[^”\n]*)”|„(?P<low>[^“”\n]*)[“”]"
     r"|«(?P<guillemet>[^»\n]*)»|‹(?P<angle>[^›\n]*)›|「(?P<corner>[^」\n]*)」|『(?P<white_corner>[^』\n]*)』"
 )
@@ -203,12 +222,12 @@ def _accept_quoted(match: re.Match[str]) -> Token | None:
         return None
     text = match.group(0)
     closing = text[match.end(group) - match.start() :]
-    return Token(kind, match.start(), match.end(), text, content, _QUOTE_GROUPS[group], closing, _shift(scan(content), start))
+    return _make(kind, match.start(), match.end(), text, content, _QUOTE_GROUPS[group], closing, _shift(scan(content), start))
 
 
 def _shift(tokens: tuple[Token, ...], offset: int) -> tuple[Token, ...]:
     return tuple(
-        Token(t.kind, t.start + offset, t.end + offset, t.text, t.value, t.quote, t.closing, _shift(t.inner, offset))
+        _make(t.kind, t.start + offset, t.end + offset, t.text, t.value, t.quote, t.closing, _shift(t.inner, offset))
         for t in tokens
     )
 
@@ -413,8 +432,16 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SHAPE_ITEM = r"-?\d+"
 _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 
+# A pattern whose first character is of a small set says so first, and looks behind
+# that character after it (`\$(?<![\w$]\$)` for `(?<![\w$])\$`: the same test, as the `$`
+# is read): `re` then skips to the characters a match may start with, where a leading
+# lookbehind has it try every place. Patterns that start with a letter keep the
+# lookbehind first: letters are most places, and it fails there sooner.
 _GRAMMAR: tuple[_Pattern, ...] = (
-    _Pattern(PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":", _gate(": ")),
+    # The message's `name: ` prefixes hold every program it names (`_accept_program`).
+    _Pattern(
+        PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":", _gate(rf"\A{_PREFIXES.pattern}")
+    ),
     _Pattern(
         URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")
     ),
@@ -436,7 +463,8 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(
         PATH,
         # No letter of any script before it: `名刺/meishi` is two words, like `and/or`.
-        re.compile(r"(?<![\w/.~-])(?a:(?:~[\w.-]*|\.{1,2})?/[\w.@%+=~-]+(?:/[\w.@%+=~-]*)*)"),
+        # `(?<![\w/.~-])(?a:(?:~[\w.-]*|\.{1,2})?/[\w.@%+=~-]+(?:/[\w.@%+=~-]*)*)`, its first character read first.
+        re.compile(r"[~./](?<![\w/.~-][~./])(?a:(?:(?<=~)[\w.-]*/|(?<=\.)\.?/|(?<=/))[\w.@%+=~-]+(?:/[\w.@%+=~-]*)*)"),
         _plain(PATH, _absolute_path, trim=True),
         "/",
     ),
@@ -454,19 +482,19 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     ),
     _Pattern(PATH, re.compile(r"(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)+/?", _A), _plain(PATH, _relative_path, trim=True), "/"),
     # A dotfile starts with a small letter: `.git`, `.bashrc`; not `.NET` or a template's `.Foo`.
-    _Pattern(PATH, re.compile(r"(?<![\w./~-])\.[a-z_][\w.-]*", _A), _plain(PATH, trim=True), ".", _gate(r"\.[a-z_]")),
+    _Pattern(PATH, re.compile(r"\.(?<![\w./~-]\.)[a-z_][\w.-]*", _A), _plain(PATH, trim=True), ".", _gate(r"\.[a-z_]")),
     _Pattern(
         PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), ".", _gate(r"\.[\w-]")
     ),
     _Pattern(
         VARIABLE,
-        re.compile(rf"(?<![\w$])\$(?:\{{{_NAME}\}}|{_NAME})|(?<![\w%])%{_NAME}%(?!\w)", _A),
+        re.compile(rf"\$(?<![\w$]\$)(?:\{{{_NAME}\}}|{_NAME})|%(?<![\w%]%){_NAME}%(?!\w)", _A),
         _plain(VARIABLE),
         "$%",
     ),
     _Pattern(
         FLAG,
-        re.compile(r"(?<![\w%/.@+~$-])--?[A-Za-z][\w-]*", _A),
+        re.compile(r"-(?<![\w%/.@+~$-]-)-?[A-Za-z][\w-]*", _A),
         _plain(FLAG, lambda t: t[-1] != "-"),
         "-",
         _gate("-[-A-Za-z]"),
@@ -476,25 +504,30 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         re.compile(
             # One number in brackets is a number (`index out of range [5]`); a shape has two
             # or more, or the trailing comma of a one-element tuple.
-            rf"\[\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\]"
-            rf"|\(\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\)"
-            r"|(?<![\w.])(?!0[xX])\d+(?:[x×]\d+)+(?![\w.])",  # 64x512, 1920x1080
+            # Its first character is read before the branch it opens.
+            r"[\[(\d]"
+            rf"(?:(?<=\[)\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\]"
+            rf"|(?<=\()\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\)"
+            # 64x512, 1920x1080: `(?<![\w.])(?!0[xX])\d+(?:[x×]\d+)+(?![\w.])`
+            r"|(?<=\d)(?<![\w.]\d)(?!(?<=0)[xX])\d*(?:[x×]\d+)+(?![\w.]))",
         ),
         _plain(SHAPE),
         "[(x×",
         _gate(r"\[|\(|×|x(?<=\dx)\d", 0),  # \d of any script, as the pattern's
     ),
-    _Pattern(HEX, re.compile(r"(?<![\w.])0[xX][0-9A-Fa-f]+(?![\w])", _A), _plain(HEX), "xX", _gate("0[xX]")),
+    _Pattern(HEX, re.compile(r"0(?<![\w.]0)[xX][0-9A-Fa-f]+(?![\w])", _A), _plain(HEX), "xX", _gate("0[xX]")),
     _Pattern(
         HEX,
-        re.compile(r"(?<![\w-])(?:[0-9a-f]{7,}|[0-9A-F]{8,})(?![\w-])", _A),
+        # `(?<![\w-])(?:[0-9a-f]{7,}|[0-9A-F]{8,})(?![\w-])`, its first character read first.
+        re.compile(r"[0-9a-fA-F](?<![\w-][0-9a-fA-F])(?:(?<=[0-9a-f])[0-9a-f]{6,}|(?<=[0-9A-F])[0-9A-F]{7,})(?![\w-])", _A),
         _plain(HEX, _hex_id),
         "0123456789",
     ),
-    _Pattern(VERSION, re.compile(r"(?<![\w.])[vV]\d+(?:\.\d+)+", _A), _accept_v_version, "0123456789", _gate(r"[vV]\d")),
+    _Pattern(VERSION, re.compile(r"[vV](?<![\w.][vV])\d+(?:\.\d+)+", _A), _accept_v_version, "0123456789", _gate(r"[vV]\d")),
     _Pattern(
         NUMBER,
-        re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
+        # `(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)`, its first digit read first.
+        re.compile(r"\d(?<![\w.]\d)(?:\d{0,2}(?:,\d{3})+(?![\d,])|\d*(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
         _accept_number,
         "0123456789",
     ),
@@ -508,7 +541,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         _gate(r"\w\("),
     ),
     _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
-    _Pattern(DOTTED, re.compile(r"(?<![\w\\])[A-Z]\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
+    _Pattern(DOTTED, re.compile(r"[A-Z](?<![\w\\][A-Z])\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
     # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
     # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
     _Pattern(
@@ -569,6 +602,13 @@ _ZERO = frozenset("0")
 _NEEDED = frozenset("".join(p.needs for p in _GRAMMAR)) - _DIGITS
 
 
+# Per place in the grammar: its gate's search (None without a gate), its regex's search
+# and its check, bound once rather than looked up for every search.
+_GATES = tuple(None if p.gate is None else p.gate.search for p in _GRAMMAR)
+_SEARCHES = tuple(p.regex.search for p in _GRAMMAR)
+_ACCEPTS = tuple(p.accept for p in _GRAMMAR)
+
+
 @lru_cache(maxsize=1024)
 def _candidates(present: frozenset[str]) -> tuple[int, ...]:
     """The patterns (by place in the grammar) whose needed characters `present` holds."""
@@ -585,36 +625,38 @@ def _scan(message: str) -> tuple[Token, ...]:
         present |= _ZERO
     waiting: list[tuple[int, int, re.Match[str]]] = []
     for index in _candidates(present):
-        pattern = _GRAMMAR[index]
-        if pattern.gate is not None and pattern.gate.search(message) is None:
+        gate = _GATES[index]
+        if gate is not None and gate(message) is None:
             continue
-        match = pattern.regex.search(message)
+        match = _SEARCHES[index](message)
         if match is not None:
             waiting.append((match.start(), index, match))
     if not waiting:
         return ()
-    heapq.heapify(waiting)
+    heapify(waiting)
     found: list[Token] = []
     while waiting:
         start, index, match = waiting[0]
-        token = _GRAMMAR[index].accept(match)
+        token = _ACCEPTS[index](match)
         if token is None:
-            _advance(waiting, message, start + 1)
+            # The pattern's next match, after the one its check turned down.
+            after = _SEARCHES[index](message, start + 1)
+            if after is None:
+                heappop(waiting)
+            else:
+                heapreplace(waiting, (after.start(), index, after))
             continue
         found.append(token)
-        while waiting and waiting[0][0] < token.end:
-            _advance(waiting, message, token.end)
+        end = token.end
+        while waiting and waiting[0][0] < end:
+            # A match the token overlaps gives way to its pattern's next match after the token.
+            index = waiting[0][1]
+            after = _SEARCHES[index](message, end)
+            if after is None:
+                heappop(waiting)
+            else:
+                heapreplace(waiting, (after.start(), index, after))
     return tuple(found)
-
-
-def _advance(waiting: list[tuple[int, int, re.Match[str]]], message: str, position: int) -> None:
-    """Replace the heap's top by its pattern's next match from `position` (or drop it)."""
-    index = waiting[0][1]
-    match = _GRAMMAR[index].regex.search(message, position)
-    if match is None:
-        heapq.heappop(waiting)
-    else:
-        heapq.heapreplace(waiting, (match.start(), index, match))
 
 
 def walk(tokens: Iterable[Token], descend: Callable[[Token], bool]) -> Iterator[Token]:
