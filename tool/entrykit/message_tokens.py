@@ -405,17 +405,22 @@ _PLURAL_NAME = re.compile(r"[A-Z0-9_]*[A-Z]s")
 
 
 def _accept_word(match: re.Match[str]) -> Token | None:
+    # The word is the whole match, never empty; a plural ends in `s`.
     word = match.group(0)
+    start, end = match.span()
     if _metavariable(match):
-        return _token(METAVAR, match)
-    if _PLURAL_ACRONYM.fullmatch(word) and word[:-1] not in SHOUTED_WORDS:
-        return _token(ACRONYM, match, word, word[:-1])  # APIs, GPUs: the acronym's plural
+        return _make(METAVAR, start, end, word, word)
+    plural = word[-1] == "s"
+    if plural and _PLURAL_ACRONYM.fullmatch(word) and word[:-1] not in SHOUTED_WORDS:
+        return _make(ACRONYM, start, end, word, word[:-1])  # APIs, GPUs: the acronym's plural
     kind = word_kind(word)
-    if kind == COMPOUND and match.start() == 0 and match.string[match.end() : match.end() + 1] == ":":
+    if kind is None:
+        return None
+    if kind == COMPOUND and start == 0 and match.string[end : end + 1] == ":":
         kind = CLASS  # `HttpClientTimeout: ...`: an exception named first
-    if kind == IDENTIFIER and _PLURAL_NAME.fullmatch(word):
-        return _token(kind, match, word, word[:-1])  # N_RBRACs: the plural of N_RBRAC
-    return _token(kind, match) if kind else None
+    if kind == IDENTIFIER and plural and _PLURAL_NAME.fullmatch(word):
+        return _make(kind, start, end, word, word[:-1])  # N_RBRACs: the plural of N_RBRAC
+    return _make(kind, start, end, word, word)
 
 
 # ---- the grammar --------------------------------------------------------------------------
@@ -483,8 +488,13 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(PATH, re.compile(r"(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)+/?", _A), _plain(PATH, _relative_path, trim=True), "/"),
     # A dotfile starts with a small letter: `.git`, `.bashrc`; not `.NET` or a template's `.Foo`.
     _Pattern(PATH, re.compile(r"\.(?<![\w./~-]\.)[a-z_][\w.-]*", _A), _plain(PATH, trim=True), ".", _gate(r"\.[a-z_]")),
+    # A file name's extension follows a dot and ends its part, and no letter or digit follows it.
     _Pattern(
-        PATH, re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A), _plain(PATH, _file_name), ".", _gate(r"\.[\w-]")
+        PATH,
+        re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?![\w(])", _A),
+        _plain(PATH, _file_name),
+        ".",
+        _gate(rf"\.(?:{'|'.join(sorted(FILE_EXTENSIONS))})(?!\w)", _A | re.IGNORECASE),
     ),
     _Pattern(
         VARIABLE,
