@@ -408,7 +408,8 @@ def _accept_word(match: re.Match[str]) -> Token | None:
     # The word is the whole match, never empty; a plural ends in `s`.
     word = match.group(0)
     start, end = match.span()
-    if _metavariable(match):
+    # `_metavariable`'s first test, before its call: most words are not in capitals.
+    if word[0].isalpha() and word.replace("_", "").replace("-", "").isupper() and _metavariable(match):
         return _make(METAVAR, start, end, word, word)
     plural = word[-1] == "s"
     if plural and _PLURAL_ACRONYM.fullmatch(word) and word[:-1] not in SHOUTED_WORDS:
