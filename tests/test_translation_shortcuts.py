@@ -5,6 +5,7 @@ whose tokens cannot hold what they read made without a scan."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -191,3 +192,47 @@ def test_the_real_translations_get_the_verdicts_of_the_stripped_text() -> None:
         pair = tf.Pair(tf.Key(f"signature_{locale}", "signature", locale), None, "", "", source, text)
         assert tf.missing_script(pair) == _missing_script_by_strip(locale, source, text)
         assert _script_checks(pt.strip_outside_ascii(text)) == _script_checks(pt.strip(text))
+
+
+def test_ordinary_words_read_between_tokens_and_around_a_word_that_runs_into_one() -> None:
+    texts = [
+        "foo`bar` baz",  # a letter right before a token: the long way
+        "see the/path/x.py here and there",
+        "Run 'x y' then f() or torch.cuda, E0382 and --flag",
+        "at HEAD~1 the file`a b`is",
+        "",
+        "中文 the file",
+    ]
+    for text in texts:
+        assert tf.ordinary_words(text) == _ordinary_words_by_any(text), text
+
+
+def test_ordinary_words_take_the_long_way_where_a_letter_precedes_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[str] = []
+    long_way = tf._ordinary_words_between
+
+    def spy(text: str, tokens_found: tuple[mt.Token, ...]) -> tuple[str, ...]:
+        taken.append(text)
+        return long_way(text, tokens_found)
+
+    monkeypatch.setattr(tf, "_ordinary_words_between", spy)
+    tf._ordinary_words.cache_clear()
+    assert tf.ordinary_words("foo`bar` baz qux") == ["foo", "baz", "qux"]
+    assert tf.ordinary_words("see the/path/x.py here") == ["see", "here"]
+    assert taken == ["foo`bar` baz qux"]
+
+
+
+def test_a_translation_is_folded_once_for_the_copy_check_et305_and_et308() -> None:
+    from entrykit.similarity import phrases
+
+    text = "错误：运行时错误，'alpha_extension' 的形状为 [100，256]（device 5）"
+    pair = tf.Pair(tf.Key("signature_zh", "signature", "zh"), None, "", "", "RuntimeError: 'alpha_extension' has shape [100, 256] on device 5", text)
+    phrases.folded.cache_clear()
+    phrases.normalize_phrase.cache_clear()
+    tf._copy_key.cache_clear()
+    tf.is_copy(pair.source, pair.text)
+    tf.lost_tokens(pair)
+    tf.untranslated_words(pair)
+    assert phrases.folded.cache_info().misses == 2  # the source and the translation, once each
+    assert phrases.folded.cache_info().hits >= 2

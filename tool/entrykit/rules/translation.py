@@ -311,7 +311,7 @@ def translation_lost_token(entry: Entry, ctx: Context) -> Iterator[Finding]:
     - `translation.glossary`: per locale, the translations a project accepts
       for a term (`glossary.zh = { HEAD = "头指针" }`).
     """
-    kinds = ctx.options["kinds"]
+    kinds = frozenset(ctx.options["kinds"])  # (asked of every token of every pair)
     settings = _settings(ctx)
     for pair in _pairs(entry, ctx):
         lost = translated.lost_tokens(pair, kinds, settings)

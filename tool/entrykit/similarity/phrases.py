@@ -13,10 +13,16 @@ rapidfuzz = deferred("rapidfuzz")
 _FINAL = " .!?;:,。！？；：，"  # (once spaces are single, the only space left to strip is " ")
 
 
+@lru_cache(maxsize=4096)  # a translation is read folded by the copy check, ET305 and ET308
+def folded(text: str) -> str:
+    """`text` with full-width and other compatibility forms read as their plain forms (NFKC)."""
+    return unicodedata.normalize("NFKC", text)
+
+
 @lru_cache(maxsize=16384)  # the rules comparing phrases read each dead end and workaround many times
 def normalize_phrase(text: str) -> str:
     """Compare phrases the way a reader would: width, case, spacing, final punctuation."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(_FINAL)
+    return " ".join(folded(text).casefold().split()).rstrip(_FINAL)
 
 
 def phrase_similarity(a: str, b: str) -> float:

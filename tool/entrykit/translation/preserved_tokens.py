@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from entrykit import message_tokens as mt
+from entrykit.similarity.phrases import folded
 
 URL = mt.URL
 EMAIL = mt.EMAIL
@@ -175,8 +176,8 @@ _WORD_RUN = re.compile(r"[^A-Za-z0-9_]+")
 def _literal(text: str) -> tuple[str, tuple[str, ...], bool]:
     """The folded token, its runs of ASCII word characters (which any match spells
     verbatim), and whether it is one such run."""
-    folded = fold(text)
-    runs = tuple(run for run in _WORD_RUN.split(folded) if run)
+    folded = text if text.isascii() else fold(text)  # (NFKC leaves ASCII as it is)
+    runs = tuple(filter(None, _WORD_RUN.split(folded)))
     return folded, runs, len(runs) == 1 and runs[0] == folded
 
 
@@ -200,8 +201,11 @@ def _kept(folded: str, token: Token) -> bool:
     plain substring checks cannot decide: every word run must occur (else no match),
     and a verbatim occurrence between word boundaries is a match."""
     text, runs, one_word = _literal(token.text)
-    if not text or any(run not in folded for run in runs):
-        return False if text else _matcher(token.kind, token.text).search(folded) is not None
+    if not text:
+        return _matcher(token.kind, token.text).search(folded) is not None
+    for run in runs:
+        if run not in folded:
+            return False
     if token.kind not in _NUMBERS:
         if _verbatim(folded, text):
             return True
@@ -239,20 +243,20 @@ def missing(tokens: Iterable[Token], translation: str) -> list[Token]:
     """The tokens `translation` does not keep, each text once, in order."""
     seen: set[str] = set()
     out: list[Token] = []
-    folded = fold(translation)
+    text = folded(translation)
     for token in tokens:
         if token.text in seen:
             continue
         seen.add(token.text)
-        if not _kept(folded, token) and not _as_word(folded, token):
+        if not _kept(text, token) and not _as_word(text, token):
             out.append(token)
     return out
 
 
 def lost(source: str, translation: str, kinds: Collection[str] | None = None) -> list[Token]:
     """Tokens of `source` (of the given kinds, default all) that `translation` lost."""
-    tokens = [t for t in extract(source) if kinds is None or t.kind in kinds]
-    return missing(tokens, translation)
+    found = _extract(source)
+    return missing(found if kinds is None else [t for t in found if t.kind in kinds], translation)
 
 
 def strip(text: str, tokens: Iterable[Token] | None = None) -> str:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
 from entrykit import message_tokens as mt
 from entrykit import pointer as jp
-from entrykit.similarity.phrases import normalize_phrase
+from entrykit.similarity.phrases import folded, normalize_phrase
 from entrykit.translation import languages, locales
 from entrykit.translation import preserved_tokens as tokens
 from entrykit.translation import writing_systems as scripts
@@ -272,7 +272,7 @@ def _written(pair: Pair) -> _Reading | None:
     return found if found is not None and found.has_script else None
 
 
-def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
+def lost_tokens(pair: Pair, kinds: Collection[str] | None = None, settings: Settings | None = None) -> list[tokens.Token]:
     """The source's tokens (of `kinds`) the translation lost, where no translation the
     glossary accepts for it stands instead."""
     if is_empty(pair.text):
@@ -280,10 +280,10 @@ def lost_tokens(pair: Pair, kinds: Sequence[str] | None = None, settings: Settin
     lost = tokens.lost(pair.source, pair.text, kinds)
     if settings is None or not settings.glossary:
         return lost
-    folded = tokens.fold(pair.text).casefold()
+    text = folded(pair.text).casefold()
     return [
         t for t in lost
-        if not any(tokens.fold(a).casefold() in folded for a in settings.accepted(pair.key.locale, t.text))
+        if not any(tokens.fold(a).casefold() in text for a in settings.accepted(pair.key.locale, t.text))
     ]
 
 
@@ -321,8 +321,31 @@ def ordinary_words(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def _ordinary_words(text: str) -> tuple[str, ...]:
     tokens_found = mt.scan(text)  # in order, without overlaps
+    words: list[str] = []
+    position = 0
+    for token in tokens_found:
+        if token.start > position:
+            if text[token.start - 1] in _ASCII_LETTERS:
+                # A word may run on into the token: read the whole text the long way.
+                return _ordinary_words_between(text, tokens_found)
+            # A word starting between two tokens ends before the next one (a letter would
+            # precede it): `findall` up to there reads it as the whole text does, and its
+            # look-behind reads the character before `position`.
+            words += _ASCII_WORD.findall(text, position, token.start)
+        position = max(position, token.end)
+    words += _ASCII_WORD.findall(text, position)
+    # (ASCII letters casefold as they lower; each word once, in order)
+    return tuple(dict.fromkeys(" ".join(words).lower().split()))
+
+
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _ordinary_words_between(text: str, tokens_found: Sequence[mt.Token]) -> tuple[str, ...]:
+    """The words of `text` that start outside every token of `tokens_found`, casefolded,
+    each once, in order."""
     starts = [t.start for t in tokens_found]
-    out: dict[str, None] = {}  # (each word once, in order)
+    out: dict[str, None] = {}
     for match in _ASCII_WORD.finditer(text):
         start = match.start()
         at = bisect_right(starts, start) - 1
@@ -342,8 +365,8 @@ def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
     if not words:
         return [], 0
     # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
-    text = _GLOSS.sub(" ", tokens.fold(pair.text))
-    kept = {w.casefold() for w in _ASCII_RUN.findall(text)}
+    text = _GLOSS.sub(" ", folded(pair.text))
+    kept = set(" ".join(_ASCII_RUN.findall(text)).lower().split())  # (ASCII: casefold is lower)
     return [w for w in words if w in kept], len(words)
 
 
