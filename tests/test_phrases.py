@@ -8,7 +8,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.similarity.phrases import normalize_phrase, phrase_similarity
+from entrykit.similarity.phrases import compact_phrase, normalize_phrase, phrase_similarity
 
 # The characters normalisation treats specially: whitespace of several kinds, final
 # punctuation (ASCII and full width), and letters NFKC or casefolding change.
@@ -25,6 +25,12 @@ def _by_regex(text: str) -> str:
 @given(st.one_of(st.text(st.sampled_from(SPECIAL), max_size=14), st.text(max_size=14)))
 def test_normalize_phrase_is_its_definition(text: str) -> None:
     assert normalize_phrase(text) == _by_regex(text)
+
+
+@settings(max_examples=3000)
+@given(st.one_of(st.text(st.sampled_from(SPECIAL), max_size=14), st.text(max_size=14)))
+def test_a_compact_phrase_is_the_normal_phrase_without_its_spaces(text: str) -> None:
+    assert compact_phrase(text) == "".join(normalize_phrase(text).split())
 
 
 def test_phrases_that_read_the_same() -> None:

@@ -236,3 +236,37 @@ def test_a_translation_is_folded_once_for_the_copy_check_et305_and_et308() -> No
     tf.untranslated_words(pair)
     assert phrases.folded.cache_info().misses == 2  # the source and the translation, once each
     assert phrases.folded.cache_info().hits >= 2
+
+
+def _preserved_by_walk(text: str) -> list[tuple[str, str, int, int]]:
+    """The preserved tokens as `message_tokens.walk` reads them."""
+    out = []
+    for token in mt.walk(mt.scan(text), lambda t: t.kind == pt.QUOTED and not _kept_whole_by_character(t.value)):
+        if token.kind in (pt.QUOTED, pt.CODE, pt.ACRONYM, pt.QUANTITY, pt.IDENTIFIER):
+            value = token.value.strip() if token.kind == pt.CODE else token.value
+        else:
+            value = token.text
+        if value:
+            out.append((token.kind, value, token.start, token.end))
+    return out
+
+
+def _kept_whole_by_character(content: str) -> bool:
+    return bool(content) and not any(c.isspace() for c in content) and not pt._NAME.fullmatch(content)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_WORDS, _TRANSLATED), max_size=16))
+@example(["'x y'", "`a b`", "'名前'", "“b c”"])
+def test_preserved_tokens_are_those_walk_reads(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert [(t.kind, t.text, t.start, t.end) for t in pt.extract(text)] == _preserved_by_walk(text), text
+
+
+def test_a_quoted_text_is_kept_whole_unless_a_character_of_it_is_a_space() -> None:
+    for code in range(0x110000):
+        char = chr(code)
+        for content in (char, f"a{char}b"):
+            assert pt.kept_whole(content) == _kept_whole_by_character(content), hex(code)
+    assert not pt.kept_whole("")
+    assert not pt.kept_whole("Taiwan")

@@ -25,6 +25,14 @@ def normalize_phrase(text: str) -> str:
     return " ".join(folded(text).casefold().split()).rstrip(_FINAL)
 
 
+def compact_phrase(text: str) -> str:
+    """`normalize_phrase(text)` without its spaces: full-width punctuation carries its own
+    spacing (`checkpoint：torch`), so a copy is told by its characters alone."""
+    # (the spaces `split` drops are those `normalize_phrase` makes single; with none left,
+    # the final punctuation it strips is what `_FINAL` strips here)
+    return "".join(folded(text).casefold().split()).rstrip(_FINAL)
+
+
 def phrase_similarity(a: str, b: str) -> float:
     """How alike two phrases read, 0..1: the Indel ratio of their normalised forms.
 

@@ -17,9 +17,10 @@ anything besides tokens is left to translate.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 from entrykit import message_tokens as mt
 from entrykit.similarity.phrases import folded
@@ -81,21 +82,29 @@ def kept_whole(content: str) -> bool:
     (`'gpg-agent'`, `'model.fc.weight'`, `` `main' ``), not one capitalised word. A
     quoted text with spaces holds words a translator may translate (`'help name'`),
     so what a translation must keep of it are the tokens inside."""
-    return bool(content) and not any(c.isspace() for c in content) and not _NAME.fullmatch(content)
+    # (`split` knows the spaces `isspace` knows: a text without any is its one piece)
+    return content.split() == [content] and not _NAME.fullmatch(content)
 
 
 def _read_inside(token: mt.Token) -> bool:
     return token.kind == QUOTED and not kept_whole(token.value)
 
 
-def _preserved(tokens: Iterable[mt.Token]) -> Iterator[Token]:
-    for token in mt.walk(tokens, _read_inside):
-        if token.kind in (QUOTED, CODE, ACRONYM, QUANTITY, IDENTIFIER):
-            text = token.value.strip() if token.kind == CODE else token.value
-        else:
-            text = token.text
+# Kinds a translation keeps the value of (a quoted text's content, a quantity's number ...).
+_VALUE_KINDS = frozenset({QUOTED, CODE, ACRONYM, QUANTITY, IDENTIFIER})
+
+
+def _preserved(tokens: Iterable[mt.Token], out: list[Token]) -> None:
+    """Add the preserved tokens of `tokens` to `out`, in order, a quoted text that holds
+    words replaced by the tokens inside (as `message_tokens.walk` reads them)."""
+    for token in tokens:
+        kind = token.kind
+        if token.quote and kind == QUOTED and not kept_whole(token.value):
+            _preserved(token.inner, out)
+            continue
+        text = (token.value.strip() if kind == CODE else token.value) if kind in _VALUE_KINDS else token.text
         if text:
-            yield Token(token.kind, text, token.start, token.end)
+            out.append(Token(kind, text, token.start, token.end))
 
 
 def extract(text: str) -> list[Token]:
@@ -106,7 +115,9 @@ def extract(text: str) -> list[Token]:
 @lru_cache(maxsize=4096)
 def _extract(text: str) -> tuple[Token, ...]:
     # Several rules ask for the tokens of the same source strings.
-    return tuple(_preserved(mt.scan(text)))
+    out: list[Token] = []
+    _preserved(mt.scan(text), out)
+    return tuple(out)
 
 
 fold = mt.fold
@@ -278,10 +289,13 @@ def strip_outside_ascii(text: str) -> str:
     return text if mt.ascii_tokens(text) else _stripped(text)
 
 
+_start = attrgetter("start")
+
+
 def _strip(text: str, tokens: Iterable[Token]) -> str:
     pieces: list[str] = []
     position = 0
-    for token in sorted(tokens, key=lambda t: t.start):
+    for token in sorted(tokens, key=_start):
         if token.start < position:
             continue
         pieces.append(text[position : token.start])

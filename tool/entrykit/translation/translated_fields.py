@@ -16,7 +16,7 @@ from typing import Any
 
 from entrykit import message_tokens as mt
 from entrykit import pointer as jp
-from entrykit.similarity.phrases import folded, normalize_phrase
+from entrykit.similarity.phrases import compact_phrase, folded
 from entrykit.translation import languages, locales
 from entrykit.translation import preserved_tokens as tokens
 from entrykit.translation import writing_systems as scripts
@@ -219,9 +219,7 @@ def is_empty(text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _copy_key(text: str) -> str:
-    # Full-width punctuation carries its own spacing (`checkpoint：torch`), so
-    # spaces are dropped altogether, not only collapsed (`split` and `\s` know the same spaces).
-    return "".join(normalize_phrase(text).split())
+    return compact_phrase(text)
 
 
 def is_copy(source: str, text: str) -> bool:
