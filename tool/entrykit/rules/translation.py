@@ -30,12 +30,30 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _keys(entry: Entry, ctx: Context) -> list[Key]:
-    return list(translated.keys(entry.data, _settings(ctx)))
+# The translated keys of the entry the rules last asked about (all of them, and those of a
+# valid locale): every rule reads them in turn.
+_last_keys: tuple[Entry | None, object, tuple[Key, ...], tuple[Key, ...]] = (None, None, (), ())
 
 
-def _valid_keys(entry: Entry, ctx: Context) -> list[Key]:
-    return [k for k in _keys(entry, ctx) if locales.is_valid(k.locale)]
+def _read_keys(entry: Entry, ctx: Context) -> tuple[tuple[Key, ...], tuple[Key, ...]]:
+    global _last_keys
+    settings = _settings(ctx)
+    last, last_settings, every, valid = _last_keys
+    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id)
+    if last is entry and last_settings == settings:
+        return every, valid
+    every = tuple(translated.keys(entry.data, settings))
+    valid = tuple(k for k in every if locales.is_valid(k.locale))
+    _last_keys = (entry, settings, every, valid)
+    return every, valid
+
+
+def _keys(entry: Entry, ctx: Context) -> tuple[Key, ...]:
+    return _read_keys(entry, ctx)[0]
+
+
+def _valid_keys(entry: Entry, ctx: Context) -> tuple[Key, ...]:
+    return _read_keys(entry, ctx)[1]
 
 
 # The pairs of the entry the rules last asked about: five rules read them in turn.
@@ -46,7 +64,6 @@ def _pairs(entry: Entry, ctx: Context) -> tuple[translated.Pair, ...]:
     global _last_pairs
     settings = _settings(ctx)
     last, last_settings, pairs = _last_pairs
-    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id)
     if last is entry and last_settings == settings:
         return pairs
     # A key whose locale ET306 rejects is checked no further until it is renamed.

@@ -245,14 +245,25 @@ class _Reading:
 def _reading(locale: str, source: str, text: str) -> _Reading | None:
     """The reading of a translation to a non-Latin script entrykit can recognise, where
     the text holds something to translate and is no copy; None elsewhere."""
+    target = _target(locale)
+    if target is None:
+        return None
+    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
+        return None
+    language, code = target
+    kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
+    return _Reading(language, code, kept, scripts.has_script(kept, code))
+
+
+@lru_cache(maxsize=512)
+def _target(locale: str) -> tuple[str, str] | None:
+    """The language and script of a locale whose script entrykit can recognise and is not
+    Latin; None for any other locale."""
     parts = locales.parse(locale)
     code = locales.script(locale) if parts is not None else None
     if parts is None or code is None or scripts.is_latin(code) or not scripts.knows(code):
         return None
-    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
-        return None
-    kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
-    return _Reading(parts.language, code, kept, scripts.has_script(kept, code))
+    return parts.language, code
 
 
 def missing_script(pair: Pair) -> str | None:
