@@ -270,3 +270,14 @@ def test_a_quoted_text_is_kept_whole_unless_a_character_of_it_is_a_space() -> No
             assert pt.kept_whole(content) == _kept_whole_by_character(content), hex(code)
     assert not pt.kept_whole("")
     assert not pt.kept_whole("Taiwan")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_WORDS, _TRANSLATED), max_size=16))
+@example(["E0382"])
+@example(["the", "--flag"])
+@example(["--flag", "中"])
+def test_has_words_reads_what_strip_leaves(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    pt.has_words.cache_clear()
+    assert pt.has_words(text) == (pt._WORD.search(pt.strip(text)) is not None), text

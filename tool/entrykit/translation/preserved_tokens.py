@@ -312,4 +312,13 @@ _WORD = re.compile(r"[^\W\d_]{2,}|[^\W\d_A-Za-z]")
 def has_words(text: str) -> bool:
     """True if `text` holds something to translate besides tokens: a word of two
     letters, or any letter outside ASCII (one Han character is a word)."""
-    return _WORD.search(strip(text)) is not None
+    # What `strip(text)` leaves between the spaces it puts for tokens, read where it
+    # lies in `text` (`_WORD` looks at nothing around a match), without making it.
+    position = 0
+    for token in _extract(text):  # (in order)
+        if token.start < position:
+            continue  # (as `strip` skips it)
+        if _WORD.search(text, position, token.start) is not None:
+            return True
+        position = token.end
+    return _WORD.search(text, position) is not None
