@@ -281,3 +281,16 @@ def test_has_words_reads_what_strip_leaves(pieces: list[str]) -> None:
     text = "".join(pieces)
     pt.has_words.cache_clear()
     assert pt.has_words(text) == (pt._WORD.search(pt.strip(text)) is not None), text
+
+
+def test_a_gloss_in_parentheses_is_no_untranslated_word() -> None:
+    source = "The user name is not valid for this server"
+    for text, kept in [
+        ("用户名(user name)对此服务器无效", []),
+        ("用户名（user name）对此 server 无效", ["server"]),  # full width, folded
+        ("用户名 (user name) 对此服务器无效", ["user", "name"]),  # no gloss: a space before it
+        ("user name 对此服务器无效", ["user", "name"]),
+    ]:
+        pair = tf.Pair(tf.Key("signature_zh", "signature", "zh"), None, "", "", source, text)
+        found = tf.untranslated_words(pair)
+        assert found is not None and found[0] == kept, text

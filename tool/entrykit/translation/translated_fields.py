@@ -374,7 +374,9 @@ def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
     if not words:
         return [], 0
     # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
-    text = _GLOSS.sub(" ", folded(pair.text))
+    text = folded(pair.text)
+    if "(" in text:  # (a gloss opens with one)
+        text = _GLOSS.sub(" ", text)
     kept = set(" ".join(_ASCII_RUN.findall(text)).lower().split())  # (ASCII: casefold is lower)
     return [w for w in words if w in kept], len(words)
 
