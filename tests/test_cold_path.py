@@ -95,6 +95,12 @@ _ODD_DOCUMENTS = [
     "just text\n",
     "a: {b: {c: {d: [1, 2, {e: f}]}}}\nyes: no\non: off\n",
     "'': empty key\n~: null key\ntrue: bool key\n.nan: nan key\n",
+    "a: !!map {k: v}\nb: !!seq [1]\nc: [!!map {k: v}, !!seq [2], !!str x]\n!!str d: e\n",  # tags written out
+    "! 12: a\nb: ! '12'\nc: ! x\n",  # the non-specific tag: resolved as a plain scalar
+    "a: [.nan, .nan, .inf, -.inf, 1e999]\nb: .nan\nc: -.0\nd: -0.0\n",  # non-finite numbers, each noted
+    "a: 1\nb: !!float 1\nc: 1\nd: !!int '1'\ne: !!bool 'true'\nf: true\n",  # one text, two tags
+    "a: yes\nb: yes\nyes: 1\n",  # a YAML 1.1 spelling, noted every time
+    "a: two words\nb: 'two words'\nc: true words\nd: 1 2\n",
 ]
 _SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=12),
@@ -127,6 +133,16 @@ def _same(fast: parsing.Parsed, slow: parsing.Parsed) -> None:
 def test_direct_yaml_construction_equals_the_loaders_on_odd_documents(text: str) -> None:
     _same(*_both_ways(text))
     _same(*_both_ways(text, nesting=3))
+
+
+@pytest.mark.parametrize("text", _ODD_DOCUMENTS)
+def test_a_parse_from_the_memos_is_a_parse_without_them(text: str) -> None:
+    """What the memos of plain scalars' tags and of scalars' values hold makes no difference."""
+    parsing._PLAIN_TAGS.clear()
+    parsing._SCALAR_DATA.clear()
+    first = parsing.parse_yaml(text)
+    second = parsing.parse_yaml(text)
+    _same(first, second)
 
 
 @settings(max_examples=300, deadline=None)

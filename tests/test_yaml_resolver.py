@@ -15,6 +15,7 @@ _PLAIN = st.one_of(
     st.text(max_size=8),
     st.sampled_from(
         ["", "~", "null", "Null", "true", "FALSE", "yes", "017", "0o17", "0x1F", ".inf", ".NaN", "1e3", "1:30"]
+        + ["1 ", " 1", "1 000", "true ", "~ ", "yes no", "0o1 7", "1:30 "]  # a space: a string
     ),
 )
 

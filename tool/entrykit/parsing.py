@@ -123,20 +123,21 @@ class EntryYamlLoader(_BaseLoader):
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         # PyYAML's resolver, for the resolvers of this class (it has no path resolvers):
         # libyaml calls it for every node. A quoted scalar is a string; a short plain one
-        # (keys above all) is looked up in a memo of what its text resolves to.
+        # (keys above all) is looked up in a memo of what its text resolves to, which
+        # holds no text YAML 1.1 reads otherwise (those are noted every time).
         if kind is _SCALAR_NODE:
             if not implicit[0]:
                 return _STR
-            known = _PLAIN_TAGS.get(value)
-            if known is None:
-                known = _plain_tag(value)
-                if len(value) <= _PLAIN_MEMO_CHARS:
+            tag = _PLAIN_TAGS.get(value)
+            if tag is None:
+                tag, yaml11 = _plain_tag(value)
+                if yaml11:
+                    self.saw_yaml11 = True
+                elif len(value) <= _PLAIN_MEMO_CHARS:
                     if len(_PLAIN_TAGS) >= _PLAIN_MEMO_KEPT:
                         _PLAIN_TAGS.clear()
-                    _PLAIN_TAGS[value] = known
-            if known[1]:
-                self.saw_yaml11 = True
-            return known[0]
+                    _PLAIN_TAGS[value] = tag
+            return tag
         if kind is _MAPPING_NODE:
             return _MAP
         if kind is _SEQUENCE_NODE:
@@ -191,12 +192,14 @@ _IMPLICIT = {
 _SCALAR_NODE, _MAPPING_NODE, _SEQUENCE_NODE = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
 _PLAIN_MEMO_CHARS = 64  # plain scalars up to this long are remembered (keys, words, numbers)
 _PLAIN_MEMO_KEPT = 4096
-_PLAIN_TAGS: dict[str, tuple[str, bool]] = {}
+_PLAIN_TAGS: dict[str, str] = {}  # a plain scalar's text -> its tag (no text with a YAML 1.1 spelling)
 
 
 def _plain_tag(value: str) -> tuple[str, bool]:
     """The tag of a plain scalar (the first resolver, by first character, whose regex
     matches: PyYAML's order), and whether YAML 1.1 reads its text otherwise (ET006)."""
+    if " " in value:  # no resolver's pattern and no 1.1 spelling holds a space: prose
+        return _STR, False
     yaml11 = bool(value) and value[0] in _YAML11_FIRST and YAML11_SPELLING.match(value) is not None
     for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT_ANY):
         if regexp.match(value):
@@ -471,6 +474,7 @@ _UNUSUAL: Any = object()  # what `_plain_data` says of a document it leaves to t
 _SCALARS = frozenset(
     {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 )
+_SCALAR_DATA: dict[str, tuple[str, Any]] = {}  # a null, bool, int or float text -> (its tag, its value)
 
 
 def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anchored: bool = False) -> Any:
@@ -481,93 +485,106 @@ def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anch
     constructor settle, in their order. PyYAML's constructor goes through generators and a
     state machine for every collection; entries are plain mappings of strings and lists.
 
-    `anchored`: the text may hold an anchor (it has a `&`), so every node is checked for a
-    second way to it. Most such texts have none: `&&` and `&` in commands and prose."""
-    builder = _AliasFreeBuilder(loader, max_nesting) if anchored else _PlainBuilder(loader, max_nesting)
+    `anchored`: the text may hold an anchor (it has a `&`), so every node is first checked for
+    a second way to it. Most such texts have none: `&&` and `&` in commands and prose."""
+    if anchored and _reached_twice(root):
+        return _UNUSUAL
+    builder = _PlainBuilder(loader, max_nesting)
     try:
-        data = builder.build(root, 1)
+        data = builder.value(root, 1)
     except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
         return _UNUSUAL
     return _UNUSUAL if builder.count > MAX_EXPANDED_NODES else data
 
 
 class _PlainBuilder:
-    """`_plain_data`'s walk. A method, not a nested function that calls itself: that
+    """`_plain_data`'s walk. Methods, not nested functions that call themselves: those
     would be a reference cycle holding the loader and its nodes until the cycle
-    collector runs, for every file."""
+    collector runs, for every file.
+
+    A string, the commonest node by far, is read in its collection's loop: a node whose
+    tag is the very `_STR` the resolver answers is a scalar the resolver made a string (a
+    tag written in the text is a string of its own). Anything else goes through `value`
+    or `key`. Each node counts toward the expansion limit: a collection's children are
+    counted when it is entered."""
 
     def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
         self.loader = loader
         self.constructors = loader.yaml_constructors
         self.max_nesting = max_nesting
-        self.count = 0
+        self.count = 1  # the root
 
-    plain_strings = True  # read a plain string node in its collection's loop
-
-    def build(self, node: yaml.Node, depth: int, counted: bool = False) -> Any:
-        if not counted:
-            self.count += 1
+    def value(self, node: yaml.Node, depth: int) -> Any:
         kind, tag = type(node), node.tag
-        if kind is yaml.ScalarNode:
+        if kind is _SCALAR_NODE:
             if tag == _STR:
                 return node.value
-            if tag in _SCALARS:
-                return self.constructors[tag](self.loader, node)
+            if tag not in _SCALARS:
+                raise _Unusual
+            # What the constructor of a tag makes of a text depends on nothing else: a short
+            # text's value is remembered (with the tag it was made for, told by identity:
+            # the resolver's own), a non-finite float's is not (its constructor notes it).
+            text = node.value
+            known = _SCALAR_DATA.get(text)
+            if known is not None and known[0] is tag:
+                return known[1]
+            data = self.constructors[tag](self.loader, node)
+            if len(text) <= _PLAIN_MEMO_CHARS and (type(data) is not float or math.isfinite(data)):
+                if len(_SCALAR_DATA) >= _PLAIN_MEMO_KEPT:
+                    _SCALAR_DATA.clear()
+                _SCALAR_DATA[text] = (tag, data)
+            return data
+        if kind is _MAPPING_NODE and tag == _MAP:
+            return self.mapping(node, depth)
+        if kind is _SEQUENCE_NODE and tag == _SEQ:
+            return self.sequence(node, depth)
+        raise _Unusual
+
+    def key(self, node: yaml.Node) -> str:
+        if type(node) is not _SCALAR_NODE:
             raise _Unusual
+        key = self.value(node, 0)
+        if not isinstance(key, str):
+            self.loader.saw_nonstring_key = True
+            key = _key_text(key)
+        return key
+
+    def sequence(self, node: yaml.Node, depth: int) -> list[Any]:
+        items = node.value
+        self.count += len(items)
         if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
             raise _Unusual
-        # (a plain string, the commonest node by far, is read here, not by a call of its own;
-        # counted all the same)
-        plain = self.plain_strings
-        if kind is yaml.SequenceNode and tag == _SEQ:
-            items = node.value
-            if plain:
-                self.count += len(items)
-                return [
-                    item.value if type(item) is _SCALAR_NODE and item.tag == _STR else self.build(item, depth + 1, True)
-                    for item in items
-                ]
-            return [self.build(item, depth + 1) for item in items]
-        if kind is not yaml.MappingNode or tag != _MAP:
+        depth += 1
+        return [
+            item.value
+            if item.tag is _STR
+            else self.mapping(item, depth)
+            if item.tag is _MAP
+            else self.value(item, depth)
+            for item in items
+        ]
+
+    def mapping(self, node: yaml.Node, depth: int) -> dict[str, Any]:
+        pairs = node.value
+        self.count += 2 * len(pairs)
+        if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
             raise _Unusual
-        mapping: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if type(key_node) is not yaml.ScalarNode:
-                raise _Unusual
-            if plain and key_node.tag == _STR:
-                self.count += 1
-                key = key_node.value
-            else:
-                key = self.build(key_node, depth + 1)
-            if not isinstance(key, str):
-                self.loader.saw_nonstring_key = True
-                key = _key_text(key)
-            if key in mapping:
-                self.loader.saw_duplicate = True
-            if plain and type(value_node) is _SCALAR_NODE and value_node.tag == _STR:
-                self.count += 1
+        depth += 1
+        mapping: dict[str, Any] = {}
+        for key_node, value_node in pairs:
+            key = key_node.value if key_node.tag is _STR else self.key(key_node)
+            tag = value_node.tag
+            if tag is _STR:
                 mapping[key] = value_node.value
+            elif tag is _MAP:
+                mapping[key] = self.mapping(value_node, depth)
+            elif tag is _SEQ:
+                mapping[key] = self.sequence(value_node, depth)
             else:
-                mapping[key] = self.build(value_node, depth + 1)
+                mapping[key] = self.value(value_node, depth)
+        if len(mapping) != len(pairs):  # a key written twice
+            self.loader.saw_duplicate = True
         return mapping
-
-
-class _AliasFreeBuilder(_PlainBuilder):
-    """`_PlainBuilder` that gives up on a node it reaches a second time: the composer hands
-    an alias the node of its anchor, whose data the loader's constructor shares."""
-
-    def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
-        super().__init__(loader, max_nesting)
-        self.seen: set[int] = set()
-
-    plain_strings = False  # every node comes through `build`, to be seen
-
-    def build(self, node: yaml.Node, depth: int, counted: bool = False) -> Any:
-        seen = self.seen
-        if id(node) in seen:  # every node reached stays alive in the tree: ids are not reused
-            raise _Unusual
-        seen.add(id(node))
-        return super().build(node, depth, counted)
 
 
 class _Unusual(Exception):
