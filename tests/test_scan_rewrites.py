@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from entrykit import message_tokens as mt
 
+from .scan_reference import plain_merge
+
 _A = re.ASCII
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SHAPE_ITEM = r"-?\d+"
@@ -71,24 +73,7 @@ def _reference_scan(message: str) -> tuple[mt.Token, ...]:
     regexes = [_FIRST_WRITTEN.get(index, pattern.regex) for index, pattern in enumerate(mt._GRAMMAR)]
     accepts = [pattern.accept for pattern in mt._GRAMMAR]
     accepts[_WORD] = _accept_word_as_written
-    found: list[mt.Token] = []
-    nexts = [regex.search(message) for regex in regexes]
-    while True:
-        best, match = -1, None
-        for index, candidate in enumerate(nexts):
-            if candidate is not None and (match is None or candidate.start() < match.start()):
-                best, match = index, candidate
-        if match is None:
-            break
-        token = accepts[best](match)
-        if token is None:
-            nexts[best] = regexes[best].search(message, match.start() + 1)
-            continue
-        found.append(token)
-        for index, other in enumerate(nexts):
-            if other is not None and other.start() < token.end:
-                nexts[index] = regexes[index].search(message, token.end)
-    return tuple(found)
+    return plain_merge(message, regexes, accepts, [True] * len(regexes))
 
 
 def _scan(message: str) -> tuple[mt.Token, ...]:

@@ -13,31 +13,15 @@ from hypothesis import strategies as st
 
 from entrykit import message_tokens as mt
 
+from .scan_reference import plain_merge
+
 
 def _reference_scan(message: str) -> tuple[mt.Token, ...]:
     """The scan as it was before the shortcuts: each pattern whose `needs` the message holds
     is searched; the leftmost next match (the grammar's first at a tie) is taken or passed."""
     grammar = mt._GRAMMAR
-    found: list[mt.Token] = []
-    nexts = [
-        p.regex.search(message) if not p.needs or any(c in message for c in p.needs) else None for p in grammar
-    ]
-    while True:
-        best, match = -1, None
-        for index, candidate in enumerate(nexts):
-            if candidate is not None and (match is None or candidate.start() < match.start()):
-                best, match = index, candidate
-        if match is None:
-            break
-        token = grammar[best].accept(match)
-        if token is None:
-            nexts[best] = grammar[best].regex.search(message, match.start() + 1)
-            continue
-        found.append(token)
-        for index, other in enumerate(nexts):
-            if other is not None and other.start() < token.end:
-                nexts[index] = grammar[index].regex.search(message, token.end)
-    return tuple(found)
+    searched = [not p.needs or any(c in message for c in p.needs) for p in grammar]
+    return plain_merge(message, [p.regex for p in grammar], [p.accept for p in grammar], searched)
 
 
 def _scan(message: str) -> tuple[mt.Token, ...]:

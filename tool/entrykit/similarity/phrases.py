@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 
 from entrykit.deferred import deferred
+from entrykit.message_tokens import fold
 
 # (run on the first comparison: a warm lint compares no phrases, and needs none of it)
 rapidfuzz = deferred("rapidfuzz")
@@ -15,8 +15,9 @@ _FINAL = " .!?;:,。！？；：，"  # (once spaces are single, the only space 
 
 @lru_cache(maxsize=4096)  # a translation is read folded by the copy check, ET305 and ET308
 def folded(text: str) -> str:
-    """`text` with full-width and other compatibility forms read as their plain forms (NFKC)."""
-    return unicodedata.normalize("NFKC", text)
+    """`message_tokens.fold(text)`, remembered: full-width and other compatibility forms
+    read as their plain forms."""
+    return fold(text)
 
 
 @lru_cache(maxsize=16384)  # the rules comparing phrases read each dead end and workaround many times
