@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import syntax
-from entrykit.regex.backtracking import MAX_NESTING, Model, TooDeep, Verdict
+from entrykit.regex.backtracking import MAX_NESTING, CharOracle, Model, TooDeep, Verdict
 
 _PIECES = st.sampled_from(
     ["a", "b", "A", "[ab]", "[^a]", ".", r"\d", r"\w", r"\s", "^", "$", r"\b", r"\B", r"\A", r"\Z", "(", ")", "(?:",
@@ -83,3 +83,63 @@ def test_sub_matches_nested_too_deep_are_refused() -> None:
     with pytest.raises(TooDeep):
         Model(_lookaheads(MAX_NESTING + 1))
     assert Model(_lookaheads(MAX_NESTING)).run("a").verdict is Verdict.MATCH
+
+
+# -- the fast paths count what one step at a time counts --------------------------------------
+
+
+class _OneByOne(CharOracle):
+    """`re`'s answers, asked character by character: no literal compared at once, no
+    character searched for in the text."""
+
+    exact = False
+
+
+def _one_step_at_a_time(parsed: syntax.Parsed) -> Model:
+    """The model with its fast paths off: each character of a literal a `CHAR` of its own
+    and each repeat's scan read from a table, no failure remembered, every start run."""
+    model = Model(parsed, _OneByOne())
+    model._plain = False
+    model.refused = lambda limit: None  # type: ignore[method-assign]
+    return model
+
+
+_CHAIN_PIECES = st.sampled_from(
+    ["ab", "abc", "ba", "b", "a", "cab", "abab", ".*", ".*", ".+", ".*?", "[^b]*", "[^\n]*", "(?s:.*)", "a*", ".{0,3}",
+     ".*abc", ".*ba", ".*a", ".{1,}bab", "(", ")", "|", "(?:", "|", "$", "^", r"\b", "(?i:ab)", "b+", "(?:ab)*", "(?=ab)",
+     r"(a)\1", "x?", " "]
+)
+_UNITS = st.one_of(st.text(alphabet="abc_ \n", min_size=1, max_size=5), st.sampled_from(["ab", "abab", "aba", "abca", "ba"]))
+
+
+@st.composite
+def _attack_texts(draw: st.DrawFn) -> str:
+    """Texts such as attacks are: a prefix, words pumped in turn, a suffix."""
+    pumps = draw(st.lists(_UNITS, min_size=1, max_size=3))
+    times = draw(st.integers(1, 6))
+    return draw(st.text(alphabet="abc", max_size=3)) + "".join(p * times for p in pumps) + draw(st.sampled_from(["", "!", "\n", "a"]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_CHAIN_PIECES, min_size=1, max_size=10),
+    st.lists(_attack_texts(), min_size=1, max_size=3),
+    st.sampled_from([0, re.I, re.S, re.M]),
+    st.integers(0, 400),
+)
+def test_the_fast_paths_take_the_steps_of_one_step_at_a_time(pieces: list[str], texts: list[str], flags: int, tight: int) -> None:
+    """Literals compared at once, scans and give-backs searched for, failures remembered,
+    refused starts counted: the same verdict, span and steps, and out of steps at the same
+    step, as running every instruction."""
+    pattern = "".join(pieces)
+    try:
+        re.compile(pattern, flags)
+        parsed = syntax.parse(pattern, flags)
+    except (re.error, OverflowError, RecursionError):
+        return
+    fast, slow = Model(parsed), _one_step_at_a_time(parsed)
+    for text in texts:
+        for mode in ("search", "match", "fullmatch"):
+            full = slow.run(text, mode, 10**7)
+            for limit in {10**7, full.steps, max(full.steps - 1, 0), tight}:
+                assert fast.run(text, mode, limit) == slow.run(text, mode, limit), (pattern, flags, text, mode, limit)

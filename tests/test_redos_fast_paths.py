@@ -7,6 +7,8 @@
   characters in `test_cold_path.py`.
 - Tarjan's components come out as they always did: a partition of the positions into
   strongly connected parts, in reverse topological order.
+- the model of a regex asks only the first two characters of a literal for their answers
+  (it compares the rest at once) and spends the steps of asking each all the same.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import redos, syntax
+from entrykit.regex import backtracking, redos, syntax
 from entrykit.regex.budget import Budget, TooComplex
 
 _PIECES = st.sampled_from(
@@ -89,3 +91,28 @@ def test_tarjan_gives_strongly_connected_parts_in_reverse_topological_order(edge
         for b in reached[a]:
             assert number[b] <= number[a]  # what a position reaches comes out no later
             assert (number[a] == number[b]) == (a in reached[b])
+
+
+class _OneByOneOracle(redos._AlphabetOracle):
+    """The analysis's answers, each `Char` of a literal asked on its own."""
+
+    exact = False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=8), st.sampled_from([0, re.IGNORECASE]))
+def test_the_model_of_a_literal_spends_what_asking_each_character_spends(pieces: list[str], flags: int) -> None:
+    """Characters of a literal past its first two are not asked, their masks made all the same:
+    the steps spent compiling the model (each mask, the first time) are those of asking each."""
+    pattern = "(?=x.*é)" + "".join(pieces) + "(?<=ab)"  # characters only the model masks, too
+    try:
+        parsed = syntax.parse(pattern, flags)
+    except (re.error, TooComplex):
+        return
+    spent = []
+    for oracle in (redos._AlphabetOracle, _OneByOneOracle):
+        alphabet = redos._alphabet_for(parsed.nodes, Budget(10**9, "test"))
+        alphabet.budget = Budget(10**9, "test")
+        backtracking.Model(parsed, oracle(alphabet))
+        spent.append(alphabet.budget.used)
+    assert spent[0] == spent[1] > 0

@@ -127,6 +127,15 @@ def test_the_case_table_spells_each_case_and_keeps_a_bounded_number() -> None:
 
 def _alphabet_spelled_case_by_case(nodes: syntax.Seq) -> list[str]:
     """The alphabet as every case of every literal spells it, one call at a time."""
+    spelled = _spelled_case_by_case(nodes)
+    chars = [c for c in dict.fromkeys(spelled) if len(c) == 1]
+    lowered = {syntax.re_lower(ord(ch)) for ch in chars}
+    extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
+    return list(dict.fromkeys([*redos._BASE_ALPHABET, *chars, *extra]))
+
+
+def _spelled_case_by_case(nodes: syntax.Seq) -> list[str]:
+    """Every case of every literal (each time it comes), each class's characters and range ends."""
     spelled: list[str] = []
     for node, _ in syntax.walk(nodes):
         if isinstance(node, (syntax.Char, syntax.NotChar)):
@@ -141,10 +150,7 @@ def _alphabet_spelled_case_by_case(nodes: syntax.Seq) -> list[str]:
                     spelled += [chr(item.low), chr(item.high)]
                     spelled += [chr(item.low - 1)] if item.low > 0 else []
                     spelled += [chr(item.high + 1)] if item.high < 0x10FFFF else []
-    chars = [c for c in dict.fromkeys(spelled) if len(c) == 1]
-    lowered = {syntax.re_lower(ord(ch)) for ch in chars}
-    extra = [chr(c) for low in lowered for c in syntax.extra_cases(low)]
-    return list(dict.fromkeys([*redos._BASE_ALPHABET, *chars, *extra]))
+    return spelled
 
 
 @settings(max_examples=200, deadline=None)
@@ -154,7 +160,10 @@ def test_an_alphabet_holds_what_spelling_every_case_gives(pattern: str) -> None:
         nodes = syntax.parse(pattern + "ſıK\u212aµ", 0).nodes  # characters with extra cases
     except re.error:
         return
-    assert redos._alphabet_for(nodes, Budget(10**9, "test")).chars == _alphabet_spelled_case_by_case(nodes)
+    budget = Budget(10**9, "test")
+    assert redos._alphabet_for(nodes, budget).chars == _alphabet_spelled_case_by_case(nodes)
+    # a step for each character spelled, a literal's cases each time it comes, spelled or not
+    assert budget.used == len(_spelled_case_by_case(nodes))
 
 
 @pytest.mark.parametrize("flags", [0, re.IGNORECASE, re.DOTALL, re.DOTALL | re.IGNORECASE | re.ASCII])

@@ -13,6 +13,12 @@ The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
   gives back one character at a time (greedy), or takes one more at a time (lazy); the
   scan, and giving back to the character that follows, are looked up in tables of the
   text made once per run, each character passed over still counted as a step;
+- with an oracle that agrees with `re` (`CharOracle.exact`), the characters of a literal
+  are compared at once, a repeat of `.` or `[^x]` scans to the one character it refuses,
+  and giving back to a literal searches the text for its first character: every character
+  compared or passed over still a step. In a program without counted iterations,
+  sub-matches, backreferences or conditionals, what going on from a give-back took before
+  it failed is kept for the run, and counted rather than run again;
 - any other repeat counts its iterations and, like `_sre`, does not start another
   iteration where the last one started (zero-width match protection);
 - alternatives are tried in order; groups capture and keep their last value across
@@ -30,9 +36,10 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from entrykit.regex import syntax
@@ -61,7 +68,15 @@ Answers = dict[str, bool]  # a character node's answers by character
 
 
 class CharOracle:
-    """Says whether a character node matches a character, under the flags in force there."""
+    """Says whether a character node matches a character, under the flags in force there.
+
+    An oracle that agrees with `re` on these (`exact`) lets the model read a literal
+    `Char` without IGNORECASE as its one character, `.` as every character but a newline
+    (all of them under DOTALL) and `NotChar` without IGNORECASE as every character but its
+    own: it then compares and searches the text for them, instead of asking each
+    character's answer (the same answers, so the same steps)."""
+
+    exact = True
 
     def test(self, node: CharNode, flags: int) -> Callable[[str], bool]:
         pattern = _single(syntax.char_source(node), flags & syntax.CLASS_FLAGS)
@@ -70,6 +85,10 @@ class CharOracle:
     def answers(self, node: CharNode, flags: int) -> Answers:
         """The node's answers, each found (by `test`) when first asked: `answers[char]`."""
         return _Test(self.test(node, flags))
+
+    def prepare(self, node: CharNode, flags: int) -> None:
+        """Whatever making the node's answers costs its caller, without making them: for a
+        literal character the model reads in a row with others, never asked on its own."""
 
 
 @lru_cache(maxsize=4096)
@@ -91,7 +110,8 @@ class _OverBudget(Exception):
 ) = range(13)
 _READ_AROUND = frozenset((AT, SUB, BACKREF, COND))  # what may look past one character
 # Entries of the backtrack stack, by their first item.
-_CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS = range(5)
+_CHOICE, _UNDO, _GIVE_BACK, _TAKE_MORE, _MORE_ITERATIONS, _TRIED = range(6)
+_STATEFUL = frozenset((REP_INIT, REP, SUB, BACKREF, COND))  # what reads more than the place it is at
 _WORD = syntax.CharClass(False, (syntax.Category("\\w"),))
 
 
@@ -115,6 +135,7 @@ class _Compiler:
         self.code: list[Any] = []  # instructions: lists while a jump in them is not known yet
         self.registers = 0
         self.reads_around = False  # an anchor, sub-match, backreference or conditional
+        self.stateful = False  # a counted iteration, sub-match, backreference or conditional
         # A node's test, asked once per equal node and flags that matter to it, looked up
         # by cheap keys: `Char` nodes by code point, others by the object first (hashing a
         # class by value costs more than looking it up); the entry holds the node, so its id
@@ -122,6 +143,8 @@ class _Compiler:
         self.chars: dict[int, Answers] = {}
         self.nodes: dict[tuple[int, int], tuple[Answers, CharNode]] = {}
         self.equal: dict[tuple[CharNode, int], Answers] = {}
+        self.exact = bool(getattr(oracle, "exact", False))  # see `CharOracle`
+        self.prepared: set[int] = set()  # the keys of `chars` whose tests were only prepared
 
     def test(self, node: CharNode, flags: int) -> Answers:
         matters = flags & syntax.CLASS_FLAGS
@@ -144,22 +167,62 @@ class _Compiler:
     def emit(self, *instruction: Any) -> int:
         if instruction[0] in _READ_AROUND:
             self.reads_around = True
+        if instruction[0] in _STATEFUL:
+            self.stateful = True
         self.code.append(list(instruction))
         return len(self.code) - 1
 
     def seq(self, nodes: Seq, flags: int, depth: int) -> None:
+        """`nodes` in a row. A `CHAR` is (CHAR, test, literal, width). Without `literal`
+        (None) it reads one character with its test, and the next instruction follows
+        (`width` 1). With an exact oracle and without IGNORECASE, `Char` nodes in a row are
+        one `CHAR` of their characters (`literal`), `execute` comparing them at once with
+        the steps of one `CHAR` each, `test` the first one's; unless the row is one
+        character, a second `CHAR` follows it with the characters but the first, where a
+        repeat that gave back to the first goes on (the first `width` 2, past both)."""
         code, chars = self.code, self.chars
         by_flags = (flags & syntax.CLASS_FLAGS) << 21
+        if not (self.exact and not flags & syntax.IGNORECASE):
+            for node in nodes:
+                if type(node) is syntax.Char:  # the commonest node, its test looked up in place
+                    test = chars.get(node.code | by_flags)
+                    code.append((CHAR, test if test is not None else self.test(node, flags), None, 1))
+                else:
+                    self.node(node, flags, depth)
+            return
+        row: list[int] = []  # the code points of the `Char` nodes in a row so far
+        prepared = self.prepared
         for node in nodes:
-            if type(node) is syntax.Char:  # the commonest node, its test looked up in place
-                test = chars.get(node.code | by_flags)
-                code.append((CHAR, test if test is not None else self.test(node, flags)))
-            else:
-                self.node(node, flags, depth)
+            if type(node) is syntax.Char:
+                key = node.code | by_flags
+                if key not in chars:  # each test made, or prepared, in turn, as one by one
+                    if len(row) < 2:  # the first two: asked (see `literal`)
+                        self.test(node, flags)
+                    elif key not in prepared:
+                        prepared.add(key)
+                        self.oracle.prepare(node, flags)
+                row.append(node.code)
+                continue
+            if row:
+                self.literal(row, by_flags)
+                row = []
+            self.node(node, flags, depth)
+        if row:
+            self.literal(row, by_flags)
+
+    def literal(self, row: list[int], by_flags: int) -> None:
+        """The `CHAR`s of `Char` nodes in a row (`row`: their code points), their tests made."""
+        spelled = "".join(map(chr, row))
+        chars = self.chars
+        if len(row) == 1:
+            self.code.append((CHAR, chars[row[0] | by_flags], spelled, 1))
+        else:
+            self.code.append((CHAR, chars[row[0] | by_flags], spelled, 2))
+            self.code.append((CHAR, chars[row[1] | by_flags], spelled[1:], 1))
 
     def node(self, node: syntax.Node, flags: int, depth: int) -> None:
         if isinstance(node, syntax.CHARACTER_NODES):
-            self.emit(CHAR, self.test(node, flags))
+            self.emit(CHAR, self.test(node, flags), None, 1)
         elif isinstance(node, syntax.Anchor):
             word = self.test(_WORD, flags) if node.kind in ("\\b", "\\B") else None
             self.emit(AT, node.kind, bool(flags & syntax.MULTILINE), word)
@@ -189,6 +252,17 @@ class _Compiler:
                 self.seq(node.no, flags, depth)
             self.code[end][1] = len(self.code)
 
+    def refuses(self, node: CharNode, flags: int) -> str | None:
+        """The one character `node` refuses ("" for none) with an exact oracle, where that is
+        all it refuses: `.`, and `[^x]` without IGNORECASE; else None."""
+        if not self.exact:
+            return None
+        if type(node) is syntax.AnyChar:
+            return "" if flags & syntax.DOTALL else "\n"
+        if type(node) is syntax.NotChar and not flags & syntax.IGNORECASE:
+            return chr(node.code)
+        return None
+
     def alternation(self, node: syntax.Alternation, flags: int, depth: int) -> None:
         ends = []
         for number, branch in enumerate(node.branches):
@@ -204,7 +278,7 @@ class _Compiler:
         single = _single_character(node.body, flags)
         if single is not None:  # re's REPEAT_ONE, MIN_REPEAT_ONE, POSSESSIVE_REPEAT_ONE
             char, inner = single
-            self.emit(ONE, self.test(char, inner), node.low, node.high, node.kind)
+            self.emit(ONE, self.test(char, inner), node.low, node.high, node.kind, self.refuses(char, inner))
             return
         if node.kind == syntax.POSSESSIVE:  # `X*+` is `(?>X*)`
             self.sub("atomic", (syntax.Repeat(node.low, node.high, node.body),), flags, depth, False, 0)
@@ -251,34 +325,58 @@ class Model:
         self.registers = compiler.registers
         self.slots = 2 * (parsed.groups + 1)
         self._reads_around = compiler.reads_around
+        # Without counted iterations, sub-matches, backreferences and conditionals, what a
+        # run does from an instruction at a place depends on them alone: see `_State.failed`.
+        self._plain = not compiler.stateful
         self._refused: tuple[int, tuple[Answers, ...]] | None = None
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
         """Match `text` as `re` would in `mode`, within `steps`."""
         state = _State(self, text, mode == "fullmatch", steps)
-        size = len(text)
-        starts = range(size + 1) if mode == "search" else range(1)
+        starts = len(text) + 1 if mode == "search" else 1  # the places an attempt starts at
         refused = self.refused(steps)
-        cost, tests = refused if refused is not None else (steps + 1, ())
-        opens: dict[str, bool] = {}  # by character: whether some test an attempt meets first accepts it
+        attempts: Sequence[int]
+        if refused is None:
+            cost, attempts = 0, range(starts)
+        else:
+            # An attempt at a place whose character every test it meets first refuses (or at
+            # the text's end) is counted, not run, while it fits within `steps`: those that
+            # some test accepts are the ones to run.
+            cost, tests = refused
+            chars = text[:starts]
+            distinct = set(chars)
+            opens: set[str] = set()
+            for test in tests:
+                opens.update(filter(test.__getitem__, distinct))
+            attempts = list(compress(range(starts), map(opens.__contains__, chars)))
+        # A failed attempt leaves the captures as it found them (each change is undone on
+        # the way back); only counted iterations and sub-matches leave something behind.
+        fresh = not self._plain
+        counted = 0  # the places before this one are tried or counted
         try:
-            for start in starts:
-                if state.steps + cost <= steps:
-                    if start == size:
-                        state.steps += cost  # what the attempt would take, and fail
-                        continue
-                    char = text[start]
-                    opened = opens.get(char)
-                    if opened is None:
-                        opened = opens[char] = any(test[char] for test in tests)
-                    if not opened:
-                        state.steps += cost
-                        continue
-                state.reset()
+            for start in (*attempts, starts):
+                while counted < start and cost:  # the refused places before it
+                    fit = (steps - state.steps) // cost
+                    if fit > 0:
+                        fit = min(fit, start - counted)
+                        state.steps += fit * cost
+                        counted += fit
+                    if counted < start:  # one that would go past `steps`: run it
+                        if fresh:
+                            state.reset()
+                        end = state.execute(0, counted, True)
+                        if end >= 0:
+                            return Run(Verdict.MATCH, state.steps, counted, end)
+                        counted += 1
+                if start == starts:
+                    break
+                if fresh:
+                    state.reset()
                 end = state.execute(0, start, True)
                 if end >= 0:
                     return Run(Verdict.MATCH, state.steps, start, end)
+                counted = start + 1
         except _OverBudget:
             return Run(Verdict.OVER_BUDGET, state.steps)
         return Run(Verdict.NO_MATCH, state.steps)
@@ -322,8 +420,10 @@ class _Probed(dict[int, tuple[Any, ...]]):
 
     def __missing__(self, pc: int) -> tuple[Any, ...]:
         op = self.code[pc]
-        if op[0] in (CHAR, ONE):
-            op = (op[0], _Probe(op[1], self.met), *op[2:])
+        if op[0] == CHAR:  # asked character by character, the text being no string
+            op = (CHAR, _Probe(op[1], self.met), None, 1)
+        elif op[0] == ONE:
+            op = (ONE, _Probe(op[1], self.met), *op[2:5], None)
         self[pc] = op
         return op
 
@@ -356,6 +456,11 @@ class _State:
         self.registers = model.registers
         self.runs: dict[int, list[int]] = {}
         self.accepts: dict[int, list[int]] = {}
+        # In a plain program (`Model._plain`), what going on from a repeat's give-back
+        # (instruction, place) took before it failed, by `pc * (len(text) + 1) + pos`: the
+        # same steps, the same failure, wherever it is reached from (any attempt of the run).
+        # Counted, not run again, while within the limit.
+        self.failed: dict[int, int] | None = {} if model._plain else None
         self.reset()
 
     def accepted_runs(self, test: Answers) -> list[int]:
@@ -396,7 +501,8 @@ class _State:
         """Run from `pc` at `pos`: the end of the first match, or -1."""
         code, text, size = self.code, self.text, len(self.text)
         caps, count, last = self.caps, self.count, self.last
-        runs, accepts = self.runs, self.accepts
+        runs, accepts, failed = self.runs, self.accepts, self.failed
+        places = size + 1
         stack: list[tuple[Any, ...]] = []
         steps, limit = self.steps, self.limit
         while True:
@@ -408,11 +514,32 @@ class _State:
             kind = op[0]
             ok = True
             if kind == CHAR:
-                if pos < size and op[1][text[pos]]:
-                    pos += 1
-                    pc += 1
-                    continue
-                ok = False
+                literal = op[2]
+                if literal is None:
+                    if pos < size and op[1][text[pos]]:
+                        pos += 1
+                        pc += 1
+                        continue
+                    ok = False
+                else:
+                    # A literal's characters at once: each `CHAR` a step, as one by one; the
+                    # first counted above, the others (up to and with the first that does not
+                    # match, or the text's end) here.
+                    if text.startswith(literal, pos):
+                        more = len(literal) - 1
+                    else:
+                        more = 0
+                        while pos + more < size and text[pos + more] == literal[more]:
+                            more += 1
+                        ok = False
+                    if steps + more > limit:  # the step past the limit, one at a time
+                        self.steps = limit + 1
+                        raise _OverBudget()
+                    steps += more
+                    if ok:
+                        pos += more + 1
+                        pc += op[3]
+                        continue
             elif kind == ONE:
                 test, low, high, how = op[1], op[2], op[3], op[4]
                 if how == syntax.LAZY:
@@ -429,13 +556,16 @@ class _State:
                         continue
                 else:
                     most = size - pos if high is None else min(high, size - pos)
-                    if most > 0:  # as far as the test accepts, at most `most` characters
+                    if most <= 0:
+                        taken = 0
+                    elif op[5] is not None:  # up to the one character the test refuses
+                        stop = text.find(op[5], pos, pos + most) if op[5] else -1
+                        taken = most if stop < 0 else stop - pos
+                    else:  # as far as the test accepts, at most `most` characters
                         ends = runs.get(id(test))
                         taken = (ends if ends is not None else self.accepted_runs(test))[pos] - pos
                         if taken > most:
                             taken = most
-                    else:
-                        taken = 0
                     steps += taken
                     if taken < low:
                         ok = False
@@ -446,6 +576,17 @@ class _State:
                         pc += 1
                         continue
             elif kind == SPLIT:
+                after = code[pc + 1]
+                if after[0] == CHAR and after[2] is not None and (pos >= size or not after[1][text[pos]]):
+                    # The first way is a literal that fails on its first character: the three
+                    # steps of trying it (this choice, the character, taking the other way)
+                    # without the stack.
+                    if steps >= limit:  # the character's step goes over
+                        self.steps = steps + 1
+                        raise _OverBudget()
+                    steps += 2
+                    pc = op[1]
+                    continue
                 stack.append((_CHOICE, op[1], pos))
                 pc += 1
                 continue
@@ -544,6 +685,9 @@ class _State:
                 if what == _UNDO:
                     entry[1][entry[2]] = entry[3]
                     continue
+                if what == _TRIED:  # going on from there failed: after these steps
+                    failed[entry[1]] = steps - entry[2]  # type: ignore[index]
+                    continue
                 steps += 1
                 if what == _CHOICE:
                     pc, pos = entry[1], entry[2]
@@ -555,26 +699,82 @@ class _State:
                         if taken > low:
                             stack.append((_GIVE_BACK, resume, start, taken - 1, low))
                         pc, pos = resume, start + taken
+                        if failed is not None:
+                            key = pc * places + pos
+                            took = failed.get(key)
+                            if took is None:
+                                stack.append((_TRIED, key, steps))
+                            elif steps + took <= limit:
+                                steps += took
+                                continue
                         break
                     # The repeat is followed by a character (`.*x`): give back one character
                     # at a time until it fits, each try the same two steps (this backtrack,
                     # then the character) as one turn of the loops above would count.
                     # The tries go from the repeat's end down to the last place the
-                    # character fits (or to the repeat's least), found at once in a table.
-                    test = after[1]
+                    # character fits (or to the repeat's least), found at once: searched for
+                    # (a literal's first character), or read from a table.
                     here = start + taken
-                    table = accepts.get(id(test))
-                    found = (table if table is not None else self.accepted_before(test))[here]
-                    fits = found >= start + low
-                    tries = here - found + 1 if fits else taken - low + 1
-                    if steps + 2 * tries - 1 > limit:  # the try whose character goes over
-                        self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
-                        raise _OverBudget()
-                    steps += 2 * tries - 1
+                    literal = after[2]
+                    if literal is not None and after[3] == 2:
+                        # A literal of more than one character: where its first one fits, the
+                        # rest is compared at once. Where the rest does not match, what its
+                        # `CHAR` takes there (as one by one) and the next give-back are counted
+                        # here, the give-backs going on without a turn through the stack.
+                        rest = code[resume + 1][2]
+                        bottom = start + low
+                        while True:
+                            found = text.rfind(literal[0], bottom, here + 1)
+                            tries = here - found + 1 if found >= 0 else here - bottom + 1
+                            if steps + 2 * tries - 1 > limit:  # the try whose character goes over
+                                self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
+                                raise _OverBudget()
+                            steps += 2 * tries - 1
+                            if found < 0 or text.startswith(rest, found + 1):
+                                break
+                            more, at = 0, found + 1
+                            while at + more < size and text[at + more] == rest[more]:
+                                more += 1
+                            steps += 1  # the rest's `CHAR`
+                            if steps > limit:
+                                self.steps = steps
+                                raise _OverBudget()
+                            if steps + more > limit:
+                                self.steps = limit + 1
+                                raise _OverBudget()
+                            steps += more
+                            if found <= bottom:  # nothing left to give back
+                                found = -1
+                                break
+                            steps += 1  # taking the next give-back
+                            here = found - 1
+                        fits = found >= 0
+                    else:
+                        if literal is not None:
+                            found = text.rfind(literal, start + low, here + 1)
+                            fits = found >= 0
+                        else:
+                            test = after[1]
+                            table = accepts.get(id(test))
+                            found = (table if table is not None else self.accepted_before(test))[here]
+                            fits = found >= start + low
+                        tries = here - found + 1 if fits else taken - low + 1
+                        if steps + 2 * tries - 1 > limit:  # the try whose character goes over
+                            self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
+                            raise _OverBudget()
+                        steps += 2 * tries - 1
                     if fits:
                         if found - start > low:
                             stack.append((_GIVE_BACK, resume, start, found - start - 1, low))
                         pc, pos = resume + 1, found + 1
+                        if failed is not None:
+                            key = pc * places + pos
+                            took = failed.get(key)
+                            if took is None:
+                                stack.append((_TRIED, key, steps))
+                            elif steps + took <= limit:
+                                steps += took
+                                continue
                         break
                     continue
                 if what == _TAKE_MORE:

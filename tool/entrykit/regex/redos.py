@@ -41,7 +41,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from entrykit.regex import syntax
@@ -338,13 +338,21 @@ class _BaseTables:
 _BASE_TABLES = _BaseTables()
 
 
-def _collect_chars(nodes: Seq, out: list[str]) -> None:
+def _collect_chars(nodes: Seq, out: list[str], seen: set[int]) -> int:
     """The characters `nodes` spell, in pattern order: each literal with its cases, each
-    class range's ends and their neighbours."""
+    class range's ends and their neighbours. A literal's cases are spelled the first time
+    its code point comes (`seen`) alone: spelling them again adds no character. Returns
+    how many literals came again."""
+    again = 0
     for node in nodes:
         kind = type(node)
         if kind is syntax.Char or kind is syntax.NotChar:
-            out += _CASES[node.code]  # type: ignore[union-attr]
+            code = node.code  # type: ignore[union-attr]
+            if code in seen:
+                again += 1
+            else:
+                seen.add(code)
+                out += _CASES[code]
         elif kind is CharClass:
             for item in node.items:  # type: ignore[union-attr]
                 if type(item) is syntax.Char:
@@ -358,7 +366,8 @@ def _collect_chars(nodes: Seq, out: list[str]) -> None:
                         out.append(chr(high + 1))
         else:
             for part in node.children():
-                _collect_chars(part, out)
+                again += _collect_chars(part, out, seen)
+    return again
 
 
 class _Cases(dict[int, tuple[str, str, str, str]]):
@@ -833,6 +842,7 @@ class _Analysis:
         for number in self.looping:
             self.looped[number] = True
         self._inner: list[list[tuple[int, int]]] | None = None
+        self._reads: dict[tuple[int, int], bool] = {}  # see `_run_reads`
 
     def _acyclic(self) -> None:
         """The components, as `_sccs` gives them, of an automaton whose only cycles are
@@ -928,9 +938,16 @@ class _Analysis:
     def ida(self, p: int, q: int, between: int) -> str | None:
         """A word w with p -w-> p, p -w-> q and q -w-> q, if any (`between`: a bitset of
         the positions the middle path may go through)."""
+        found = self.ida_found(p, q, between)
+        return None if found is None else found()
+
+    def ida_found(self, p: int, q: int, between: int) -> Callable[[], str] | None:
+        """`ida`, the same steps spent, its word spelled only when called for (of the words
+        found, a chain's pumps use a few)."""
         if len(self.components[self.comp_of[p]]) == 1 and len(self.components[self.comp_of[q]]) == 1:
-            return self._ida_single(p, q, between)
-        return self._ida_triples(p, q, between)
+            return self._ida_single_found(p, q, between)
+        word = self._ida_triples(p, q, between)
+        return None if word is None else partial(str, word)
 
     def _ida_triples(self, p: int, q: int, between: int) -> str | None:
         """`ida` by a search of the triple product: three paths at once."""
@@ -979,19 +996,35 @@ class _Analysis:
         """`ida` where `p` and `q` each loop alone: the first and last of the three paths
         stay where they are, so the search is the middle path's alone, from `p` to `q`
         on characters both loops read; the same order, word and steps."""
+        found = self._ida_single_found(p, q, between)
+        return None if found is None else found()
+
+    def _ida_single_found(self, p: int, q: int, between: int) -> Callable[[], str] | None:
+        """`_ida_single`, its word spelled when called for. Where the search's queue holds
+        nothing but the first position of a literal run (`_Automaton.runs`), the search goes
+        along the run, and nothing else, until its last: one position at a time, each handing
+        on to the next alone, the same steps each (`_run_reads` says whether every one reads
+        a character both loops read), counted at once while within the budget."""
         follow = self.auto.follow
         degree = self.degree
         masks = self.auto.masks
-        prefer = self.auto.prefer
-        pick = self.alphabet.pick
+        runs = self.auto.runs
         budget = self.budget
         mask_p, degree_p, degree_q = masks[p], degree[p], degree[q]
+        along = 1 + degree_p + degree_q  # what each position of a run takes, with its edge
         both = mask_p & masks[q]
         left = budget.left - 2  # the budget's steps, counted here and handed back
         parents: dict[int, tuple[int, int] | None] = {p: None}
         queue = deque([p])
         while queue and left >= 0:
             y = queue.popleft()
+            if not queue and y in runs:
+                last = runs[y]
+                if (last - y) * along <= left and self._run_reads(y, last, both):
+                    left -= (last - y) * along
+                    parents[last] = (y, 0)  # 0: along the run
+                    queue.append(last)
+                    continue
             left -= 1 + degree_p * degree[y]
             if left < 0:
                 break
@@ -1008,16 +1041,37 @@ class _Analysis:
                 parents[y2] = (y, common)
                 if y2 == q:
                     budget.left = left
-                    word = []
-                    while y2 != p:
-                        y, common = parents[y2]  # type: ignore[misc]
-                        word.append(pick(common, prefer[y2]))
-                        y2 = y
-                    return "".join(reversed(word))
+                    return partial(self._spell_path, parents, p, q, both)
                 queue.append(y2)
         budget.left = left
         budget.spend(0)  # raises if past the budget
         return None
+
+    def _run_reads(self, first: int, last: int, both: int) -> bool:
+        """Whether each position of the literal run `first`..`last` after its first reads a
+        character of `both`."""
+        key = (first, both)
+        known = self._reads.get(key)
+        if known is None:
+            masks = self.auto.masks
+            known = self._reads[key] = all(masks[k] & both for k in range(first + 1, last + 1))
+        return known
+
+    def _spell_path(self, parents: dict[int, tuple[int, int] | None], p: int, q: int, both: int) -> str:
+        """The word along the path `_ida_single_found` found from `p` to `q`."""
+        masks = self.auto.masks
+        prefer = self.auto.prefer
+        pick = self.alphabet.pick
+        word = []
+        at = q
+        while at != p:
+            before, common = parents[at]  # type: ignore[misc]
+            if common:
+                word.append(pick(common, prefer[at]))
+            else:  # along a literal run, from its last position back
+                word += [pick(masks[k] & both, prefer[k]) for k in range(at, before, -1)]
+            at = before
+        return "".join(reversed(word))
 
     def reaches(self) -> tuple[dict[int, int], dict[int, int]]:
         """For each looping component, the positions reachable from it and those it is
@@ -1235,8 +1289,8 @@ def _alphabet_for(nodes: Seq, budget: Budget, known: _Alphabets | None = None) -
     if known is not None and id(nodes) in known:
         return known[id(nodes)][1]
     spelled: list[str] = []
-    _collect_chars(nodes, spelled)
-    budget.spend(len(spelled))
+    again = _collect_chars(nodes, spelled, set())
+    budget.spend(len(spelled) + 4 * again)  # as if each literal's four cases were spelled each time
     # Once each, in the order first spelled: the same set of lower cases, built in the same
     # order (adding one again changes no set), so the extra cases come in the same order.
     chars = [c for c in dict.fromkeys(spelled) if len(c) == 1]
@@ -1298,7 +1352,7 @@ def _analyse_items(
 
 # A step from one looping component to a later one: (target component, state left in the
 # source, state reached in the target, the word that loops in both).
-_Step = tuple[int, int, int, str]
+_Step = tuple[int, int, int, Callable[[], str]]  # the word spelled when called for
 
 
 def _longest_from(c: int, edges: dict[int, list[_Step]], best: dict[int, list[_Step]]) -> list[_Step]:
@@ -1366,7 +1420,7 @@ def _hand_on(analysis: _Analysis, c1: int, c2: int, between: int) -> _Step | Non
     """The first pair of states of `c1` and `c2` that one word loops through, through `between`."""
     for p in analysis.components[c1]:
         for q in analysis.components[c2]:
-            word = analysis.ida(p, q, between)
+            word = analysis.ida_found(p, q, between)
             if word is not None:
                 return (c2, p, q, word)
     return None
@@ -1383,7 +1437,7 @@ def _chain_pumps(analysis: _Analysis, first_state: int, steps: list[_Step]) -> l
             if bridge is None:
                 return None
             pumps.append(bridge)
-        pumps.append(word)
+        pumps.append(word())
         at = q
     return pumps
 
@@ -1452,6 +1506,9 @@ class _AlphabetOracle(CharOracle):
 
     def answers(self, node: CharNode, flags: int) -> Answers:
         return _MaskAnswers(self.alphabet.mask(node, flags), self.alphabet.index, node, flags)
+
+    def prepare(self, node: CharNode, flags: int) -> None:
+        self.alphabet.mask(node, flags)  # the steps its mask spends, the first time
 
 
 class _MaskAnswers(dict[str, bool]):
