@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import pairwise, product
 
 import pytest
 from hypothesis import given, settings
@@ -143,3 +143,28 @@ def test_the_fast_paths_take_the_steps_of_one_step_at_a_time(pieces: list[str], 
             full = slow.run(text, mode, 10**7)
             for limit in {10**7, full.steps, max(full.steps - 1, 0), tight}:
                 assert fast.run(text, mode, limit) == slow.run(text, mode, limit), (pattern, flags, text, mode, limit)
+
+
+# Every short text of a small alphabet holds the places random texts can miss: a literal
+# starting right at a repeat's end, at its least, one short of either, or nowhere.
+_SHORT_TEXTS = [
+    "".join(chars) for size in range(8) for chars in product("ab\n", repeat=size) if size < 6 or "\n" not in chars
+]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [".*ab", ".+ab", "a.{2,}ab", ".*ba", ".*aba", ".*bab$", "[^b]*ab", "[^a]*ba", ".*a", ".{1,}b", "(?:.*ab)$", "^.*aab",
+     "(?:ab|.*b)b", "(?:aa|b)+a", ".*?ab", "(?s:.*)ab", "(?:ab){2}.*a", "x?.*abab"],
+)
+def test_the_fast_paths_take_the_steps_of_one_step_at_a_time_on_every_short_text(pattern: str) -> None:
+    """A repeat given back to a literal of one or more characters, or to one whose rest does
+    not match; a scan to a refused character; a literal tried first in an alternation; a
+    counted repeat: the same verdict, span and steps as running every instruction."""
+    parsed = syntax.parse(pattern, 0)
+    fast, slow = Model(parsed), _one_step_at_a_time(parsed)
+    for text in _SHORT_TEXTS:
+        for mode in ("search", "match", "fullmatch"):
+            full = slow.run(text, mode, 10**6)
+            for limit in {10**6, full.steps, max(full.steps - 1, 0), full.steps // 2}:
+                assert fast.run(text, mode, limit) == slow.run(text, mode, limit), (pattern, text, mode, limit)
