@@ -24,6 +24,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from entrykit import message_tokens
 
@@ -85,8 +86,32 @@ def last_before(text: str, end: int) -> str:
     return text[at] if at >= 0 else ""
 
 
-def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[tuple[str, int, int, int, int]]:
-    return SequenceMatcher(None, a[:MAX_WORDS], b[:MAX_WORDS], autojunk=False).get_opcodes()
+Opcode = tuple[str, int, int, int, int]
+
+# What a word of one side that the other side lacks becomes in `_opcodes`' key: one
+# stand-in per side, so that no stand-in equals a word or the other side's stand-in.
+_ONLY_LEFT = 0
+_ONLY_RIGHT = 1
+
+
+def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[Opcode]:
+    """difflib's opcodes of the two word lists (their first `MAX_WORDS` words).
+
+    difflib only ever compares a word of `a` with a word of `b`, so a word the other side
+    lacks can stand in for any other such word: the pairs of one template with another
+    value in its slot (most of a template corpus) are then aligned once, not once each."""
+    a, b = a[:MAX_WORDS], b[:MAX_WORDS]
+    left, right = set(a), set(b)
+    # each word of a side, or its side's stand-in where the other side lacks it
+    alone_left = dict.fromkeys(left - right, _ONLY_LEFT).get
+    alone_right = dict.fromkeys(right - left, _ONLY_RIGHT).get
+    return _aligned(tuple(map(alone_left, a, a)), tuple(map(alone_right, b, b)))
+
+
+@lru_cache(maxsize=4096)
+def _aligned(a: tuple[str | int, ...], b: tuple[str | int, ...]) -> tuple[Opcode, ...]:
+    """`SequenceMatcher(None, a, b, autojunk=False).get_opcodes()`, remembered."""
+    return tuple(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
 
 
 def siblings(a: Sequence[str], a_names: Collection[str], b: Sequence[str], b_names: Collection[str]) -> bool:
@@ -126,15 +151,18 @@ _PLACEHOLDER_NOUNS = frozenset(
 
 def placeholder(words: set[str]) -> bool:
     """Whether a slot's name words only stand for a name (`x`, `filename`, `someclass`, `my_module`)."""
-    def one(word: str) -> bool:
-        if len(word) == 1 or word in PLACEHOLDER_WORDS:
-            return True
-        for prefix in ("some", "my", "your", "example"):
-            if word.startswith(prefix) and word[len(prefix) :] in _PLACEHOLDER_NOUNS:
-                return True
-        return False
+    return all(map(_stands_for_a_name, words))
 
-    return all(one(word) for word in words)
+
+@lru_cache(maxsize=4096)  # a template corpus asks it of the same slot words pair after pair
+def _stands_for_a_name(word: str) -> bool:
+    """Whether one word only stands for a name (see `placeholder`)."""
+    if len(word) == 1 or word in PLACEHOLDER_WORDS:
+        return True
+    for prefix in ("some", "my", "your", "example"):
+        if word.startswith(prefix) and word[len(prefix) :] in _PLACEHOLDER_NOUNS:
+            return True
+    return False
 
 
 def template(a: Sequence[str], b: Sequence[str]) -> str:
