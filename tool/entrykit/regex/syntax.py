@@ -281,9 +281,15 @@ class _Chars(dict[int, Char]):
 _CHARS = _Chars()
 
 
+_SUBPATTERN = _p.SubPattern
+
+
 def _seq(items: Any) -> Seq:
     literal, chars = _c.LITERAL, _CHARS
-    return tuple([chars[av] if op is literal else _node(op, av) for op, av in items])
+    # a nested sequence is a SubPattern, which iterates by a Python `__getitem__` call per
+    # item: its list of items is read instead
+    data = items if type(items) is list else items.data
+    return tuple([chars[av] if op is literal else _node(op, av) for op, av in data])
 
 
 def _class_item(op: Any, av: Any) -> ClassItem:
@@ -554,6 +560,9 @@ def _split(pattern: str, frame: tuple[int, list[int], bool], end: int) -> list[t
     return [tuple(pattern[a + 1 : b] for a, b in pairwise(edges))]
 
 
+_DEBUG = int(re.DEBUG)  # (a plain int: `flags & re.DEBUG` runs enum's `__and__`, in Python)
+
+
 def _parse_now(pattern: str, flags: int) -> Parsed:
     """`pattern` parsed as records."""
     # re's parser recurses once or twice per level, so how deep it may go depends on how
@@ -561,7 +570,7 @@ def _parse_now(pattern: str, flags: int) -> Parsed:
     # from every caller (and bounds the analyses that recurse over the tree).
     if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
-    tree, warned = _tree(pattern, int(flags) & ~int(re.DEBUG))
+    tree, warned = _tree(pattern, int(flags) & ~_DEBUG)
     return Parsed(pattern, int(tree.state.flags), _seq(tree.data), tree.state.groups - 1, warned)
 
 
@@ -570,9 +579,10 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
     compiler from re's parse tree: the one `parse` left for it, else one parsed now and
     left for `parse`."""
     flags = int(flags)
-    if flags & re.DEBUG or not isinstance(pattern, str):  # (re prints as it parses; bytes: its way)
+    if flags & _DEBUG or not isinstance(pattern, str):  # (re prints as it parses; bytes: its way)
         return re.compile(pattern, flags)
     tree, _ = _tree(pattern, flags)
+    _iterated_as_lists(tree.data)
     # re's compiler without its parsing step: its code for the tree, and the pattern object
     # made with the text (given a tree, `_compiler.compile` would leave the text out, and
     # the object would then take bytes as well as text)
@@ -583,6 +593,53 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return _sre.compile(
         pattern, flags | state.flags, _rc._code(tree, flags), state.groups - 1, state.groupdict, tuple(names)
     )
+
+
+class _ListIterating(_p.SubPattern):
+    """re's SubPattern, iterated as its list of items: re's compiler walks each nested one
+    item by item, which a SubPattern answers with a Python `__getitem__` call per item."""
+
+    def __iter__(self) -> Iterator[Any]:
+        """The items, as the list holds them (what the `__getitem__` calls give)."""
+        return iter(self.data)
+
+
+_REPEATS = frozenset(_REPEAT_KINDS)
+
+
+def _nested(op: Any, av: Any) -> tuple[Any, ...]:
+    """The SubPatterns a node of re's tree holds (none for a leaf)."""
+    if op is _c.SUBPATTERN:
+        return (av[3],)
+    if op in _REPEATS:
+        return (av[2],)
+    if op is _c.BRANCH:
+        return tuple(av[1])
+    if op is _c.ATOMIC_GROUP:
+        return (av,)
+    if op is _c.ASSERT or op is _c.ASSERT_NOT:
+        return (av[1],)
+    if op is _c.GROUPREF_EXISTS:
+        return (av[1],) if av[2] is None else (av[1], av[2])
+    return ()
+
+
+_LEAF_OPS = frozenset((_c.LITERAL, _c.NOT_LITERAL, _c.ANY, _c.IN, _c.AT, _c.GROUPREF))
+
+
+def _iterated_as_lists(data: list[Any]) -> None:
+    """Make every SubPattern nested in `data` (re's tree) a `_ListIterating`: the same
+    items, which re's compiler then walks without a call per item."""
+    pending = [data]
+    leaves = _LEAF_OPS
+    while pending:
+        for op, av in pending.pop():
+            if op in leaves:
+                continue
+            for sub in _nested(op, av):
+                if type(sub) is _SUBPATTERN:
+                    sub.__class__ = _ListIterating
+                pending.append(sub.data)
 
 
 # --- one parse for the compiler and the records: re's tree handed from one to the other ---------
