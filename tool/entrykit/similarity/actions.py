@@ -294,6 +294,8 @@ def _same_flag(a: str, b: str) -> bool:
 
 
 def _opposed(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) -> bool:
+    if not a or not b:
+        return False  # (a side each must name: most actions name none)
     for index in {i for i, _ in a | b}:
         for side in (0, 1):
             mine, theirs = (index, side), (index, 1 - side)
@@ -311,7 +313,8 @@ def action_similarity(a: str, b: str) -> float:
         return 0.0
     theirs = dict(right.weights)
     if left.code and right.code:
-        pairs = [(x, y) for x in sorted(left.code) for y in sorted(right.code) if _same_flag(x, y)]
+        their_code = sorted(right.code)
+        pairs = [(x, y) for x in sorted(left.code) for y in their_code if _same_flag(x, y)]
         if not pairs:
             return 0.0
         for x, y in pairs:
