@@ -247,20 +247,21 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
     ```
     """
     for pair in _pairs(entry, ctx):
-        code = translated.missing_script(pair)
-        if code is not None:
+        found = translated.reading(pair)  # (read once for the three checks)
+        if found is None:
+            continue
+        if not found.has_script:
             yield Finding(
                 pair.pointer,
-                f"{pair.label} `{_short(pair.text)}` has no {locales.script_name(code)} "
-                f"(`{code}`) characters outside code and names",
+                f"{pair.label} `{_short(pair.text)}` has no {locales.script_name(found.script)} "
+                f"(`{found.script}`) characters outside code and names",
             )
-            continue
-        foreign = translated.foreign_letters(pair)
-        language = locales.language_name(pair.key.locale)
-        if foreign:
+        elif foreign := translated.letters_not_written(found):
+            language = locales.language_name(pair.key.locale)
             shown = ", ".join(f"`{c}`" for c in foreign[:5])
             yield Finding(pair.pointer, f"{pair.label} `{_short(pair.text)}` has letters {language} does not write: {shown}")
-        elif han := translated.kana_free_han(pair):
+        elif han := translated.han_without_kana(found):
+            language = locales.language_name(pair.key.locale)
             yield Finding(
                 pair.pointer, f"{pair.label} `{_short(pair.text)}` has {han} Han characters and no kana, which {language} writes"
             )

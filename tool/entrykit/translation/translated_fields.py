@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from entrykit import message_tokens as mt
 from entrykit import pointer as jp
@@ -228,8 +228,7 @@ def is_copy(source: str, text: str) -> bool:
     return _copy_key(source) == _copy_key(text) and tokens.has_words(source)
 
 
-@dataclass(frozen=True)
-class _Reading:
+class Reading(NamedTuple):
     """What the checks of a translation's script and letters read of it: its language and
     script, the text without its tokens (of which they read only the characters outside
     ASCII), and whether a character of the script is left there."""
@@ -240,19 +239,24 @@ class _Reading:
     has_script: bool
 
 
-# ET304's script, letter and kana checks and ET308 each ask about one pair: read once.
-@lru_cache(maxsize=4096)
-def _reading(locale: str, source: str, text: str) -> _Reading | None:
+def reading(pair: Pair) -> Reading | None:
     """The reading of a translation to a non-Latin script entrykit can recognise, where
     the text holds something to translate and is no copy; None elsewhere."""
+    return _reading(pair.key.locale, pair.source, pair.text)
+
+
+# ET304's script, letter and kana checks and ET308 each ask about one pair: read once.
+@lru_cache(maxsize=4096)
+def _reading(locale: str, source: str, text: str) -> Reading | None:
     target = _target(locale)
     if target is None:
         return None
-    if is_empty(text) or not tokens.has_words(source) or is_copy(source, text):
+    # (`has_words(source)` holds past its own test: the copy check needs only the copy keys)
+    if is_empty(text) or not tokens.has_words(source) or _copy_key(source) == _copy_key(text):
         return None
     language, code = target
     kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
-    return _Reading(language, code, kept, scripts.has_script(kept, code))
+    return Reading(language, code, kept, scripts.has_script(kept, code))
 
 
 @lru_cache(maxsize=512)
@@ -274,7 +278,7 @@ def missing_script(pair: Pair) -> str | None:
     return found.script if found is not None and not found.has_script else None
 
 
-def _written(pair: Pair) -> _Reading | None:
+def _written(pair: Pair) -> Reading | None:
     """The reading of a translation the letter and word checks judge: one that has
     characters of its script (else it is `missing_script`'s)."""
     found = _reading(pair.key.locale, pair.source, pair.text)
@@ -300,8 +304,13 @@ def kana_free_han(pair: Pair) -> int:
     """How many Han characters a Japanese translation has without any kana, when so many
     that it is Chinese (see `languages.lacks_kana`); else 0."""
     found = _written(pair)
+    return 0 if found is None else han_without_kana(found)
+
+
+def han_without_kana(found: Reading) -> int:
+    """`kana_free_han` of a reading that has characters of its script."""
     # (`kept` holds the text's characters outside ASCII outside tokens: all it reads)
-    return 0 if found is None else languages.lacks_kana(found.kept, found.language)
+    return languages.lacks_kana(found.kept, found.language)
 
 
 def foreign_letters(pair: Pair) -> list[str]:
@@ -309,7 +318,12 @@ def foreign_letters(pair: Pair) -> list[str]:
     kana in Chinese, simplified Chinese in Japanese, `і` in Russian; empty when the
     check does not apply or finds none."""
     found = _written(pair)
-    if found is None or not languages.knows(found.language):
+    return [] if found is None else letters_not_written(found)
+
+
+def letters_not_written(found: Reading) -> list[str]:
+    """`foreign_letters` of a reading that has characters of its script."""
+    if not languages.knows(found.language):
         return []
     return languages.foreign_letters(found.kept, found.language)  # (it reads no ASCII)
 
