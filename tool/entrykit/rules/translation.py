@@ -39,8 +39,9 @@ def _read_keys(entry: Entry, ctx: Context) -> tuple[tuple[Key, ...], tuple[Key, 
     global _last_keys
     settings = _settings(ctx)
     last, last_settings, every, valid = _last_keys
-    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id)
-    if last is entry and last_settings == settings:
+    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id;
+    # the same settings object, the usual case, is equal without comparing its fields)
+    if last is entry and (last_settings is settings or last_settings == settings):
         return every, valid
     every = tuple(translated.keys(entry.data, settings))
     valid = tuple(k for k in every if locales.is_valid(k.locale))
@@ -64,7 +65,7 @@ def _pairs(entry: Entry, ctx: Context) -> tuple[translated.Pair, ...]:
     global _last_pairs
     settings = _settings(ctx)
     last, last_settings, pairs = _last_pairs
-    if last is entry and last_settings == settings:
+    if last is entry and (last_settings is settings or last_settings == settings):
         return pairs
     # A key whose locale ET306 rejects is checked no further until it is renamed.
     pairs = tuple(pair for key in _valid_keys(entry, ctx) for pair in translated.pairs(entry.data, key))
@@ -111,7 +112,7 @@ def missing_translation(entry: Entry, ctx: Context) -> Iterator[Finding]:
         for field in settings.fields:
             if not translated.has_source(data, field):
                 continue
-            if translated.key_for(data, field, locale, settings) is None:
+            if not translated.has_key_for(data, field, locale, settings):
                 yield Finding(
                     jp.join(field),
                     f"`{field}` has no `{locale}` translation `{field}_{locale}`",

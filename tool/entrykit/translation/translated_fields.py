@@ -135,6 +135,11 @@ def key_for(data: Mapping[str, Any], field: str, locale: str, settings: Settings
     return None
 
 
+def has_key_for(data: Mapping[str, Any], field: str, locale: str, settings: Settings) -> bool:
+    """True if `key_for` finds a key (without making the Key of `<field>_<locale>` itself)."""
+    return f"{field}_{locale}" in data or key_for(data, field, locale, settings) is not None
+
+
 def is_list_field(data: Mapping[str, Any], field: str) -> bool:
     return isinstance(data.get(field), list)
 
