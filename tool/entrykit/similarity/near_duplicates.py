@@ -277,12 +277,17 @@ def _minhash(shingles: Iterable[str], num_perm: int, length: int) -> Any:
     """The first `length` values of `minhash` (a minimum does not depend on the order it is taken in)."""
     import numpy as np
 
-    hashed = [_shingle_hash(t) for t in shingles]
-    if not hashed:
+    # an array of C integers read as numpy's: numpy reads a list of Python integers one by one
+    hashed = np.frombuffer(array(_UINT32, map(_shingle_hash, shingles)), dtype=np.uint32)
+    if not len(hashed):
         return np.full(length, (1 << 32) - 1, dtype=np.uint32)
     a, b = _affine(num_perm, length)
     # uint32 arithmetic wraps mod 2**32, as the affine maps are defined
-    return (np.multiply.outer(np.array(hashed, dtype=np.uint32), a) + b).min(axis=0)
+    return np.minimum.reduce(np.multiply.outer(hashed, a) + b, axis=0)
+
+
+# The `array` type code of a four-byte unsigned integer: `I` wherever a C int has 32 bits.
+_UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
 
 
 @lru_cache(maxsize=8)
