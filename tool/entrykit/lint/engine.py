@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache
 from itertools import groupby
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, cast, overload
 
 import entrykit.rules  # noqa: F401  (importing the rule families registers every rule)
 from entrykit import registry
@@ -768,21 +768,24 @@ def _corpus_findings(
 
 _SEVERITY = {s.value: s for s in Severity}
 _severity_of = attrgetter("severity")  # (made in C: a report counts every diagnostic)
+# A finding's fields by position: a corpus finding is kept in its plain form (a tuple), an
+# entry rule's is a `StoredFinding`, and `Diagnostics` reads both alike.
+_finding_severity = itemgetter(3)
 # `by_place` without the path, for the findings of one file: line, col, code, message
-_by_place_in_file = attrgetter("line", "col", "code", "message")
+_by_place_in_file = itemgetter(1, 2, 0, 4)
 _path_of = itemgetter(0)  # (of a diagnostic)
 
 
 def _diagnostics(
     record: FileRecord,
-    findings: list[StoredFinding],
+    findings: Sequence[_Found],
     shown_of: Mapping[str, str],
     name_of: Mapping[str, str],
     located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]],
 ) -> list[Diagnostic]:
-    """The diagnostics of findings kept of `record`'s file. `located` holds the related
-    places of findings made before, resolved: a corpus rule names the same few places in
-    the findings of many files."""
+    """The diagnostics of findings kept of `record`'s file (read by position: plain or
+    `StoredFinding` alike). `located` holds the related places of findings made before,
+    resolved: a corpus rule names the same few places in the findings of many files."""
     shown = record.shown
     out = []
     # (fields by position, made as a tuple is, the severity by lookup: a warm run over a
@@ -795,10 +798,10 @@ def _diagnostics(
                 places = known
             else:
                 places = tuple(
-                    Location(shown_of.get(r.key, shown) if r.key is not None else shown, r.line, r.col, r.pointer)
-                    for r in related
+                    Location(shown_of.get(key, shown) if key is not None else shown, at_line, at_col, at_pointer)
+                    for key, at_line, at_col, at_pointer in related
                 )
-                if all(r.key in shown_of for r in related):  # (the same places wherever it is reported)
+                if all(r[0] in shown_of for r in related):  # (the same places wherever it is reported)
                     if len(located) >= _LOCATED:
                         located.clear()
                     located[related] = places
@@ -850,6 +853,12 @@ def _unused_suppressions(
     return out
 
 
+# A finding as `Diagnostics` reads it, by position: an entry rule's (`StoredFinding`), or a
+# corpus rule's as `_corpus_findings` made it (`StoredFinding.plain`: its related places plain
+# tuples too), or as the cache gave it (`StoredFinding`).
+_Found = StoredFinding | tuple[Any, ...]
+
+
 def _stored(item: tuple[Any, ...]) -> StoredFinding:
     """A corpus finding as `StoredFinding`: read from its plain form unless it was already."""
     return item if type(item) is StoredFinding else StoredFinding.read(item)
@@ -857,7 +866,7 @@ def _stored(item: tuple[Any, ...]) -> StoredFinding:
 
 # What a file reports, in the order it is found: findings kept, with their record; or a
 # diagnostic made on the spot (ET001, ET002).
-_Reported = tuple[FileRecord, list[StoredFinding]] | Diagnostic
+_Reported = tuple[FileRecord, list[_Found]] | Diagnostic
 
 
 class Diagnostics(Sequence[Diagnostic]):
@@ -888,7 +897,7 @@ class Diagnostics(Sequence[Diagnostic]):
         self._located: dict[tuple[RelatedPlace, ...], tuple[Location, ...]] = {}
         # A diagnostic made of each finding that reads the same in every file (`by_file`), by
         # the finding's identity (the finding kept with it: its id is not reused meanwhile)
-        self._likes: dict[int, tuple[StoredFinding, Diagnostic]] = {}
+        self._likes: dict[int, tuple[_Found, Diagnostic]] = {}
         self._tally: Tally | None = None
 
     @property
@@ -905,7 +914,7 @@ class Diagnostics(Sequence[Diagnostic]):
                         severities[item.severity] += 1
                         counted += 1
                     else:
-                        severities.update(map(_severity_of, item[1]))
+                        severities.update(map(_finding_severity, item[1]))
                         counted += len(item[1])
                 files += counted > 0
             self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
@@ -920,10 +929,11 @@ class Diagnostics(Sequence[Diagnostic]):
             if record.failure is not None:
                 out += _load_failure(record, record.failure, config)
                 continue
-            findings = record.findings()
+            findings = cast("list[_Found]", record.findings())  # (a list of its own)
             found = self._found.get(record.key)
             if found:
-                findings += map(_stored, found)
+                # as they are, read by position: made by this run (or read from the cache) already
+                findings += found
             if not record.directives and not config.per_file_ignores:  # nothing to leave out
                 out.append((record, findings))
                 continue
@@ -931,8 +941,8 @@ class Diagnostics(Sequence[Diagnostic]):
             # (a file's ignores first: a directive is used only by what would be reported)
             kept = [
                 item for item in findings
-                if not config.ignored_in_file(record.abspath, item.code)
-                and not directives.suppresses(item.line, item.code)
+                if not config.ignored_in_file(record.abspath, item[0])
+                and not directives.suppresses(item[1], item[0])
             ]
             out.append((record, kept))
             out += _unused_suppressions(record, directives, config, self._known)
@@ -997,7 +1007,7 @@ class Diagnostics(Sequence[Diagnostic]):
                 continue
             # One file's: in the order of `by_place`, its path aside (the same for all)
             findings.sort(key=_by_place_in_file)
-            severities.update(map(_severity_of, findings))
+            severities.update(map(_finding_severity, findings))
             files += 1
             placed = []
             for finding in findings:
@@ -1009,7 +1019,7 @@ class Diagnostics(Sequence[Diagnostic]):
         if self._tally is None:
             self._tally = Tally(Counter({_SEVERITY[s]: n for s, n in severities.items()}), files)
 
-    def _like(self, record: FileRecord, finding: StoredFinding) -> Diagnostic:
+    def _like(self, record: FileRecord, finding: _Found) -> Diagnostic:
         """The diagnostic of `finding` in `record`'s file, not made before (`by_file` looks it
         up); remembered for every file when it reads the same in all: no fix, and no related
         place in the reporting file itself."""
