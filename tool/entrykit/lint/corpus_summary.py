@@ -70,11 +70,14 @@ def shared(value: Any, pool: dict[Any, Any]) -> Any:
     kind = type(value)  # exactly these types: a subclass is kept as it is
     if kind is str:
         return pool.setdefault(value, value)
-    # (the texts of a dict or list, most of what it holds, are shared here without a call)
+    # (the texts of a dict or list, most of what it holds, are shared here without a call,
+    # and a dict's tuples, a fact's value most often, with one)
     if kind is dict:
         return {
             (pool.setdefault(k, k) if type(k) is str else shared(k, pool)): (
-                pool.setdefault(v, v) if type(v) is str else shared(v, pool)
+                pool.setdefault(v, v) if type(v) is str
+                else _shared_tuple(v, pool)[0] if type(v) is tuple
+                else shared(v, pool)
             )
             for k, v in value.items()
         }
@@ -100,8 +103,8 @@ def _shared_tuple(value: tuple[Any, ...], pool: dict[Any, Any]) -> tuple[tuple[A
             poolable = poolable and held
         elif item is None:
             items.append(item)
-        else:
-            items.append(shared(item, pool))
+        else:  # (a number or bytes, most often: kept as it is without a call)
+            items.append(shared(item, pool) if kind is dict or kind is list else item)
             poolable = False
     whole = tuple(items)
     if poolable:
