@@ -280,21 +280,34 @@ def _artifact(path: str, options: ReportOptions) -> dict[str, Any]:
     return {"uri": quote(relative, safe="/", errors="surrogateescape"), "uriBaseId": SRCROOT}
 
 
-def _sarif_location(path: str, line: int, col: int, options: ReportOptions) -> dict[str, Any]:
+class _Artifacts(dict[str, dict[str, Any]]):
+    """Each file's `_artifact`, made when first asked: a report names the same few files in
+    many results and related places, and a file's name is the same each time."""
+
+    def __init__(self, options: ReportOptions) -> None:
+        super().__init__()
+        self.options = options
+
+    def __missing__(self, path: str) -> dict[str, Any]:
+        artifact = self[path] = _artifact(path, self.options)
+        return artifact
+
+
+def _sarif_location(path: str, line: int, col: int, artifacts: _Artifacts) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": _artifact(path, options),
+            "artifactLocation": dict(artifacts[path]),
             "region": {"startLine": line, "startColumn": col},
         }
     }
 
 
-def _sarif_message(d: Diagnostic, options: ReportOptions) -> str:
+def _sarif_message(d: Diagnostic, artifacts: _Artifacts) -> str:
     """The message, with the files it names (its related places) named as SARIF names them."""
     message = d.message
     for r in d.related:
         if r.path and r.path in message:
-            artifact = _artifact(r.path, options)
+            artifact = artifacts[r.path]
             if "uriBaseId" in artifact:
                 message = message.replace(r.path, unquote(artifact["uri"], errors="surrogateescape"))
     return message
@@ -320,19 +333,20 @@ def report_sarif(
     used = {d.code for d in diagnostics}
     rules = [r for r in rules if r.code in used]
     index = {r.code: i for i, r in enumerate(rules)}
+    artifacts = _Artifacts(options)
     results = []
     for d in diagnostics:
         result: dict[str, Any] = {
             "ruleId": d.code,
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": _sarif_message(d, options)},
-            "locations": [_sarif_location(d.path, d.line, d.col, options)],
+            "message": {"text": _sarif_message(d, artifacts)},
+            "locations": [_sarif_location(d.path, d.line, d.col, artifacts)],
         }
         if d.code in index:
             result["ruleIndex"] = index[d.code]
         if d.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.path, r.line, r.col, options)} for i, r in enumerate(d.related)
+                {"id": i, **_sarif_location(r.path, r.line, r.col, artifacts)} for i, r in enumerate(d.related)
             ]
         results.append(result)
     # in the order of the files as SARIF names them: the same from any working directory
