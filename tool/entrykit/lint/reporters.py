@@ -24,6 +24,7 @@ import click
 
 import entrykit
 from entrykit.diagnostic import Diagnostic, Location, Severity, tally
+from entrykit.json_text import indented
 from entrykit.output_safety import escape, json_safe
 from entrykit.registry import Rule
 from entrykit.rule_docs import rule_url
@@ -380,7 +381,7 @@ def report_sarif(
             }
         ],
     }
-    out.write(json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
+    out.write(json_safe(indented(document)) + "\n")
 
 
 REPORTERS: dict[str, Reporter] = {
