@@ -16,6 +16,7 @@ import pytest
 
 from entrykit.config import Config, from_table
 from entrykit.lint.engine import LintResult, lint
+from entrykit.regex import compiling, syntax
 from entrykit.regex.budget import Budget
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,6 +59,16 @@ def deadends_dir() -> Path:
     if not DEADENDS.is_dir():
         pytest.skip("../shared/corpus/deadends-dev is not present")
     return DEADENDS
+
+
+@pytest.fixture
+def fresh() -> Iterator[None]:
+    """No regex parse or compiled pattern remembered from an earlier test, nor left for a later one."""
+    syntax.clear_memo()
+    compiling.compile_pattern.cache_clear()
+    yield
+    syntax.clear_memo()
+    compiling.compile_pattern.cache_clear()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -71,15 +71,6 @@ def _subpatterns(data: list[Any]) -> Iterator[Any]:
             yield from _subpatterns(sub.data)
 
 
-@pytest.fixture
-def fresh() -> Iterator[None]:
-    syntax.clear_memo()
-    compiling.compile_pattern.cache_clear()
-    yield
-    syntax.clear_memo()
-    compiling.compile_pattern.cache_clear()
-
-
 @pytest.mark.parametrize("flags", FLAGS)
 def test_the_records_are_those_of_the_plain_walk(fresh: None, flags: int, monkeypatch: pytest.MonkeyPatch) -> None:
     for pattern in TRICKY:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +31,6 @@ def _outcome(make: Callable[..., Any], pattern: str, flags: int) -> Any:
         return make(pattern, flags)
     except Exception as exc:  # a pattern that does not compile: the same error, the same words
         return (type(exc), str(exc))
-
-
-@pytest.fixture
-def fresh() -> Iterator[None]:
-    syntax.clear_memo()
-    compiling.compile_pattern.cache_clear()
-    yield
-    syntax.clear_memo()
-    compiling.compile_pattern.cache_clear()
 
 
 @pytest.mark.parametrize("flags", FLAGS)
