@@ -699,84 +699,77 @@ class _State:
                         if taken > low:
                             stack.append((_GIVE_BACK, resume, start, taken - 1, low))
                         pc, pos = resume, start + taken
-                        if failed is not None:
-                            key = pc * places + pos
-                            took = failed.get(key)
-                            if took is None:
-                                stack.append((_TRIED, key, steps))
-                            elif steps + took <= limit:
-                                steps += took
-                                continue
-                        break
-                    # The repeat is followed by a character (`.*x`): give back one character
-                    # at a time until it fits, each try the same two steps (this backtrack,
-                    # then the character) as one turn of the loops above would count.
-                    # The tries go from the repeat's end down to the last place the
-                    # character fits (or to the repeat's least), found at once: searched for
-                    # (a literal's first character), or read from a table.
-                    here = start + taken
-                    literal = after[2]
-                    if literal is not None and after[3] == 2:
-                        # A literal of more than one character: where its first one fits, the
-                        # rest is compared at once. Where the rest does not match, what its
-                        # `CHAR` takes there (as one by one) and the next give-back are counted
-                        # here, the give-backs going on without a turn through the stack.
-                        rest = code[resume + 1][2]
-                        bottom = start + low
-                        while True:
-                            found = text.rfind(literal[0], bottom, here + 1)
-                            tries = here - found + 1 if found >= 0 else here - bottom + 1
+                    else:
+                        # The repeat is followed by a character (`.*x`): give back one character
+                        # at a time until it fits, each try the same two steps (this backtrack,
+                        # then the character) as one turn of the loops above would count.
+                        # The tries go from the repeat's end down to the last place the
+                        # character fits (or to the repeat's least), found at once: searched for
+                        # (a literal's first character), or read from a table.
+                        here = start + taken
+                        literal = after[2]
+                        if literal is not None and after[3] == 2:
+                            # A literal of more than one character: where its first one fits, the
+                            # rest is compared at once. Where the rest does not match, what its
+                            # `CHAR` takes there (as one by one) and the next give-back are counted
+                            # here, the give-backs going on without a turn through the stack.
+                            rest = code[resume + 1][2]
+                            bottom = start + low
+                            while True:
+                                found = text.rfind(literal[0], bottom, here + 1)
+                                tries = here - found + 1 if found >= 0 else here - bottom + 1
+                                if steps + 2 * tries - 1 > limit:  # the try whose character goes over
+                                    self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
+                                    raise _OverBudget()
+                                steps += 2 * tries - 1
+                                if found < 0 or text.startswith(rest, found + 1):
+                                    break
+                                more, at = 0, found + 1
+                                while at + more < size and text[at + more] == rest[more]:
+                                    more += 1
+                                steps += 1  # the rest's `CHAR`
+                                if steps > limit:
+                                    self.steps = steps
+                                    raise _OverBudget()
+                                if steps + more > limit:
+                                    self.steps = limit + 1
+                                    raise _OverBudget()
+                                steps += more
+                                if found <= bottom:  # nothing left to give back
+                                    found = -1
+                                    break
+                                steps += 1  # taking the next give-back
+                                here = found - 1
+                            fits = found >= 0
+                        else:
+                            if literal is not None:
+                                found = text.rfind(literal, start + low, here + 1)
+                                fits = found >= 0
+                            else:
+                                test = after[1]
+                                table = accepts.get(id(test))
+                                found = (table if table is not None else self.accepted_before(test))[here]
+                                fits = found >= start + low
+                            tries = here - found + 1 if fits else taken - low + 1
                             if steps + 2 * tries - 1 > limit:  # the try whose character goes over
                                 self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
                                 raise _OverBudget()
                             steps += 2 * tries - 1
-                            if found < 0 or text.startswith(rest, found + 1):
-                                break
-                            more, at = 0, found + 1
-                            while at + more < size and text[at + more] == rest[more]:
-                                more += 1
-                            steps += 1  # the rest's `CHAR`
-                            if steps > limit:
-                                self.steps = steps
-                                raise _OverBudget()
-                            if steps + more > limit:
-                                self.steps = limit + 1
-                                raise _OverBudget()
-                            steps += more
-                            if found <= bottom:  # nothing left to give back
-                                found = -1
-                                break
-                            steps += 1  # taking the next give-back
-                            here = found - 1
-                        fits = found >= 0
-                    else:
-                        if literal is not None:
-                            found = text.rfind(literal, start + low, here + 1)
-                            fits = found >= 0
-                        else:
-                            test = after[1]
-                            table = accepts.get(id(test))
-                            found = (table if table is not None else self.accepted_before(test))[here]
-                            fits = found >= start + low
-                        tries = here - found + 1 if fits else taken - low + 1
-                        if steps + 2 * tries - 1 > limit:  # the try whose character goes over
-                            self.steps = steps + 2 * max(1, (limit - steps + 1) // 2 + 1) - 1
-                            raise _OverBudget()
-                        steps += 2 * tries - 1
-                    if fits:
+                        if not fits:
+                            continue
                         if found - start > low:
                             stack.append((_GIVE_BACK, resume, start, found - start - 1, low))
                         pc, pos = resume + 1, found + 1
-                        if failed is not None:
-                            key = pc * places + pos
-                            took = failed.get(key)
-                            if took is None:
-                                stack.append((_TRIED, key, steps))
-                            elif steps + took <= limit:
-                                steps += took
-                                continue
-                        break
-                    continue
+                    # Going on from a give-back: counted, not run again, where it failed before.
+                    if failed is not None:
+                        key = pc * places + pos
+                        took = failed.get(key)
+                        if took is None:
+                            stack.append((_TRIED, key, steps))
+                        elif steps + took <= limit:
+                            steps += took
+                            continue
+                    break
                 if what == _TAKE_MORE:
                     _, at, from_pos, taken = entry
                     test, high = code[at][1], code[at][3]
