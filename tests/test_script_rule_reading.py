@@ -27,8 +27,20 @@ _TEXTS = st.lists(_PIECES, max_size=10).map("".join)
 _LOCALES = st.sampled_from(["zh", "zh_Hant", "ja", "ko", "ru", "uk", "sr", "bg", "en", "fr", "hi", "xx", "zh-CN"])
 
 
+def _foreign_letters(pair: tf.Pair) -> list[str]:
+    """`letters_not_written` of the pair's reading where it has characters of its script, as ET304 asked it."""
+    found = tf._written(pair)
+    return [] if found is None else tf.letters_not_written(found)
+
+
+def _kana_free_han(pair: tf.Pair) -> int:
+    """`han_without_kana` of the pair's reading where it has characters of its script, as ET304 asked it."""
+    found = tf._written(pair)
+    return 0 if found is None else tf.han_without_kana(found)
+
+
 def _by_three_checks(entry: Entry, ctx: registry.Context) -> Iterator[Finding]:
-    """ET304 as it was: `missing_script`, `foreign_letters`, `kana_free_han`, each asked of the pair."""
+    """ET304 as it was: `missing_script`, `_foreign_letters`, `_kana_free_han`, each asked of the pair."""
     for pair in rules._pairs(entry, ctx):
         code = tf.missing_script(pair)
         if code is not None:
@@ -38,12 +50,12 @@ def _by_three_checks(entry: Entry, ctx: registry.Context) -> Iterator[Finding]:
                 f"(`{code}`) characters outside code and names",
             )
             continue
-        foreign = tf.foreign_letters(pair)
+        foreign = _foreign_letters(pair)
         language = locales.language_name(pair.key.locale)
         if foreign:
             shown = ", ".join(f"`{c}`" for c in foreign[:5])
             yield Finding(pair.pointer, f"{pair.label} `{rules._short(pair.text)}` has letters {language} does not write: {shown}")
-        elif han := tf.kana_free_han(pair):
+        elif han := _kana_free_han(pair):
             yield Finding(
                 pair.pointer, f"{pair.label} `{rules._short(pair.text)}` has {han} Han characters and no kana, which {language} writes"
             )

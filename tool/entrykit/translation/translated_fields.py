@@ -305,29 +305,18 @@ def lost_tokens(pair: Pair, kinds: Collection[str] | None = None, settings: Sett
     ]
 
 
-def kana_free_han(pair: Pair) -> int:
-    """How many Han characters a Japanese translation has without any kana, when so many
-    that it is Chinese (see `languages.lacks_kana`); else 0."""
-    found = _written(pair)
-    return 0 if found is None else han_without_kana(found)
-
-
 def han_without_kana(found: Reading) -> int:
-    """`kana_free_han` of a reading that has characters of its script."""
+    """How many Han characters a Japanese translation (a reading that has characters of its
+    script) has without any kana, when so many that it is Chinese (see
+    `languages.lacks_kana`); else 0."""
     # (`kept` holds the text's characters outside ASCII outside tokens: all it reads)
     return languages.lacks_kana(found.kept, found.language)
 
 
-def foreign_letters(pair: Pair) -> list[str]:
-    """Letters of the translation (outside its tokens) that its language does not write:
-    kana in Chinese, simplified Chinese in Japanese, `і` in Russian; empty when the
-    check does not apply or finds none."""
-    found = _written(pair)
-    return [] if found is None else letters_not_written(found)
-
-
 def letters_not_written(found: Reading) -> list[str]:
-    """`foreign_letters` of a reading that has characters of its script."""
+    """Letters of a translation (a reading that has characters of its script; outside its
+    tokens) that its language does not write: kana in Chinese, simplified Chinese in
+    Japanese, `і` in Russian; empty when the check does not apply or finds none."""
     if not languages.knows(found.language):
         return []
     return languages.foreign_letters(found.kept, found.language)  # (it reads no ASCII)
