@@ -1,6 +1,6 @@
 """Instructions a cold one-core lint executes, counted by valgrind's callgrind, beside another checkout's.
 
-    python benchmarks/instructions.py --before DIR [--count 600] [--shapes template,diverse] [--work DIR]
+    python benchmarks/instructions.py --before DIR [--count 600] [--shapes template,diverse] [--work DIR] [--cache]
 
 A shared machine's speed drifts by a third within minutes, and its CPU seconds with it:
 a change of a few percent does not show in timings (`benchmarks/targets.py`). The number
@@ -10,7 +10,9 @@ search's exact limit, so band keys are made) is linted cold (`lint --no-cache --
 --format json`) under `valgrind --tool=callgrind`, by this checkout and by `--before`
 (another checkout's `tool/` first on PYTHONPATH) in turn. It prints each count, the
 ratio, and whether the two outputs are the same bytes. The count covers the lint process,
-start-up included, not its regex worker. Valgrind runs a program some 50 times slower:
+start-up included, not its regex worker. With `--cache` each lint is given an empty
+`--cache-dir` instead of `--no-cache`, as `benchmarks/targets.py`'s cold lint is: the count
+then holds writing the cache too. Valgrind runs a program some 50 times slower:
 600 entries take a few minutes per run.
 """
 
@@ -33,12 +35,15 @@ HERE = Path(__file__).resolve().parent.parent
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
-def count_instructions(tool: Path, corpus: Path, work: Path) -> tuple[int, bytes]:
+def count_instructions(tool: Path, corpus: Path, work: Path, cache: bool = False) -> tuple[int, bytes]:
     """(instructions executed, the JSON output) of a cold one-core lint of `corpus` by the
-    entrykit source in `tool`."""
+    entrykit source in `tool`; with `cache`, into an empty cache folder rather than none."""
     env = scale.with_bytecode(dict(os.environ, PYTHONPATH=str(tool)), work / "bytecode")
-    command = [sys.executable, "-m", "entrykit", "lint", "--no-cache", "--jobs", "1", "--format", "json", str(corpus)]
+    folder = work / "cache"
+    caching = ["--cache-dir", str(folder)] if cache else ["--no-cache"]
+    command = [sys.executable, "-m", "entrykit", "lint", *caching, "--jobs", "1", "--format", "json", str(corpus)]
     subprocess.run(command, env=env, capture_output=True, check=False)  # bytecode written before counting
+    shutil.rmtree(folder, ignore_errors=True)  # (the run above filled it: the counted run starts cold)
     out = work / "callgrind.out"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
@@ -58,14 +63,15 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=600)
     parser.add_argument("--shapes", default="template,diverse")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "entrykit-instructions")
+    parser.add_argument("--cache", action="store_true", help="lint into an empty cache folder, not --no-cache")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed")
     args.work.mkdir(parents=True, exist_ok=True)
     for shape in args.shapes.split(","):
         corpus = targets.corpus(args.work, shape, args.count, "yaml")
-        after, after_out = count_instructions(HERE / "tool", corpus, args.work)
-        before, before_out = count_instructions(args.before.resolve() / "tool", corpus, args.work)
+        after, after_out = count_instructions(HERE / "tool", corpus, args.work, args.cache)
+        before, before_out = count_instructions(args.before.resolve() / "tool", corpus, args.work, args.cache)
         same = "the same output" if after_out == before_out else "OUTPUTS DIFFER"
         print(
             f"{shape} {args.count:,}: before {before:,} instructions, after {after:,} "
