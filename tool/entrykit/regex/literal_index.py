@@ -682,13 +682,16 @@ def _automaton(literals: Iterable[str]) -> Any:
 
 
 class _Matched:
-    """The texts one pattern matches, in text order, shared by every regex written alike."""
+    """The texts one pattern matches, in text order, shared by every regex written alike
+    (`regexes` of them)."""
 
-    __slots__ = ("texts", "_owners")
+    __slots__ = ("texts", "regexes", "_owners", "_window")
 
-    def __init__(self, texts: list[Text]) -> None:
+    def __init__(self, texts: list[Text], regexes: int = 1) -> None:
         self.texts = texts
+        self.regexes = regexes
         self._owners: dict[int, int] | None = None
+        self._window: tuple[int, dict[int, Text]] | None = None  # (among, `first_texts(among)`)
 
     def owners(self) -> dict[int, int]:
         """Texts matched per owner (counted once)."""
@@ -698,6 +701,26 @@ class _Matched:
                 counts[text.owner] = counts.get(text.owner, 0) + 1
             self._owners = counts
         return self._owners
+
+    def first_texts(self, among: int, skip: int | None = None) -> dict[int, Text]:
+        """Each owner's first text (its signature, once seen, over its examples), owners in
+        text order, `skip`'s texts left out, until more than `among` owners are held."""
+        first: dict[int, Text] = {}
+        for text in self.texts:
+            if text.owner == skip:
+                continue
+            if text.owner not in first or text.pointer == "/signature":
+                first[text.owner] = text
+            if len(first) > among:
+                break
+        return first
+
+    def window(self, among: int) -> dict[int, Text]:
+        """`first_texts(among)` skipping no owner, worked out once: also what skipping an
+        owner that holds none of its texts gives (the walk stops at the same text)."""
+        if self._window is None or self._window[0] != among:
+            self._window = (among, self.first_texts(among))
+        return self._window[1]
 
 
 class Row(Sequence[Text]):
@@ -745,6 +768,26 @@ class Row(Sequence[Text]):
         """Whether a text of entry `owner` (another entry) is matched."""
         return owner != self._owner and owner in self._matched.owners()
 
+    def all_owners(self) -> dict[int, int]:
+        """Texts matched per owner, the regex's own entry included (its regexes written alike
+        match its texts): `matches_owner(o)` is `o` being another entry and in it. Shared by
+        every regex written alike; not to be changed."""
+        return self._matched.owners()
+
+    def first_texts(self, among: int) -> dict[int, Text]:
+        """Each other entry's first matched text (its signature, once seen, over its examples),
+        entries in text order, until more than `among` entries are held."""
+        return self._matched.first_texts(among, self._owner)
+
+    def shared_first_texts(self, among: int) -> dict[int, Text] | None:
+        """`first_texts(among)` as one dict shared by the regexes written alike whose own
+        texts it does not hold (not to be changed); None when this regex is alone, or its
+        own texts are among those first ones."""
+        if self._matched.regexes < 2:
+            return None
+        window = self._matched.window(among)
+        return None if self._owner in window else window
+
 
 @dataclass(frozen=True)
 class CrossMatches:
@@ -785,7 +828,7 @@ def _rows(
     slow: dict[int, list[Text]] = {}
     failed: dict[int, list[tuple[Text, str]]] = {}
     for key, members in enumerate(groups):
-        shared = _Matched(matched[key]) if key in matched else None
+        shared = _Matched(matched[key], len(members)) if key in matched else None
         for number in members:
             keep = asked(number)
             if shared is not None:

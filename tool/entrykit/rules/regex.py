@@ -566,7 +566,8 @@ class _Labels(dict[int, tuple[str, str]]):
 
     def __missing__(self, number: int) -> tuple[str, str]:
         entry = self.entries[number]
-        label = self[number] = ((entry.id or "").split("/", 1)[0], _name(entry))
+        ident = entry.id  # (`_name` would read it again)
+        label = self[number] = ((ident or "").split("/", 1)[0], ident or entry.path)
         return label
 
 
@@ -582,6 +583,58 @@ def _most_telling(labels: _Labels, matched: dict[int, Row], number: int, owners:
         keyed.append((back is None or not back.matches_owner(number), other_domain == domain, name, place, owner))
     keyed.sort()  # (`place` keeps equals in order: a stable sort by the first three)
     return [key[4] for key in keyed]
+
+
+class _Telling:
+    """`_most_telling` of the regexes written alike that share one window of first texts
+    (`Row.shared_first_texts`), worked out once per answer it can have: a regex's order
+    depends on the window, its own domain, and which of the window's entries' rows match
+    its entry, and those rows are few distinct ones (one template's: one)."""
+
+    def __init__(self, labels: _Labels, matched: dict[int, Row]) -> None:
+        self.labels = labels
+        self.matched = matched
+        # id(window) -> the distinct `Row.all_owners` of its entries' rows (the windows are
+        # held by the cross-matches for as long as this lives, so their ids stay theirs)
+        self._backs: dict[int, list[dict[int, int]]] = {}
+        self._orders: dict[tuple[int, str, tuple[bool, ...]], list[int]] = {}
+        self._such_as: dict[int, tuple[str, tuple[Related, ...]]] = {}  # id(order) -> its `such_as`
+
+    def order(self, number: int, window: dict[int, Text]) -> list[int]:
+        """`_most_telling(labels, matched, number, window)`, for `number` not in `window`
+        (not to be changed: regexes with the same answer share it)."""
+        backs = self._backs.get(id(window))
+        if backs is None:
+            backs = self._backs[id(window)] = self._distinct_backs(window)
+        key = (id(window), self.labels[number][0], tuple(number in owners for owners in backs))
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = _most_telling(self.labels, self.matched, number, window)
+        return order
+
+    def such_as(self, order: list[int], window: dict[int, Text], limit: int) -> tuple[str, tuple[Related, ...]]:
+        """`_such_as` of the first `limit` entries of `order` (an answer of `order(..., window)`),
+        worked out once per answer."""
+        found = self._such_as.get(id(order))
+        if found is None:
+            found = self._such_as[id(order)] = _such_as(self.labels.entries, order[:limit], window)
+        return found
+
+    def _distinct_backs(self, window: dict[int, Text]) -> list[dict[int, int]]:
+        """The distinct owners maps of the rows of the window's entries (by identity)."""
+        distinct: dict[int, dict[int, int]] = {}
+        for owner in window:
+            row = self.matched.get(owner)
+            if row is not None:
+                owners = row.all_owners()
+                distinct.setdefault(id(owners), owners)
+        return list(distinct.values())
+
+
+def _such_as(entries: Sequence[Entry], shown: Sequence[int], first: dict[int, Text]) -> tuple[str, tuple[Related, ...]]:
+    """The names of the `shown` entries for ET209's summary, and where it points."""
+    names = ", ".join(f"`{_name(entries[o])}`" for o in shown)
+    return names, tuple(Related(entries[o].path, first[o].pointer) for o in shown)
 
 
 def _what(text: Text) -> str:
@@ -656,17 +709,20 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     limit = max(1, int(ctx.options.get("max_pairs", 5)))
     among = max(TELLING_AMONG, limit)
     labels = _Labels(corpus.entries)
+    telling = _Telling(labels, cross.pairs)
     for number, texts in sorted(cross.pairs.items()):
         if not corpus.wanted(number):
             continue  # only the pairs involving the focus are known: other findings would be partial
         entry = corpus.entries[number]
-        first: dict[int, Text] = {}
-        for text in texts:
-            if text.owner not in first or text.pointer == "/signature":
-                first[text.owner] = text
-            if len(first) > among:
-                break  # the rest only counts: the output and the work stay linear in the corpus
-        owners = _most_telling(labels, cross.pairs, number, first)
+        # the first `among` + 1 entries only: the rest only counts, so that the output and the
+        # work stay linear in the corpus
+        first = texts.shared_first_texts(among)
+        shared = first is not None
+        if first is not None:
+            owners = telling.order(number, first)
+        else:
+            first = texts.first_texts(among)
+            owners = _most_telling(labels, cross.pairs, number, first)
         if len(owners) <= limit:
             for owner in owners:
                 other = corpus.entries[owner]
@@ -677,13 +733,15 @@ def ambiguous_lookup(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                     related=(Related(other.path, first[owner].pointer),),
                 )
             continue
-        shown = owners[:limit]
-        names = ", ".join(f"`{_name(corpus.entries[o])}`" for o in shown)
+        if shared:
+            names, related = telling.such_as(owners, first, limit)
+        else:
+            names, related = _such_as(corpus.entries, owners[:limit], first)
         yield Finding(
             "/regex",
             f"regex also matches the signatures or examples of {texts.owner_count()} other entries, such as {names}",
             path=entry.path,
-            related=tuple(Related(corpus.entries[o].path, first[o].pointer) for o in shown),
+            related=related,
         )
 
 
