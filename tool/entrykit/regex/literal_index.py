@@ -1170,7 +1170,9 @@ def corpus_cross_matches(
         if ok and chosen is None:  # (a cover chosen by frequencies exists exactly when this one does)
             uncovered.append(number)
         queries.append(query)
-        longest.append(fast_length(entry, flags, runner))
+        # `fast_length`, without asking `regex_fact` again: the fact is there, for these flags
+        fast = entry.facts["regex"][4]
+        longest.append(fast if type(fast) is int else -1)
         covers.append(chosen if wanted is not None else None)  # (only a focused run reads them)
         signature = entry.str_field("signature")
         if signature is not None:
