@@ -16,6 +16,7 @@ from entrykit.regex.literal_index import (
     UNCOVERED_LIMIT,
     Row,
     Text,
+    _known_fact,
     corpus_cross_matches,
     regex_fact,
     required,
@@ -371,19 +372,20 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     ```
     ET205 usually names the construct to fix and an attack string.
     """
-    runner = _runner(ctx)
-    flags, mode = _flags(ctx), _mode(ctx)
+    settings = _settings(ctx)
+    runner = settings.runner()
+    flags, mode = settings.flags, settings.mode
     cross, _ = corpus_cross_matches(corpus.entries, flags, mode, runner, corpus.memo, corpus.focus)
     budget = runner.budget * 1000
     for number, entry in corpus.focused():
-        if not regex_fact(entry, flags, runner)[0]:
+        if not _compiles(entry, flags, runner):
             raw = entry.str_field("regex")
             if raw is not None and runner.compile_check(raw, flags).timed_out:
                 yield Finding(
                     "/regex", f"compiling the regex took longer than the {budget:g} ms time budget", path=entry.path
                 )
             continue
-        slow = list(_slow_own_texts(entry, ctx))
+        slow = list(_slow_own_texts(entry, ctx, settings))
         others = cross.timeouts.get(number, [])
         slow += [f"a text of `{_name(corpus.entries[t.owner])}`" for t in others]
         if slow:
@@ -429,12 +431,18 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
     return (flags, mode, settings.timeout_ms, slow)
 
 
-def _slow_own_texts(entry: Entry, ctx: Context) -> tuple[str, ...]:
-    settings = _settings(ctx)
+def _compiles(entry: Entry, flags: int, runner: RegexRunner) -> bool:
+    """`regex_fact(entry, flags, runner)[0]`, without making a known fact's cover a set."""
+    known = _known_fact(entry, flags)
+    return bool(known[1]) if known is not None else regex_fact(entry, flags, runner)[0]
+
+
+def _slow_own_texts(entry: Entry, ctx: Context, settings: RegexSettings) -> Sequence[str]:
+    """The names of the entry's own texts its regex ran past the budget on (`settings`: `ctx`'s)."""
     known = entry.facts.get("own-timeouts")
     if not (isinstance(known, (list, tuple)) and len(known) == 4 and tuple(known[:3]) == (settings.flags, settings.mode, settings.timeout_ms)):
         known = entry.facts["own-timeouts"] = own_timeouts(entry, ctx)
-    return tuple(known[3])
+    return known[3]
 
 
 @rule("ET207", "regex-not-portable")
