@@ -829,18 +829,22 @@ def _rows(
     failed: dict[int, list[tuple[Text, str]]] = {}
     for key, members in enumerate(groups):
         shared = _Matched(matched[key], len(members)) if key in matched else None
+        # (most groups have no texts that timed out or failed: nothing to sort out per member)
+        group_late, group_bad = timeouts.get(key), errors.get(key)
         for number in members:
             keep = asked(number)
             if shared is not None:
                 row = Row(shared if keep is None else _Matched([t for t in shared.texts if keep(t)]), number)
                 if len(row):
                     rows[number] = row
-            late = [t for t in timeouts.get(key, ()) if t.owner != number and (keep is None or keep(t))]
-            if late:
-                slow[number] = late
-            bad = [(t, e) for t, e in errors.get(key, ()) if t.owner != number and (keep is None or keep(t))]
-            if bad:
-                failed[number] = bad
+            if group_late:
+                late = [t for t in group_late if t.owner != number and (keep is None or keep(t))]
+                if late:
+                    slow[number] = late
+            if group_bad:
+                bad = [(t, e) for t, e in group_bad if t.owner != number and (keep is None or keep(t))]
+                if bad:
+                    failed[number] = bad
     return dict(sorted(rows.items())), dict(sorted(slow.items())), dict(sorted(failed.items()))
 
 
