@@ -697,7 +697,7 @@ def score_pair(
     one_domain = bool(domain_a) and domain_a == domain_b
     reasons: list[Reason] = []
     if left.normalized and left.normalized == right.normalized:
-        reasons.append(Reason("same-signature", "same signature after normalising volatile tokens", 1.0))
+        reasons.append(SAME_SIGNATURE)
         evidence = 1.0
     else:
         evidence = _jaccard(left.shingles, right.shingles)
@@ -718,8 +718,7 @@ def score_pair(
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
         evidence = max(evidence, 0.8)
-    ids = rapidfuzz.fuzz.ratio(_slug(a), _slug(b)) / 100.0 if one_domain and a.id and b.id else 0.0
-    ids = ids if ids >= 0.5 else 0.0
+    ids = _id_similarity(a, b) if one_domain else 0.0
     best = 1.0 - (1.0 - evidence) * (1.0 - SUPPORT_WORKAROUNDS) * (1.0 - SUPPORT_IDS * ids)
     if evidence < 1.0 and best >= min(threshold, MIN_BASE):
         overlap = workaround_overlap(a, b)
@@ -733,9 +732,40 @@ def score_pair(
         if ids:
             reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
             keep *= 1.0 - SUPPORT_IDS * ids
-        reasons.append(Reason("same-domain", f"same domain `{domain_a}`", 1.0))
+        reasons.append(_same_domain(domain_a or ""))
         keep *= 1.0 - SUPPORT_DOMAIN
     return Pair(a, b, round(1.0 - keep, 4), tuple(reasons))
+
+
+SAME_SIGNATURE = Reason("same-signature", "same signature after normalising volatile tokens", 1.0)
+
+
+def same_signature_pair(a: Entry, b: Entry, same_id: bool = False) -> Pair:
+    """`score_pair` of two entries of one normalised signature (not empty) and no other
+    signals but `same_id`: a clique's pair, of which a template corpus shows a few an
+    entry. Its score is 1.0 whatever else holds; only the reasons are made."""
+    reasons = [SAME_SIGNATURE]
+    if same_id:
+        reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
+    domain = a.str_field("domain")
+    if domain and domain == b.str_field("domain"):
+        ids = _id_similarity(a, b)
+        if ids:
+            reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
+        reasons.append(_same_domain(domain))
+    return Pair(a, b, 1.0, tuple(reasons))
+
+
+def _id_similarity(a: Entry, b: Entry) -> float:
+    """The Indel ratio of two entries' slugs (0..1), or 0.0 below one half or without both ids."""
+    ids = rapidfuzz.fuzz.ratio(_slug(a), _slug(b)) / 100.0 if a.id and b.id else 0.0
+    return ids if ids >= 0.5 else 0.0
+
+
+@lru_cache(maxsize=1024)  # one reason per domain, shared by its pairs
+def _same_domain(domain: str) -> Reason:
+    """The reason two entries of one domain give."""
+    return Reason("same-domain", f"same domain `{domain}`", 1.0)
 
 
 def _reach(
@@ -888,9 +918,8 @@ class _Cliques:
         self.signatures = {s: sorted(m, key=self.key) for s, m in by_signature.items() if len(m) > 1}
         self.signature_ids = {s: [entries[k].id or "" for k in m] for s, m in self.signatures.items()}
         self.ids = {s: sorted(m, key=self.key) for s, m in by_id.items() if len(m) > 1} if same_id else {}
-        self.both = Counter(
-            (normalized[k], entries[k].id) for m in self.signatures.values() for k in m if entries[k].id
-        )
+        keys = self.keys  # (an entry's id or "", first)
+        self.both = Counter((normalized[k], keys[k][0]) for m in self.signatures.values() for k in m if keys[k][0])
         self._by_id = by_id
         self._claimed = claimed
 
@@ -922,9 +951,9 @@ class _Cliques:
             return (group[p] for p in itertools.chain(range(low), range(high, len(group))))
         return iter(group)
 
-    def members(self, i: int) -> Iterator[int]:
-        """The other entries of i's cliques, in (id, path) order."""
-        related = self.related(i)
+    def members(self, i: int, related: set[int] | None = None) -> Iterator[int]:
+        """The other entries of i's cliques, in (id, path) order (`related`: `related(i)`, if known)."""
+        related = self.related(i) if related is None else related
         streams = [self._signature_members(i)]
         own = self.entries[i].id
         if self.same_id and own and own in self.ids:
@@ -935,17 +964,17 @@ class _Cliques:
                 yield k
             last = k
 
-    def count(self, i: int) -> int:
-        """How many pairs entry i has in its cliques."""
+    def count(self, i: int, related: set[int] | None = None) -> int:
+        """How many pairs entry i has in its cliques (`related`: `related(i)`, if known)."""
         normalized, own = self.normalized[i], self.entries[i].id
         in_signature = len(self.signatures.get(normalized, ())) or 1
         both = self.both.get((normalized, own), 1) if own and normalized in self.signatures else 1
-        related = sum(1 for k in self.related(i) if self.joined(i, k))
+        linked = sum(1 for k in (self.related(i) if related is None else related) if self.joined(i, k))
         if not self.same_id:
             same = both if own else 1
-            return in_signature - same - related
+            return in_signature - same - linked
         in_id = len(self.ids.get(own or "", ())) or 1
-        return in_signature + in_id - both - 1 - related
+        return in_signature + in_id - both - 1 - linked
 
 
 def _merge(streams: list[Iterator[int]], key: Callable[[int], tuple[str, str]]) -> Iterator[int]:
@@ -983,10 +1012,13 @@ class Duplicates:
 
     def clique_pair(self, i: int, j: int) -> Pair:
         """The pair of two entries of one clique, with its reasons."""
-        a, b = sorted((i, j), key=self.cliques.key)
+        keys, normalized = self.cliques.keys, self.cliques.normalized
+        a, b = (i, j) if keys[i] <= keys[j] else (j, i)
         left, right = self.entries[a], self.entries[b]
-        signals = _Signals(same_id=self.cliques.same_id and bool(left.id) and left.id == right.id)
-        return score_pair(left, right, signals, (self.prepared[a], self.prepared[b]))
+        same_id = self.cliques.same_id and bool(left.id) and left.id == right.id
+        if normalized[a] and normalized[a] == normalized[b]:
+            return same_signature_pair(left, right, same_id)
+        return score_pair(left, right, _Signals(same_id=same_id), (self.prepared[a], self.prepared[b]))
 
 
 def pair_order(pair: Pair) -> tuple[float, str, str, str, str]:
@@ -1268,11 +1300,12 @@ def _add_closest(result: Duplicates, i: int) -> None:
     """Record entry i's pair count and its closest pairs: its cliques' first, then its
     best-scoring neighbours."""
     cliques, neighbours, per_entry = result.cliques, result.neighbours, result.per_entry
-    count = cliques.count(i) + len(neighbours.get(i, ()))
+    related = cliques.related(i)
+    count = cliques.count(i, related) + len(neighbours.get(i, ()))
     if not count:
         return
     shown: list[Pair] = []
-    for k in cliques.members(i):
+    for k in cliques.members(i, related):
         if len(shown) >= per_entry:
             break
         shown.append(result.clique_pair(i, k))
