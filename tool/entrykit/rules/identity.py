@@ -176,7 +176,7 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         # pair and every finding at once
         for pair in found.closest.pop(number):
             other = pair.b if pair.a is this else pair.a
-            why = ", ".join(r.text for r in pair.reasons)
+            why = ", ".join([r.text for r in pair.reasons])
             yield Finding(
                 "/signature",
                 f"entry looks like a near-duplicate of `{other.id or other.path}` (score {pair.score:.2f}: {why})",

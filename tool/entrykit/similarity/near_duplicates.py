@@ -738,17 +738,21 @@ def score_pair(
 
 
 SAME_SIGNATURE = Reason("same-signature", "same signature after normalising volatile tokens", 1.0)
+_SAME_SIGNATURE_ONLY = (SAME_SIGNATURE,)  # the reasons of most pairs of one template across domains
 
 
 def same_signature_pair(a: Entry, b: Entry, same_id: bool = False) -> Pair:
     """`score_pair` of two entries of one normalised signature (not empty) and no other
     signals but `same_id`: a clique's pair, of which a template corpus shows a few an
     entry. Its score is 1.0 whatever else holds; only the reasons are made."""
+    domain = a.str_field("domain")
+    one_domain = bool(domain) and domain == b.str_field("domain")
+    if not (same_id or one_domain):
+        return Pair(a, b, 1.0, _SAME_SIGNATURE_ONLY)
     reasons = [SAME_SIGNATURE]
     if same_id:
         reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
-    domain = a.str_field("domain")
-    if domain and domain == b.str_field("domain"):
+    if one_domain and domain:  # (`domain` again: it is a str there, which mypy cannot see)
         ids = _id_similarity(a, b)
         if ids:
             reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
@@ -931,6 +935,8 @@ class _Cliques:
 
     def related(self, i: int) -> set[int]:
         """Entries with another id that one of the two lists as an alias."""
+        if not self._claimed:  # no entry has an alias (a generated corpus): none is related
+            return set()
         entry = self.entries[i]
         out: set[int] = set()
         for alias in entry.list_field("aliases"):
@@ -948,7 +954,7 @@ class _Cliques:
         if own and not self.same_id:  # one id: ET501's, skipped as one run (the group is in id order)
             ids = self.signature_ids[self.normalized[i]]
             low, high = bisect.bisect_left(ids, own), bisect.bisect_right(ids, own)
-            return (group[p] for p in itertools.chain(range(low), range(high, len(group))))
+            return map(group.__getitem__, itertools.chain(range(low), range(high, len(group))))
         return iter(group)
 
     def members(self, i: int, related: set[int] | None = None) -> Iterator[int]:
@@ -958,6 +964,12 @@ class _Cliques:
         own = self.entries[i].id
         if self.same_id and own and own in self.ids:
             streams.append(iter(self.ids[own]))
+        if len(streams) == 1 and not related:  # one stream holds each entry once: only i to skip
+            return filter(i.__ne__, streams[0])
+        return self._merged_members(i, streams, related)
+
+    def _merged_members(self, i: int, streams: list[Iterator[int]], related: set[int]) -> Iterator[int]:
+        """The entries of `streams` merged in (id, path) order, each once, but i and `related`."""
         last = None
         for k in _merge(streams, self.key):
             if k != i and k != last and k not in related:
@@ -1304,11 +1316,7 @@ def _add_closest(result: Duplicates, i: int) -> None:
     count = cliques.count(i, related) + len(neighbours.get(i, ()))
     if not count:
         return
-    shown: list[Pair] = []
-    for k in cliques.members(i, related):
-        if len(shown) >= per_entry:
-            break
-        shown.append(result.clique_pair(i, k))
+    shown = [result.clique_pair(i, k) for k in itertools.islice(cliques.members(i, related), max(per_entry, 0))]
     if len(shown) < per_entry and i in neighbours:
         near = sorted(neighbours[i], key=lambda item: (-item[1].score, *cliques.key(item[0])))
         shown.extend(pair for _, pair in near[: per_entry - len(shown)])
