@@ -114,8 +114,10 @@ def normalize_signature(text: str, placeholders: Mapping[str, str] = PLACEHOLDER
     tokens = [t for t in message_tokens.walk(message_tokens.scan(text), sentence) if t.kind in placeholders]
     text = message_tokens.replace(text, tokens, lambda t: f" {placeholders[t.kind]} ", str.casefold)
     words = _WORD.findall(text)
+    if _UNIT_WORDS.isdisjoint(words):
+        return " ".join(words)
     # `20.00 MiB` and `1.50 GiB` are one quantity each: a unit after a number goes with it
-    return " ".join(w for n, w in enumerate(words) if not (n and w in _UNIT_WORDS and words[n - 1] in _NUMBERS))
+    return " ".join([w for n, w in enumerate(words) if not (n and w in _UNIT_WORDS and words[n - 1] in _NUMBERS)])
 
 
 def signature_shingles(
@@ -137,8 +139,8 @@ def id_tokens(entry_id: str) -> list[str]:
 
 
 def _env_like(token: str) -> bool:
-    has_digit = any(c.isdigit() for c in token)
-    has_alpha = any(c.isalpha() for c in token)
+    has_digit = any(map(str.isdigit, token))
+    has_alpha = any(map(str.isalpha, token))
     if has_digit and has_alpha:  # nginx1, py311, node20, win10
         return True
     if token in _ENV_WORDS:
