@@ -114,37 +114,58 @@ def memo_shard_of(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(_text_bytes(key), digest_size=2).digest(), "big") % MEMO_SHARDS
 
 
+# What a record holds as it is: exactly these types (a subclass is made plain, or refused).
+_LEAVES = frozenset({type(None), bool, int, float, str, bytes})
+
+
 def _plain(value: Any, depth: int = 0, made: dict[int, tuple[Any, Any]] | None = None) -> Any:
     """`value` in the declared types only; TypeError for anything else. With `made`, a
     tuple met again (the same object) becomes the same plain tuple: `marshal` writes it
     once, and a reader gets one object for all its places (a rule says the same of many
     files)."""
-    if value is None or type(value) in (bool, int, float, str, bytes):
+    kind = type(value)
+    if kind in _LEAVES:
         return value
     if depth > 200:
         raise TypeError("nested too deeply")
-    if made is not None and isinstance(value, tuple):
+    inner = depth + 1
+    # (a leaf inside is taken without a call: a run writes every file's records at once)
+    if kind is dict:
+        return {
+            (k if type(k) in _LEAVES else _plain(k, inner, made)): (v if type(v) in _LEAVES else _plain(v, inner, made))
+            for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) in _LEAVES else _plain(v, inner, made) for v in value]
+    if isinstance(value, tuple):
+        return _plain_tuple(value, inner, made)
+    return _plain_subclass(value, inner, made)
+
+
+def _plain_tuple(value: tuple[Any, ...], inner: int, made: dict[int, tuple[Any, Any]] | None) -> tuple[Any, ...]:
+    """`_plain` of a tuple (or a named tuple), its items at depth `inner`."""
+    if made is not None:
         known = made.get(id(value))
         if known is not None and known[0] is value:
             return known[1]
-        plain = tuple(_plain(v, depth + 1, made) for v in value)
-        if _immutable(plain):  # (a list inside one copy is not to change with the others)
-            made[id(value)] = (value, plain)  # (`value` kept: its id is not reused meanwhile)
-        return plain
-    if isinstance(value, bool):
-        return bool(value)
+    plain = tuple([v if type(v) in _LEAVES else _plain(v, inner, made) for v in value])
+    if made is not None and _immutable(plain):  # (a list inside one copy is not to change with the others)
+        made[id(value)] = (value, plain)  # (`value` kept: its id is not reused meanwhile)
+    return plain
+
+
+def _plain_subclass(value: Any, inner: int, made: dict[int, tuple[Any, Any]] | None) -> Any:
+    """`_plain` of a value of a subclass of a declared type (as its base type), or TypeError."""
     if isinstance(value, int):  # an IntFlag (regex flags), an IntEnum
         return int(value)
     if isinstance(value, float):
         return float(value)
     if isinstance(value, str):
         return str(value)
-    if isinstance(value, tuple):
-        return tuple(_plain(v, depth + 1, made) for v in value)
     if isinstance(value, list):
-        return [_plain(v, depth + 1, made) for v in value]
+        return [_plain(v, inner, made) for v in value]
     if isinstance(value, dict):
-        return {_plain(k, depth + 1, made): _plain(v, depth + 1, made) for k, v in value.items()}
+        return {_plain(k, inner, made): _plain(v, inner, made) for k, v in value.items()}
     raise TypeError(f"a cache record cannot hold a {type(value).__name__}")
 
 
