@@ -312,6 +312,8 @@ class Store:
         # The records `put` in each shard: the only ones that may hold a named tuple (a
         # finding); what was read is plain already.
         self._fresh: dict[tuple[str, int], set[str]] = {}
+        # Of those, the summaries `put` vouched for: a shard of nothing else is written as it is.
+        self._vouched: dict[tuple[str, int], set[str]] = {}
         self.unsaved: str | None = None  # why a save did not write all it had to (the first time)
 
     @property
@@ -388,13 +390,25 @@ class Store:
             table[key] = self._file_parts[number][key] = row
         self._files_dirty.add(number)
 
-    def put(self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None) -> None:
+    def put(
+        self, key: str, result: dict[str, Any] | None, index: dict[str, Any] | None, plain_index: bool = False
+    ) -> None:
+        """Keep a file's results, and its summary and facts (`index`); None: not changed.
+        `plain_index`: the caller vouches that each list and dict in `index` is in one place
+        only, and nothing of it in another record but texts and tuples of texts (as
+        `corpus_summary.shared` rebuilds a summary)."""
         for kind, value in (("res", result), ("idx", index)):
             if value is not None:
                 number = self._number(key, kind)
                 self._shard(kind, number)[key] = value
                 self._dirty.add((kind, number))
                 self._fresh.setdefault((kind, number), set()).add(key)
+        if index is not None:
+            vouched = self._vouched.setdefault(("idx", self._number(key, "idx")), set())
+            if plain_index:
+                vouched.add(key)
+            else:
+                vouched.discard(key)
         if result is not None:
             self._set_row(key, row_of(result))
 
@@ -540,6 +554,16 @@ class Store:
         folder.write(name, blob)
         self._seen[(place, name)] = self._signature(place, name)
 
+    def _plain_shard(self, shard: dict[str, Any], kind: str, number: int) -> dict[str, Any]:
+        """`_plain_records` of a shard to write; the shard as it is when every record the run
+        put in it was vouched (`put`): a reader gets the same of it, tuples the records share
+        one already, no list or dict in two places, and what marshal refuses made plain by
+        `encoded` (or refused by `_plain`) as before."""
+        fresh = self._fresh.pop((kind, number), set())
+        if fresh <= self._vouched.pop((kind, number), set()):
+            return shard
+        return _plain_records(shard, fresh)
+
     def _write_corpus(
         self, head: dict[str, Any], digests: dict[str, str], findings: dict[str, Any], places: dict[str, Any]
     ) -> None:
@@ -571,7 +595,7 @@ class Store:
                     removed = self._removed.get((kind, number), set())
                     merged = {k: v for k, v in on_disk.items() if k not in removed}
                     merged.update(self._shards[(kind, number)])
-                self._write("env", name, _plain_records(merged, self._fresh.pop((kind, number), set())))
+                self._write("env", name, self._plain_shard(merged, kind, number))
                 # written: read again if asked for (the run's records hold what it needs of them)
                 del self._shards[(kind, number)]
                 self._dirty.discard((kind, number))
@@ -597,6 +621,8 @@ class Store:
                 self._write("env", name, merged)
         except OSError as exc:
             log.debug("cache: cannot write %s: %s", self.folder, exc)
+            # (what is left is written by a later save: its records may have changed by then)
+            self._vouched.clear()
             if self.unsaved is None:
                 self.unsaved = exc.strerror or str(exc)
             return

@@ -451,8 +451,10 @@ class _Run:
             pending.append((len(records), planned.old))
             tasks.append(planned.task)
             records.append(None)
-        for checked, ((place, old), fresh) in enumerate(zip(pending, self._run(tasks), strict=True), start=1):
-            records[place] = self._keep(fresh.merged_with(old) if old is not None and fresh.digest == old.digest else fresh)
+        plain: dict[str, tuple[Any, Any]] = {}  # summaries and facts as `_run` rebuilt them (`_share`)
+        for checked, ((place, old), fresh) in enumerate(zip(pending, self._run(tasks, plain), strict=True), start=1):
+            record = fresh.merged_with(old) if old is not None and fresh.digest == old.digest else fresh
+            records[place] = self._keep(record, plain)
             self.progress("checking files", checked, len(tasks))
         done = [r for r in records if r is not None]
         self._forget_gone(done)
@@ -467,7 +469,9 @@ class _Run:
         if all(self._key(name) is not None for name in self.files.names):
             store.forget(store.known().difference(map(_key_of, done)))
 
-    def _run(self, tasks: Sequence[Task]) -> Iterator[FileRecord]:
+    def _run(self, tasks: Sequence[Task], plain: dict[str, tuple[Any, Any]] | None = None) -> Iterator[FileRecord]:
+        """The checked records of `tasks`, in order. With `plain`: each file's summary and facts
+        as `_share` rebuilt them, by key, for `_keep`."""
         if not tasks:
             return  # no run at all: `run_tasks` would reset the checker's facts for zero files
         checked = run_tasks(tasks, self.checker, self.jobs, self.memo, self.files.size)
@@ -478,6 +482,8 @@ class _Run:
             # the run's own names of the file, not a worker's copies of them
             fresh.abspath, fresh.key, fresh.shown = task.abspath, task.key, task.shown
             self._share(fresh)
+            if plain is not None and fresh.summary is not None:
+                plain[fresh.key] = (fresh.summary, fresh.facts)
             yield fresh
 
     def _share(self, record: FileRecord) -> None:
@@ -492,9 +498,14 @@ class _Run:
             day = pool.setdefault(record.dated.day, record.dated.day)
             record.dated = Dated(day, shared_findings(record.dated.findings, self._found))
 
-    def _keep(self, record: FileRecord) -> FileRecord:
+    def _keep(self, record: FileRecord, plain: dict[str, tuple[Any, Any]] | None = None) -> FileRecord:
+        """The record, kept in the store; its summary and facts vouched plain (`Store.put`)
+        when they are still those `_run` rebuilt (`plain`): `shared` makes every list and dict
+        anew, and shares only texts and tuples of texts."""
         if self.store is not None and record.text is None and self._key(str(record.where)) is not None:
-            self.store.put(record.key, record.result_data(), record.index_data())
+            rebuilt = plain.pop(record.key, None) if plain else None
+            vouched = rebuilt is not None and rebuilt[0] is record.summary and rebuilt[1] is record.facts
+            self.store.put(record.key, record.result_data(), record.index_data(), vouched)
         return record
 
     def summaries(self, records: list[FileRecord]) -> None:
