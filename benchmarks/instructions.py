@@ -11,8 +11,8 @@ search's exact limit, so band keys are made) is linted cold (`lint --no-cache --
 (another checkout's `tool/` first on PYTHONPATH) in turn. It prints each count, the
 ratio, and whether the two outputs are the same bytes. The count covers the lint process,
 start-up included, not its regex worker. With `--cache` each lint is given an empty
-`--cache-dir` instead of `--no-cache`, as `benchmarks/targets.py`'s cold lint is: the count
-then holds writing the cache too. Valgrind runs a program some 50 times slower:
+`--cache-dir` instead of `--no-cache` and the corpus as its `--root`, as `benchmarks/targets.py`'s
+cold lint is: the count then holds writing the cache too. Valgrind runs a program some 50 times slower:
 600 entries take a few minutes per run.
 """
 
@@ -40,8 +40,10 @@ def count_instructions(tool: Path, corpus: Path, work: Path, cache: bool = False
     entrykit source in `tool`; with `cache`, into an empty cache folder rather than none."""
     env = scale.with_bytecode(dict(os.environ, PYTHONPATH=str(tool)), work / "bytecode")
     folder = work / "cache"
-    caching = ["--cache-dir", str(folder)] if cache else ["--no-cache"]
-    command = [sys.executable, "-m", "entrykit", "lint", *caching, "--jobs", "1", "--format", "json", str(corpus)]
+    # (with a cache, the corpus is linted as its root, as targets.py does: files named outside
+    # a corpus root are not cached)
+    caching = ["--cache-dir", str(folder), "--root", str(corpus)] if cache else ["--no-cache", str(corpus)]
+    command = [sys.executable, "-m", "entrykit", "lint", *caching, "--jobs", "1", "--format", "json"]
     subprocess.run(command, env=env, capture_output=True, check=False)  # bytecode written before counting
     shutil.rmtree(folder, ignore_errors=True)  # (the run above filled it: the counted run starts cold)
     out = work / "callgrind.out"
