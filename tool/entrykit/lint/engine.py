@@ -702,6 +702,60 @@ def _run_corpus_rule(
     return found
 
 
+def _want_related(
+    related: tuple[Related, ...],
+    by_path: Mapping[str, Entry],
+    wanted: dict[str, set[tuple[str, bool]]],
+    spots: dict[Any, Any],
+) -> None:
+    """Add the places of `related` in the corpus to those wanted of each file."""
+    for other in related:
+        if other.path in by_path:
+            spot = (other.pointer, False)
+            wanted.setdefault(other.path, set()).add(spots.setdefault(spot, spot))
+
+
+class _SeverityOf(dict[Severity | None, str]):
+    """The severity (its value) of a finding of one rule, by the severity the finding gave itself."""
+
+    def __init__(self, config: Config, rule: registry.Rule) -> None:
+        super().__init__()
+        self._config, self._rule = config, rule
+
+    def __missing__(self, found: Severity | None) -> str:
+        value = self[found] = self._config.severity(self._rule, found).value
+        return value
+
+
+class _Resolved:
+    """Related places as a stored finding holds them (`RelatedPlace`s, plain), each tuple of
+    them resolved once: the pool gives the findings of a rule few tuples, each of many."""
+
+    def __init__(
+        self,
+        by_path: Mapping[str, Entry],
+        key_of: Mapping[str, str],
+        where: Mapping[str, Mapping[tuple[str, bool], tuple[int, int]]],
+    ) -> None:
+        self._by_path, self._key_of, self._where = by_path, key_of, where
+        # by identity, each with its tuple (kept, so that its id is not reused)
+        self._done: dict[int, tuple[tuple[Related, ...], tuple[tuple[Any, ...], ...]]] = {}
+
+    def of(self, related: tuple[Related, ...]) -> tuple[tuple[Any, ...], ...]:
+        """The resolved places of `related` in the corpus, as plain tuples."""
+        known = self._done.get(id(related))
+        if known is not None and known[0] is related:
+            return known[1]
+        by_path, key_of, where = self._by_path, self._key_of, self._where
+        places = tuple(
+            (key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
+            for other in related
+            if other.path in by_path
+        )
+        self._done[id(related)] = (related, places)
+        return places
+
+
 def _corpus_findings(
     records: Sequence[FileRecord],
     targets: set[str],
@@ -731,6 +785,9 @@ def _corpus_findings(
     # One copy of each (pointer, at_key), place, message and stored finding: most files
     # share them, and a large corpus holds a few for every file until they are reported.
     spots: dict[Any, Any] = {}
+    # The pool's related places whose places are wanted already, by identity (each kept
+    # here, so that its id is not reused): a corpus rule names the same few in many findings.
+    asked: dict[int, tuple[Related, ...]] = {}
     for number, rule in enumerate(rules):
         progress("corpus rules", number, len(rules))
         ctx = registry.Context(
@@ -745,31 +802,33 @@ def _corpus_findings(
             if not finding.position:
                 spot = (finding.pointer, finding.at_key)
                 wanted.setdefault(path, set()).add(spots.setdefault(spot, spot))
-            for other in finding.related:
-                if other.path in corpus.by_path:
-                    spot = (other.pointer, False)
-                    wanted.setdefault(other.path, set()).add(spots.setdefault(spot, spot))
+            related = finding.related
+            if related and asked.get(id(related)) is not related:
+                asked[id(related)] = related
+                _want_related(related, corpus.by_path, wanted, spots)
         found.append((rule, kept))
     # Each file's places at once: a summary's text is read and parsed once for all of them.
     where: dict[str, dict[tuple[str, bool], tuple[int, int]]] = {}
     for path in list(wanted):
         places_of = corpus.by_path[path].places(wanted.pop(path))
         where[path] = {spots.setdefault(k, k): spots.setdefault(v, v) for k, v in places_of.items()}
+    resolved = _Resolved(corpus.by_path, key_of, where)
     for rule, kept in found:
+        code, severity_of = rule.code, _SeverityOf(config, rule)
         kept.reverse()  # taken from the end, in order: each finding let go once it is stored
         while kept:
             finding = kept.pop()
             path = finding.path or ""
             place = finding.position or where[path][(finding.pointer, finding.at_key)]
-            related = tuple(
-                RelatedPlace(key_of[other.path], *where[other.path][(other.pointer, False)], other.pointer)
-                for other in finding.related
-                if other.path in corpus.by_path
+            fix = finding.fix
+            # (`StoredFinding.of(...).plain()`, made as the plain tuple it gives at once)
+            item = (
+                code, place[0], place[1], severity_of[finding.severity], finding.message, finding.pointer,
+                resolved.of(finding.related),
+                (fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None,
             )
             key = key_of[path]
-            severity = config.severity(rule, finding.severity)
-            item = StoredFinding.of(rule.code, finding, place, related, severity).plain()
-            out.setdefault(key, []).append(spots.setdefault(item, item) if finding.fix is None else item)
+            out.setdefault(key, []).append(spots.setdefault(item, item) if fix is None else item)
             if places is not None:
                 places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
