@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,30 @@ _PLACE = struct.Struct("<II")
 def summary_pointers(summary: Mapping[str, Any]) -> list[str]:
     """The pointers a corpus finding may name in a summary, in one order (keys sorted): every
     text value below the top; at most `MAX_KNOWN_PLACES`."""
+    out: list[str] = []
+    # (most summaries hold texts and lists of texts only: a corpus phase asks of every file)
+    for key in sorted(summary):
+        value = summary[key]
+        if type(key) is not str:
+            return _nested_pointers(summary)
+        if type(value) is str:
+            out.append(_top_pointer(key))
+        elif type(value) is list and all(type(item) is str for item in value):
+            top = _top_pointer(key)
+            out += [f"{top}/{n}" for n in range(len(value))]
+        else:
+            return _nested_pointers(summary)
+    return out[:MAX_KNOWN_PLACES]
+
+
+@lru_cache(maxsize=1024)
+def _top_pointer(key: str) -> str:
+    """`jp.join(key)` of a summary's key: summaries share a few keys."""
+    return jp.join(key)
+
+
+def _nested_pointers(summary: Mapping[str, Any]) -> list[str]:
+    """`summary_pointers` of any summary, walked value by value."""
     out: list[str] = []
     stack: list[tuple[str, Any]] = [(jp.join(key), summary[key]) for key in sorted(summary, reverse=True)]
     while stack and len(out) < MAX_KNOWN_PLACES:
