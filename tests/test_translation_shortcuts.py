@@ -234,8 +234,9 @@ def test_a_translation_is_folded_once_for_the_copy_check_et305_and_et308() -> No
     tf.is_copy(pair.source, pair.text)
     tf.lost_tokens(pair)
     tf.untranslated_words(pair)
-    assert phrases.folded.cache_info().misses == 2  # the source and the translation, once each
-    assert phrases.folded.cache_info().hits >= 2
+    # the translation, once (the copy check tells an ASCII source from a Han text without folding either)
+    assert phrases.folded.cache_info().misses == 1
+    assert phrases.folded.cache_info().hits >= 1
 
 
 def _preserved_by_walk(text: str) -> list[tuple[str, str, int, int]]:

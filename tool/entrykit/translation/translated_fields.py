@@ -230,7 +230,20 @@ def _copy_key(text: str) -> str:
 def is_copy(source: str, text: str) -> bool:
     """True if `text` is `source` again (width, case, spacing and final punctuation
     aside) although `source` holds words to translate."""
-    return _copy_key(source) == _copy_key(text) and tokens.has_words(source)
+    return _same_copy_key(source, text) and tokens.has_words(source)
+
+
+# Letters that width folding, case folding, spacing and final punctuation all leave as
+# they are, and outside ASCII: Cyrillic, hiragana, katakana, Han, Hangul syllables.
+_KEPT_OUTSIDE_ASCII = re.compile("[\u0400-\u04ff\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]")
+
+
+def _same_copy_key(source: str, text: str) -> bool:
+    """`_copy_key(source) == _copy_key(text)`, without making the keys where they cannot be
+    equal: an ASCII source's key is ASCII, a text with such a letter's key is not."""
+    if source.isascii() and _KEPT_OUTSIDE_ASCII.search(text) is not None:
+        return False
+    return _copy_key(source) == _copy_key(text)
 
 
 class Reading(NamedTuple):
@@ -257,7 +270,7 @@ def _reading(locale: str, source: str, text: str) -> Reading | None:
     if target is None:
         return None
     # (`has_words(source)` holds past its own test: the copy check needs only the copy keys)
-    if is_empty(text) or not tokens.has_words(source) or _copy_key(source) == _copy_key(text):
+    if is_empty(text) or not tokens.has_words(source) or _same_copy_key(source, text):
         return None
     language, code = target
     kept = tokens.strip_outside_ascii(text) if scripts.outside_ascii(code) else tokens.strip(text)
