@@ -979,7 +979,7 @@ def regex_fact(entry: Any, flags: int, runner: RegexRunner) -> tuple[bool, Query
     `longest_fast_text` (`fast_length`): corpus runs read it instead of parsing every
     regex again.
     """
-    known = _known_fact(entry, flags)
+    known = known_regex_fact(entry, flags)
     if known is not None:
         return bool(known[1]), known[2], frozenset(known[3]) if known[3] is not None else None
     pattern = entry.str_field("regex")
@@ -1001,7 +1001,8 @@ def fast_length(entry: Any, flags: int, runner: RegexRunner) -> int:
     return longest if type(longest) is int else -1
 
 
-def _known_fact(entry: Any, flags: int) -> tuple[Any, ...] | None:
+def known_regex_fact(entry: Any, flags: int) -> tuple[Any, ...] | None:
+    """The entry's regex fact as made for `flags`, or None when it has none such (yet)."""
     known = entry.facts.get("regex")
     if isinstance(known, (list, tuple)) and len(known) == 5 and known[0] == flags:
         return tuple(known)

@@ -16,8 +16,8 @@ from entrykit.regex.literal_index import (
     UNCOVERED_LIMIT,
     Row,
     Text,
-    _known_fact,
     corpus_cross_matches,
+    known_regex_fact,
     regex_fact,
     required,
 )
@@ -433,7 +433,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
 
 def _compiles(entry: Entry, flags: int, runner: RegexRunner) -> bool:
     """`regex_fact(entry, flags, runner)[0]`, without making a known fact's cover a set."""
-    known = _known_fact(entry, flags)
+    known = known_regex_fact(entry, flags)
     return bool(known[1]) if known is not None else regex_fact(entry, flags, runner)[0]
 
 
