@@ -115,7 +115,7 @@ def summary_pointers(summary: Mapping[str, Any]) -> list[str]:
             out.append(_top_pointer(key))
         elif type(value) is list and all(type(item) is str for item in value):
             top = _top_pointer(key)
-            out += [f"{top}/{n}" for n in range(len(value))]
+            out += [f"{top}/{n}" for n in range(min(len(value), MAX_KNOWN_PLACES))]  # (the rest is cut)
         else:
             return _nested_pointers(summary)
     return out[:MAX_KNOWN_PLACES]
