@@ -820,15 +820,11 @@ def _corpus_findings(
             finding = kept.pop()
             path = finding.path or ""
             place = finding.position or where[path][(finding.pointer, finding.at_key)]
-            fix = finding.fix
-            # (`StoredFinding.of(...).plain()`, made as the plain tuple it gives at once)
-            item = (
-                code, place[0], place[1], severity_of[finding.severity], finding.message, finding.pointer,
-                resolved.of(finding.related),
-                (fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None,
+            item = StoredFinding.plain_of(
+                code, finding, place, resolved.of(finding.related), severity_of[finding.severity]
             )
             key = key_of[path]
-            out.setdefault(key, []).append(spots.setdefault(item, item) if fix is None else item)
+            out.setdefault(key, []).append(spots.setdefault(item, item) if finding.fix is None else item)
             if places is not None:
                 places.setdefault(key, []).append(None if finding.position else finding.at_key)
     shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)

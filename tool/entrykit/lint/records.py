@@ -85,6 +85,18 @@ class StoredFinding(NamedTuple):
         kept = StoredFix(fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None
         return cls(code, place[0], place[1], severity.value, finding.message, finding.pointer, related, kept)
 
+    @staticmethod
+    def plain_of(
+        code: str, finding: Finding, place: tuple[int, int], related: tuple[tuple[Any, ...], ...], severity: str
+    ) -> tuple[Any, ...]:
+        """`of(code, finding, place, related, Severity(severity)).plain()`, made at once from
+        `related` already plain: the corpus phase stores every corpus finding this way."""
+        fix = finding.fix
+        return (
+            code, place[0], place[1], severity, finding.message, finding.pointer, related,
+            (fix.pointer, fix.value, fix.description, fix.safe) if fix is not None else None,
+        )
+
     def plain(self) -> tuple[Any, ...]:
         return (
             self.code, self.line, self.col, self.severity, self.message, self.pointer,

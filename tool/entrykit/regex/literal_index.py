@@ -997,6 +997,11 @@ def fast_length(entry: Any, flags: int, runner: RegexRunner) -> int:
     """`longest_fast_text` of the entry's regex under `flags` (-1 when it does not compile),
     from its regex fact: a worker that checked the file worked it out already."""
     regex_fact(entry, flags, runner)
+    return _fact_length(entry)
+
+
+def _fact_length(entry: Any) -> int:
+    """The longest fast text of the entry's regex fact, made already (-1 when it has none)."""
     longest = entry.facts["regex"][4]
     return longest if type(longest) is int else -1
 
@@ -1175,9 +1180,7 @@ def corpus_cross_matches(
         if ok and chosen is None:  # (a cover chosen by frequencies exists exactly when this one does)
             uncovered.append(number)
         queries.append(query)
-        # `fast_length`, without asking `regex_fact` again: the fact is there, for these flags
-        fast = entry.facts["regex"][4]
-        longest.append(fast if type(fast) is int else -1)
+        longest.append(_fact_length(entry))  # (`fast_length`: the fact is there, for these flags)
         covers.append(chosen if wanted is not None else None)  # (only a focused run reads them)
         signature = entry.str_field("signature")
         if signature is not None:

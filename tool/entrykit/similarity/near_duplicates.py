@@ -715,7 +715,7 @@ def score_pair(
         reasons.append(Reason("regex-matches-other", f"`{who.id}`'s regex matches `{whom.id}`'s signature", regex))
     evidence = 1.0 - (1.0 - evidence) * (1.0 - regex)
     if signals.same_id:
-        reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
+        reasons.append(_same_id(a))
         evidence = 1.0
     if signals.variant:
         reasons.append(Reason("same-slug", f"same `{signals.variant}` in another environment", 0.8))
@@ -732,7 +732,7 @@ def score_pair(
     keep = 1.0 - evidence
     if one_domain:  # across domains alike slugs name a topic (`…-quota-exceeded`), not one error
         if ids:
-            reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
+            reasons.append(_similar_ids(ids))
             keep *= 1.0 - SUPPORT_IDS * ids
         reasons.append(_same_domain(domain_a or ""))
         keep *= 1.0 - SUPPORT_DOMAIN
@@ -753,11 +753,11 @@ def same_signature_pair(a: Entry, b: Entry, same_id: bool = False) -> Pair:
         return Pair(a, b, 1.0, _SAME_SIGNATURE_ONLY)
     reasons = [SAME_SIGNATURE]
     if same_id:
-        reasons.append(Reason("same-id", f"the same id `{a.id}`", 1.0))
+        reasons.append(_same_id(a))
     if one_domain and domain:  # (`domain` again: it is a str there, which mypy cannot see)
         ids = _id_similarity(a, b)
         if ids:
-            reasons.append(Reason("similar-id", f"similar ids ({ids:.2f})", ids))
+            reasons.append(_similar_ids(ids))
         reasons.append(_same_domain(domain))
     return Pair(a, b, 1.0, tuple(reasons))
 
@@ -766,6 +766,16 @@ def _id_similarity(a: Entry, b: Entry) -> float:
     """The Indel ratio of two entries' slugs (0..1), or 0.0 below one half or without both ids."""
     ids = rapidfuzz.fuzz.ratio(_slug(a), _slug(b)) / 100.0 if a.id and b.id else 0.0
     return ids if ids >= 0.5 else 0.0
+
+
+def _same_id(a: Entry) -> Reason:
+    """The reason two entries of `a`'s id give."""
+    return Reason("same-id", f"the same id `{a.id}`", 1.0)
+
+
+def _similar_ids(ids: float) -> Reason:
+    """The reason two entries of one domain give whose slugs are alike (`ids`: `_id_similarity`)."""
+    return Reason("similar-id", f"similar ids ({ids:.2f})", ids)
 
 
 @lru_cache(maxsize=1024)  # one reason per domain, shared by its pairs
