@@ -188,6 +188,13 @@ class Section:
 
 _RULES: dict[str, Rule] = {}
 
+# Corpus rules worth a process of their own when a run has cores to spare (`lint.lanes`):
+# long, and sharing with the others nothing they have not made before it starts.
+RUN_APART = frozenset({"ET502"})
+# Corpus rules that read the regex cross matches (`literal_index.corpus_cross_matches`):
+# with cores to spare, the engine makes them first, on every core.
+CROSS_MATCH_READERS = frozenset({"ET206", "ET209", "ET502"})
+
 
 def _register(rule_record: Rule) -> None:
     if not (len(rule_record.code) == 5 and rule_record.code.startswith("ET")):

@@ -35,6 +35,7 @@ from entrykit.corpus import Corpus
 from entrykit.diagnostic import Diagnostic, Finding, Fix, Location, Related, Severity, Tally, by_place
 from entrykit.entry import Entry
 from entrykit.errors import ConfigError, EntrykitError, RuleCrashed
+from entrykit.lint import lanes
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.cache import open_store as open_cache
@@ -764,13 +765,14 @@ def _corpus_findings(
     memo: registry.Known,
     places: dict[str, list[bool | None]] | None = None,
     progress: Progress = _no_progress,
+    jobs: int = 1,
 ) -> CorpusFound:
     """Corpus-rule findings on the target files (by record key), places resolved, in the
     form the cache keeps them (`StoredFinding.plain`): a run over a large corpus holds them
     all, and writes them to the cache as they are.
 
     `places` gets, for each finding, how its place was found: `at_key`, or None when the
-    rule gave the position itself."""
+    rule gave the position itself. `jobs` processes may share the work (`lanes`)."""
     rules = [
         r for r in registry.all_rules() if r.func is not None and r.scope == "corpus" and config.enabled(r.code)
     ]
@@ -788,13 +790,22 @@ def _corpus_findings(
     # The pool's related places whose places are wanted already, by identity (each kept
     # here, so that its id is not reused): a corpus rule names the same few in many findings.
     asked: dict[int, tuple[Related, ...]] = {}
-    for number, rule in enumerate(rules):
-        progress("corpus rules", number, len(rules))
-        ctx = registry.Context(
+    contexts = {
+        rule.code: registry.Context(
             today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
         )
+        for rule in rules
+    }
+
+    def run(rule: registry.Rule) -> list[Finding]:
+        """The rule's findings on the corpus."""
+        return _run_corpus_rule(rule, corpus, contexts[rule.code], spots)
+
+    ran = lanes.corpus_lanes(rules, run, shared, corpus, config.settings.get("regex", {}), jobs)
+    for number, (rule, findings) in enumerate(zip(rules, ran, strict=True)):
+        progress("corpus rules", number, len(rules))
         kept: list[Finding] = []
-        for finding in _run_corpus_rule(rule, corpus, ctx, spots):
+        for finding in findings:
             path = finding.path
             if path is None or path not in targets:
                 continue
@@ -1150,7 +1161,8 @@ def _corpus_phase(
     run.summaries(records)
     facts_before = {r.key: len(r.facts) for r in records}
     places: dict[str, list[bool | None]] = {}
-    found = _corpus_findings(records, {r.shown for r in targets}, run.config, today, run.memo, places, run.progress)
+    shown = {r.shown for r in targets}
+    found = _corpus_findings(records, shown, run.config, today, run.memo, places, run.progress, run.jobs)
     if store is None:
         return found
     for record in records:

@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, overload
+from typing import Any, Protocol, TypeVar, overload
 
 import ahocorasick
 
@@ -815,6 +815,20 @@ def _alike(patterns: Sequence[str | None], numbers: Iterable[int] | None = None)
 
 Ran = tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
 Rows = tuple[dict[int, Row], dict[int, list[Text]], dict[int, list[tuple[Text, str]]]]
+Groups = Sequence[tuple[int, Sequence[Text]]]  # regex number (of a group written alike) -> its texts to run on
+Found = tuple[dict[int, list[Text]], dict[int, list[Text]], dict[int, list[tuple[Text, str]]], int]
+# Of one group, run in another process: the places in its texts of those matched, timed out, failed (with why).
+Placed = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, str], ...]]
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+class Spread(Protocol):
+    """Runs a function over shares of work, each maybe in another process (`lint.lanes.Lanes`)."""
+
+    ways: int
+
+    def map(self, func: Callable[[S], R], shares: Sequence[S]) -> list[R]: ...
 
 
 def _rows(
@@ -856,12 +870,14 @@ def cross_matches(
     runner: RegexRunner,
     queries: Sequence[Query] | None = None,
     longest: Sequence[int] | None = None,
+    spread: Spread | None = None,
 ) -> CrossMatches:
     """All pairs (regex i, text t) with t.owner != i where regex i matches t.
 
     Exactly the pairs a naive all-pairs run finds; see the module docstring for how.
     `queries` are the patterns' literal queries when already known (`regex_fact`), and
-    `longest` their `longest_fast_text` (`fast_length`).
+    `longest` their `longest_fast_text` (`fast_length`). With `spread`, the regexes run
+    in its processes when there are runs enough to pay for them (`_spread_groups`).
     """
     # Regexes written alike (one template's) run once; each sees the result without its own texts.
     alike = _alike(patterns)
@@ -879,12 +895,92 @@ def cross_matches(
     # pattern by pattern, so the worker compiles each once and runs it over its texts (each
     # pattern's texts let go once run)
     groups = ((k, by_pattern.pop(k)) for k in sorted(by_pattern))
-    matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner, fast)
+    runs = sum(len(items) for items in by_pattern.values())
+    if spread is not None and spread.ways > 1 and runs >= SPREAD_MIN_RUNS:
+        matched, timeouts, errors, tried = _spread_groups(list(groups), unique, flags, mode, runner, fast, spread)
+    else:
+        matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner, fast)
     pairs, slow, failed = _rows(alike, (matched, timeouts, errors))
     return CrossMatches(pairs, slow, failed, tried, fallback)
 
 
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
+SPREAD_MIN_RUNS = 4_000  # fewer regex runs than this take less time than forking a process
+
+
+def _spread_groups(
+    groups: Groups,
+    patterns: Sequence[str | None],
+    flags: int,
+    mode: str,
+    runner: RegexRunner,
+    longest: Sequence[int] | None,
+    spread: Spread,
+) -> Found:
+    """What `_run_groups` finds, the groups shared among `spread`'s processes (about as
+    many runs in each), each sending back places in its groups' texts, merged in order."""
+
+    def run_share(share: Groups) -> list[Placed]:
+        """Each group's outcomes, as places in its texts."""
+        return _placed(share, _run_groups(share, patterns, flags, mode, runner, longest))
+
+    pairs: dict[int, list[Text]] = {}
+    timeouts: dict[int, list[Text]] = {}
+    errors: dict[int, list[tuple[Text, str]]] = {}
+    shares = _shares(groups, spread.ways)
+    for share, placed in zip(shares, spread.map(run_share, shares), strict=True):
+        for (number, items), (hit, late, bad) in zip(share, placed, strict=True):
+            if hit:
+                pairs[number] = [items[p] for p in hit]
+            if late:
+                timeouts[number] = [items[p] for p in late]
+            if bad:
+                errors[number] = [(items[p], reason) for p, reason in bad]
+    return pairs, timeouts, errors, sum(len(items) for _, items in groups)
+
+
+def _shares(groups: Groups, ways: int) -> list[Groups]:
+    """`groups` cut in up to `ways` runs of groups in order, each with about as many texts."""
+    total = sum(len(items) for _, items in groups)
+    shares: list[Groups] = []
+    start = done = 0
+    for end, (_, items) in enumerate(groups, 1):
+        done += len(items)
+        if done * ways >= total * (len(shares) + 1) and len(shares) < ways - 1:
+            shares.append(groups[start:end])
+            start = end
+    if start < len(groups):
+        shares.append(groups[start:])
+    return shares
+
+
+def _placed(groups: Groups, found: Found) -> list[Placed]:
+    """Of each group, the places in its texts of those `_run_groups` matched, timed out or failed."""
+    matched, timeouts, errors, _ = found
+    out: list[Placed] = []
+    for number, items in groups:
+        bad = errors.get(number, [])
+        places = _places_of(items, [item for item, _ in bad])
+        out.append(
+            (
+                _places_of(items, matched.get(number, [])),
+                _places_of(items, timeouts.get(number, [])),
+                tuple(zip(places, (reason for _, reason in bad), strict=True)),
+            )
+        )
+    return out
+
+
+def _places_of(items: Sequence[Text], chosen: Sequence[Text]) -> tuple[int, ...]:
+    """The places in `items` of `chosen`, some of them (the same objects) in their order."""
+    out = []
+    at = 0
+    for item in chosen:
+        while items[at] is not item:
+            at += 1
+        out.append(at)
+        at += 1
+    return tuple(out)
 
 
 def _run_groups(
@@ -1148,6 +1244,7 @@ def corpus_cross_matches(
     memo: dict[Any, Any] | None = None,
     focus: Iterable[int] | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    spread: Spread | None = None,
 ) -> tuple[CrossMatches, list[Text]]:
     """Cross-matches of a corpus: entry i's regex against every other entry's signature
     and examples. Entries are `entrykit.entry.Entry`s; regexes that do not compile count
@@ -1155,7 +1252,7 @@ def corpus_cross_matches(
 
     With `focus` (entry numbers), only the pairs that involve one of those entries,
     as regex or as text (see `focused_cross_matches`). `progress` is told how many
-    entries' regexes have been read.
+    entries' regexes have been read; `spread`, processes the regexes may run in.
 
     Of the regexes without a cover, only the first `UNCOVERED_LIMIT` distinct ones (by
     their entries' paths) run on other entries' texts; the others are in the result's
@@ -1194,7 +1291,7 @@ def corpus_cross_matches(
     for number in unchecked:
         patterns[number] = None  # (its texts are still matched by the other regexes)
     if wanted is None:
-        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries, longest=longest)
+        cross = cross_matches(patterns, texts, flags, mode, runner, queries, longest, spread)
     else:
         cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
     cross = replace(cross, unchecked=unchecked)

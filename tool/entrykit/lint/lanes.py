@@ -1,0 +1,231 @@
+"""Work of the corpus phase spread over forked processes, with the same result as in one.
+
+`Lanes.map` runs a function over shares of work: the first share here, each other in a
+child `os.fork` makes, which sends its result back pickled through a pipe. Where there is
+no fork, with one job, or when a child fails in any way (killed, raising, sending
+something unreadable), this process computes that share itself: the result never depends
+on a child's fate, only the time it takes does.
+
+`corpus_lanes` runs the corpus rules this way: the rules the registry names as worth a
+process of their own (`registry.RUN_APART`) each in a child, the others here, each rule's
+findings given back in the rules' order, with what the child added to the memo and to the
+entries' facts (kept by the cache) added here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import pickle
+import signal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import fields
+from operator import attrgetter
+from typing import Any, TypeVar
+
+from entrykit import registry
+from entrykit.corpus import Corpus
+from entrykit.diagnostic import Finding
+from entrykit.entry import Entry
+from entrykit.regex import runner as regex_runner
+from entrykit.regex.literal_index import corpus_cross_matches
+from entrykit.regex.runner import RegexSettings
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Below this many entries, a corpus rule takes less time than forking a process for it.
+LANE_MIN_ENTRIES = 2_000
+
+_finding_values = attrgetter(*(f.name for f in fields(Finding)))  # (made in C)
+_UNSET = object()
+
+
+class Lanes:
+    """Up to `ways` processes for one piece of work: this one and `ways - 1` forked children."""
+
+    def __init__(self, jobs: int) -> None:
+        self.ways = max(1, jobs) if _can_fork() else 1
+
+    def map(self, func: Callable[[T], R], shares: Sequence[T]) -> list[R]:
+        """`[func(share) for share in shares]`: the first share here, the others (up to
+        `ways - 1` of them) in forked children, each computed here instead if its child fails."""
+        if self.ways < 2 or len(shares) < 2:
+            return [func(share) for share in shares]
+        waiting = [_start(func, share) for share in shares[1 : self.ways]]
+        sent = []
+        try:
+            out = [func(shares[0])]
+            while waiting:
+                sent.append(_result_of(waiting[0]))
+                del waiting[0]
+        except BaseException:  # (interrupted, or a failure here: the children are not waited for)
+            for child in waiting:
+                _abandon(child)
+            raise
+        out += [func(share) if got is _UNSET else got for share, got in zip(shares[1:], sent, strict=False)]
+        out += [func(share) for share in shares[1 + len(sent) :]]
+        return out
+
+
+def _can_fork() -> bool:
+    """Whether this platform forks (the lint's process pool forks alike, threads or not)."""
+    return hasattr(os, "fork")
+
+
+def _start(func: Callable[[T], Any], share: T) -> tuple[int, int]:
+    """Fork a child that sends `func(share)` pickled through a pipe: (its pid, the pipe's end to read)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # (the child: it never returns)
+        os.close(read)
+        _child(func, share, write)
+    os.close(write)
+    return pid, read
+
+
+def _child(func: Callable[[T], Any], share: T, write: int) -> None:
+    """Send `func(share)` through `write` and leave: without the parent's exit handlers,
+    its regex workers closed (each child starts its own when it needs one)."""
+    status = 1
+    try:
+        # A short life: no collection walks (and so copies) the parent's objects.
+        gc.disable()
+        data = pickle.dumps(func(share), pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(data)
+        status = 0
+    except BaseException:  # the parent computes the share itself
+        pass
+    finally:
+        _close_regex_workers()
+        os._exit(status)
+
+
+def _close_regex_workers() -> None:
+    """Stop the regex workers this process started: a runner closes its worker only in
+    the process that started it, so the parent's are left to it."""
+    for runner in list(regex_runner._SHARED.values()):
+        runner.close()
+
+
+def _result_of(child: tuple[int, int]) -> Any:
+    """What the child sent, once it has ended; `_UNSET` when it failed in any way."""
+    pid, read = child
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return _UNSET
+    try:
+        with _no_collection():
+            return pickle.loads(data)
+    except Exception:  # a child killed while it wrote
+        return _UNSET
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """No garbage collection while many objects are made that hold no cycle: each
+    collection would walk every object of the corpus phase."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _abandon(child: tuple[int, int]) -> None:
+    """Stop a child whose result is no longer wanted, and reap it."""
+    pid, read = child
+    with contextlib.suppress(OSError):  # (closed already when reading it was interrupted)
+        os.close(read)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+def corpus_lanes(
+    rules: Sequence[registry.Rule],
+    run: Callable[[registry.Rule], list[Finding]],
+    memo: registry.Memo,
+    corpus: Corpus,
+    regex_section: Mapping[str, Any],
+    jobs: int,
+) -> Iterator[list[Finding]]:
+    """`run(rule)` for each rule, in order; when there are jobs to spare and entries
+    enough to pay for them, the regex cross matches made first on every core, then the
+    rules `registry.RUN_APART` names each in a process of its own."""
+    entries = corpus.entries
+    lanes = Lanes(jobs if len(entries) >= LANE_MIN_ENTRIES else 1)
+    if lanes.ways > 1 and any(r.code in registry.CROSS_MATCH_READERS for r in rules):
+        _share_cross_matches(corpus, regex_section, lanes)
+    apart = [[r] for r in rules if r.code in registry.RUN_APART] if lanes.ways > 1 else []
+    if not apart:
+        return (run(rule) for rule in rules)  # (one rule's findings held at a time)
+    together = [r for r in rules if [r] not in apart]
+
+    def lane(share: list[registry.Rule]) -> Any:
+        """Each rule's findings here; in a child, as plain values with what it added."""
+        return [run(rule) for rule in share] if share is together else _run_apart(share, run, memo, entries)
+
+    found = lanes.map(lane, [together, *apart])
+    done = dict(zip((r.code for r in together), found[0], strict=True))
+    for sent in found[1:]:
+        done.update(_taken_back(sent, memo, entries))
+    return (done.pop(rule.code) for rule in rules)
+
+
+def _share_cross_matches(corpus: Corpus, regex_section: Mapping[str, Any], lanes: Lanes) -> None:
+    """Make the regex cross matches, in `corpus.memo` where the rules that read them find
+    them, their regexes run in `lanes`."""
+    settings = RegexSettings.of(regex_section)
+    try:
+        corpus_cross_matches(
+            corpus.entries, settings.flags, settings.mode, settings.runner(), corpus.memo, corpus.focus, spread=lanes
+        )
+    except Exception:  # a bug: the first rule that reads them meets it again, and names itself
+        return
+
+
+# What a child sends back: each rule's findings (as their fields' values), the memo's
+# additions, and the facts it gave entries (by entry number).
+Sent = tuple[dict[str, list[tuple[Any, ...]]], dict[str, Any], list[tuple[int, dict[str, Any]]]]
+
+
+def _run_apart(
+    share: Sequence[registry.Rule],
+    run: Callable[[registry.Rule], list[Finding]],
+    memo: registry.Memo,
+    entries: Sequence[Entry],
+) -> Sent:
+    """The rules of `share` run, with what they added, in plain form (a child's answer)."""
+    before = [dict(entry.facts) for entry in entries]
+    found = {rule.code: [_finding_values(f) for f in run(rule)] for rule in share}
+    return found, memo.take_added(), _facts_added(entries, before)
+
+
+def _facts_added(entries: Sequence[Entry], before: Sequence[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """The facts each entry holds now that it did not hold (as they are) in `before`."""
+    out = []
+    for number, entry in enumerate(entries):
+        then = before[number]
+        added = {name: value for name, value in entry.facts.items() if then.get(name, _UNSET) is not value}
+        if added:
+            out.append((number, added))
+    return out
+
+
+def _taken_back(sent: Any, memo: registry.Memo, entries: Sequence[Entry]) -> dict[str, list[Finding]]:
+    """Each rule's findings from what a child sent (or from `_run_apart` here), its memo
+    values and facts added here."""
+    found, added, facts = sent
+    for key, value in added.items():
+        memo.put(key, value)
+    for number, given in facts:
+        entries[number].facts.update(given)
+    with _no_collection():
+        return {code: [Finding(*values) for values in plain] for code, plain in found.items()}
