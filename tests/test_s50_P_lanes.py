@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from entrykit import registry
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Finding, Related, Severity
+from entrykit.diagnostic import Severity
 from entrykit.entry import Entry
 from entrykit.lint import engine, lanes
 from entrykit.regex import literal_index
@@ -152,20 +152,20 @@ def test_what_a_child_adds_is_taken_back(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setattr(lanes, "LANE_MIN_ENTRIES", 0)
     monkeypatch.setattr(registry, "RUN_APART", frozenset({"ET902"}))
     entries = [Entry(f"e{n}.yaml", tmp_path / f"e{n}.yaml", "yaml", {"id": f"d/e{n}"}, "") for n in range(3)]
-    corpus = Corpus(entries)
     memo = registry.Memo({})
 
-    def run(rule: registry.Rule) -> list[Finding]:
-        if rule.code == "ET902":
-            memo.put("late", [1, 2])
-            entries[1].facts["late"] = ("fact", os.getpid() == PARENT)
-            return [Finding("/id", "far", "e1.yaml", (Related("e2.yaml", "/id"),), fix=None)]
-        return [Finding("/id", "near", "e0.yaml")]
+    def lane(rules: Sequence[registry.Rule]) -> list[list[tuple[str, ...]]]:
+        out = []
+        for rule in rules:
+            if rule.code == "ET902":
+                memo.put("late", [1, 2])
+                entries[1].facts["late"] = ("fact", os.getpid() == PARENT)
+            out.append([(rule.code, str(os.getpid() == PARENT))])
+        return out
 
-    rules = [_rule("ET901", run), _rule("ET902", run), _rule("ET903", run)]
-    found = list(lanes.corpus_lanes(rules, run, memo, corpus, {}, 2))
-    near, far = Finding("/id", "near", "e0.yaml"), Finding("/id", "far", "e1.yaml", (Related("e2.yaml", "/id"),))
-    assert found == [[near], [far], [near]]
+    rules = [_rule(code, lane) for code in ("ET901", "ET902", "ET903")]
+    found = list(lanes.corpus_lanes(rules, lane, memo, Corpus(entries), {}, 2))
+    assert found == [[("ET901", "True")], [("ET902", "False")], [("ET903", "True")]]
     assert memo.take_added() == {"late": [1, 2]}
     assert entries[1].facts["late"] == ("fact", False)  # made in the child, kept here
 

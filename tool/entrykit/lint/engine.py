@@ -779,33 +779,75 @@ def _corpus_findings(
     out: CorpusFound = {}
     if not rules:
         return out
+    progress("corpus rules", 0, len(rules))
     corpus = _corpus_of(records, targets, config.root)
-    key_of = {r.shown: r.key for r in records}
     shared = registry.Memo(memo)
-    found: list[tuple[registry.Rule, list[Finding]]] = []  # each rule's findings on the targets
-    wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
-    # One copy of each (pointer, at_key), place, message and stored finding: most files
-    # share them, and a large corpus holds a few for every file until they are reported.
-    spots: dict[Any, Any] = {}
-    # The pool's related places whose places are wanted already, by identity (each kept
-    # here, so that its id is not reused): a corpus rule names the same few in many findings.
-    asked: dict[int, tuple[Related, ...]] = {}
-    contexts = {
-        rule.code: registry.Context(
-            today=today, options=config.options_for(rule), settings=config.settings, schema=config.schema, memo=shared
-        )
-        for rule in rules
-    }
-
-    def run(rule: registry.Rule) -> list[Finding]:
-        """The rule's findings on the corpus."""
-        return _run_corpus_rule(rule, corpus, contexts[rule.code], spots)
-
-    ran = lanes.corpus_lanes(rules, run, shared, corpus, config.settings.get("regex", {}), jobs)
-    for number, (rule, findings) in enumerate(zip(rules, ran, strict=True)):
+    lane = _CorpusLane(corpus, targets, {r.shown: r.key for r in records}, config, today, shared)
+    ran = lanes.corpus_lanes(rules, lane.run, shared, corpus, config.settings.get("regex", {}), jobs)
+    for number, stored in enumerate(ran, 1):
+        for key, item, how in stored:
+            out.setdefault(key, []).append(item)
+            if places is not None:
+                places.setdefault(key, []).append(how)
         progress("corpus rules", number, len(rules))
+    shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
+    return out
+
+
+# A corpus finding as a lane gives it: its file's key, the finding as the cache keeps it,
+# and how its place was found (`at_key`, or None when the rule gave the position itself).
+_Stored = tuple[str, tuple[Any, ...], bool | None]
+
+
+class _CorpusLane:
+    """Corpus rules run over a corpus, their findings on the targets made what the cache
+    keeps (places resolved): the work of one lane of `lanes.corpus_lanes`, in any process."""
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        targets: set[str],
+        key_of: Mapping[str, str],
+        config: Config,
+        today: date,
+        memo: registry.Memo,
+    ) -> None:
+        self.corpus, self.targets, self.key_of = corpus, targets, key_of
+        self.config, self.today, self.memo = config, today, memo
+
+    def run(self, rules: Sequence[registry.Rule]) -> list[list[_Stored]]:
+        """Each rule's findings on the targets, in the rules' order."""
+        # One copy of each (pointer, at_key), place, message and stored finding: most files
+        # share them, and a large corpus holds a few for every file until they are reported.
+        spots: dict[Any, Any] = {}
+        wanted: dict[str, set[tuple[str, bool]]] = {}  # path -> (pointer, at_key) whose places are needed
+        # The pool's related places whose places are wanted already, by identity (each kept
+        # here, so that its id is not reused): a corpus rule names the same few in many findings.
+        asked: dict[int, tuple[Related, ...]] = {}
+        found = [self._kept(rule, spots, wanted, asked) for rule in rules]
+        # Each file's places at once: a summary's text is read and parsed once for all of them.
+        where: dict[str, dict[tuple[str, bool], tuple[int, int]]] = {}
+        for path in list(wanted):
+            places_of = self.corpus.by_path[path].places(wanted.pop(path))
+            where[path] = {spots.setdefault(k, k): spots.setdefault(v, v) for k, v in places_of.items()}
+        resolved = _Resolved(self.corpus.by_path, self.key_of, where)
+        return [self._stored(rule, kept, where, resolved, spots) for rule, kept in zip(rules, found, strict=True)]
+
+    def _kept(
+        self,
+        rule: registry.Rule,
+        spots: dict[Any, Any],
+        wanted: dict[str, set[tuple[str, bool]]],
+        asked: dict[int, tuple[Related, ...]],
+    ) -> list[Finding]:
+        """The rule's findings on the targets; the places they need added to `wanted`."""
+        config, by_path, targets = self.config, self.corpus.by_path, self.targets
+        ctx = registry.Context(
+            today=self.today, options=config.options_for(rule), settings=config.settings, schema=config.schema,
+            memo=self.memo,
+        )
         kept: list[Finding] = []
-        for finding in findings:
+        for finding in _run_corpus_rule(rule, self.corpus, ctx, spots):
             path = finding.path
             if path is None or path not in targets:
                 continue
@@ -816,16 +858,20 @@ def _corpus_findings(
             related = finding.related
             if related and asked.get(id(related)) is not related:
                 asked[id(related)] = related
-                _want_related(related, corpus.by_path, wanted, spots)
-        found.append((rule, kept))
-    # Each file's places at once: a summary's text is read and parsed once for all of them.
-    where: dict[str, dict[tuple[str, bool], tuple[int, int]]] = {}
-    for path in list(wanted):
-        places_of = corpus.by_path[path].places(wanted.pop(path))
-        where[path] = {spots.setdefault(k, k): spots.setdefault(v, v) for k, v in places_of.items()}
-    resolved = _Resolved(corpus.by_path, key_of, where)
-    for rule, kept in found:
-        code, severity_of = rule.code, _SeverityOf(config, rule)
+                _want_related(related, by_path, wanted, spots)
+        return kept
+
+    def _stored(
+        self,
+        rule: registry.Rule,
+        kept: list[Finding],
+        where: Mapping[str, Mapping[tuple[str, bool], tuple[int, int]]],
+        resolved: _Resolved,
+        spots: dict[Any, Any],
+    ) -> list[_Stored]:
+        """The rule's findings as the cache keeps them, each with its file's key."""
+        code, severity_of, key_of = rule.code, _SeverityOf(self.config, rule), self.key_of
+        out: list[_Stored] = []
         kept.reverse()  # taken from the end, in order: each finding let go once it is stored
         while kept:
             finding = kept.pop()
@@ -834,13 +880,9 @@ def _corpus_findings(
             item = StoredFinding.plain_of(
                 code, finding, place, resolved.of(finding.related), severity_of[finding.severity]
             )
-            key = key_of[path]
-            out.setdefault(key, []).append(spots.setdefault(item, item) if finding.fix is None else item)
-            if places is not None:
-                places.setdefault(key, []).append(None if finding.position else finding.at_key)
-    shared.take_added()  # into `memo` (and so into the cache's memo, when there is a cache)
-    progress("corpus rules", len(rules), len(rules))
-    return out
+            how = None if finding.position else finding.at_key
+            out.append((key_of[path], spots.setdefault(item, item) if finding.fix is None else item, how))
+        return out
 
 
 _SEVERITY = {s.value: s for s in Severity}

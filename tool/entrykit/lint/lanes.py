@@ -8,8 +8,8 @@ on a child's fate, only the time it takes does.
 
 `corpus_lanes` runs the corpus rules this way: the rules the registry names as worth a
 process of their own (`registry.RUN_APART`) each in a child, the others here, each rule's
-findings given back in the rules' order, with what the child added to the memo and to the
-entries' facts (kept by the cache) added here.
+findings (as the cache keeps them: plain tuples) given back in the rules' order, with what
+the child added to the memo and to the entries' facts (kept by the cache) added here.
 """
 
 from __future__ import annotations
@@ -20,13 +20,10 @@ import os
 import pickle
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import fields
-from operator import attrgetter
 from typing import Any, TypeVar
 
 from entrykit import registry
 from entrykit.corpus import Corpus
-from entrykit.diagnostic import Finding
 from entrykit.entry import Entry
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.literal_index import corpus_cross_matches
@@ -38,7 +35,6 @@ R = TypeVar("R")
 # Below this many entries, a corpus rule takes less time than forking a process for it.
 LANE_MIN_ENTRIES = 2_000
 
-_finding_values = attrgetter(*(f.name for f in fields(Finding)))  # (made in C)
 _UNSET = object()
 
 
@@ -150,32 +146,33 @@ def _abandon(child: tuple[int, int]) -> None:
 
 def corpus_lanes(
     rules: Sequence[registry.Rule],
-    run: Callable[[registry.Rule], list[Finding]],
+    lane: Callable[[Sequence[registry.Rule]], list[R]],
     memo: registry.Memo,
     corpus: Corpus,
     regex_section: Mapping[str, Any],
     jobs: int,
-) -> Iterator[list[Finding]]:
-    """`run(rule)` for each rule, in order; when there are jobs to spare and entries
-    enough to pay for them, the regex cross matches made first on every core, then the
-    rules `registry.RUN_APART` names each in a process of its own."""
+) -> Iterator[R]:
+    """What `lane(rules)` gives of each rule, in order (plain data, made alike in any
+    process). With jobs to spare and entries enough to pay for them, the regex cross
+    matches are made first on every core, then the rules `registry.RUN_APART` names run
+    each in a lane of its own, in a child, the others in one lane here."""
     entries = corpus.entries
     lanes = Lanes(jobs if len(entries) >= LANE_MIN_ENTRIES else 1)
     if lanes.ways > 1 and any(r.code in registry.CROSS_MATCH_READERS for r in rules):
         _share_cross_matches(corpus, regex_section, lanes)
     apart = [[r] for r in rules if r.code in registry.RUN_APART] if lanes.ways > 1 else []
     if not apart:
-        return (run(rule) for rule in rules)  # (one rule's findings held at a time)
+        return iter(lane(rules))
     together = [r for r in rules if [r] not in apart]
 
-    def lane(share: list[registry.Rule]) -> Any:
-        """Each rule's findings here; in a child, as plain values with what it added."""
-        return [run(rule) for rule in share] if share is together else _run_apart(share, run, memo, entries)
+    def run(share: list[registry.Rule]) -> Any:
+        """The lane of `share`; in a child, with what it added to the memo and facts."""
+        return lane(share) if share is together else _run_apart(share, lane, memo, entries)
 
-    found = lanes.map(lane, [together, *apart])
+    found = lanes.map(run, [together, *apart])
     done = dict(zip((r.code for r in together), found[0], strict=True))
-    for sent in found[1:]:
-        done.update(_taken_back(sent, memo, entries))
+    for share, sent in zip(apart, found[1:], strict=True):
+        done.update(zip((r.code for r in share), _taken_back(sent, memo, entries), strict=True))
     return (done.pop(rule.code) for rule in rules)
 
 
@@ -191,20 +188,16 @@ def _share_cross_matches(corpus: Corpus, regex_section: Mapping[str, Any], lanes
         return
 
 
-# What a child sends back: each rule's findings (as their fields' values), the memo's
-# additions, and the facts it gave entries (by entry number).
-Sent = tuple[dict[str, list[tuple[Any, ...]]], dict[str, Any], list[tuple[int, dict[str, Any]]]]
-
-
 def _run_apart(
     share: Sequence[registry.Rule],
-    run: Callable[[registry.Rule], list[Finding]],
+    lane: Callable[[Sequence[registry.Rule]], list[Any]],
     memo: registry.Memo,
     entries: Sequence[Entry],
-) -> Sent:
-    """The rules of `share` run, with what they added, in plain form (a child's answer)."""
+) -> tuple[list[Any], dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """The lane of `share`, with the memo's additions and the facts it gave entries (by
+    entry number): what a child sends back."""
     before = [dict(entry.facts) for entry in entries]
-    found = {rule.code: [_finding_values(f) for f in run(rule)] for rule in share}
+    found = lane(share)
     return found, memo.take_added(), _facts_added(entries, before)
 
 
@@ -219,13 +212,12 @@ def _facts_added(entries: Sequence[Entry], before: Sequence[dict[str, Any]]) -> 
     return out
 
 
-def _taken_back(sent: Any, memo: registry.Memo, entries: Sequence[Entry]) -> dict[str, list[Finding]]:
-    """Each rule's findings from what a child sent (or from `_run_apart` here), its memo
+def _taken_back(sent: Any, memo: registry.Memo, entries: Sequence[Entry]) -> list[Any]:
+    """The lane's results from what a child sent (or `_run_apart` made here), its memo
     values and facts added here."""
     found, added, facts = sent
     for key, value in added.items():
         memo.put(key, value)
     for number, given in facts:
         entries[number].facts.update(given)
-    with _no_collection():
-        return {code: [Finding(*values) for values in plain] for code, plain in found.items()}
+    return list(found)
