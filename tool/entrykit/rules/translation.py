@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from entrykit import pointer as jp
 from entrykit.deferred import deferred
@@ -22,7 +22,18 @@ else:  # loaded when a rule first runs: a run that takes every file from the cac
 
 
 def _settings(ctx: Context) -> Settings:
-    return ctx.read("translation", translated.Settings.from_section)
+    return ctx.read("translation", _shared_settings)
+
+
+# Every rule's context reads its own settings: equal ones are made the same object, so that
+# the per-entry memos below match them by identity instead of comparing their fields.
+_SETTINGS: dict[Settings, Settings] = {}
+
+
+def _shared_settings(section: Mapping[str, Any]) -> Settings:
+    """The settings of `section`, one object for all equal settings."""
+    made = translated.Settings.from_section(section)
+    return _SETTINGS.setdefault(made, made)
 
 
 def _short(text: str, limit: int = 40) -> str:
