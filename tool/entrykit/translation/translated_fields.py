@@ -389,17 +389,32 @@ def untranslated_words(pair: Pair) -> tuple[list[str], int] | None:
     """The source's ordinary words that reappear in a translation to a non-Latin script,
     and how many ordinary words the source has; None where the check does not apply
     (Latin script, a copy, a text without its script's letters: ET302 and ET304)."""
-    if _written(pair) is None:
+    found = _untranslated_words(pair.key.locale, pair.source, pair.text)
+    return None if found is None else (list(found[0]), found[1])
+
+
+# A translation shared by many entries (one root cause, its one translation) is read once.
+@lru_cache(maxsize=4096)
+def _untranslated_words(locale: str, source: str, text: str) -> tuple[tuple[str, ...], int] | None:
+    """`untranslated_words` of a pair's locale, source and translation, remembered."""
+    found = _reading(locale, source, text)
+    if found is None or not found.has_script:
         return None
-    words = _ordinary_words(pair.source)
+    words = _ordinary_words(source)
+    return _words_kept(text, words), len(words)
+
+
+def _words_kept(translation: str, words: tuple[str, ...]) -> tuple[str, ...]:
+    """The `words` (ASCII, casefolded) that are a run of ASCII word characters of the
+    translation once folded and lowered, outside glosses."""
     if not words:
-        return [], 0
+        return ()
+    text = folded(translation)
     # An English word in parentheses next to its translation is a gloss: `用户ID(uid)`.
-    text = folded(pair.text)
     if "(" in text:  # (a gloss opens with one)
         text = _GLOSS.sub(" ", text)
     kept = set(" ".join(_ASCII_RUN.findall(text)).lower().split())  # (ASCII: casefold is lower)
-    return [w for w in words if w in kept], len(words)
+    return tuple(w for w in words if w in kept)
 
 
 def fingerprint(source: str) -> str:
