@@ -208,14 +208,23 @@ def pairs(data: Mapping[str, Any], key: Key) -> Iterator[Pair]:
     if isinstance(value, str) and isinstance(data.get(key.field), str):
         source_pointer, source = sources[0]
         if source is not None:
-            yield Pair(key, None, key.pointer, source_pointer, source, value)
+            yield _made_pair(key, None, key.pointer, source_pointer, source, value)
         return
     lengths = list_lengths(data, key)
     if lengths is None or lengths[0] != lengths[1] or not isinstance(value, list):
         return
     for index, (item, (source_pointer, source)) in enumerate(zip(value, sources, strict=True)):
         if isinstance(item, str) and source is not None:
-            yield Pair(key, index, _pointer(key.key, index), source_pointer, source, item)
+            yield _made_pair(key, index, _pointer(key.key, index), source_pointer, source, item)
+
+
+def _made_pair(key: Key, index: int | None, pointer: str, source_pointer: str, source: str, text: str) -> Pair:
+    """`Pair(key, index, pointer, source_pointer, source, text)`, its fields set at once."""
+    # (a frozen dataclass's `__init__` sets each field through `object.__setattr__`, and
+    # every translated string of every entry makes a pair)
+    pair = object.__new__(Pair)
+    pair.__dict__.update(key=key, index=index, pointer=pointer, source_pointer=source_pointer, source=source, text=text)
+    return pair
 
 
 def is_empty(text: str) -> bool:
