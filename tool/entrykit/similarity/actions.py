@@ -167,8 +167,72 @@ def action_tokens(text: str) -> ActionTokens:
 def _action_tokens(text: str) -> ActionTokens:
     # a NUL is how a hidden code span is marked below: one in the text would forge a mark
     text = unicodedata.normalize("NFKC", text).replace("\x00", " ")
-    hidden, codes = hide_codes(text)
-    return _read(_words(), _TOKEN.findall(hidden), codes)
+    words = _words()
+    items = _spaced_items(words, text)
+    if items is None:
+        hidden, codes = hide_codes(text)
+        items = _items_of(words, _TOKEN.findall(hidden), codes)
+    return _read(items)
+
+
+# What `_read` reads of one token of `_TOKEN`: a code span (lowercased, as `hide_codes` gives
+# it), None for punctuation, else the facts of its word or number.
+_Item = str | _WordFacts | None
+
+
+def _items_of(words: _Words, tokens: list[tuple[str, str]], codes: list[str]) -> list[_Item]:
+    """The items of the tokens `_TOKEN.findall` gives of a hidden text, each hidden code span
+    the `codes` entry it numbers."""
+    return [
+        codes[int(code)] if code else None if not token[0].isalnum() else words.facts(token)
+        for token, code in tokens
+    ]
+
+
+def _spaced_items(words: _Words, text: str) -> list[_Item] | None:
+    """The items of a text of runs joined by single spaces, each run's read once
+    (`_run_items`), or None where `_items_of` its hidden text must read it whole.
+
+    No token of `_TOKEN` but ` - ` holds a space, and none crosses a hidden span's mark: the
+    tokens of the hidden text are those of its runs' pieces (the texts around their spans)
+    in turn, the spans between them, wherever no piece is a lone `-`.
+    """
+    if " ".join(text.split()) != text:
+        return None
+    items: list[_Item] = []
+    for run in text.split(" "):
+        found = _RUN_ITEMS.get(run, _UNREAD_ITEMS)
+        if found is _UNREAD_ITEMS:
+            found = _run_items(words, run)
+        if found is None:
+            return None
+        items += found
+    return items
+
+
+# run -> its items in turn, or None where a piece of it is a lone `-` (see `_spaced_items`)
+_RUN_ITEMS: dict[str, tuple[_Item, ...] | None] = {}
+_UNREAD_ITEMS: tuple[_Item, ...] = (None,)  # (no run's own value: it is compared by identity)
+
+
+def _run_items(words: _Words, run: str) -> tuple[_Item, ...] | None:
+    """The items of one run of non-space characters, kept in `_RUN_ITEMS`."""
+    if len(_RUN_ITEMS) >= _RUNS_KEPT:
+        _RUN_ITEMS.clear()
+    found = _RUN_CODES.get(run, _UNREAD)
+    if found is _UNREAD:
+        found = _run_codes(run)
+    between, spans = ([run], []) if found is None else found
+    if "-" in between:  # a lone `-` may be the ` - ` token, which reads the spaces around it
+        _RUN_ITEMS[run] = None
+        return None
+    items: list[_Item] = []
+    for piece, span in zip(between, [*spans, None], strict=True):
+        items.extend(_items_of(words, _TOKEN.findall(piece), []))
+        if span is not None:
+            items.append(span)
+    made = _RUN_ITEMS[run] = tuple(items)
+    return made
 
 
 def hide_codes(text: str) -> tuple[str, list[str]]:
@@ -211,6 +275,9 @@ def _run_codes(run: str) -> tuple[list[str], list[str]] | None:
     if not ("-" in run or "." in run or "(" in run or "_" in run or _CAMEL.search(run)):
         _RUN_CODES[run] = None
         return None
+    if _one_snake_span(run):
+        snake = _RUN_CODES[run] = (["", ""], [run])
+        return snake
     between: list[str] = []
     spans: list[str] = []
     at = 0
@@ -221,6 +288,17 @@ def _run_codes(run: str) -> tuple[list[str], list[str]] | None:
     between.append(run[at:])
     found = _RUN_CODES[run] = (between, spans) if spans else None
     return found
+
+
+def _one_snake_span(run: str) -> bool:
+    """Whether `_CODE` reads the whole run as one snake_case span, and nothing else: ASCII
+    lowercase letters, digits and underscores, an underscore with a character either side.
+
+    No other alternative can match there (each needs a `-`, `.`, `(` or a capital), and the
+    snake_case one, tried at the run's start, takes the run to its end: the commonest
+    marked run (`replica_device`) is then told without a regex.
+    """
+    return run.isascii() and run.islower() and run.replace("_", "").isalnum() and "_" in run[1:-1]
 
 
 def _hide_codes_by_scan(text: str) -> tuple[str, list[str]]:
@@ -236,14 +314,13 @@ def _hide_codes_by_scan(text: str) -> tuple[str, list[str]]:
     return _MARKED_RUN.sub(lambda run: _CODE.sub(hide, run.group(0)), text), codes
 
 
-def _read(words: _Words, tokens: list[tuple[str, str]], codes: list[str]) -> ActionTokens:
-    """An action's `ActionTokens`, read left to right from `tokens` as `_TOKEN.findall` gives
-    them, each hidden code span the `codes` entry it numbers.
+def _read(items: list[_Item]) -> ActionTokens:
+    """An action's `ActionTokens`, read left to right from the items of its tokens
+    (`_items_of`).
 
     One loop over locals: a word's facts that do not depend on what came before it
     are looked up once per word token (`_Words.facts`), not worked out at every use.
     """
-    facts = words.facts
     weights: dict[str, float] = {}
     code_set: set[str] = set()
     anchors: set[str] = set()
@@ -252,19 +329,19 @@ def _read(words: _Words, tokens: list[tuple[str, str]], codes: list[str]) -> Act
     first = True  # no word or code read yet: the next one is the action's verb
     negated = False
     tail = 1.0
-    for number, (token, code) in enumerate(tokens):
-        if code:  # a command, flag, identifier or variable, whole (`NAME=value` as its two sides)
-            for part in codes[int(code)].split("="):
+    for number, item in enumerate(items):
+        if item is None:  # punctuation ends a negation's reach
+            negated = False
+            if not first:
+                tail = TAIL_WEIGHT
+        elif isinstance(item, str):  # a command, flag, identifier or variable, whole (`NAME=value` as its two sides)
+            for part in item.split("="):
                 if part:
                     code_set.add(part)
                     weights.setdefault(("¬" + part) if negated else part, CODE_WEIGHT * tail)
             first = False
-        elif not token[0].isalnum():
-            negated = False  # punctuation ends a negation's reach
-            if not first:
-                tail = TAIL_WEIGHT
         else:
-            lower, stem, brk, its_sides, opener, its_verb, negator, numeral, name = facts(token)
+            lower, stem, brk, its_sides, opener, its_verb, negator, numeral, name = item
             if brk and not first:
                 tail = TAIL_WEIGHT
             if its_sides:
