@@ -227,10 +227,12 @@ def _run_items(words: _Words, run: str) -> tuple[_Item, ...] | None:
         _RUN_ITEMS[run] = None
         return None
     items: list[_Item] = []
-    for piece, span in zip(between, [*spans, None], strict=True):
-        items.extend(_items_of(words, _TOKEN.findall(piece), []))
-        if span is not None:
-            items.append(span)
+    for piece, span in zip(between, spans, strict=False):  # (one piece more: the last, after them)
+        if piece:
+            items.extend(_items_of(words, _TOKEN.findall(piece), []))
+        items.append(span)
+    if between[-1]:
+        items.extend(_items_of(words, _TOKEN.findall(between[-1]), []))
     made = _RUN_ITEMS[run] = tuple(items)
     return made
 
