@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import PurePosixPath
 
 from entrykit import pointer as jp
 from entrykit.corpus import Corpus, aliases_of
@@ -250,10 +249,21 @@ def id_malformed(entry: Entry, ctx: Context) -> Iterator[Finding]:
         )
         return
     domain, slug = entry_id.split("/")
-    path = PurePosixPath(entry.abspath.as_posix())
-    expected = f"{domain}/{slug}{path.suffix}"
-    if path.stem != slug or path.parent.name != domain:
-        yield Finding("/id", f"id `{entry_id}` belongs in `{expected}`, not in `{path.parent.name}/{path.name}`")
+    folder, name, stem, suffix = file_parts(entry.abspath.as_posix())
+    if stem != slug or folder != domain:
+        yield Finding("/id", f"id `{entry_id}` belongs in `{domain}/{slug}{suffix}`, not in `{folder}/{name}`")
+
+
+def file_parts(posix: str) -> tuple[str, str, str, str]:
+    """(its folder's name, its name, stem and suffix) of a POSIX path, as `PurePosixPath` reads
+    them, without making two path objects for every entry."""
+    parts = [part for part in posix.split("/") if part and part != "."]
+    name = parts[-1] if parts else ""
+    folder = parts[-2] if len(parts) > 1 else ""
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1:
+        return folder, name, name[:dot], name[dot:]
+    return folder, name, name, ""
 
 
 def graph_references(entry: Entry) -> Iterator[tuple[str, str]]:
