@@ -443,10 +443,13 @@ _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 # is read): `re` then skips to the characters a match may start with, where a leading
 # lookbehind has it try every place. Patterns that start with a letter keep the
 # lookbehind first: letters are most places, and it fails there sooner.
+# A run is possessive (`*+`, `++`) where what follows it cannot begin with a character it holds:
+# when what follows fails, `re` gives up at once rather than retry the run one character shorter
+# at a time, over every word of the message (the same matches, and the same tokens).
 _GRAMMAR: tuple[_Pattern, ...] = (
     # The message's `name: ` prefixes hold every program it names (`_accept_program`).
     _Pattern(
-        PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*(?=: )", _A), _accept_program, ":", _gate(rf"\A{_PREFIXES.pattern}")
+        PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*+(?=: )", _A), _accept_program, ":", _gate(rf"\A{_PREFIXES.pattern}")
     ),
     _Pattern(
         URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")
@@ -530,9 +533,11 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(
         HEX,
         # `(?<![\w-])(?:[0-9a-f]{7,}|[0-9A-F]{8,})(?![\w-])`, its first character read first.
-        re.compile(r"[0-9a-fA-F](?<![\w-][0-9a-fA-F])(?:(?<=[0-9a-f])[0-9a-f]{6,}|(?<=[0-9A-F])[0-9A-F]{7,})(?![\w-])", _A),
+        re.compile(r"[0-9a-fA-F](?<![\w-][0-9a-fA-F])(?:(?<=[0-9a-f])[0-9a-f]{6,}+|(?<=[0-9A-F])[0-9A-F]{7,}+)(?![\w-])", _A),
         _plain(HEX, _hex_id),
         "0123456789",
+        # `_hex_id` takes digits and letters: somewhere in the id a digit and a letter touch.
+        _gate(r"\d(?:[a-fA-F]|(?<=[a-fA-F]\d))"),
     ),
     _Pattern(VERSION, re.compile(r"[vV](?<![\w.][vV])\d+(?:\.\d+)+", _A), _accept_v_version, "0123456789", _gate(r"[vV]\d")),
     _Pattern(
@@ -551,7 +556,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         "(",
         _gate(r"\w\("),
     ),
-    _Pattern(DOTTED, re.compile(rf"(?<![\w.]){_NAME}(?:\.\w+)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
+    _Pattern(DOTTED, re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*+(?:\.\w++)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
     _Pattern(DOTTED, re.compile(r"[A-Z](?<![\w\\][A-Z])\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
     # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
     # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
@@ -565,7 +570,7 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     # Plain and capitalised words are prose: skipped by the pattern itself, for speed.
     _Pattern(
         IDENTIFIER,
-        re.compile(rf"(?<![\w.])(?![a-z]+(?!\w))(?![A-Z][a-z]+(?!\w)){_NAME}(?!\w)", _A),
+        re.compile(r"(?<![\w.])(?![a-z]++(?!\w))(?![A-Z][a-z]++(?!\w))[A-Za-z_][A-Za-z0-9_]*+(?!\w)", _A),
         _accept_word,
     ),
 )
