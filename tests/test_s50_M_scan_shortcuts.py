@@ -179,3 +179,16 @@ def test_scan_gives_the_plain_scans_tokens_on_real_entries(deadends_dir: Path) -
 )
 def test_scan_finds_the_tokens_the_gates_let_through(message: str) -> None:
     assert mt.scan(message) == plain_scan(message) and mt.scan(message)
+
+
+def _plain_candidates(message: str) -> tuple[int, ...]:
+    """The patterns (by place in the grammar) whose needed characters `message` holds, read one by one."""
+    return tuple(i for i, p in enumerate(mt._GRAMMAR) if not p.needs or any(c in message for c in p.needs))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text(alphabet=st.sampled_from(list(":@'\"`-/\\~^.$%[(xX×0189 aZ‘中"))))
+@example("version 1.2")
+@example("中文 (x) 7")
+def test_the_candidates_of_a_message_are_the_patterns_whose_characters_it_holds(message: str) -> None:
+    assert mt._candidates_for(message) == _plain_candidates(message)

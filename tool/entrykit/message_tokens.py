@@ -631,16 +631,35 @@ def _candidates(present: frozenset[str]) -> tuple[int, ...]:
     return tuple(i for i, p in enumerate(_GRAMMAR) if not p.needs or not present.isdisjoint(p.needs))
 
 
+# An ASCII message's needed characters, digits read as `0`, are what one `bytes.translate`
+# keeps of it: a set of its characters would hash each of them.
+_ZERO_FOR_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
+_UNNEEDED = bytes(b for b in range(256) if chr(b) not in _NEEDED and chr(b) not in _DIGITS)
+
+
+def _candidates_for(message: str) -> tuple[int, ...]:
+    """The patterns (by place in the grammar) whose needed characters `message` holds."""
+    if message.isascii():
+        return _ascii_candidates(message.encode().translate(_ZERO_FOR_DIGITS, _UNNEEDED))
+    present = _NEEDED.intersection(message)
+    if not _DIGITS.isdisjoint(message):
+        present |= _ZERO
+    return _candidates(present)
+
+
+@lru_cache(maxsize=1024)
+def _ascii_candidates(needed: bytes) -> tuple[int, ...]:
+    """`_candidates` of the characters `needed` holds (an ASCII message's, as `_candidates_for` keeps them)."""
+    return _candidates(frozenset(needed.decode()))
+
+
 @lru_cache(maxsize=4096)
 def _scan(message: str) -> tuple[Token, ...]:
     # Many rules and consumers ask for the tokens of the same strings. Each pattern's
     # next match waits in a heap ordered by (start, place in the grammar): the top is the
     # leftmost match, and of matches at one place the grammar's first, as the grammar says.
-    present = _NEEDED.intersection(message)
-    if not _DIGITS.isdisjoint(message):
-        present |= _ZERO
     waiting: list[tuple[int, int, re.Match[str]]] = []
-    for index in _candidates(present):
+    for index in _candidates_for(message):
         gate = _GATES[index]
         if gate is not None and gate(message) is None:
             continue
