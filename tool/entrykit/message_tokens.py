@@ -442,14 +442,16 @@ _SHAPE_SEP = r"\s*(?:,|[x×])\s*"
 # that character after it (`\$(?<![\w$]\$)` for `(?<![\w$])\$`: the same test, as the `$`
 # is read): `re` then skips to the characters a match may start with, where a leading
 # lookbehind has it try every place. Patterns that start with a letter keep the
-# lookbehind first: letters are most places, and it fails there sooner.
+# lookbehind first: letters are most places, and it fails there sooner; one that looks
+# behind for a word character (`(?<![\w.])` before a letter) starts with `\b(?<!\.)`, the
+# same test, which `re` makes without a lookbehind inside words, where it fails.
 # A run is possessive (`*+`, `++`) where what follows it cannot begin with a character it holds:
 # when what follows fails, `re` gives up at once rather than retry the run one character shorter
 # at a time, over every word of the message (the same matches, and the same tokens).
 _GRAMMAR: tuple[_Pattern, ...] = (
     # The message's `name: ` prefixes hold every program it names (`_accept_program`).
     _Pattern(
-        PROGRAM, re.compile(r"(?<![\w.+-])[a-z_][a-z0-9_+-]*+(?=: )", _A), _accept_program, ":", _gate(rf"\A{_PREFIXES.pattern}")
+        PROGRAM, re.compile(r"\b(?<![.+-])[a-z_][a-z0-9_+-]*+(?=: )", _A), _accept_program, ":", _gate(rf"\A{_PREFIXES.pattern}")
     ),
     _Pattern(
         URL, re.compile(rf"(?<![\w.+-])[A-Za-z][A-Za-z0-9+.-]*://{_URL_CHAR}+", _A), _plain(URL, trim=True), ":", _gate("://")
@@ -556,21 +558,24 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         "(",
         _gate(r"\w\("),
     ),
-    _Pattern(DOTTED, re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*+(?:\.\w++)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
+    _Pattern(DOTTED, re.compile(r"\b(?<!\.)[A-Za-z_][A-Za-z0-9_]*+(?:\.\w++)+", _A), _plain(DOTTED, _dotted), ".", _gate(r"\.\w")),
     _Pattern(DOTTED, re.compile(r"[A-Z](?<![\w\\][A-Z])\w*(?:\\[A-Z]\w*)+", _A), _plain(DOTTED), "\\"),  # PHP's App\Models\User
     # A hyphenated name with a part that is a name itself: `python3-pip`, `x86-64`,
     # `lib_foo-dev`; not `node-18` or `utf-8`, a word and a number.
     _Pattern(
         IDENTIFIER,
-        re.compile(r"(?<![\w.-])[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+(?![\w-])", _A),
+        re.compile(r"\b(?<![.-])[A-Za-z_][A-Za-z0-9_]*+(?:-[A-Za-z0-9_]+)+(?![\w-])", _A),
         _plain(IDENTIFIER, lambda t: any(word_kind(part) == IDENTIFIER for part in t.split("-"))),
         "-",
         _gate(r"-\w"),
     ),
     # Plain and capitalised words are prose: skipped by the pattern itself, for speed.
+    # `(?<![\w.])(?![a-z]+(?!\w))(?![A-Z][a-z]+(?!\w))[A-Za-z_]\w*`: a word led by small letters
+    # that are followed by more of it, by a capital that is not followed by small letters that
+    # end it, or by `_`; then the rest of the word.
     _Pattern(
         IDENTIFIER,
-        re.compile(r"(?<![\w.])(?![a-z]++(?!\w))(?![A-Z][a-z]++(?!\w))[A-Za-z_][A-Za-z0-9_]*+(?!\w)", _A),
+        re.compile(r"\b(?<!\.)(?:[a-z]++(?=\w)|[A-Z](?:[a-z]++(?=\w)|(?![a-z]))|_)\w*+", _A),
         _accept_word,
     ),
 )
