@@ -192,3 +192,25 @@ def _plain_candidates(message: str) -> tuple[int, ...]:
 @example("中文 (x) 7")
 def test_the_candidates_of_a_message_are_the_patterns_whose_characters_it_holds(message: str) -> None:
     assert mt._candidates_for(message) == _plain_candidates(message)
+
+
+_WORD_LETTERS = st.sampled_from(list("aesxzAESXZ_019") + ["Error", "ERROR", "NOT", "MiB", "s"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_WORD_LETTERS, min_size=1, max_size=8).map("".join))
+@example("_")
+@example("__init__")
+@example("A")
+@example("Ab_")
+@example("AB_")
+@example("aB")
+@example("ERROR_")
+def test_an_ascii_words_kind_is_word_kinds(word: str) -> None:
+    assert mt._ascii_word_kind(word) == mt.word_kind(word)
+
+
+@given(st.text(alphabet=st.sampled_from(list("aA_-1 ßǅ中"))))
+def test_removing_underscores_and_hyphens_leaves_a_words_capitals_as_they_were(word: str) -> None:
+    # `_accept_word` and `_metavariable` test `word.isupper()` where they tested it without `_` and `-`.
+    assert word.isupper() == word.replace("_", "").replace("-", "").isupper()

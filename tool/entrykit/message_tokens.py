@@ -366,6 +366,21 @@ def word_kind(word: str) -> str | None:
     return CLASS if any(c.isupper() for c in core[1:]) else None
 
 
+def _ascii_word_kind(word: str) -> str | None:
+    """`word_kind` of a word of ASCII letters, digits and `_`, by a few string methods
+    rather than a loop over its characters."""
+    if word.isalpha():
+        return word_kind(word)
+    if not word.strip("_0123456789"):
+        return None  # no letter
+    if "_" in word.rstrip("_") or not word.replace("_", "").isalpha():
+        return IDENTIFIER  # snake_case, __dunder__, _private, letters with digits
+    core = word.strip("_")  # letters only
+    if core.isupper():
+        return ACRONYM if len(core) >= 2 and core not in SHOUTED_WORDS else None
+    return CLASS if len(core) > 1 and not core[1:].islower() else None
+
+
 # What comes before a flag's value: the flag and a space, `=` or `[=`.
 _BEFORE_VALUE = re.compile(r"(?:^|[\s\[(,])--?[A-Za-z][\w-]*(?: |=|\[=)$", re.ASCII)
 
@@ -374,7 +389,7 @@ def _metavariable(match: re.Match[str]) -> bool:
     """A word in capitals that names a flag's value (`-W PAGE_WIDTH`, `--color[=WHEN]`) or
     stands in angle brackets (`<FILE>`): a placeholder a translator may translate."""
     word, text, start = match.group(0), match.string, match.start()
-    if not (word[0].isalpha() and word.replace("_", "").replace("-", "").isupper()):
+    if not (word[0].isalpha() and word.isupper()):  # (`_` and `-` are no cased characters)
         return False
     if text[start - 1 : start] == "<" and text[match.end() : match.end() + 1] == ">":
         return True
@@ -409,12 +424,12 @@ def _accept_word(match: re.Match[str]) -> Token | None:
     word = match.group(0)
     start, end = match.span()
     # `_metavariable`'s first test, before its call: most words are not in capitals.
-    if word[0].isalpha() and word.replace("_", "").replace("-", "").isupper() and _metavariable(match):
+    if word[0].isalpha() and word.isupper() and _metavariable(match):
         return _make(METAVAR, start, end, word, word)
     plural = word[-1] == "s"
     if plural and _PLURAL_ACRONYM.fullmatch(word) and word[:-1] not in SHOUTED_WORDS:
         return _make(ACRONYM, start, end, word, word[:-1])  # APIs, GPUs: the acronym's plural
-    kind = word_kind(word)
+    kind = _ascii_word_kind(word)
     if kind is None:
         return None
     if kind == COMPOUND and start == 0 and match.string[end : end + 1] == ":":
