@@ -483,6 +483,7 @@ class _Builder:
         mask_of = self.alphabet.mask
         char_masks, by_flags = self.alphabet.char_masks, flags << 21
         budget = self.budget
+        char_type, limit = syntax.Char, _POSITION_LIMIT
         first: Ways = {}
         last: Ways = {}
         nullable = 1
@@ -514,25 +515,31 @@ class _Builder:
                     first[pos] = nullable
                     nullable = 0
                 # The literal characters that follow: a chain, each position reached from
-                # the one before alone (the same positions, edges and steps one by one).
-                cost = 5 + len(first)
+                # the one before alone (the same positions, edges and steps one by one; the
+                # steps spent once the chain is made: a budget run out mid-chain is still
+                # run out at its end, and nothing reads it in between but to spend more).
                 first_of_run = pos
-                while at < count and type(nodes[at]) is syntax.Char and pos < _POSITION_LIMIT:
+                tail = follow[pos]
+                while at < count and pos < limit:
                     node = nodes[at]
+                    if type(node) is not char_type:
+                        break
                     at += 1
-                    mask = char_masks.get(node.code | by_flags)  # type: ignore[union-attr]
+                    code = node.code
+                    mask = char_masks.get(code | by_flags)
                     if mask is None:
-                        mask = mask_of(node, flags)  # type: ignore[arg-type]
-                    prefer.append(chr(node.code))  # type: ignore[union-attr]
-                    budget.left -= cost
-                    if budget.left < 0:
-                        budget.spend(0)
-                    follow[pos][pos + 1] = 1
+                        mask = mask_of(node, flags)
+                    prefer.append(chr(code))
                     pos += 1
+                    tail[pos] = 1
+                    tail = {}
+                    follow.append(tail)
                     masks.append(mask)
-                    spelled.append(node)  # type: ignore[arg-type]
-                    follow.append({})
+                    spelled.append(node)
                 if pos > first_of_run:
+                    budget.left -= (5 + len(first)) * (pos - first_of_run)
+                    if budget.left < 0:
+                        budget.spend(0)  # past the budget: raises
                     auto.runs[first_of_run] = pos
                 last = {pos: 1}
             elif kind is syntax.Repeat and _loops_over_one_character(node):  # type: ignore[arg-type]
