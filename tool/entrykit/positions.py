@@ -277,13 +277,10 @@ def yaml_place(
             if isinstance(node, yaml.MappingNode):
                 table = tables.get(id(node))
                 if table is None:
-                    table = tables[id(node)] = {}
-                    for pair in node.value:
-                        table.setdefault(jp.escape(_scalar_key(pair[0])), []).append(pair)
-                pairs = table.get(token, ())
-                if len(pairs) > 1:
+                    table = tables[id(node)] = _pairs_by_token(node)
+                found = table.get(token)
+                if found is _WRITTEN_TWICE:
                     return None
-                found = pairs[0] if pairs else None
             elif (
                 isinstance(node, yaml.SequenceNode)
                 and token.isdigit()
@@ -297,6 +294,25 @@ def yaml_place(
     mark = key_node.start_mark if at_key and key_node is not None else node.start_mark
     line, col = place(mark.line, mark.column)
     return int(line), int(col)
+
+
+_WRITTEN_TWICE: Any = object()  # a key a mapping holds more than once, in `_pairs_by_token`
+
+
+def _pairs_by_token(node: yaml.MappingNode) -> dict[str, Any]:
+    """Each (key, value) pair of a mapping node by its key's pointer token, or `_WRITTEN_TWICE`."""
+    table: dict[str, Any] = {}
+    # (in the loop, not a call per key: the first place asked of a file indexes its top mapping)
+    for pair in node.value:
+        key = pair[0]
+        text = key.value if type(key) is _SCALAR_NODE and type(key.value) is str else _scalar_key(key)
+        if "~" in text or "/" in text:
+            text = jp.escape(text)
+        table[text] = _WRITTEN_TWICE if text in table else pair
+    return table
+
+
+_SCALAR_NODE = yaml.ScalarNode
 
 
 def _yaml11_spelling(loader: Any, node: yaml.Node) -> bool:
