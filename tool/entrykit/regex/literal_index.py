@@ -1291,7 +1291,7 @@ def corpus_cross_matches(
     for number in unchecked:
         patterns[number] = None  # (its texts are still matched by the other regexes)
     if wanted is None:
-        cross = cross_matches(patterns, texts, flags, mode, runner, queries, longest, spread)
+        cross = cross_matches(patterns, texts, flags, mode, runner, queries=queries, longest=longest, spread=spread)
     else:
         cross = focused_cross_matches(patterns, queries, covers, texts, wanted, flags, mode, runner)
     cross = replace(cross, unchecked=unchecked)
