@@ -144,13 +144,12 @@ def test_spread_cross_matches_are_those_of_one_process(spread: Any, monkeypatch:
     assert alone.pairs and alone.timeouts and alone.tried > 0
 
 
-def _rule(code: str, func: Callable[..., Any]) -> registry.Rule:
-    return registry.Rule(code, f"rule-{code}", Severity.WARNING, "corpus", func, {}, "")
+def _rule(code: str, func: Callable[..., Any], apart: bool = False) -> registry.Rule:
+    return registry.Rule(code, f"rule-{code}", Severity.WARNING, "corpus", func, {}, "", apart=apart)
 
 
 def test_what_a_child_adds_is_taken_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(lanes, "LANE_MIN_ENTRIES", 0)
-    monkeypatch.setattr(registry, "RUN_APART", frozenset({"ET902"}))
     entries = [Entry(f"e{n}.yaml", tmp_path / f"e{n}.yaml", "yaml", {"id": f"d/e{n}"}, "") for n in range(3)]
     memo = registry.Memo({})
 
@@ -163,7 +162,7 @@ def test_what_a_child_adds_is_taken_back(monkeypatch: pytest.MonkeyPatch, tmp_pa
             out.append([(rule.code, str(os.getpid() == PARENT))])
         return out
 
-    rules = [_rule(code, lane) for code in ("ET901", "ET902", "ET903")]
+    rules = [_rule(code, lane, apart=code == "ET902") for code in ("ET901", "ET902", "ET903")]
     found = list(lanes.corpus_lanes(rules, lane, memo, Corpus(entries), {}, 2))
     assert found == [[("ET901", "True")], [("ET902", "False")], [("ET903", "True")]]
     assert memo.take_added() == {"late": [1, 2]}

@@ -167,6 +167,12 @@ class Rule:
     options: Mapping[str, Option]
     doc: str
     dated: bool = False  # reads `ctx.today`: its results are only reused on the same day
+    # A corpus rule long enough, and sharing nothing with the others that is not made before
+    # it starts, to run in a process of its own when the run has cores to spare (`lint.lanes`).
+    apart: bool = False
+    # A corpus rule that reads the regex cross matches: with cores to spare they are made
+    # first, on every core (`lint.lanes`).
+    cross_matches: bool = False
 
     @property
     def summary(self) -> str:
@@ -188,13 +194,6 @@ class Section:
 
 _RULES: dict[str, Rule] = {}
 
-# Corpus rules worth a process of their own when a run has cores to spare (`lint.lanes`):
-# long, and sharing with the others nothing they have not made before it starts.
-RUN_APART = frozenset({"ET502"})
-# Corpus rules that read the regex cross matches (`literal_index.corpus_cross_matches`):
-# with cores to spare, the engine makes them first, on every core.
-CROSS_MATCH_READERS = frozenset({"ET206", "ET209", "ET502"})
-
 
 def _register(rule_record: Rule) -> None:
     if not (len(rule_record.code) == 5 and rule_record.code.startswith("ET")):
@@ -213,16 +212,23 @@ def rule(
     scope: str = "entry",
     options: Mapping[str, Option] | None = None,
     dated: bool = False,
+    apart: bool = False,
+    cross_matches: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register an entry rule (`f(entry, ctx)`) or a corpus rule (`f(corpus, ctx)`).
 
     A rule that reads `ctx.today` says `dated=True`, so cached results of it are
-    reused on the same day only.
+    reused on the same day only. A corpus rule says `cross_matches=True` when it reads
+    the regex cross matches, and `apart=True` when it may run in a process of its own
+    (`lint.lanes`).
     """
 
     def decorate(func: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
         _register(
-            Rule(code, name, severity, scope, func, dict(options or {}), inspect.getdoc(func) or "", dated)
+            Rule(
+                code, name, severity, scope, func, dict(options or {}), inspect.getdoc(func) or "", dated,
+                apart, cross_matches,
+            )
         )
         return func
 

@@ -7,7 +7,7 @@ something unreadable), this process computes that share itself: the result never
 on a child's fate, only the time it takes does.
 
 `corpus_lanes` runs the corpus rules this way: the rules the registry names as worth a
-process of their own (`registry.RUN_APART`) each in a child, the others here, each rule's
+process of their own (`apart=True`) each in a child, the others here, each rule's
 findings (as the cache keeps them: plain tuples) given back in the rules' order, with what
 the child added to the memo and to the entries' facts (kept by the cache) added here.
 """
@@ -154,13 +154,13 @@ def corpus_lanes(
 ) -> Iterator[R]:
     """What `lane(rules)` gives of each rule, in order (plain data, made alike in any
     process). With jobs to spare and entries enough to pay for them, the regex cross
-    matches are made first on every core, then the rules `registry.RUN_APART` names run
+    matches are made first on every core, then the rules registered `apart` run
     each in a lane of its own, in a child, the others in one lane here."""
     entries = corpus.entries
     lanes = Lanes(jobs if len(entries) >= LANE_MIN_ENTRIES else 1)
-    if lanes.ways > 1 and any(r.code in registry.CROSS_MATCH_READERS for r in rules):
+    if lanes.ways > 1 and any(r.cross_matches for r in rules):
         _share_cross_matches(corpus, regex_section, lanes)
-    apart = [[r] for r in rules if r.code in registry.RUN_APART] if lanes.ways > 1 else []
+    apart = [[r] for r in rules if r.apart] if lanes.ways > 1 else []
     if not apart:
         return iter(lane(rules))
     together = [r for r in rules if [r] not in apart]

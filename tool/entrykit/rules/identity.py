@@ -100,6 +100,8 @@ def duplicate_settings(ctx: Context) -> dupes.Settings:
     "near-duplicate-entries",
     severity=Severity.WARNING,
     scope="corpus",
+    apart=True,  # the largest corpus rule: on its own core while the others run
+    cross_matches=True,
     options={
         "max_pairs": Option(
             dupes.PER_ENTRY,

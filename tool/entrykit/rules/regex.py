@@ -338,7 +338,7 @@ def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
     return results
 
 
-@rule("ET206", "regex-exceeds-time-budget", scope="corpus")
+@rule("ET206", "regex-exceeds-time-budget", scope="corpus", cross_matches=True)
 def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     """Regex ran past the per-match time budget on a text entrykit checked it against.
 
@@ -655,6 +655,7 @@ def _what(text: Text) -> str:
     "ET209",
     "ambiguous-lookup",
     scope="corpus",
+    cross_matches=True,
     options={
         "max_pairs": Option(
             5, "Up to this many other entries, one diagnostic per pair; beyond, one summary.", kind=int
