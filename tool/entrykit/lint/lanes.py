@@ -95,15 +95,8 @@ def _child(func: Callable[[T], Any], share: T, write: int) -> None:
     except BaseException:  # the parent computes the share itself
         pass
     finally:
-        _close_regex_workers()
+        regex_runner.close_shared_runners()  # (the parent's are its own, left to it)
         os._exit(status)
-
-
-def _close_regex_workers() -> None:
-    """Stop the regex workers this process started: a runner closes its worker only in
-    the process that started it, so the parent's are left to it."""
-    for runner in list(regex_runner._SHARED.values()):
-        runner.close()
 
 
 def _result_of(child: tuple[int, int]) -> Any:

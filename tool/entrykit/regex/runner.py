@@ -413,7 +413,9 @@ def shared_runner(timeout_ms: float = DEFAULT_TIMEOUT_MS) -> RegexRunner:
 
 
 @atexit.register
-def _close_shared() -> None:
+def close_shared_runners() -> None:
+    """Stop the regex workers of this process's shared runners (at exit; a forked child
+    that leaves by `os._exit` calls it itself)."""
     for (pid, _, _), runner in list(_SHARED.items()):
         if pid == os.getpid():
             runner.close()
