@@ -135,6 +135,7 @@ TEXTS = [
 @pytest.mark.parametrize("spread", [_InProcess(3), lanes.Lanes(2), lanes.Lanes(4)], ids=["merge", "2", "4"])
 def test_spread_cross_matches_are_those_of_one_process(spread: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(literal_index, "SPREAD_MIN_RUNS", 0)
+    monkeypatch.setattr(literal_index, "SHARE_MIN_RUNS", 1)
     texts = [Text(n % len(PATTERNS), "/signature", text) for n, text in enumerate(TEXTS * 3)]
     patterns = [p if p != "[" else None for p in PATTERNS]
     runner = shared_runner()
@@ -142,6 +143,33 @@ def test_spread_cross_matches_are_those_of_one_process(spread: Any, monkeypatch:
     spread_out = literal_index.cross_matches(patterns, texts, 0, "search", runner, spread=spread)
     assert spread_out == alone
     assert alone.pairs and alone.timeouts and alone.tried > 0
+
+
+class _Counting(_InProcess):
+    """`_InProcess`, noting how many shares each map is given."""
+
+    def __init__(self, ways: int) -> None:
+        super().__init__(ways)
+        self.shares: list[int] = []
+
+    def map(self, func: Callable[[Any], T], shares: Sequence[Any]) -> list[T]:
+        self.shares.append(len(shares))
+        return super().map(func, shares)
+
+
+def test_many_cores_share_few_runs_among_few_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(literal_index, "SPREAD_MIN_RUNS", 0)
+    monkeypatch.setattr(literal_index, "SHARE_MIN_RUNS", 20)
+    patterns: list[str | None] = [rf"error {n} \w+" for n in range(30)]
+    texts = [Text((n + 1) % 30, "/signature", f"error {n} item{k}") for n in range(30) for k in range(5)]
+    runner = shared_runner()
+    spread = _Counting(64)
+    alone = literal_index.cross_matches(patterns, texts, 0, "search", runner)
+    spread_out = literal_index.cross_matches(patterns, texts, 0, "search", runner, spread=spread)
+    assert spread_out == alone
+    runs = alone.tried
+    assert runs >= 40 and len(alone.pairs) == 30  # (enough for two shares of 20; one group per regex)
+    assert spread.shares == [runs // 20]  # not 64 processes for a few runs each
 
 
 def _rule(code: str, func: Callable[..., Any], apart: bool = False) -> registry.Rule:
@@ -185,6 +213,7 @@ def _diagnostics(base: Path, config: Any, jobs: int, paths: list[Path] | None = 
 def lanes_always(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lanes, "LANE_MIN_ENTRIES", 0)
     monkeypatch.setattr(literal_index, "SPREAD_MIN_RUNS", 0)
+    monkeypatch.setattr(literal_index, "SHARE_MIN_RUNS", 1)
 
 
 @pytest.mark.usefixtures("lanes_always")

@@ -906,6 +906,7 @@ def cross_matches(
 
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
 SPREAD_MIN_RUNS = 4_000  # fewer regex runs than this take less time than forking a process
+SHARE_MIN_RUNS = 2_000  # nor is a process forked for fewer runs than this (many cores, few runs)
 
 
 def _spread_groups(
@@ -927,7 +928,8 @@ def _spread_groups(
     pairs: dict[int, list[Text]] = {}
     timeouts: dict[int, list[Text]] = {}
     errors: dict[int, list[tuple[Text, str]]] = {}
-    shares = _shares(groups, spread.ways)
+    runs = sum(len(items) for _, items in groups)
+    shares = _shares(groups, min(spread.ways, max(1, runs // SHARE_MIN_RUNS)))
     for share, placed in zip(shares, spread.map(run_share, shares), strict=True):
         for (number, items), (hit, late, bad) in zip(share, placed, strict=True):
             if hit:
@@ -936,7 +938,7 @@ def _spread_groups(
                 timeouts[number] = [items[p] for p in late]
             if bad:
                 errors[number] = [(items[p], reason) for p, reason in bad]
-    return pairs, timeouts, errors, sum(len(items) for _, items in groups)
+    return pairs, timeouts, errors, runs
 
 
 def _shares(groups: Groups, ways: int) -> list[Groups]:
