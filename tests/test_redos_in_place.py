@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +24,8 @@ from hypothesis import strategies as st
 
 from entrykit.regex import redos, syntax
 from entrykit.regex.budget import Budget, TooComplex
+
+from .redos_builds import built
 
 _ATOMS = ["a", "b", "é", "K", "k", ".", r"\d", r"\w", r"\s", "[a-c]", "[^x]", "[^\\w]", "ß", "İ", r"\.", " ", "-"]
 _LOOPS = ["*", "+", "*?", "+?", "{0,}", "{1,}", "{0,400}", "{1,301}", "{2,}", "?", "{0,3}", "*+"]
@@ -53,23 +54,6 @@ def _patterns(draw: st.DrawFn, depth: int = 0) -> str:
     return "".join(parts)
 
 
-def _built(builder_class: type[redos._Builder], pattern: str, flags: int, steps: int) -> Any:
-    """The automaton and fragment `builder_class` makes of `pattern`, and the steps left; or
-    why it stopped."""
-    parsed = syntax.parse(pattern, flags)
-    budget = Budget(redos.STEP_BUDGET, "test")
-    alphabet = redos._alphabet_for(parsed.nodes, budget)
-    budget.left = steps  # the alphabet's steps aside: the builder's alone decide where it stops
-    builder = builder_class(alphabet)
-    try:
-        first, last, nullable = builder.seq(parsed.nodes, flags | parsed.flags)
-    except TooComplex as exc:
-        return exc.reason
-    auto = builder.auto
-    return (auto.masks, auto.labels, auto.prefer, [list(out.items()) for out in auto.follow], auto.group_edges,
-            list(first.items()), list(last.items()), nullable, budget.left)
-
-
 @settings(max_examples=400, deadline=None)
 @given(_patterns(), st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.ASCII, re.DOTALL]), st.integers(0, 400))
 def test_a_loop_over_one_character_builds_what_repeat_and_concat_build(pattern: str, flags: int, tight: int) -> None:
@@ -77,15 +61,15 @@ def test_a_loop_over_one_character_builds_what_repeat_and_concat_build(pattern: 
         syntax.parse(pattern, flags)
     except re.error:
         return
-    assert _built(redos._Builder, pattern, flags, 10**9) == _built(_General, pattern, flags, 10**9)
+    assert built(redos._Builder, pattern, flags, 10**9) == built(_General, pattern, flags, 10**9)
     # Out of steps part way: the same reason (the budget's, or the positions')
-    assert _built(redos._Builder, pattern, flags, tight) == _built(_General, pattern, flags, tight)
+    assert built(redos._Builder, pattern, flags, tight) == built(_General, pattern, flags, tight)
 
 
 def test_loops_over_one_character_past_the_position_limit_stop_for_positions() -> None:
     pattern = "a*" * (redos._POSITION_LIMIT + 1)
-    assert _built(redos._Builder, pattern, 0, 10**9) == _built(_General, pattern, 0, 10**9)
-    assert "positions" in _built(redos._Builder, pattern, 0, 10**9)
+    assert built(redos._Builder, pattern, 0, 10**9) == built(_General, pattern, 0, 10**9)
+    assert "positions" in built(redos._Builder, pattern, 0, 10**9)
 
 
 def test_only_loops_over_one_character_node_are_added_in_place() -> None:

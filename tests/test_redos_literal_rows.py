@@ -5,13 +5,14 @@ left, and, under a budget too tight for it or past the position limit, the same 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import redos, syntax
-from entrykit.regex.budget import Budget, TooComplex
+from entrykit.regex.budget import TooComplex
+
+from .redos_builds import built
 
 _PIECES = ["abc", "x", "hello world", "é", "K", "ß", r"\.", ".*", r"\d+", "[a-c]", "(?:de|f)", "(g|hi)", "j?", "(kl)*"]
 
@@ -28,23 +29,6 @@ class _OneByOne(redos._Builder):
         return frag
 
 
-def _built(builder_class: type[redos._Builder], pattern: str, flags: int, steps: int) -> Any:
-    """The automaton and fragment `builder_class` makes of `pattern` within `steps`, and the
-    steps left; or why it stopped."""
-    parsed = syntax.parse(pattern, flags)
-    budget = Budget(redos.STEP_BUDGET, "test")
-    alphabet = redos._alphabet_for(parsed.nodes, budget)
-    budget.left = steps  # the alphabet's steps aside: the builder's alone decide where it stops
-    builder = builder_class(alphabet)
-    try:
-        first, last, nullable = builder.seq(parsed.nodes, flags | parsed.flags)
-    except TooComplex as exc:
-        return exc.reason
-    auto = builder.auto
-    return (auto.masks, auto.labels, auto.prefer, [list(out.items()) for out in auto.follow], auto.group_edges,
-            list(first.items()), list(last.items()), nullable, budget.left)
-
-
 _FLAGS = st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.ASCII])
 
 
@@ -52,12 +36,12 @@ _FLAGS = st.sampled_from([0, re.IGNORECASE, re.IGNORECASE | re.ASCII])
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8), _FLAGS, st.integers(0, 3000))
 def test_a_row_of_literals_builds_what_concat_builds_within_any_budget(pieces: list[str], flags: int, steps: int) -> None:
     pattern = "".join(pieces)
-    whole = _built(_OneByOne, pattern, flags, 10**9)
-    assert _built(redos._Builder, pattern, flags, 10**9) == whole
+    whole = built(_OneByOne, pattern, flags, 10**9)
+    assert built(redos._Builder, pattern, flags, 10**9) == whole
     needed = 10**9 - whole[-1]
     # every budget that runs out within the last few dozen steps (the last row's among them)
     for tight in {steps, *range(max(needed - 60, 0), needed + 1)}:
-        assert _built(redos._Builder, pattern, flags, tight) == _built(_OneByOne, pattern, flags, tight), tight
+        assert built(redos._Builder, pattern, flags, tight) == built(_OneByOne, pattern, flags, tight), tight
 
 
 @settings(max_examples=30, deadline=None)
@@ -65,4 +49,4 @@ def test_a_row_of_literals_builds_what_concat_builds_within_any_budget(pieces: l
 def test_a_row_of_literals_past_the_position_limit_stops_for_positions(length: int, before: str) -> None:
     pattern = before + "ab" * (length // 2) + "z" * (length % 2)
     for steps in (10**9, 5 * length):
-        assert _built(redos._Builder, pattern, 0, steps) == _built(_OneByOne, pattern, 0, steps)
+        assert built(redos._Builder, pattern, 0, steps) == built(_OneByOne, pattern, 0, steps)
