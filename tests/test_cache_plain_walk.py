@@ -27,7 +27,7 @@ def _reference(value: Any, depth: int = 0, made: dict[int, tuple[Any, Any]] | No
         if known is not None and known[0] is value:
             return known[1]
         plain = tuple(_reference(v, depth + 1, made) for v in value)
-        if _reference_immutable(plain):
+        if cache._immutable(plain):  # (unchanged: the walk's own test of a tuple)
             made[id(value)] = (value, plain)
         return plain
     if isinstance(value, bool):
@@ -45,14 +45,6 @@ def _reference(value: Any, depth: int = 0, made: dict[int, tuple[Any, Any]] | No
     if isinstance(value, dict):
         return {_reference(k, depth + 1, made): _reference(v, depth + 1, made) for k, v in value.items()}
     raise TypeError(f"a cache record cannot hold a {type(value).__name__}")
-
-
-def _reference_immutable(value: tuple[Any, ...]) -> bool:
-    for item in value:
-        kind = type(item)
-        if kind is list or kind is dict or (kind is tuple and not _reference_immutable(item)):
-            return False
-    return True
 
 
 class _Flag(enum.IntFlag):

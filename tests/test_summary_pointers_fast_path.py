@@ -8,24 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from entrykit import pointer as jp
-from entrykit.entry import MAX_KNOWN_PLACES, summary_pointers
-
-
-def _walked(summary: dict[Any, Any]) -> list[str]:
-    """The pointers of every text value below the top, depth first, keys sorted: at most
-    `MAX_KNOWN_PLACES` (the plain walk, as `summary_pointers` made it of every summary)."""
-    out: list[str] = []
-    stack: list[tuple[str, Any]] = [(jp.join(key), summary[key]) for key in sorted(summary, reverse=True)]
-    while stack and len(out) < MAX_KNOWN_PLACES:
-        where, value = stack.pop()
-        if isinstance(value, str):
-            out.append(where)
-        elif isinstance(value, dict):
-            stack += [(f"{where}/{jp.escape(k)}", value[k]) for k in sorted(value, key=str, reverse=True)]
-        elif isinstance(value, list):
-            stack += [(f"{where}/{n}", value[n]) for n in range(len(value) - 1, -1, -1)]
-    return out
+from entrykit.entry import MAX_KNOWN_PLACES, _nested_pointers, summary_pointers
 
 
 class _Text(str):
@@ -44,25 +27,25 @@ _values = st.recursive(
 
 @given(st.dictionaries(_keys, st.text(max_size=3), max_size=MAX_KNOWN_PLACES + 3))
 def test_a_summary_of_texts_is_named_by_its_keys(summary: dict[str, str]) -> None:
-    assert summary_pointers(summary) == _walked(summary)
+    assert summary_pointers(summary) == _nested_pointers(summary)
 
 
 @given(st.dictionaries(_keys, st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=4)), max_size=8))
 def test_a_summary_of_texts_and_lists_of_texts_is_named_by_its_keys(summary: dict[str, Any]) -> None:
-    assert summary_pointers(summary) == _walked(summary)
+    assert summary_pointers(summary) == _nested_pointers(summary)
 
 
 @given(st.dictionaries(_keys, _values, max_size=6))
 def test_any_summary_is_named_as_walking_it(summary: dict[str, Any]) -> None:
-    assert summary_pointers(summary) == _walked(summary)
+    assert summary_pointers(summary) == _nested_pointers(summary)
 
 
 @given(st.dictionaries(st.integers(-3, 3), st.text(max_size=3), max_size=5))
 def test_keys_that_are_no_texts_are_named_as_walking_them(summary: dict[int, str]) -> None:
-    assert summary_pointers(summary) == _walked(summary)
+    assert summary_pointers(summary) == _nested_pointers(summary)
 
 
 def test_a_large_summary_of_texts_is_named_as_far_as_the_walk_goes() -> None:
     summary = {f"field{n:03d}": "text" for n in range(MAX_KNOWN_PLACES + 6)}
-    assert summary_pointers(summary) == _walked(summary)
+    assert summary_pointers(summary) == _nested_pointers(summary)
     assert len(summary_pointers(summary)) == MAX_KNOWN_PLACES
