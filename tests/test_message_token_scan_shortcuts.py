@@ -9,7 +9,6 @@ import random
 import re
 import sys
 from collections.abc import Iterator
-from heapq import heapify, heappop, heapreplace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from entrykit import message_tokens as mt
 
 from .conftest import REPO
+from .scan_reference import plain_merge
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 
@@ -68,31 +68,8 @@ _PLAIN_REGEXES: tuple[re.Pattern[str], ...] = (
 def plain_scan(message: str) -> tuple[mt.Token, ...]:
     """The tokens of `message` by the plain algorithm: every pattern searched, no gate, no
     shortcut; the leftmost match first, of matches at one place the grammar's first."""
-    searches = [regex.search for regex in _PLAIN_REGEXES]
     accepts = [pattern.accept for pattern in mt._GRAMMAR]
-    waiting = [(match.start(), index, match) for index, search in enumerate(searches) if (match := search(message))]
-    heapify(waiting)
-    found: list[mt.Token] = []
-    while waiting:
-        start, index, match = waiting[0]
-        token = accepts[index](match)
-        if token is None:
-            _advance(waiting, searches, message, start + 1)
-            continue
-        found.append(token)
-        while waiting and waiting[0][0] < token.end:
-            _advance(waiting, searches, message, token.end)
-    return tuple(found)
-
-
-def _advance(waiting: list[tuple[int, int, re.Match[str]]], searches: list[Any], message: str, position: int) -> None:
-    """The heap's top pattern gives way to its next match from `position`."""
-    index = waiting[0][1]
-    after = searches[index](message, position)
-    if after is None:
-        heappop(waiting)
-    else:
-        heapreplace(waiting, (after.start(), index, after))
+    return plain_merge(message, _PLAIN_REGEXES, accepts, [True] * len(_PLAIN_REGEXES))
 
 
 def assert_same_tokens(message: str) -> None:
