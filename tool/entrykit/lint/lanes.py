@@ -156,7 +156,7 @@ def corpus_lanes(
     apart = [[r] for r in rules if r.apart] if lanes.ways > 1 else []
     if not apart:
         return iter(lane(rules))
-    together = [r for r in rules if [r] not in apart]
+    together = [r for r in rules if not r.apart]
 
     def run(share: list[registry.Rule]) -> Any:
         """The lane of `share`; in a child, with what it added to the memo and facts."""
