@@ -698,7 +698,8 @@ KEPT_WARNINGS = 16  # a pattern's first warnings kept (a pattern may hold one pe
 
 def _parse_tree(pattern: str, flags: int) -> tuple[Any, tuple[ReWarning, ...]]:
     if _MAY_WARN.search(pattern) is None:
-        return _p.parse(pattern, flags), ()
+        quick = _quick_tree(pattern, flags)
+        return (quick if quick is not None else _p.parse(pattern, flags)), ()
     kept: list[ReWarning] = []
 
     def keep(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
@@ -710,6 +711,184 @@ def _parse_tree(pattern: str, flags: int) -> tuple[Any, tuple[ReWarning, ...]]:
         warnings.showwarning = keep
         tree = _p.parse(pattern, flags)
     return tree, tuple(kept)
+
+
+# --- re's parse tree of the common patterns, read without re's tokenizer -------------------------
+
+_VERBOSE = int(re.VERBOSE)
+_QUICK_DEPTH = 32  # groups nested deeper are left to re's parser (and its recursion limit)
+_QUICK_REPEATS = {"*": (0, _c.MAXREPEAT), "+": (1, _c.MAXREPEAT), "?": (0, 1)}
+_ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_PLAIN_GROUP = (None, 0, 0)  # a SUBPATTERN's (group, add_flags, del_flags) that re unwraps
+
+
+class _LeftToRe(Exception):
+    """The pattern holds what the quick reader leaves to re's parser."""
+
+
+def _quick_tree(pattern: str, flags: int) -> Any | None:
+    """What `re._parser.parse(pattern, flags)` gives, for a pattern of literals, escapes,
+    `.`, `^`, `$`, `*`/`+`/`?` repeats (lazy or possessive), plain and `(?:` groups and `|`;
+    None for anything else, or anything re would refuse (re's parser then reads it).
+
+    re's parser takes a Python call or three per character (its tokenizer's): most entry
+    regexes are a row of literals with a few of these, read here in one loop."""
+    if flags & (_VERBOSE | _DEBUG):
+        return None
+    state = _p.State()
+    state.flags = flags
+    state.str = pattern
+    try:
+        tree, end = _quick_alternatives(pattern, 0, state, 0)
+        if end != len(pattern):  # an unbalanced `)`
+            return None
+        state.flags = _p.fix_flags(pattern, state.flags)
+    except (_LeftToRe, re.error, ValueError):
+        return None
+    return tree
+
+
+def _quick_alternatives(pattern: str, at: int, state: Any, depth: int) -> tuple[Any, int]:
+    """re's `_parse_sub` from `at`: the branches up to a `)` or the end, and where it stopped."""
+    items = []
+    while True:
+        item, at = _quick_sequence(pattern, at, state, depth)
+        items.append(item)
+        if pattern.startswith("|", at):
+            at += 1
+            continue
+        break
+    if len(items) == 1:
+        return items[0], at
+    return _branches(items, state), at
+
+
+def _branches(items: list[Any], state: Any) -> Any:
+    """re's `_parse_sub` on branches read: their common first items moved out, then one class
+    where each is one literal or class, else a BRANCH (the same steps as re's)."""
+    subpattern = _SUBPATTERN(state)
+    while True:
+        prefix = None
+        for item in items:
+            if not item:
+                break
+            if prefix is None:
+                prefix = item[0]
+            elif item[0] != prefix:
+                break
+        else:
+            for item in items:
+                del item[0]
+            subpattern.append(prefix)
+            continue
+        break
+    members: list[Any] = []
+    for item in items:
+        if len(item) != 1:
+            break
+        op, av = item[0]
+        if op is _c.LITERAL:
+            members.append((op, av))
+        elif op is _c.IN and av[0][0] is not _c.NEGATE:
+            members.extend(av)
+        else:
+            break
+    else:
+        subpattern.append((_c.IN, list(dict.fromkeys(members))))
+        return subpattern
+    subpattern.append((_c.BRANCH, (None, items)))
+    return subpattern
+
+
+def _quick_sequence(pattern: str, at: int, state: Any, depth: int) -> tuple[Any, int]:
+    """re's `_parse` from `at`: the items up to a `|`, a `)` or the end, and where it stopped."""
+    subpattern = _SUBPATTERN(state)
+    data = subpattern.data
+    end = len(pattern)
+    special = _p.SPECIAL_CHARS
+    while at < end:
+        char = pattern[at]
+        if char == "|" or char == ")":
+            break
+        at += 1
+        if char not in special:
+            data.append((_c.LITERAL, ord(char)))
+        elif char == "\\":
+            data.append(_quick_escape(pattern, at))
+            at += 1
+        elif char in _QUICK_REPEATS:
+            at = _quick_repeat(pattern, at, char, subpattern)
+        elif char == ".":
+            data.append((_c.ANY, None))
+        elif char == "(":
+            at = _quick_group(pattern, at, state, depth, data)
+        elif char == "^":
+            data.append((_c.AT, _c.AT_BEGINNING))
+        elif char == "$":
+            data.append((_c.AT, _c.AT_END))
+        else:
+            raise _LeftToRe(char)
+    for number in range(len(data) - 1, -1, -1):  # (re unwraps a plain group into its items)
+        op, av = data[number]
+        if op is _c.SUBPATTERN and av[:3] == _PLAIN_GROUP:
+            data[number : number + 1] = av[3].data
+    return subpattern, at
+
+
+def _quick_escape(pattern: str, at: int) -> tuple[Any, Any]:
+    """re's item for the escape whose backslash is just before `at` (its letter at `at`)."""
+    if at >= len(pattern):
+        raise _LeftToRe("a lone backslash")
+    escape = pattern[at - 1 : at + 1]
+    code = _p.CATEGORIES.get(escape) or _p.ESCAPES.get(escape)
+    if code is not None:
+        return code  # (re's own tuple, as its parser gives)
+    if pattern[at] in _ASCII_ALNUM:  # hex, octal, named, back-references, or an error
+        raise _LeftToRe(escape)
+    return (_c.LITERAL, ord(pattern[at]))
+
+
+def _quick_repeat(pattern: str, at: int, char: str, subpattern: Any) -> int:
+    """Make the last item of `subpattern` repeated by `char` (and a `?` or `+` at `at`); where
+    the reading goes on."""
+    data = subpattern.data
+    if not data:
+        raise _LeftToRe("nothing to repeat")
+    last = data[-1]
+    if last[0] is _c.AT or last[0] in _p._REPEATCODES:
+        raise _LeftToRe("nothing to repeat, or a repeat repeated")
+    if last[0] is _c.SUBPATTERN and last[1][:3] == _PLAIN_GROUP:
+        item = last[1][3]  # a plain group repeated: its body is
+    else:
+        item = _SUBPATTERN(subpattern.state, data[-1:])
+    kind = _c.MAX_REPEAT
+    if pattern.startswith("?", at):
+        kind, at = _c.MIN_REPEAT, at + 1
+    elif pattern.startswith("+", at):
+        kind, at = _c.POSSESSIVE_REPEAT, at + 1
+    low, high = _QUICK_REPEATS[char]
+    data[-1] = (kind, (low, high, item))
+    return at
+
+
+def _quick_group(pattern: str, at: int, state: Any, depth: int, data: list[Any]) -> int:
+    """Read a capturing or `(?:` group whose `(` is just before `at` into `data`; where the
+    reading goes on."""
+    capture = True
+    if pattern.startswith("?", at):
+        if not pattern.startswith("?:", at):
+            raise _LeftToRe("a group extension")
+        capture, at = False, at + 2
+    if depth >= _QUICK_DEPTH:
+        raise _LeftToRe("deep")
+    group = state.opengroup() if capture else None
+    body, at = _quick_alternatives(pattern, at, state, depth + 1)
+    if not pattern.startswith(")", at):
+        raise _LeftToRe("an unterminated group")
+    if group is not None:
+        state.closegroup(group, body)
+    data.append((_c.SUBPATTERN, (group, 0, 0, body)))
+    return at + 1
 
 
 # --- parsed once: a memo bounded in entries and in pattern characters ----------------------------

@@ -1,0 +1,116 @@
+"""The quick reader of the common regex shapes (`syntax._quick_tree`) gives what re's own
+parser gives: the same tree (items, nested SubPatterns and their widths), the same parse
+state, the same compiled code; and leaves to re's parser every pattern re would refuse."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex import syntax
+from tests.pattern_strategies import joined_patterns
+from tests.test_regex_parse_once import FLAGS, TRICKY
+
+from .conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import generate  # noqa: E402
+
+# the shapes the quick reader takes, and their edges (what it must leave to re's parser)
+WORDS = ["error", "Error", "a", "ß", "İ", "中文", "x_1", "", "K", r"\.", r"\d", r"\ ", "]", "}", "\\", r"\é", r"\b"]
+JOINERS = [
+    "", " ", ".*", ".+?", r"\s+", "|", "?", "*", "+", "**", "*+", "+?", "??", "(?:", ")", "(", "((", "))", "^", "$",
+    r"\w+", r"\\", r"\n", r"\e", r"\1", r"\x41", "(?:\\.\\d+)*", "(?:)", "()*", "|)", "(|", "^*", "[a-z]", "{2}", "(?i)",
+]  # fmt: skip
+PATTERNS = joined_patterns(WORDS, JOINERS, 8)
+EDGES = [
+    "", "|", "a|", "|a", "()", "(?:)", "(?:)*", "()+?", "(a)*+", "a|b|c", "a|b|(c)", "ab|ac|ad", "(?:ab|ac)x",
+    "a|[bc]", "x*?+", "*a", "a)", "(a", "(?:a", "(?", "a\\", r"\d|\w", r"\.|\-", "^+", "$?", r"\b*", r"\A+",
+    "((((a))))*", "(a|b)(c|d)", ".|a", r"\\|\t", "a" * 300,
+]  # fmt: skip
+
+
+def _same(quick: Any, plain: Any, quick_state: Any, plain_state: Any) -> bool:
+    """Whether two of re's trees (or parts of them) hold the same items, SubPatterns of the
+    same class, widths and state object."""
+    if isinstance(quick, syntax._SUBPATTERN) or isinstance(plain, syntax._SUBPATTERN):
+        return (
+            type(quick) is type(plain)
+            and quick.width == plain.width
+            and quick.state is quick_state
+            and plain.state is plain_state
+            and _same(quick.data, plain.data, quick_state, plain_state)
+        )
+    if isinstance(quick, (list, tuple)):
+        return (
+            type(quick) is type(plain)
+            and len(quick) == len(plain)
+            and all(_same(a, b, quick_state, plain_state) for a, b in zip(quick, plain, strict=True))
+        )
+    return type(quick) is type(plain) and quick == plain
+
+
+def _state(tree: Any) -> tuple[Any, ...]:
+    state = tree.state
+    return (state.flags, state.groupdict, state.groupwidths, state.lookbehindgroups, state.grouprefpos, state.str)
+
+
+def _check(pattern: str, flags: int) -> bool:
+    """Assert the quick reader agrees with re's parser on `pattern`; whether it read it."""
+    quick = syntax._quick_tree(pattern, flags)
+    try:
+        plain = syntax._p.parse(pattern, flags)
+    except Exception:
+        assert quick is None, pattern  # re refuses it: re's parser is to say why
+        return False
+    if quick is None:
+        return False
+    assert _same(quick, plain, quick.state, plain.state), pattern
+    assert _state(quick) == _state(plain), pattern
+    assert syntax._rc._code(quick, flags) == syntax._rc._code(plain, flags), pattern
+    assert _same(quick, plain, quick.state, plain.state), pattern  # the widths the compiler worked out too
+    return True
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_tricky_and_edge_patterns(flags: int) -> None:
+    for pattern in [*TRICKY, *EDGES]:
+        _check(pattern, flags)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pattern=PATTERNS, flags=st.sampled_from(FLAGS))
+def test_generated_patterns(pattern: str, flags: int) -> None:
+    _check(pattern, flags)
+
+
+def test_deadends_regexes(deadends_dir: Path) -> None:
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert len(patterns) > 1000
+    read = sum(_check(pattern, flags) for pattern in patterns for flags in (0, re.IGNORECASE))
+    assert read > len(patterns)  # most of them: the shortcut is taken
+
+
+@pytest.mark.parametrize("style", ["template", "mixed"])
+def test_generated_corpus_regexes(style: str) -> None:
+    rng = random.Random(51)
+    patterns = {generate.make_entry(index, rng, style)["regex"] for index in range(400)}
+    read = sum(_check(pattern, 0) for pattern in patterns)
+    assert read >= 0.9 * len(patterns)
+
+
+def test_parse_and_compile_read_quickly_as_re_does(fresh: None) -> None:
+    for pattern in ["ERROR\\ \\[a_b\\]\\ took\\ \\d+(?:\\.\\d+)*\\ ms", "(fatal.*expected.*src/x\\.py|user.*job)"]:
+        assert syntax._quick_tree(pattern, 0) is not None
+        assert syntax.compiled(pattern, 0) == re.compile(pattern)
+        syntax.clear_memo()
+        assert syntax.parse(pattern, 0).nodes == syntax._seq(syntax._p.parse(pattern, 0).data)
