@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import syntax
+from entrykit.regex import compiling, syntax
 from tests.pattern_strategies import joined_patterns
 from tests.test_regex_parse_once import FLAGS, TRICKY
 
@@ -114,3 +114,29 @@ def test_parse_and_compile_read_quickly_as_re_does(fresh: None) -> None:
         assert syntax.compiled(pattern, 0) == re.compile(pattern)
         syntax.clear_memo()
         assert syntax.parse(pattern, 0).nodes == syntax._seq(syntax._p.parse(pattern, 0).data)
+
+
+def test_a_pattern_compiled_and_analysed_is_read_once(fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pattern is read once, by the quick reader or by re's parser, however it is asked for."""
+    reads: list[str] = []
+    quick, parse = syntax._quick_tree, syntax._p.parse
+
+    def counted_quick(pattern: str, flags: int) -> Any:
+        tree = quick(pattern, flags)
+        if tree is not None:
+            reads.append(pattern)
+        return tree
+
+    def counted_parse(pattern: str, flags: int = 0) -> Any:
+        reads.append(pattern)
+        return parse(pattern, flags)
+
+    monkeypatch.setattr(syntax, "_quick_tree", counted_quick)
+    monkeypatch.setattr(syntax._p, "parse", counted_parse)
+    for number in range(100):  # more than the hand-off holds: each is taken while it is there
+        pattern = f"(?P<n>entry {number}) (x|y)+"  # (a named group: re's parser)
+        compiling.compile_pattern(pattern, re.IGNORECASE)
+        syntax.parse(pattern, re.IGNORECASE)
+        syntax.parse(f"analysed first {number}", 0)  # (the quick reader)
+        compiling.compile_pattern(f"analysed first {number}", 0)
+    assert len(reads) == 200 and len(set(reads)) == 200

@@ -720,6 +720,9 @@ _QUICK_DEPTH = 32  # groups nested deeper are left to re's parser (and its recur
 _QUICK_REPEATS = {"*": (0, _c.MAXREPEAT), "+": (1, _c.MAXREPEAT), "?": (0, 1)}
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _PLAIN_GROUP = (None, 0, 0)  # a SUBPATTERN's (group, add_flags, del_flags) that re unwraps
+# characters re reads as themselves, and a backslash before anything but a letter or a digit
+_LITERAL_RUN = re.compile(r"(?:[^.\\\[{()*+?^$|]|\\[^0-9A-Za-z])+")
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 
 
 class _LeftToRe(Exception):
@@ -806,14 +809,20 @@ def _quick_sequence(pattern: str, at: int, state: Any, depth: int) -> tuple[Any,
     data = subpattern.data
     end = len(pattern)
     special = _p.SPECIAL_CHARS
+    literal_run = _LITERAL_RUN.match
+    plain_groups = False
     while at < end:
         char = pattern[at]
         if char == "|" or char == ")":
             break
+        if char not in special or char == "\\":
+            run = literal_run(pattern, at)
+            if run is not None:
+                data += _literals(run.group())
+                at = run.end()
+                continue
         at += 1
-        if char not in special:
-            data.append((_c.LITERAL, ord(char)))
-        elif char == "\\":
+        if char == "\\":
             data.append(_quick_escape(pattern, at))
             at += 1
         elif char in _QUICK_REPEATS:
@@ -822,17 +831,36 @@ def _quick_sequence(pattern: str, at: int, state: Any, depth: int) -> tuple[Any,
             data.append((_c.ANY, None))
         elif char == "(":
             at = _quick_group(pattern, at, state, depth, data)
+            plain_groups = plain_groups or data[-1][1][0] is None
         elif char == "^":
             data.append((_c.AT, _c.AT_BEGINNING))
         elif char == "$":
             data.append((_c.AT, _c.AT_END))
         else:
             raise _LeftToRe(char)
-    for number in range(len(data) - 1, -1, -1):  # (re unwraps a plain group into its items)
+    if plain_groups:
+        _unwrap_plain_groups(data)
+    return subpattern, at
+
+
+def _literals(run: str) -> list[tuple[Any, int]]:
+    """re's items for a run of literal characters and escaped punctuation (`_LITERAL_RUN`)."""
+    if "\\" in run:
+        run = _ESCAPED.sub(_escaped_character, run)
+    literal = _c.LITERAL
+    return [(literal, code) for code in map(ord, run)]
+
+
+def _escaped_character(escape: re.Match[str]) -> str:
+    return escape.group(1)
+
+
+def _unwrap_plain_groups(data: list[Any]) -> None:
+    """Put each plain group's items in its place, as re's `_parse` does before it returns."""
+    for number in range(len(data) - 1, -1, -1):
         op, av = data[number]
         if op is _c.SUBPATTERN and av[:3] == _PLAIN_GROUP:
             data[number : number + 1] = av[3].data
-    return subpattern, at
 
 
 def _quick_escape(pattern: str, at: int) -> tuple[Any, Any]:
