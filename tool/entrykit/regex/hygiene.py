@@ -7,6 +7,7 @@ Modelled on eslint-plugin-regexp where its checks matter for looking a message u
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -15,6 +16,9 @@ from entrykit.regex.literal_index import fold
 
 SHORTHANDS = "dDsSwWbB"
 _BACKSLASH = ord("\\")
+# how a literal backslash is spelled: escaped (`\\\\`), or by its code (`\\x5c`, `\\u005c`,
+# `\\U0000005c`, `\\N{REVERSE SOLIDUS}`, octal `\\134`); a pattern with none of these holds none
+_BACKSLASH_SPELLING = re.compile(r"\\[\\xuUN0-7]")
 
 
 def _first_char(node: syntax.Node) -> int | None:
@@ -30,7 +34,7 @@ def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
     """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
     `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
     found: list[str] = []
-    if "\\" not in parsed.pattern:  # a literal backslash is always spelled with one (`\\\\`, `\\x5c`)
+    if _BACKSLASH_SPELLING.search(parsed.pattern) is None:  # (no literal backslash: nothing to find)
         return found
     for seq in parsed.sequences:
         for here, after in pairwise(seq):
@@ -45,6 +49,8 @@ def line_anchors(parsed: syntax.Parsed) -> list[str]:
     """The `^` and `$` anchors that hold only at the very start or end of the whole text
     (MULTILINE is not in force at them)."""
     found: list[str] = []
+    if "^" not in parsed.pattern and "$" not in parsed.pattern:  # (each is spelled so, and only so)
+        return found
     for node, flags in parsed.walked:
         anchor = isinstance(node, syntax.Anchor) and node.kind in ("^", "$")
         if anchor and not flags & syntax.MULTILINE and node.kind not in found:  # type: ignore[union-attr]
@@ -70,6 +76,8 @@ def obscure_ranges(parsed: syntax.Parsed) -> list[str]:
     `A-Z`, `a-z`, or start or end outside them (`[A-z]` holds `[\\]^_` and a backtick,
     `[+-.]` a comma)."""
     found: list[str] = []
+    if "-" not in parsed.pattern:  # (a class range is always spelled with a dash)
+        return found
     for node, _ in parsed.walked:
         if not isinstance(node, syntax.CharClass):
             continue

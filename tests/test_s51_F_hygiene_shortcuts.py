@@ -1,0 +1,114 @@
+"""ET211-ET213's checks skip their walk of the regex where its text shows there is nothing to
+find (no spelling of a literal backslash, no `^` or `$`, no dash): they find what the plain walks
+find."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit.regex import hygiene, syntax
+from tests.pattern_strategies import joined_patterns
+from tests.test_regex_parse_once import FLAGS, TRICKY
+
+from .conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import generate  # noqa: E402
+
+WORDS = ["error", "a", "s", "d", "", "K", "ß", r"\.", r"\d", r"\\", "-", "^", "$", "]"]
+JOINERS = [
+    "", " ", ".*", "|", "(", ")", "(?:", "(?m)", "(?m:", "(?-m:", "[", "]", "[^", "[a-z]", "[A-z]", "[+-.]", "-",
+    r"\\", r"\\s", r"\x5c", r"\x5cd", r"\u005cw", r"\U0000005cb", r"\N{REVERSE SOLIDUS}", r"\134", r"\0134S", r"[\\]",
+    r"[\x5c]d", "^", "$", r"\A", r"\Z", r"\b", "+", "?", "{2}", r"\-", "[-a]", "[a-]",
+]  # fmt: skip
+PATTERNS = joined_patterns(WORDS, JOINERS, 8)
+
+
+def _plain_double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
+    found: list[str] = []
+    for seq in parsed.sequences:
+        for here, after in pairwise(seq):
+            if isinstance(here, syntax.Char) and here.code == hygiene._BACKSLASH:
+                code = hygiene._first_char(after)
+                if code is not None and chr(code) in hygiene.SHORTHANDS and f"\\{chr(code)}" not in found:
+                    found.append(f"\\{chr(code)}")
+    return found
+
+
+def _plain_line_anchors(parsed: syntax.Parsed) -> list[str]:
+    found: list[str] = []
+    for node, flags in parsed.walked:
+        anchor = isinstance(node, syntax.Anchor) and node.kind in ("^", "$")
+        if anchor and not flags & syntax.MULTILINE and node.kind not in found:  # type: ignore[union-attr]
+            found.append(node.kind)  # type: ignore[union-attr]
+    return found
+
+
+def _plain_obscure_ranges(parsed: syntax.Parsed) -> list[str]:
+    found: list[str] = []
+    for node, _ in parsed.walked:
+        if not isinstance(node, syntax.CharClass):
+            continue
+        for item in node.items:
+            if not isinstance(item, syntax.CharRange) or item.low == item.high:
+                continue
+            low, high = item.low, item.high
+            if not (0x21 <= low <= 0x7E and 0x21 <= high <= 0x7E):
+                continue
+            if hygiene._family(low) is None or hygiene._family(low) != hygiene._family(high):
+                label = f"{chr(low)}-{chr(high)}"
+                if label not in found:
+                    found.append(label)
+    return found
+
+
+def _check(pattern: str, flags: int) -> None:
+    try:
+        parsed = syntax.parse(pattern, flags)
+    except Exception:
+        return
+    assert hygiene.double_escaped_shorthands(parsed) == _plain_double_escaped_shorthands(parsed), pattern
+    assert hygiene.line_anchors(parsed) == _plain_line_anchors(parsed), pattern
+    assert hygiene.obscure_ranges(parsed) == _plain_obscure_ranges(parsed), pattern
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_tricky_patterns(flags: int) -> None:
+    for pattern in [*TRICKY, r"a\\sb", r"x\x5cd", r"[\\]w", r"\134S", r"^a$", "(?m)^a$", "[A-z]", "[+-.]", "a-b"]:
+        _check(pattern, flags)
+
+
+def test_the_checks_still_find() -> None:
+    assert hygiene.double_escaped_shorthands(syntax.parse(r"a\x5cd \\s")) == ["\\d", "\\s"]
+    assert hygiene.line_anchors(syntax.parse("^a|b$")) == ["^", "$"]
+    assert hygiene.obscure_ranges(syntax.parse("[A-z]")) == ["A-z"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(pattern=PATTERNS, flags=st.sampled_from(FLAGS))
+def test_generated_patterns(pattern: str, flags: int) -> None:
+    _check(pattern, flags)
+
+
+def test_deadends_regexes(deadends_dir: Path) -> None:
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
+    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+    assert len(patterns) > 1000
+    for pattern in patterns:
+        _check(pattern, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("style", ["template", "mixed"])
+def test_generated_corpus_regexes(style: str) -> None:
+    rng = random.Random(51)
+    for pattern in {generate.make_entry(index, rng, style)["regex"] for index in range(400)}:
+        _check(pattern, 0)
