@@ -502,6 +502,10 @@ def top_alternatives(pattern: str) -> tuple[str, ...]:
     return (pattern,)
 
 
+# the characters `_alternations` reads; it passes over the others, which change nothing there
+_STRUCTURE = re.compile(r"[\\\[\]()|]")
+
+
 def _alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
     """`source_alternatives`, each marked True for the pattern's outermost level (or that of
     a plain group around all of it)."""
@@ -510,7 +514,12 @@ def _alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
     opened: list[int] = [0]  # where each frame's group opens
     at, size = 0, len(pattern)
     in_class = False
+    structure = _STRUCTURE.search
     while at < size:
+        mark = structure(pattern, at)
+        if mark is None:
+            break
+        at = mark.start()
         char = pattern[at]
         if char == "\\":
             at += 2
