@@ -55,7 +55,7 @@ def weight(char: str) -> float:
 
 def information(text: str) -> float:
     """What `text` tells, in Latin letters' worth (the sum of its characters' weights)."""
-    return sum(_hundredths(char) for char in text) / 100
+    return sum(map(_hundredths, text)) / 100  # (the same sum: no generator frame per character)
 
 
 def least_information(query: Query) -> tuple[float, str | None]:
