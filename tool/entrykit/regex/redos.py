@@ -1219,35 +1219,45 @@ _SHORTCUT_CLASS_ITEMS = 200
 def provably_unreported(parsed: syntax.Parsed, mode: str, from_degree: int) -> bool:
     """True when `analyse` with `report_from_degree=from_degree` certainly returns [] for
     `parsed`, decided from its shape alone: no automaton is built."""
-    shape = _loop_shape(parsed.nodes)
+    most_loops = max(from_degree, 2) - 1 - (1 if mode == "search" else 0)
+    shape = _loop_shape(parsed.nodes, (most_loops, _SHORTCUT_POSITIONS, _SHORTCUT_CLASS_ITEMS))
     if shape is None:
         return False
     loops, positions, items = shape
     if positions > _SHORTCUT_POSITIONS or items > _SHORTCUT_CLASS_ITEMS:
         return False
-    return loops + (1 if mode == "search" else 0) < max(from_degree, 2)
+    return loops <= most_loops
 
 
 _ONE_POSITION = frozenset((syntax.Char, syntax.AnyChar, syntax.NotChar))
 
+# The most (loops along one path, positions, class items) a shape may reach and still be
+# provably unreported; None where nothing is past them yet (inside `X{0}`, see `_node_shape`).
+_ShapeCaps = tuple[int, int, int] | None
 
-def _loop_shape(nodes: Seq) -> tuple[int, int, int] | None:
+
+def _loop_shape(nodes: Seq, caps: _ShapeCaps = None) -> tuple[int, int, int] | None:
     """(most loops along one path, positions, class items) of a regex whose loops each
     repeat one character; None for any other shape (nested loops, looping groups,
-    lookarounds, atomic groups, backreferences, conditionals, astral class ranges)."""
+    lookarounds, atomic groups, backreferences, conditionals, astral class ranges), and,
+    as soon as part of it is past `caps`, for a shape that would be past them whole."""
     loops = positions = items = 0
     for node in nodes:
         if type(node) in _ONE_POSITION:  # the commonest
             positions += 1
             continue
-        shape = _node_shape(node)
+        shape = _node_shape(node, caps)
         if shape is None:
             return None
         loops, positions, items = loops + shape[0], positions + shape[1], items + shape[2]
+        # Every count only grows from a part to the whole (but inside `X{0}`, never capped):
+        # a part past the caps is a whole past them, whatever the rest holds.
+        if caps is not None and (loops > caps[0] or positions > caps[1] or items > caps[2]):
+            return None
     return loops, positions, items
 
 
-def _node_shape(node: syntax.Node) -> tuple[int, int, int] | None:
+def _node_shape(node: syntax.Node, caps: _ShapeCaps) -> tuple[int, int, int] | None:
     if isinstance(node, syntax.CHARACTER_NODES):
         if isinstance(node, CharClass):
             if any(isinstance(i, CharRange) and i.high > 0xFFFF for i in node.items):
@@ -1257,24 +1267,32 @@ def _node_shape(node: syntax.Node) -> tuple[int, int, int] | None:
     if isinstance(node, syntax.Anchor):
         return 0, 0, 0
     if isinstance(node, syntax.Group):
-        return _loop_shape(node.body)
+        return _loop_shape(node.body, caps)
     if isinstance(node, syntax.Alternation):
-        shapes = [_loop_shape(branch) for branch in node.branches]
-        known = [shape for shape in shapes if shape is not None]
-        if len(known) != len(shapes):
-            return None
-        return max(s[0] for s in known), sum(s[1] for s in known), sum(s[2] for s in known)
+        return _alternation_shape(node, caps)
     if isinstance(node, syntax.Repeat) and node.kind != syntax.POSSESSIVE:
-        body = _loop_shape(node.body)
-        if body is None:
-            return None
         high = node.high
         if high is None or high * max(_size(node.body), 1) > _EXPAND_LIMIT:  # the builder's loop
             if len(node.body) != 1 or not isinstance(node.body[0], syntax.CHARACTER_NODES):
                 return None
-            return 1, node.low + 1, body[2]
-        return body[0] * high, body[1] * high, body[2]
+            body = _loop_shape(node.body, caps)
+            return None if body is None else (1, node.low + 1, body[2])
+        # `X{0}` counts none of its loops and positions: past the caps inside, not outside.
+        body = _loop_shape(node.body, caps if high else None)
+        return None if body is None else (body[0] * high, body[1] * high, body[2])
     return None
+
+
+def _alternation_shape(node: syntax.Alternation, caps: _ShapeCaps) -> tuple[int, int, int] | None:
+    """The shape of an alternation: its branches' most loops, and their positions and
+    class items summed; None from the first branch that is None."""
+    loops = positions = items = 0
+    for branch in node.branches:
+        shape = _loop_shape(branch, caps)
+        if shape is None:
+            return None
+        loops, positions, items = max(loops, shape[0]), positions + shape[1], items + shape[2]
+    return loops, positions, items
 
 
 def _describe(auto: _Automaton, members: Iterable[int]) -> str:
