@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
-import hashlib
 import heapq
 import itertools
 import re
@@ -37,6 +36,11 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+try:  # the builtin SHA-1: OpenSSL's takes longer to set up than a shingle takes to hash
+    from _sha1 import sha1 as _sha1  # type: ignore[import-not-found]
+except ImportError:  # (a Python built without it)
+    from hashlib import sha1 as _sha1
 
 from entrykit import message_tokens
 from entrykit.deferred import deferred
@@ -256,10 +260,9 @@ def _affine(num_perm: int, length: int) -> tuple[Any, Any]:
     return np.ascontiguousarray(a[:length]), np.ascontiguousarray(b[:length])
 
 
-@lru_cache(maxsize=1 << 16)  # a corpus repeats its shingles many times over
 def _shingle_hash(text: str) -> int:
     """SHA-1's first four bytes of the text (little-endian), through MurmurHash3's finalizer."""
-    h = int.from_bytes(hashlib.sha1(text.encode("utf-8")).digest()[:4], "little")
+    h: int = _FIRST_WORD(_sha1(text.encode("utf-8")).digest())[0]
     h ^= h >> 16
     h = (h * 0x85EBCA6B) & 0xFFFFFFFF
     h ^= h >> 13
@@ -267,7 +270,27 @@ def _shingle_hash(text: str) -> int:
     return h ^ (h >> 16)
 
 
-def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
+_FIRST_WORD = struct.Struct("<I").unpack_from
+# A corpus repeats its shingles many times over: each is hashed once per process (a dict,
+# not an lru_cache: a lookup that reorders nothing is several times cheaper).
+_SHINGLE_HASHES: dict[str, int] = {}
+SHINGLE_HASHES_KEPT = 1 << 17  # beyond this many, the dict starts again (a bound on memory)
+
+
+def _shingle_hashes(shingles: Collection[str]) -> array[int]:
+    """`_shingle_hash` of each shingle, in order, as an array of C integers."""
+    known = _SHINGLE_HASHES
+    new = set(shingles).difference(known)
+    if new:
+        if len(known) + len(new) > SHINGLE_HASHES_KEPT:
+            known.clear()
+            new = set(shingles)
+        for text in new:
+            known[text] = _shingle_hash(text)
+    return array(_UINT32, map(known.__getitem__, shingles))
+
+
+def minhash(shingles: Collection[str], num_perm: int = NUM_PERM) -> Any:
     """The MinHash signature of a set of strings (uint32 array), equal to datasketch's
     `MinHash(num_perm).update_batch(...)`: SHA-1's first four bytes, MurmurHash3's
     finalizer, then the affine maps. Computed here because importing datasketch pulls
@@ -275,17 +298,19 @@ def minhash(shingles: Iterable[str], num_perm: int = NUM_PERM) -> Any:
     return _minhash(shingles, num_perm, num_perm)
 
 
-def _minhash(shingles: Iterable[str], num_perm: int, length: int) -> Any:
+def _minhash(shingles: Collection[str], num_perm: int, length: int) -> Any:
     """The first `length` values of `minhash` (a minimum does not depend on the order it is taken in)."""
     import numpy as np
 
     # an array of C integers read as numpy's: numpy reads a list of Python integers one by one
-    hashed = np.frombuffer(array(_UINT32, map(_shingle_hash, shingles)), dtype=np.uint32)
+    hashed = np.frombuffer(_shingle_hashes(shingles), dtype=np.uint32)
     if not len(hashed):
         return np.full(length, (1 << 32) - 1, dtype=np.uint32)
     a, b = _affine(num_perm, length)
     # uint32 arithmetic wraps mod 2**32, as the affine maps are defined
-    return np.minimum.reduce(np.multiply.outer(hashed, a) + b, axis=0)
+    images = np.multiply.outer(hashed, a)
+    np.add(images, b, out=images)
+    return np.minimum.reduce(images, axis=0)
 
 
 # The `array` type code of a four-byte unsigned integer: `I` wherever a C int has 32 bits.
@@ -306,20 +331,18 @@ def prepare_band_keys(threshold: float, num_perm: int = NUM_PERM) -> None:
     _band_mix(rows)
 
 
-def band_keys(shingles: Iterable[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
+def band_keys(shingles: Collection[str], threshold: float, num_perm: int = NUM_PERM) -> tuple[int, ...]:
     """One hash per LSH band of the MinHash of `shingles`: two sets share a candidate bucket
     when one of their band keys is equal."""
     return tuple(_band_array(shingles, threshold, num_perm).tolist())
 
 
-def _band_array(shingles: Iterable[str], threshold: float, num_perm: int) -> Any:
+def _band_array(shingles: Collection[str], threshold: float, num_perm: int) -> Any:
     """`band_keys` as a numpy uint64 array: each band's rows times `_band_mix`, summed
     (wrapping mod 2**64: a hash of the band's rows)."""
-    import numpy as np
-
     bands, rows = band_layout(threshold, num_perm)
-    block = _minhash(shingles, num_perm, bands * rows).astype(np.uint64).reshape(bands, rows)
-    return block @ _band_mix(rows)
+    # (uint32 rows times the uint64 mix: matmul reads the rows as uint64 itself)
+    return _minhash(shingles, num_perm, bands * rows).reshape(bands, rows) @ _band_mix(rows)
 
 
 def _bucket_links(members: list[int]) -> list[tuple[int, int]]:
@@ -657,15 +680,23 @@ def entry_band_blob(entry: Entry, threshold: float) -> bytes:
         and len(known[3]) % 8 == 0
     ):
         return known[3]
+    normalized, ids, _, _ = profile(entry)
+    blob = _band_blob(normalized, ids, threshold)
+    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, blob)
+    return blob
+
+
+@lru_cache(maxsize=4096)  # entries of one template often share their signature's words and id words
+def _band_blob(normalized: str, ids: tuple[str, ...], threshold: float) -> bytes:
+    """The band keys of a normalised signature and id shingles, as `entry_band_blob` keeps them."""
     # The shingles as a list, repeats and all: a MinHash is a minimum, which a repeat
     # leaves as it is, so the set `entry_shingles` gives need not be built.
-    normalized, ids, _, _ = profile(entry)
     words = normalized.split()
     shingles = [*words, *map(" ".join, itertools.pairwise(words)), *ids]
     # one bytes object, not 25 big integers: summaries load much faster from the cache
-    blob: bytes = _band_array(shingles, threshold, NUM_PERM).astype("<u8").tobytes()
-    entry.facts["bands"] = (PROFILE_VERSION, threshold, NUM_PERM, blob)
-    return blob
+    # (`copy=False`: no copy where the machine's own order is little-endian)
+    keys: bytes = _band_array(shingles, threshold, NUM_PERM).astype("<u8", copy=False).tobytes()
+    return keys
 
 
 def entry_band_keys(entry: Entry, threshold: float) -> tuple[int, ...]:
