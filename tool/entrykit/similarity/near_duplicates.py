@@ -143,6 +143,10 @@ def id_tokens(entry_id: str) -> list[str]:
 
 
 def _env_like(token: str) -> bool:
+    if token.isalpha():  # (no letter is a digit) a word names an environment by itself alone
+        return token in _ENV_WORDS or (len(token) == 2 and token not in _NOT_CODES)
+    if token.isdigit():  # a bare number, not an environment's name
+        return False
     has_digit = any(map(str.isdigit, token))
     has_alpha = any(map(str.isalpha, token))
     if has_digit and has_alpha:  # nginx1, py311, node20, win10
@@ -647,6 +651,9 @@ def profile(entry: Entry) -> tuple[str, tuple[str, ...], str | None, tuple[str, 
 Profile = tuple[int, str, tuple[str, ...], str | None, tuple[str, ...], tuple[str, ...]]
 
 
+_ID_WORD = "id:"  # what an id's word starts with among a signature's shingles
+
+
 def _profile(entry: Entry) -> Profile:
     """What near-duplicate search reads of one entry, as the per-file `dupes` fact keeps it
     (cached with the file): its version, the four parts `profile` gives, and the actions of
@@ -657,9 +664,10 @@ def _profile(entry: Entry) -> Profile:
         return (PROFILE_VERSION, known[1], tuple(known[2]), known[3], tuple(known[4]), tuple(known[5]))
     signature = entry.str_field("signature") or ""
     normalized = normalize_signature(signature)
-    ids = tuple(f"id:{t}" for t in id_tokens(entry.id)) if entry.id else ()
+    entry_id = entry.id
+    ids = tuple(map(_ID_WORD.__add__, id_tokens(entry_id))) if entry_id else ()
     names = tuple(sorted(family_search.name_words(signature, PLACEHOLDERS)))
-    variant = variant_key(entry.id) if entry.id else None
+    variant = variant_key(entry_id) if entry_id else None
     actions = tuple(
         w["action"] for w in entry.list_field("workarounds") if isinstance(w, dict) and isinstance(w.get("action"), str)
     )
