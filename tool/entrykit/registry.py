@@ -146,9 +146,11 @@ class Context:
         """The settings section `name` as `reader` makes it, made once per context: a rule
         asks for its settings on every entry, and the settings do not change during a run."""
         key = (name, reader)
-        if key not in self._read:
-            self._read[key] = reader(self.section(name))
-        return self._read[key]
+        try:
+            return self._read[key]  # (one lookup: a rule asks on every entry, the first time once)
+        except KeyError:
+            made = self._read[key] = reader(self.section(name))
+            return made
 
 
 EntryRule = Callable[["Entry", Context], Iterable[Finding]]

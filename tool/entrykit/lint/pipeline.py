@@ -112,6 +112,7 @@ class Checker:
                 memo=self.memo,
             )
             self.rules.append((rule, ctx))
+        self._runs = {rerun: _rule_runs(self.rules, rerun) for rerun in Rerun}
         self.facts = [f for f in registry.all_facts() if any(config.enabled(c) for c in f.rules)]
         self.all_facts = self.facts
         self.fact_context = registry.Context(
@@ -133,19 +134,17 @@ class Checker:
         """(undated, dated) findings of the entry rules `rerun` asks for, places resolved."""
         undated: list[StoredFinding] = []
         dated: list[StoredFinding] = []
-        for rule, ctx in self.rules:
-            if rerun is Rerun.NONE or (rerun is Rerun.DATED and not rule.dated):
-                continue
-            assert rule.func is not None
+        for rule, func, ctx, is_dated in self._runs[rerun]:
             try:
-                found = list(rule.func(entry, ctx))
+                found = list(func(entry, ctx))
             except EntrykitError:  # the configuration (a schema that cannot be read), not the rule
                 raise
             except Exception as exc:  # a bug in a rule, not in the data: name both
                 raise RuleCrashed(rule.code, entry.path, exc) from exc
-            out = dated if rule.dated else undated
-            for finding in found:
-                out.append(self._store(rule, entry, finding))
+            if found:
+                out = dated if is_dated else undated
+                for finding in found:
+                    out.append(self._store(rule, entry, finding))
         return undated, dated
 
     def _store(self, rule: registry.Rule, entry: Entry, finding: Finding) -> StoredFinding:
@@ -154,7 +153,7 @@ class Checker:
             RelatedPlace(None, *entry.locate(other.pointer), other.pointer)
             for other in finding.related
             if other.path == entry.path  # entry rules can only point into their own file
-        )
+        ) if finding.related else ()
         return StoredFinding.of(rule.code, finding, place, related, self.config.severity(rule, finding.severity))
 
     def summarize(self, record: FileRecord, entry: Entry) -> None:
@@ -218,6 +217,19 @@ class Checker:
             record.memo = self.memo.take_added()
             return record
         return self.check_entry(record, loaded, rerun, facts)
+
+
+RuleRun = tuple[registry.Rule, registry.EntryRule, registry.Context, bool]
+
+
+def _rule_runs(rules: Sequence[tuple[registry.Rule, registry.Context]], rerun: Rerun) -> list[RuleRun]:
+    """(rule, function, context, dated) of each rule `rerun` asks for, in order: read once
+    per checker rather than once per rule and file."""
+    return [
+        (rule, rule.func, ctx, rule.dated)
+        for rule, ctx in rules
+        if rule.func is not None and (rerun is Rerun.ALL or (rerun is Rerun.DATED and rule.dated))
+    ]
 
 
 _WORKER: dict[str, Any] = {}
