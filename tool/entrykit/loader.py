@@ -6,7 +6,7 @@ import codecs
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -236,13 +236,17 @@ def _outside(path: Path, folder: Path | None) -> bool:
     return inside(os.path.realpath(path.parent)) and not inside(os.path.realpath(path))
 
 
-def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) -> bytes | str:
+def read_entry_bytes(
+    abspath: Path, max_bytes: int, within: Path | None = None, info: os.stat_result | None = None
+) -> bytes | str:
     """The file's bytes, or why they cannot be read as an entry (never blocks, never reads
-    more than `max_bytes` + 1 bytes, never follows a link out of `within`)."""
+    more than `max_bytes` + 1 bytes, never follows a link out of `within`). `info`: what
+    `os.stat` said of the file just now, when the caller asked it already."""
     try:
         if _outside(abspath, within):
             return f"symbolic link to `{os.readlink(abspath)}`, outside the corpus; not read"
-        info = abspath.stat()
+        if info is None:
+            info = abspath.stat()
         if stat.S_ISDIR(info.st_mode):
             try:
                 os.scandir(abspath).close()
@@ -253,17 +257,33 @@ def read_entry_bytes(abspath: Path, max_bytes: int, within: Path | None = None) 
             return "is not a regular file (a pipe, socket or device); not read"
         if info.st_size > max_bytes:
             return f"file is {info.st_size:,} bytes, over the limit of {max_bytes:,}"
-        with open(abspath, "rb") as stream:
+        # (unbuffered: a buffered file is a second object, and asks the system whether the
+        # file is a terminal, for one read)
+        with open(abspath, "rb", buffering=0) as stream:
             # Sized by what stat says, not by the limit: `read(n)` allocates n bytes first,
             # and a buffer of the limit for every file cost more than the read itself.
-            raw = stream.read(info.st_size + 1)
+            raw = read_up_to(stream.read, info.st_size + 1)
             if len(raw) > info.st_size:  # it grew since stat, or stat does not know its size
-                raw += stream.read(max_bytes + 1 - len(raw))
+                raw += read_up_to(stream.read, max_bytes + 1 - len(raw))
     except OSError as exc:
         return f"cannot read file: {exc.strerror or exc}"
     if len(raw) > max_bytes:  # it grew since stat, or stat does not know its size
         return f"file is over the limit of {max_bytes:,} bytes"
     return raw
+
+
+def read_up_to(read: Callable[[int], bytes | None], count: int) -> bytes:
+    """`count` bytes of an unbuffered file (its `read`) from where it stands, fewer only at
+    its end: what a buffered `read(count)` gives (a read may return less than asked)."""
+    first = read(count) or b""
+    if not first or len(first) == count:
+        return first
+    chunks = [first]
+    count -= len(first)
+    while count > 0 and (chunk := read(count)):
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_small_file(path: Path, limit: int) -> bytes:
@@ -330,7 +350,7 @@ def load(
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")
             return fail(line, col, message)
-    if not text.strip():
+    if not text or text.isspace():  # (`strip` would copy the whole text to say so)
         return fail(1, 1, "file is empty")
     fmt = file_format(abspath)
     parsed = parse_text(text, fmt, limits)

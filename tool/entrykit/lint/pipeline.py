@@ -63,6 +63,11 @@ def file_stat(path: Path | str, now: int | None = None) -> Stat | None:
         st = os.stat(path)
     except OSError:
         return None
+    return trusted_stat(st, now)
+
+
+def trusted_stat(st: os.stat_result, now: int | None = None) -> Stat | None:
+    """`file_stat` of what `os.stat` said of a file."""
     if (time.time_ns() if now is None else now) - st.st_mtime_ns < RACY_NS:
         return None
     return (st.st_mtime_ns, st.st_size, st.st_ino)
@@ -199,8 +204,12 @@ class Checker:
             record.text = task.text
             record.digest = content_digest(task.text.encode("utf-8", "surrogatepass"))
         else:
-            record.stat = file_stat(task.abspath)
-            got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root)
+            try:  # (one stat for the record and the read)
+                info: os.stat_result | None = os.stat(task.abspath)
+            except OSError:  # (the read says why)
+                info = None
+            record.stat = trusted_stat(info) if info is not None else None
+            got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root, info)
             if isinstance(got, bytes):
                 raw = got
                 record.digest = content_digest(raw)

@@ -1,0 +1,70 @@
+"""A file's check reads it with one stat for its record and its read, through an
+unbuffered file (`loader.read_up_to`), and tells an empty text without copying it: the
+same stat, bytes and failures as before."""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit import loader
+from entrykit.config import load_config
+from entrykit.lint import engine, pipeline
+
+DAY = date(2026, 12, 5)
+
+
+def test_a_files_record_stat_is_the_stat_of_it(tmp_path: Path) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_text("id: demo/a\nsignature: x\n", encoding="utf-8")
+    os.utime(path, ns=(10**18, 10**18))  # (long before now: a stat to trust)
+    config = engine.configured(load_config(tmp_path))
+    record = pipeline.Checker(config, DAY).check_file(pipeline.Task(path, "e.yaml", "e.yaml", "yaml", True))
+    assert record.stat == pipeline.file_stat(path) is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=5000), step=st.integers(1, 4096))
+def test_read_up_to_gives_what_a_buffered_read_gives(tmp_path_factory: Any, data: bytes, step: int) -> None:
+    path = tmp_path_factory.mktemp("read") / "f"
+    path.write_bytes(data)
+    for count in (0, 1, len(data), len(data) + 1, len(data) + 100):
+        with open(path, "rb") as stream:
+            wanted = stream.read(count)
+        with open(path, "rb", buffering=0) as raw:
+
+            def short_read(asked: int) -> bytes | None:  # a read may return less than asked
+                return raw.read(min(asked, step))
+
+            got = loader.read_up_to(short_read, count)
+        assert got == wanted
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 4096, 70_000])
+def test_read_entry_bytes_with_a_given_stat_reads_the_file_whole(tmp_path: Path, size: int) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_bytes(b"x" * 10)
+    earlier = os.stat(path)  # (a stat from before the file grew: the read goes on to its end)
+    data = bytes(i % 251 for i in range(size))
+    path.write_bytes(data)
+    assert loader.read_entry_bytes(path, 100_000, tmp_path, earlier) == data
+    assert loader.read_entry_bytes(path, 100_000, tmp_path, os.stat(path)) == data
+    assert loader.read_entry_bytes(path, 100_000, tmp_path) == data
+    over = loader.read_entry_bytes(path, 4095, tmp_path, earlier)
+    assert (over == data) if size <= 4095 else isinstance(over, str) and "over the limit" in over
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(" \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000x"), max_size=12))
+def test_a_text_is_empty_when_strip_leaves_nothing(tmp_path_factory: Any, text: str) -> None:
+    got = loader.load(tmp_path_factory.mktemp("e") / "e.yaml", "e.yaml", text=text)
+    empty = isinstance(got, loader.LoadFailure) and got.message == "file is empty"
+    assert empty == (not text.strip())
+
+
