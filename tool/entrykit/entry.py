@@ -9,9 +9,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from entrykit import pointer as jp
 from entrykit.parsing import YamlLines, compose_yaml
-from entrykit.positions import Irregularity, PositionIndex, build_index, yaml_place, yaml_positions
+from entrykit.positions import (
+    Irregularity,
+    PositionIndex,
+    build_index,
+    top_pairs,
+    yaml_place,
+    yaml_positions,
+)
 
 
 @dataclass(eq=False, slots=True)  # (a corpus phase holds one per file)
@@ -100,6 +109,7 @@ class Entry:
 PLACES = "places"  # the fact holding where a summary's values are in its file
 MAX_KNOWN_PLACES = 64  # places kept per file: a corpus finding elsewhere reads the file again
 _PLACE = struct.Struct("<II")
+_SEQUENCE_NODE = yaml.SequenceNode
 
 
 def summary_pointers(summary: Mapping[str, Any]) -> list[str]:
@@ -144,7 +154,42 @@ def _nested_pointers(summary: Mapping[str, Any]) -> list[str]:
 
 def pack_places(entry: Entry, summary: Mapping[str, Any]) -> bytes:
     """Where each of `summary_pointers(summary)` is in `entry` (a parsed file), packed."""
+    packed = _packed_top_places(entry, summary)
+    if packed is not None:
+        return packed
     return b"".join(_PLACE.pack(*entry.locate(where)) for where in summary_pointers(summary))
+
+
+def _packed_top_places(entry: Entry, summary: Mapping[str, Any]) -> bytes | None:
+    """`pack_places` of a summary of texts and lists of texts (most summaries) in a file
+    whose places `locate` finds along its nodes: each value's node taken from the top
+    mapping's pairs at once, not found along a pointer made for it. None for any other."""
+    if entry._index is not None or entry.nodes is None or entry.needs_positions or not entry.text:
+        return None
+    if entry._lines is None:
+        entry._lines, entry._tables = YamlLines(entry.text), {}
+    pairs = top_pairs(entry.nodes, entry._tables)
+    if pairs is None:
+        return None
+    place = entry._lines
+    out: list[bytes] = []
+    for key in sorted(summary):
+        value, pair = summary[key], pairs.get(key)
+        if type(key) is not str or type(pair) is not tuple or "~" in key or "/" in key:
+            return None  # (a key `locate` reads otherwise: escaped, or written twice)
+        node = pair[1]
+        if type(value) is str:
+            items = [node]
+        elif type(value) is list and all(type(item) is str for item in value):
+            items = node.value[:MAX_KNOWN_PLACES]
+            if type(node) is not _SEQUENCE_NODE or len(items) != min(len(value), MAX_KNOWN_PLACES):
+                return None
+        else:
+            return None
+        for item in items:
+            mark = item.start_mark
+            out.append(_PLACE.pack(*place(mark.line, mark.column)))
+    return b"".join(out[:MAX_KNOWN_PLACES])
 
 
 def _unpack_places(summary: Mapping[str, Any], packed: Any) -> dict[str, tuple[int, int]] | None:

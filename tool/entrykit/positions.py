@@ -296,14 +296,41 @@ def yaml_place(
     return int(line), int(col)
 
 
+def top_pairs(root: yaml.Node, tables: dict[int, Any]) -> dict[str, Any] | None:
+    """The (key, value) pairs of a mapping root by their keys' pointer tokens (or
+    `_WRITTEN_TWICE`), as `yaml_place` reads and keeps them in `tables`; None when the
+    root is no mapping."""
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    table = tables.get(id(root))
+    if table is None:
+        table = tables[id(root)] = _pairs_by_token(root)
+    return table
+
+
 _WRITTEN_TWICE: Any = object()  # a key a mapping holds more than once, in `_pairs_by_token`
 
 
 def _pairs_by_token(node: yaml.MappingNode) -> dict[str, Any]:
     """Each (key, value) pair of a mapping node by its key's pointer token, or `_WRITTEN_TWICE`."""
+    pairs = node.value
+    texts = [pair[0].value for pair in pairs]  # (a scalar's value is a text, a collection's a list)
+    try:
+        joined = "".join(texts)
+    except TypeError:  # a key that is no scalar
+        joined = "/"
+    # Most mappings: keys of plain text, no two alike, that are their own pointer tokens.
+    if "~" not in joined and "/" not in joined:
+        plain = dict(zip(texts, pairs, strict=True))
+        if len(plain) == len(pairs):
+            return plain
+    return _pairs_by_token_walked(pairs)
+
+
+def _pairs_by_token_walked(pairs: list[tuple[yaml.Node, yaml.Node]]) -> dict[str, Any]:
+    """`_pairs_by_token` of any mapping's pairs, key by key."""
     table: dict[str, Any] = {}
-    # (in the loop, not a call per key: the first place asked of a file indexes its top mapping)
-    for pair in node.value:
+    for pair in pairs:
         key = pair[0]
         text = key.value if type(key) is _SCALAR_NODE and type(key.value) is str else _scalar_key(key)
         if "~" in text or "/" in text:
