@@ -170,6 +170,9 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     found = dupes.find_duplicates(
         corpus.entries, settings, matched=matched, focus=corpus.focus, per_entry=limit, families=False
     )
+    # One related place for each entry named: an entry is the other of several pairs, and
+    # the corpus phase keeps one copy of each (an equal one costs it a rebuilt finding).
+    related_of: dict[str, tuple[Related, ...]] = {}
     for number in sorted(found.closest):
         this = corpus.entries[number]
         more = found.more(number)
@@ -178,11 +181,14 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         for pair in found.closest.pop(number):
             other = pair.b if pair.a is this else pair.a
             why = ", ".join([r.text for r in pair.reasons])
+            related = related_of.get(other.path) or related_of.setdefault(
+                other.path, (Related(other.path, "/signature"),)
+            )
             yield Finding(
                 "/signature",
                 f"entry looks like a near-duplicate of `{other.id or other.path}` (score {pair.score:.2f}: {why})",
                 path=this.path,
-                related=(Related(other.path, "/signature"),),
+                related=related,
             )
         if more > 0:
             yield Finding(
