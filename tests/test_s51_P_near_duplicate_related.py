@@ -1,5 +1,6 @@
 """ET502 names each other entry through one tuple of related places, shared by every
-finding that names it, and its findings are those the plain loop over the pairs makes."""
+finding that names it, and tells each pair's reasons once for pairs that share them: its
+findings are those the plain loop over the pairs makes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +17,7 @@ from entrykit import registry
 from entrykit.corpus import Corpus
 from entrykit.diagnostic import Finding, Related
 from entrykit.entry import Entry
+from entrykit.loader import discover, load
 from entrykit.regex.runner import RegexSettings
 from entrykit.rules import identity
 from entrykit.similarity import near_duplicates as dupes
@@ -89,4 +92,15 @@ def test_a_template_corpus_names_entries_through_shared_tuples() -> None:
     got = list(ET502.func(Corpus(entries), _context(3)))
     named = [f.related for f in got if f.related]
     assert len(named) > len({id(r) for r in named}) > 0  # some entry is named by several findings
+    assert got == _plain(Corpus(entries), _context(3))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_corpus_of_planted_duplicates_gives_each_pair_its_own_reasons(tmp_path: Path, seed: int) -> None:
+    out = tmp_path / "entries"
+    generate.write_corpus(out, 120, "yaml", seed, 0.3, "mixed")
+    entries = [load(path, str(path)) for path in discover([out])]
+    assert ET502.func is not None
+    got = list(ET502.func(Corpus(entries), _context(3)))
+    assert len({f.message.split(" (score ")[-1] for f in got}) > 2  # pairs of several reasons
     assert got == _plain(Corpus(entries), _context(3))

@@ -173,6 +173,8 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     # One related place for each entry named: an entry is the other of several pairs, and
     # the corpus phase keeps one copy of each (an equal one costs it a rebuilt finding).
     related_of: dict[str, tuple[Related, ...]] = {}
+    reasons: tuple[dupes.Reason, ...] | None = None
+    why = ""
     for number in sorted(found.closest):
         this = corpus.entries[number]
         more = found.more(number)
@@ -180,7 +182,9 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
         # pair and every finding at once
         for pair in found.closest.pop(number):
             other = pair.b if pair.a is this else pair.a
-            why = ", ".join([r.text for r in pair.reasons])
+            if pair.reasons is not reasons:  # (pairs of one clique share their reasons)
+                reasons = pair.reasons
+                why = ", ".join([r.text for r in reasons])
             related = related_of.get(other.path) or related_of.setdefault(
                 other.path, (Related(other.path, "/signature"),)
             )
