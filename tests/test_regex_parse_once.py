@@ -82,15 +82,22 @@ def test_generated_patterns_compile_and_parse_as_alone(pattern: str, flags: int,
     syntax.clear_memo()
 
 
-def test_a_pattern_compiled_and_analysed_is_parsed_once(fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pattern_compiled_and_analysed_is_read_once_by_either_reader(fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    parse = syntax._p.parse
+    parse, quick = syntax._p.parse, syntax._quick_tree
 
     def counting(pattern: str, flags: int = 0) -> Any:
         calls.append(pattern)
         return parse(pattern, flags)
 
+    def counting_quick(pattern: str, flags: int) -> Any:
+        tree = quick(pattern, flags)
+        if tree is not None:  # (None: the pattern is left to re's parser, counted there)
+            calls.append(pattern)
+        return tree
+
     monkeypatch.setattr(syntax._p, "parse", counting)
+    monkeypatch.setattr(syntax, "_quick_tree", counting_quick)
     for number in range(100):  # more than the hand-off holds: each is taken while it is there
         pattern = f"(?P<n>entry {number}) (x|y)+"
         compiling.compile_pattern(pattern, re.IGNORECASE)
