@@ -599,31 +599,33 @@ _GRAMMAR: tuple[_Pattern, ...] = (
 # Every class's pattern reads ASCII characters only but two. Quoted text and code hold
 # anything between their quotes, on one line: a token of them lies between an opener
 # (the quoted class's `needs`) and a closer of `_QUOTES` on its line. A shape's `\d` and
-# `\s` read digits and spaces of any script, and it reads `×`.
+# `\s` read digits and spaces of any script, and it reads `×`; it is found only in a
+# message its gate is found in.
 _QUOTE_OPENERS = "".join(p.needs for p in _GRAMMAR if p.kind == QUOTED)
 _QUOTE_CLOSERS = "'\"`’”“»›」』"
-_OPENER = re.compile(f"[{re.escape(_QUOTE_OPENERS)}]")
-_SHAPE_NON_ASCII = re.compile(r"(?![\x00-\x7f])[\d\s×]")
+_SHAPE_GATE = next(p.gate.search for p in _GRAMMAR if p.kind == SHAPE and p.gate is not None)
+# A digit, space or `×` outside ASCII: the character first, so that `re` skips to those
+# its class takes (ASCII spaces and digits among them) and looks behind only there.
+_SHAPE_NON_ASCII = re.compile(r"[\d\s×](?<![\x00-\x7f])")
+# A character outside ASCII with an opener at or before it and a closer at or after it,
+# on its line: one lies between a line's first opener and its last closer.
+_QUOTED_NON_ASCII = re.compile(
+    rf"[{re.escape(_QUOTE_OPENERS)}]"
+    r"(?:(?<=[^\x00-\x7f])|[^\n]*?[^\x00-\x7f])"
+    rf"(?:(?<=[{re.escape(_QUOTE_CLOSERS)}])|[^\n]*[{re.escape(_QUOTE_CLOSERS)}])"
+)
 
 
 def ascii_tokens(message: str) -> bool:
     """True if every token `scan(message)` finds (inner ones too) is ASCII, known without
-    a scan: the message holds no digit, space or `×` outside ASCII, which a shape may
-    read, and on each line, what lies from the first quote that opens a quoted text or
-    code to the last quote that closes one is ASCII."""
+    a scan: where a shape may be (its gate is found), the message holds no digit, space or
+    `×` outside ASCII, which a shape may read; and on each line, what lies from the first
+    quote that opens a quoted text or code to the last quote that closes one is ASCII."""
     if message.isascii():
         return True
-    if _SHAPE_NON_ASCII.search(message):
+    if _SHAPE_GATE(message) is not None and _SHAPE_NON_ASCII.search(message) is not None:
         return False
-    if _OPENER.search(message) is None:
-        return True
-    return all(_quotable(line).isascii() for line in message.split("\n") if not line.isascii())
-
-
-def _quotable(line: str) -> str:
-    """The part of `line` a quoted or code token may span: its first opener to its last closer."""
-    first = _OPENER.search(line)
-    return line[first.start() : max(map(line.rfind, _QUOTE_CLOSERS)) + 1] if first is not None else ""
+    return _QUOTED_NON_ASCII.search(message) is None
 
 
 def scan(message: str) -> tuple[Token, ...]:
