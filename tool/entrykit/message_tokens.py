@@ -122,8 +122,28 @@ def _make(
 
 
 def fold(text: str) -> str:
-    """Full-width forms read as ASCII (`（FSDP）` -> `(FSDP)`), as a reader compares them."""
+    """Full-width forms read as ASCII (`（FSDP）` -> `(FSDP)`), as a reader compares them:
+    the text's NFKC normal form."""
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    narrow, replaced = _WIDE.subn(_narrow, text)
+    # NFKC decomposes each of them to the one character `_narrow` makes of it, so a text
+    # normal once they are replaced is the normal form of the whole: most translations
+    # (`错误：`, `（FSDP）`) need no composition, which costs NFKC twice as much.
+    if replaced and unicodedata.is_normalized("NFKC", narrow):
+        return narrow
     return unicodedata.normalize("NFKC", text)
+
+
+# The full-width forms of ASCII characters and the ideographic space.
+_WIDE = re.compile("[\uff01-\uff5e\u3000]")
+_WIDE_OFFSET = 0xFF01 - 0x21
+
+
+def _narrow(match: re.Match[str]) -> str:
+    """The ASCII character that is a full-width form's (or the ideographic space's) NFKC form."""
+    char = match.group()
+    return " " if char == "\u3000" else chr(ord(char) - _WIDE_OFFSET)
 
 
 # Words written in capitals that are English, not names.
