@@ -104,7 +104,16 @@ def _preserved(tokens: Iterable[mt.Token], out: list[Token]) -> None:
             continue
         text = (token.value.strip() if kind == CODE else token.value) if kind in _VALUE_KINDS else token.text
         if text:
-            out.append(Token(kind, text, token.start, token.end))
+            out.append(_made_token(kind, text, token.start, token.end))
+
+
+def _made_token(kind: str, text: str, start: int, end: int) -> Token:
+    """`Token(kind, text, start, end)`, its fields set at once."""
+    # (a frozen dataclass's `__init__` sets each field through `object.__setattr__`, and
+    # every source of every translation is read for its tokens)
+    token: Token = object.__new__(Token)
+    object.__setattr__(token, "__dict__", {"kind": kind, "text": text, "start": start, "end": end})
+    return token
 
 
 def extract(text: str) -> list[Token]:
