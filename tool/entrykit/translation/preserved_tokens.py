@@ -23,6 +23,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from entrykit import message_tokens as mt
+from entrykit.frozen import made_frozen
 from entrykit.similarity.phrases import folded
 
 URL = mt.URL
@@ -108,12 +109,9 @@ def _preserved(tokens: Iterable[mt.Token], out: list[Token]) -> None:
 
 
 def _made_token(kind: str, text: str, start: int, end: int) -> Token:
-    """`Token(kind, text, start, end)`, its fields set at once."""
-    # (a frozen dataclass's `__init__` sets each field through `object.__setattr__`, and
-    # every source of every translation is read for its tokens)
-    token: Token = object.__new__(Token)
-    object.__setattr__(token, "__dict__", {"kind": kind, "text": text, "start": start, "end": end})
-    return token
+    """`Token(kind, text, start, end)`, its fields set at once (every source of every
+    translation is read for its tokens)."""
+    return made_frozen(Token, {"kind": kind, "text": text, "start": start, "end": end})
 
 
 def extract(text: str) -> list[Token]:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from entrykit import message_tokens as mt
 from entrykit import pointer as jp
+from entrykit.frozen import made_frozen
 from entrykit.similarity.phrases import compact_phrase, folded
 from entrykit.translation import languages, locales
 from entrykit.translation import preserved_tokens as tokens
@@ -219,12 +220,12 @@ def pairs(data: Mapping[str, Any], key: Key) -> Iterator[Pair]:
 
 
 def _made_pair(key: Key, index: int | None, pointer: str, source_pointer: str, source: str, text: str) -> Pair:
-    """`Pair(key, index, pointer, source_pointer, source, text)`, its fields set at once."""
-    # (a frozen dataclass's `__init__` sets each field through `object.__setattr__`, and
-    # every translated string of every entry makes a pair)
-    pair = object.__new__(Pair)
-    pair.__dict__.update(key=key, index=index, pointer=pointer, source_pointer=source_pointer, source=source, text=text)
-    return pair
+    """`Pair(key, index, pointer, source_pointer, source, text)`, its fields set at once
+    (every translated string of every entry makes a pair)."""
+    fields = {
+        "key": key, "index": index, "pointer": pointer, "source_pointer": source_pointer, "source": source, "text": text
+    }
+    return made_frozen(Pair, fields)
 
 
 def is_empty(text: str) -> bool:
