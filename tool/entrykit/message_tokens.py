@@ -627,13 +627,7 @@ _SHAPE_GATE = next(p.gate.search for p in _GRAMMAR if p.kind == SHAPE and p.gate
 # A digit, space or `×` outside ASCII: the character first, so that `re` skips to those
 # its class takes (ASCII spaces and digits among them) and looks behind only there.
 _SHAPE_NON_ASCII = re.compile(r"[\d\s×](?<![\x00-\x7f])")
-# A character outside ASCII with an opener at or before it and a closer at or after it,
-# on its line: one lies between a line's first opener and its last closer.
-_QUOTED_NON_ASCII = re.compile(
-    rf"[{re.escape(_QUOTE_OPENERS)}]"
-    r"(?:(?<=[^\x00-\x7f])|[^\n]*?[^\x00-\x7f])"
-    rf"(?:(?<=[{re.escape(_QUOTE_CLOSERS)}])|[^\n]*[{re.escape(_QUOTE_CLOSERS)}])"
-)
+_OPENER = re.compile(f"[{re.escape(_QUOTE_OPENERS)}]")
 
 
 def ascii_tokens(message: str) -> bool:
@@ -645,7 +639,17 @@ def ascii_tokens(message: str) -> bool:
         return True
     if _SHAPE_GATE(message) is not None and _SHAPE_NON_ASCII.search(message) is not None:
         return False
-    return _QUOTED_NON_ASCII.search(message) is None
+    if _OPENER.search(message) is None:
+        return True
+    # (line by line, with string methods: one regex for "an opener, then a character outside
+    # ASCII, then a closer, on one line" backtracks in cubic time on a line of openers)
+    return all(_quotable(line).isascii() for line in message.split("\n") if not line.isascii())
+
+
+def _quotable(line: str) -> str:
+    """The part of `line` a quoted or code token may span: its first opener to its last closer."""
+    first = _OPENER.search(line)
+    return line[first.start() : max(map(line.rfind, _QUOTE_CLOSERS)) + 1] if first is not None else ""
 
 
 def scan(message: str) -> tuple[Token, ...]:
