@@ -232,6 +232,47 @@ _QUOTES = re.compile(
 )
 
 
+# The styles closed by another character than their opener. From a line of such openers with
+# no closer, `_QUOTES.search` would read on to the line's end from each of them: quadratic.
+_OTHER_CLOSERS = {
+    opener: re.compile(f"[{closers}\n]")
+    for opener, closers in (("‘", "’"), ("“", "”"), ("„", "“”"), ("«", "»"), ("‹", "›"), ("「", "」"), ("『", "』"))
+}
+_ANY_OPENER = re.compile("[`'\"‘“„«‹「『]")
+_OTHER_OPENER = re.compile(f"[{''.join(_OTHER_CLOSERS)}]")
+
+
+class _QuotedSearch:
+    """`_QUOTES.search` over one message in linear time: an opener closed by another
+    character matches only if that closer comes before the line ends (`_QUOTES` then
+    matches there), and the openers of its style up to a line end with no closer before it
+    are passed over at once, in this search and the later ones of the same message."""
+
+    def __init__(self) -> None:
+        # an opener -> the stretch of the message in which its style matches nowhere
+        self.hopeless: dict[str, tuple[int, int]] = {}
+
+    def search(self, message: str, pos: int = 0) -> re.Match[str] | None:
+        """What `_QUOTES.search(message, pos)` gives."""
+        hopeless = self.hopeless
+        for opener in _ANY_OPENER.finditer(message, pos):
+            at = opener.start()
+            char = message[at]
+            stops = _OTHER_CLOSERS.get(char)
+            if stops is not None:
+                low, high = hopeless.get(char, (0, 0))
+                if low <= at < high:
+                    continue
+                stop = stops.search(message, at + 1)
+                if stop is None or message[stop.start()] == "\n":
+                    hopeless[char] = (at, len(message) if stop is None else stop.start())
+                    continue
+            match = _QUOTES.match(message, at)
+            if match is not None:
+                return match
+        return None
+
+
 def _accept_quoted(match: re.Match[str]) -> Token | None:
     group = match.lastgroup
     assert group is not None
@@ -669,6 +710,7 @@ _NEEDED = frozenset("".join(p.needs for p in _GRAMMAR)) - _DIGITS
 _GATES = tuple(None if p.gate is None else p.gate.search for p in _GRAMMAR)
 _SEARCHES = tuple(p.regex.search for p in _GRAMMAR)
 _ACCEPTS = tuple(p.accept for p in _GRAMMAR)
+_QUOTED_PLACE = next(i for i, p in enumerate(_GRAMMAR) if p.regex is _QUOTES)
 
 
 @lru_cache(maxsize=1024)
@@ -705,11 +747,16 @@ def _scan(message: str) -> tuple[Token, ...]:
     # next match waits in a heap ordered by (start, place in the grammar): the top is the
     # leftmost match, and of matches at one place the grammar's first, as the grammar says.
     waiting: list[tuple[int, int, re.Match[str]]] = []
+    searches: tuple[Callable[..., re.Match[str] | None], ...] = _SEARCHES
+    # (quoted text by `_QuotedSearch` where a quote is closed by another character: linear
+    # in time where the regex's own search is quadratic on a line of such quotes)
+    if not message.isascii() and _OTHER_OPENER.search(message) is not None:
+        searches = (*_SEARCHES[:_QUOTED_PLACE], _QuotedSearch().search, *_SEARCHES[_QUOTED_PLACE + 1 :])
     for index in _candidates_for(message):
         gate = _GATES[index]
         if gate is not None and gate(message) is None:
             continue
-        match = _SEARCHES[index](message)
+        match = searches[index](message)
         if match is not None:
             waiting.append((match.start(), index, match))
     if not waiting:
@@ -721,7 +768,7 @@ def _scan(message: str) -> tuple[Token, ...]:
         token = _ACCEPTS[index](match)
         if token is None:
             # The pattern's next match, after the one its check turned down.
-            after = _SEARCHES[index](message, start + 1)
+            after = searches[index](message, start + 1)
             if after is None:
                 heappop(waiting)
             else:
@@ -732,7 +779,7 @@ def _scan(message: str) -> tuple[Token, ...]:
         while waiting and waiting[0][0] < end:
             # A match the token overlaps gives way to its pattern's next match after the token.
             index = waiting[0][1]
-            after = _SEARCHES[index](message, end)
+            after = searches[index](message, end)
             if after is None:
                 heappop(waiting)
             else:
