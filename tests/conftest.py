@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -59,6 +60,13 @@ def deadends_dir() -> Path:
     if not DEADENDS.is_dir():
         pytest.skip("../shared/corpus/deadends-dev is not present")
     return DEADENDS
+
+
+@pytest.fixture
+def deadends_regexes(deadends_dir: Path) -> list[str]:
+    """The distinct regexes of the deadends.dev canons, sorted."""
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
+    return sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
 
 
 @pytest.fixture

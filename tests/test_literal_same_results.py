@@ -72,9 +72,8 @@ _CANON_DIGEST = "848828e0df5c57fd947f11f8dfe8c95088fe09506e38b1ac0819e24e2ec0575
 
 
 @pytest.mark.parametrize("flags", [0, re.IGNORECASE])
-def test_deadends_regexes_get_the_same_queries_for_the_same_steps(deadends_dir: Path, flags: int) -> None:
-    documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
-    patterns = sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+def test_deadends_regexes_get_the_same_queries_for_the_same_steps(deadends_regexes: list[str], flags: int) -> None:
+    patterns = deadends_regexes
     assert len(patterns) > 1000
     digest = hashlib.sha256()
     for pattern in patterns:
