@@ -33,9 +33,14 @@ def _first_char(node: syntax.Node) -> int | None:
 def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
     """`\\\\s`-like spellings: a literal backslash followed by a shorthand's letter (`\\s`,
     `\\d`, `\\w` ...), as a regex written with one escape too many reads."""
-    found: list[str] = []
     if _BACKSLASH_SPELLING.search(parsed.pattern) is None:  # (no literal backslash: nothing to find)
-        return found
+        return []
+    return _double_escaped_shorthands_walked(parsed)
+
+
+def _double_escaped_shorthands_walked(parsed: syntax.Parsed) -> list[str]:
+    """`double_escaped_shorthands`, every sequence of the regex read."""
+    found: list[str] = []
     for seq in parsed.sequences:
         for here, after in pairwise(seq):
             if isinstance(here, syntax.Char) and here.code == _BACKSLASH:
@@ -48,9 +53,14 @@ def double_escaped_shorthands(parsed: syntax.Parsed) -> list[str]:
 def line_anchors(parsed: syntax.Parsed) -> list[str]:
     """The `^` and `$` anchors that hold only at the very start or end of the whole text
     (MULTILINE is not in force at them)."""
-    found: list[str] = []
     if "^" not in parsed.pattern and "$" not in parsed.pattern:  # (each is spelled so, and only so)
-        return found
+        return []
+    return _line_anchors_walked(parsed)
+
+
+def _line_anchors_walked(parsed: syntax.Parsed) -> list[str]:
+    """`line_anchors`, every node of the regex read."""
+    found: list[str] = []
     for node, flags in parsed.walked:
         anchor = isinstance(node, syntax.Anchor) and node.kind in ("^", "$")
         if anchor and not flags & syntax.MULTILINE and node.kind not in found:  # type: ignore[union-attr]
@@ -75,9 +85,14 @@ def obscure_ranges(parsed: syntax.Parsed) -> list[str]:
     """Class ranges between printable ASCII characters that span more than one of `0-9`,
     `A-Z`, `a-z`, or start or end outside them (`[A-z]` holds `[\\]^_` and a backtick,
     `[+-.]` a comma)."""
-    found: list[str] = []
     if "-" not in parsed.pattern:  # (a class range is always spelled with a dash)
-        return found
+        return []
+    return _obscure_ranges_walked(parsed)
+
+
+def _obscure_ranges_walked(parsed: syntax.Parsed) -> list[str]:
+    """`obscure_ranges`, every node of the regex read."""
+    found: list[str] = []
     for node, _ in parsed.walked:
         if not isinstance(node, syntax.CharClass):
             continue
