@@ -27,8 +27,10 @@ from entrykit.versions.package_names import (
 
 _OPERATORS = ("===", "~=", "==", "!=", "<=", ">=", "=>", "=<", "<", ">", "=", "^", "~")
 _RESPELLED = {"=>": ">=", "=<": "<=", "=": "=="}
+# The blanks after an operator belong to it: with `\s*` on both sides of an optional
+# operator, a clause of blanks and no token tried every split of them (a long spec hung).
 _CLAUSE = re.compile(
-    r"\s*(?P<op>" + "|".join(re.escape(o) for o in _OPERATORS) + r")?\s*(?P<token>[^\s,<>=!~^]+)\s*"
+    r"\s*(?:(?P<op>" + "|".join(re.escape(o) for o in _OPERATORS) + r")\s*)?(?P<token>[^\s,<>=!~^]+)\s*"
 )
 _ANY = frozenset({"any", "all", "*", "x"})
 _ANY_SPEC = re.compile(r"(?:>=|==|=)?\s*(?:any|all|\*|x)\Z", re.I)
