@@ -28,8 +28,11 @@ from entrykit.errors import EntrykitError
 FORMAT_VERSION = 2  # 2: every entry file's path left out of the digest, not only the shown ones
 MAX_BYTES = 64 * 1024 * 1024  # a baseline of 100,000 findings is about 12 MB
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-# An entry file's path as a message names it (`git/x.yaml`, `../aaa/x.yaml`), as one word
-_ENTRY_PATH = re.compile(r"[^\s`'\"(),;]*\.(?:ya?ml|json)(?![\w.])")
+# An entry file's path as a message names it (`git/x.yaml`, `../aaa/x.yaml`): a word's
+# start up to the last entry extension in it. Found from the extension back to the word's
+# start, not by a regex tried at each start of a word (quadratic on a long word).
+_PATH_WORD = re.compile(r"[^\s`'\"(),;]+")
+_ENTRY_EXTENSION = re.compile(r"\.(?:ya?ml|json)(?![\w.])")
 _LIST_POSITION = re.compile(r"(?<=/)\d+(?=/|$)")
 
 
@@ -46,11 +49,24 @@ class Key(NamedTuple):
     message: str  # digest of the message without the paths and numbers it names
 
 
+def _path_in_word(word: re.Match[str]) -> str:
+    """The word with its start up to its last entry extension as a NUL (unchanged without one)."""
+    ends = [found.end() for found in _ENTRY_EXTENSION.finditer(word.string, word.start(), word.end())]
+    return "\0" + word.string[ends[-1] : word.end()] if ends else word.group()
+
+
+def _entry_paths_left_out(message: str) -> str:
+    """`message` with each entry file's path in it (`git/x.yaml`) as a NUL."""
+    if _ENTRY_EXTENSION.search(message) is None:
+        return message
+    return _PATH_WORD.sub(_path_in_word, message)
+
+
 def _message_digest(diagnostic: Diagnostic) -> str:
     """The message's digest, the same from any folder: a run names files as seen from where
     it is (`../aaa/x.yaml`), and a file's own shown name may be part of a path the message
     names (`x.yaml` in `git/x.yaml`), so every entry file's path goes first, as a word."""
-    message = _ENTRY_PATH.sub("\0", diagnostic.message)
+    message = _entry_paths_left_out(diagnostic.message)
     places = sorted({diagnostic.path, *(r.path for r in diagnostic.related)}, key=len, reverse=True)
     for path in places:
         if path:
