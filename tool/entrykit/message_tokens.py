@@ -340,24 +340,24 @@ _NAME_RUN = re.compile(r"[A-Za-z0-9_]+")
 
 
 def _accept_number(match: re.Match[str]) -> Token | None:
-    text = match.group(0)
-    rest = match.string[match.end() :]
+    # What follows is read where it is, never copied: a copy per number was quadratic.
+    text, message, end = match.group(0), match.string, match.end()
     dots = text.count(".")
     if _IPV4.fullmatch(text):
         return _token(ADDRESS, match)
     if ":" in text:
         return _token(POSITION, match)
     if dots >= 2 and "," not in text:
-        suffix = _VERSION_SUFFIX.match(rest)
+        suffix = _VERSION_SUFFIX.match(message, end)
         full = text + (suffix.group(0) if suffix else "")
-        if re.match(r"\w", match.string[match.start() + len(full) : match.start() + len(full) + 1], re.ASCII):
+        if re.match(r"\w", message[match.start() + len(full) : match.start() + len(full) + 1], re.ASCII):
             return None
         return _token(VERSION, match, full)
-    unit = _UNIT.match(rest)
+    unit = _UNIT.match(message, end)
     if unit:
-        if _ORDINAL.match(rest):
+        if _ORDINAL.match(message, end):
             return None  # ordinals are words: 2nd -> 第二
-        after = match.string[match.end() + unit.end() : match.end() + unit.end() + 1]
+        after = message[unit.end() : unit.end() + 1]
         if after.isascii() and (after.isalnum() or after == "_"):
             # Digits, letters, digits: no English word. A hex value (`1f4a`) or a name (`3des0`).
             run = _NAME_RUN.match(match.string, match.start())
@@ -621,7 +621,9 @@ _GRAMMAR: tuple[_Pattern, ...] = (
     _Pattern(
         NUMBER,
         # `(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:[.:]\d+)*)(?![\d])(?!\.\d)`, its first digit read first.
-        re.compile(r"\d(?<![\w.]\d)(?:\d{0,2}(?:,\d{3})+(?![\d,])|\d*(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
+        # At most 32 groups of thousands (a 99-digit figure): each digit after a comma starts a
+        # search that reads the groups after it, so a long run of them took quadratic time.
+        re.compile(r"\d(?<![\w.]\d)(?:\d{0,2}(?:,\d{3}){1,32}(?![\d,])|\d*(?:[.:]\d+)*)(?![\d])(?!\.\d)", _A),
         _accept_number,
         "0123456789",
     ),
