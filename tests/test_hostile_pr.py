@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from entrykit.config import from_table
 from entrykit.lint import cache, engine
 
 from .conftest import REPO
@@ -81,11 +80,19 @@ class Site:
     def untouched(self) -> None:
         assert changed(self.before, snapshot(self.victim)) == []
 
+    def environments(self) -> list[str]:
+        """The names of the environment folders the lints wrote for this corpus."""
+        corpus = self.cache / cache.FORMAT / cache.corpus_key(self.root)
+        return sorted(p.name for p in corpus.iterdir() if p.is_dir() and not p.is_symlink())
+
     def store(self) -> cache.Store:
-        config = from_table({"root": "entries"}, self.project, self.project / "pyproject.toml")
-        store = engine.open_store(config, self.cache)
-        assert store is not None
-        return store
+        """The store the lints wrote, found in the cache folder rather than worked out here:
+        this process's digest of entrykit's code (`engine.code_digest`) is of the files as
+        they were when it first asked, a lint's of the files as they are when it starts, and
+        code edited between the two (an editor, a checkout) names another folder."""
+        names = self.environments()
+        assert len(names) == 1, f"entrykit's code or schema changed while the test ran: {names}"
+        return cache.open_store(self.cache, self.root, names[0], "")
 
 
 @pytest.fixture
@@ -193,6 +200,15 @@ def test_a_forged_cache_changes_no_finding(site: Site, tmp_path: Path, how: str)
             path.write_bytes(cache.encode(payload, store.key, other))
     proc = site.lint()
     assert proc.returncode == 1 and _findings(proc) == expected
+    assert site.store().folder == store.folder  # the run read the forged records, not a folder of its own
+
+
+def test_the_store_named_is_the_one_the_lint_wrote(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code edited after this process first digested it (a digest kept for the process): the
+    lint's own process digests the files as they are, and `Site.store` still finds its folder."""
+    monkeypatch.setattr(engine, "code_digest", lambda: "the code before an edit")
+    site.lint()
+    assert any(path.name.startswith("res-") for path in site.store().folder.iterdir())
 
 
 def test_a_cache_folder_inside_the_project_is_refused(site: Site) -> None:
