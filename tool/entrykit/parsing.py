@@ -654,7 +654,9 @@ def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
     )
 
 
-_JSON_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_JSON_STRING_OR_BRACKET = re.compile(r'["\[\]{}]')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def _json_deeper_than(data: Any, limit: int) -> bool:
@@ -676,16 +678,38 @@ def _json_deeper_than(data: Any, limit: int) -> bool:
 def _json_too_deep(text: str, max_nesting: int) -> ParseProblem:
     """Where JSON text first opens an array or object deeper than `max_nesting`."""
     depth = 0
-    for token in _JSON_BRACKETS.finditer(text):
-        char = token.group()
-        if char in "[{":
+    for at in json_brackets(text):
+        if text[at] in "[{":
             depth += 1
             if depth > max_nesting:
-                line, col = offset_place(text, token.start())
+                line, col = offset_place(text, at)
                 return ParseProblem(line, col, f"nesting deeper than {max_nesting} levels")
-        elif char in "]}":
+        else:
             depth -= 1
     return ParseProblem(1, 1, f"nesting deeper than {max_nesting} levels")
+
+
+def json_brackets(text: str) -> Iterator[int]:
+    """Where each bracket (`[]{}`) outside a JSON string is: a `"` starts a string up to the
+    next `"` no backslash escapes, else (no such `"`) it is a character like any other.
+
+    Past a `"` that closes no string, none does: each later `"` is escaped along that
+    `"`'s scan, and a scan from it takes the same steps to the same end. So the rest is
+    read once for its brackets, where one regex trying every `"` anew read it once per
+    `"` (quadratic): a text the JSON reader gave up on deep in brackets (its recursion
+    limit) is read on past the place it broke off."""
+    at = 0
+    while (token := _JSON_STRING_OR_BRACKET.search(text, at)) is not None:
+        at = token.start()
+        if text[at] != '"':
+            yield at
+            at += 1
+            continue
+        string = _JSON_STRING.match(text, at)
+        if string is None:
+            yield from (bracket.start() for bracket in _JSON_BRACKET.finditer(text, at + 1))
+            return
+        at = string.end()
 
 
 def parse_json(text: str, max_nesting: int = DEFAULT_MAX_NESTING) -> Parsed:
