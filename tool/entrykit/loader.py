@@ -213,11 +213,19 @@ def decode(raw: bytes) -> tuple[str | None, tuple[int, int, str] | None]:
         return None, (line, col, f"invalid UTF-8 byte `0x{raw[exc.start]:02x}`")
 
 
-def parse_text(text: str, fmt: str, limits: Limits | None = None) -> Parsed:
+def parse_text(text: str, fmt: str, limits: Limits | None = None, encoded: bytes | None = None) -> Parsed:
+    """Parse an entry's text as `fmt` within `limits`; `encoded`: its UTF-8 bytes, when
+    the caller has them (YAML reads them without encoding the text again)."""
     limits = limits or Limits()
     if fmt == "json":
         return parse_json(text, limits.nesting)
-    return parse_yaml(text, limits.nesting, limits.aliases)
+    return parse_yaml(text, limits.nesting, limits.aliases, encoded)
+
+
+def utf8_of(raw: bytes) -> bytes:
+    """The UTF-8 of the text `decode` makes of `raw` (a file's bytes it reads as UTF-8): the
+    bytes without their BOM."""
+    return raw[len(codecs.BOM_UTF8) :] if raw.startswith(codecs.BOM_UTF8) else raw
 
 
 def file_format(path: Path) -> str:
@@ -340,6 +348,7 @@ def load(
     def fail(line: int, col: int, message: str) -> LoadFailure:
         return LoadFailure(shown, abspath, line, col, message)
 
+    encoded = None
     if text is None:
         if raw is None:
             got = read_entry_bytes(abspath, limits.file_bytes, within)
@@ -350,10 +359,11 @@ def load(
         if problem is not None or text is None:
             line, col, message = problem or (1, 1, "cannot decode file")
             return fail(line, col, message)
+        encoded = utf8_of(raw)
     if not text or text.isspace():  # (`strip` would copy the whole text to say so)
         return fail(1, 1, "file is empty")
     fmt = file_format(abspath)
-    parsed = parse_text(text, fmt, limits)
+    parsed = parse_text(text, fmt, limits, encoded)
     if parsed.problem is not None:
         return fail(parsed.problem.line, parsed.problem.col, parsed.problem.message)
     if not isinstance(parsed.data, dict):

@@ -107,7 +107,7 @@ class EntryYamlLoader(_BaseLoader):
 
     yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str | bytes) -> None:
         super().__init__(stream)
         self.saw_duplicate = False
         self.saw_nonstring_key = False
@@ -452,14 +452,22 @@ class YamlLines:
 
 
 def parse_yaml(
-    text: str, max_nesting: int = DEFAULT_MAX_NESTING, max_aliases: int = DEFAULT_MAX_ALIASES
+    text: str,
+    max_nesting: int = DEFAULT_MAX_NESTING,
+    max_aliases: int = DEFAULT_MAX_ALIASES,
+    encoded: bytes | None = None,
 ) -> Parsed:
     """Parse YAML text with libyaml; one document, mapping at the top.
 
     The document is composed first and its shape checked (nesting, aliases) before
-    any value is constructed.
+    any value is constructed. `encoded`: the text's UTF-8 bytes, when the caller has
+    them (a file's, its BOM left out), which libyaml reads without encoding the text.
     """
-    parsed = _parse_yaml(text, max_nesting, max_aliases)
+    parsed = _parse_yaml(text, max_nesting, max_aliases, encoded)
+    if parsed.problem is not None and encoded is not None:
+        # libyaml names its input in some messages ("<byte string>"): a broken text is
+        # read again as text, for the words a text's parse gives.
+        parsed = _parse_yaml(text, max_nesting, max_aliases)
     found = parsed.problem
     if found is not None:
         line, col = YamlLines(text)(found.line - 1, found.col - 1)
@@ -618,8 +626,10 @@ def _reached_twice(root: yaml.Node) -> bool:
     return False
 
 
-def _parse_yaml(text: str, max_nesting: int, max_aliases: int) -> Parsed:
-    loader = EntryYamlLoader(text)
+def _parse_yaml(text: str, max_nesting: int, max_aliases: int, encoded: bytes | None = None) -> Parsed:
+    """`parse_yaml`'s parse, its problem placed as libyaml counts lines; libyaml reads
+    `encoded` (the text's UTF-8) when given, else the text."""
+    loader = EntryYamlLoader(text if encoded is None else encoded)
     try:
         root = loader.get_single_node()
         if root is None:
