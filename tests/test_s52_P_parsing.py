@@ -157,3 +157,16 @@ def test_json_deep_text_with_an_unclosed_string_is_placed() -> None:
     assert problem == parsing.ParseProblem(1, 999 + len(hostile) + 2, "nesting deeper than 1000 levels")
     within = parse_text("[" * 999 + hostile + "!", "json", Limits(nesting=1000)).problem
     assert within == parsing.ParseProblem(1, 1, "nesting deeper than 1000 levels")
+
+
+@settings(max_examples=200, deadline=None)
+@given(yaml_documents(), st.sampled_from(["a: 1\na: 2\n", "1: x\n", "a: .inf\n", "a: yes\n", "a: b\n"]))
+def test_what_a_loader_noticed_stays_with_it(text: str, before: str) -> None:
+    """A parse says what it noticed (needs_positions) as it does after a parse that noticed
+    something else: the flags' defaults belong to the class, what one loader sets to it."""
+    alone = _summary(parsing.parse_yaml(text))
+    parsing.parse_yaml(before)
+    assert _summary(parsing.parse_yaml(text)) == alone
+    loader = parsing.EntryYamlLoader(text)
+    assert not (loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite or loader.saw_yaml11)
+    loader.dispose()

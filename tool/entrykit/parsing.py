@@ -107,12 +107,12 @@ class EntryYamlLoader(_BaseLoader):
 
     yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
 
-    def __init__(self, stream: str | bytes) -> None:
-        super().__init__(stream)
-        self.saw_duplicate = False
-        self.saw_nonstring_key = False
-        self.saw_nonfinite = False
-        self.saw_yaml11 = False
+    # What the loader noticed: False until it notices (a class default, not four stores per
+    # file; a loader that notices sets its own).
+    saw_duplicate = False
+    saw_nonstring_key = False
+    saw_nonfinite = False
+    saw_yaml11 = False
 
     # PyYAML's composers call these around every node, for path resolvers, which this
     # class has none of (its hooks would return at once): C callables that do nothing
