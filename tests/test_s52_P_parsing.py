@@ -170,3 +170,29 @@ def test_what_a_loader_noticed_stays_with_it(text: str, before: str) -> None:
     loader = parsing.EntryYamlLoader(text)
     assert not (loader.saw_duplicate or loader.saw_nonstring_key or loader.saw_nonfinite or loader.saw_yaml11)
     loader.dispose()
+
+
+def _the_loaders_way(text: str) -> parsing.Parsed:
+    """The parse with every document built by PyYAML's constructor (the shape check's way)."""
+    original = parsing._plain_data
+    parsing._plain_data = lambda *args: parsing._UNUSUAL
+    try:
+        return parsing.parse_yaml(text)
+    finally:
+        parsing._plain_data = original
+
+
+_LISTS = [
+    "a: []\n", "a: [x]\n", "a: [1]\n", "a: [x, 1, true, null, 1.5]\n", "a: [{b: c}]\n", "a: [[x]]\n",
+    "a:\n- x\n- !!str 1\n- !!int '2'\n- 'y'\n", "a: !!str [x]\n", "a: [!!str [x]]\n", "a: [!x y]\n",
+    "a:\n- b: c\n  d: [e]\n- []\n- {}\n", "a: [yes, .inf, 0o17]\n", "a: [{b: 1, b: 2}]\n", "a: [{1: x}]\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(yaml_documents() | st.sampled_from(_LISTS))
+def test_lists_are_built_as_the_loader_builds_them(text: str) -> None:
+    """The direct construction of a list (none, one or many items; strings, numbers, tags,
+    mappings and lists inside) gives the loader's data, problem and flags."""
+    fast, slow = parsing.parse_yaml(text), _the_loaders_way(text)
+    assert (repr(fast.data), fast.problem, fast.needs_positions) == (repr(slow.data), slow.problem, slow.needs_positions)

@@ -563,14 +563,18 @@ class _PlainBuilder:
         if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
             raise _Unusual
         depth += 1
-        return [
-            item.value
-            if item.tag is _STR
-            else self.mapping(item, depth)
-            if item.tag is _MAP
-            else self.value(item, depth)
-            for item in items
-        ]
+        # A loop, not a comprehension: most lists hold one item or none, and a
+        # comprehension is a call of a function of its own.
+        values: list[Any] = []
+        for item in items:
+            tag = item.tag
+            if tag is _STR:
+                values.append(item.value)
+            elif tag is _MAP:
+                values.append(self.mapping(item, depth))
+            else:
+                values.append(self.value(item, depth))
+        return values
 
     def mapping(self, node: yaml.Node, depth: int) -> dict[str, Any]:
         pairs = node.value
