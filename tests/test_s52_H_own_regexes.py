@@ -37,7 +37,7 @@ SUPER_LINEAR_BUT_BOUNDED = {
     "entrykit.message_tokens._PLURAL_ACRONYM": "fullmatch of one word; its `s` cannot be part of the run before it",
     "entrykit.message_tokens._PLURAL_NAME": "fullmatch of one word; its `s` cannot be part of the run before it",
     "entrykit.message_tokens._QUOTES": "a quote closed by another character is searched by `_QuotedSearch` (linear)",
-    "entrykit.parsing._JSON_BRACKETS": "NOT bounded, to fix: after a RecursionError, an unterminated string is read once a `\"`",
+    "entrykit.parsing._JSON_STRING": "match at one quote at a time by `json_brackets`, which stops at the first that fails",
     "entrykit.paths.ID_PATTERN": "fullmatch only; a segment's separators end each run, read once",
     "entrykit.regex.suggest._UUID": "fullmatch of counted repeats: at most 37 characters read",
     "entrykit.translation.translated_fields._ASCII_WORD": "its lookbehind starts a search only at a word's start",
