@@ -35,7 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 try:  # the builtin SHA-1: OpenSSL's takes longer to set up than a shingle takes to hash
     from _sha1 import sha1 as _sha1  # type: ignore[import-not-found]
@@ -283,15 +283,20 @@ SHINGLE_HASHES_KEPT = 1 << 17  # beyond this many, the dict starts again (a boun
 
 def _shingle_hashes(shingles: Collection[str]) -> array[int]:
     """`_shingle_hash` of each shingle, in order, as an array of C integers."""
+    hashes = list(map(_SHINGLE_HASHES.get, shingles))
+    if None in hashes:
+        _hash_missing(shingles, hashes)
+    return array(_UINT32, cast("list[int]", hashes))  # (none is None now)
+
+
+def _hash_missing(shingles: Collection[str], hashes: list[int | None]) -> None:
+    """Fill in the hashes `_SHINGLE_HASHES` lacked (None in `hashes`), remembering each."""
     known = _SHINGLE_HASHES
-    new = set(shingles).difference(known)
-    if new:
-        if len(known) + len(new) > SHINGLE_HASHES_KEPT:
-            known.clear()
-            new = set(shingles)
-        for text in new:
-            known[text] = _shingle_hash(text)
-    return array(_UINT32, map(known.__getitem__, shingles))
+    for n, text in enumerate(shingles):
+        if hashes[n] is None:
+            if len(known) >= SHINGLE_HASHES_KEPT:
+                known.clear()
+            hashes[n] = known[text] = _shingle_hash(text)
 
 
 def minhash(shingles: Collection[str], num_perm: int = NUM_PERM) -> Any:
@@ -306,15 +311,42 @@ def _minhash(shingles: Collection[str], num_perm: int, length: int) -> Any:
     """The first `length` values of `minhash` (a minimum does not depend on the order it is taken in)."""
     import numpy as np
 
-    # an array of C integers read as numpy's: numpy reads a list of Python integers one by one
-    hashed = np.frombuffer(_shingle_hashes(shingles), dtype=np.uint32)
-    if not len(hashed):
+    hashes = _shingle_hashes(shingles)
+    count = len(hashes)
+    if not count:
         return np.full(length, (1 << 32) - 1, dtype=np.uint32)
-    a, b = _affine(num_perm, length)
-    # uint32 arithmetic wraps mod 2**32, as the affine maps are defined
-    images = np.multiply.outer(hashed, a)
+    a, b = _affine_tiles(num_perm, length, count)
+    # each hash repeated once per map, against the maps tiled as often: one-dimensional
+    # operands of one length cost numpy far less to set up than a broadcast outer product
+    # (uint32 arithmetic wraps mod 2**32, as the affine maps are defined)
+    images = np.frombuffer(hashes, dtype=np.uint32).repeat(length)
+    np.multiply(images, a, out=images)
     np.add(images, b, out=images)
-    return np.minimum.reduce(images, axis=0)
+    return np.minimum.reduce(images.reshape(count, length), 0)
+
+
+TILED_MAX = 64  # shingles up to which the affine maps are tiled once per count (bounds their memory)
+
+
+def _affine_tiles(num_perm: int, length: int, count: int) -> tuple[Any, Any]:
+    """The first `length` affine maps' factors and offsets, `count` times over, one after another."""
+    if count > TILED_MAX:
+        a, b = _affine(num_perm, length)
+        return _tiled(a, count), _tiled(b, count)
+    return _affine_tiled(num_perm, length, count)
+
+
+@lru_cache(maxsize=4 * TILED_MAX)
+def _affine_tiled(num_perm: int, length: int, count: int) -> tuple[Any, Any]:
+    """`_affine_tiles`, kept per count (a corpus's signatures have a few dozen counts of shingles)."""
+    a, b = _affine(num_perm, length)
+    return _tiled(a, count), _tiled(b, count)
+
+
+def _tiled(maps: Any, count: int) -> Any:
+    import numpy as np
+
+    return np.tile(maps, count)
 
 
 # The `array` type code of a four-byte unsigned integer: `I` wherever a C int has 32 bits.
