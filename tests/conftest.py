@@ -62,6 +62,19 @@ def deadends_dir() -> Path:
     return DEADENDS
 
 
+def generated_regexes(style: str) -> set[str]:
+    """The distinct regexes of the first 400 entries `benchmarks/generate.py` makes in `style`
+    (`template` or `mixed`), seed 51."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import generate
+
+    rng = random.Random(51)
+    return {generate.make_entry(index, rng, style)["regex"] for index in range(400)}
+
+
 @pytest.fixture
 def deadends_regexes(deadends_dir: Path) -> list[str]:
     """The distinct regexes of the deadends.dev canons, sorted."""

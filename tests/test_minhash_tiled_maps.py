@@ -4,26 +4,17 @@ product of the hashes with the maps, its minimum."""
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from entrykit.similarity import near_duplicates as dupes
+from tests.test_near_duplicate_band_memo import _plain_hash
 
 _WORDS = st.sampled_from(["cuda", "out", "of", "memory", "vnum", "中文", "é", "x", ""])
 # lists, repeats and all (the bands fact hands a list with repeats), past the tiled bound
 _SHINGLE_LISTS = st.lists(st.one_of(_WORDS, st.text(max_size=8)), max_size=150)
-
-
-def _plain_hash(text: str) -> int:
-    """datasketch's hash of one shingle: SHA-1's first four bytes, little-endian, then MurmurHash3's finalizer."""
-    h = int.from_bytes(hashlib.sha1(text.encode("utf-8")).digest()[:4], "little")
-    for shift, factor in ((16, 0x85EBCA6B), (13, 0xC2B2AE35)):
-        h = ((h ^ (h >> shift)) * factor) & 0xFFFFFFFF
-    return h ^ (h >> 16)
 
 
 def _plain_minhash(shingles: list[str], num_perm: int, length: int) -> list[int]:

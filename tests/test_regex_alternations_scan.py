@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import random
-import sys
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -13,10 +12,7 @@ from entrykit.regex import syntax
 from tests.pattern_strategies import joined_patterns
 from tests.test_regex_parse_once import TRICKY
 
-from .conftest import REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-import generate  # noqa: E402
+from .conftest import generated_regexes
 
 WORDS = ["error", "a", "", "ß", "中文", r"\.", r"\|", r"\(", r"\)", r"\[", r"\]", "\\", "]", "^"]
 JOINERS = [
@@ -26,47 +22,19 @@ JOINERS = [
 PATTERNS = joined_patterns(WORDS, JOINERS, 10)
 
 
+# every character a structural one: the scan reads each, as it did before it passed over
+# the characters that change nothing
+_EVERY_CHARACTER = re.compile(r"(?s).")
+
+
 def _plain_alternations(pattern: str) -> list[tuple[bool, tuple[str, ...]]]:
-    """The scan as it was: every character read."""
-    found: list[tuple[bool, tuple[str, ...]]] = []
-    frames: list[tuple[int, list[int], bool]] = [(0, [], False)]
-    opened: list[int] = [0]
-    at, size = 0, len(pattern)
-    in_class = False
-    while at < size:
-        char = pattern[at]
-        if char == "\\":
-            at += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            at += 1
-            if at < size and pattern[at] == "^":
-                at += 1
-            if at < size and pattern[at] == "]":
-                at += 1
-            continue
-        elif char == "(":
-            body = syntax._group_body(pattern, at)
-            if body is None:
-                close = pattern.find(")", at)
-                at = size if close < 0 else close + 1
-                continue
-            frames.append((body[0], [], body[1]))
-            opened.append(at)
-            at = body[0]
-            continue
-        elif char == "|":
-            frames[-1][1].append(at)
-        elif char == ")" and len(frames) > 1:
-            start = opened.pop()
-            whole = len(frames) == 2 and start == 0 and at == size - 1 and syntax._plain_opening(pattern[: frames[-1][0]])
-            found.extend((whole, branches) for branches in syntax._split(pattern, frames.pop(), at))
-        at += 1
-    found.extend((len(frames) == 1, branches) for branches in syntax._split(pattern, frames[0], size))
-    return found
+    """The scan reading every character."""
+    passed_over = syntax._STRUCTURE
+    syntax._STRUCTURE = _EVERY_CHARACTER
+    try:
+        return syntax._alternations(pattern)
+    finally:
+        syntax._STRUCTURE = passed_over
 
 
 def _check(pattern: str) -> None:
@@ -97,6 +65,5 @@ def test_deadends_regexes(deadends_regexes: list[str]) -> None:
 
 @pytest.mark.parametrize("style", ["template", "mixed"])
 def test_generated_corpus_regexes(style: str) -> None:
-    rng = random.Random(51)
-    for pattern in {generate.make_entry(index, rng, style)["regex"] for index in range(400)}:
+    for pattern in generated_regexes(style):
         _check(pattern)

@@ -4,9 +4,7 @@ find."""
 
 from __future__ import annotations
 
-import random
 import re
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -16,10 +14,7 @@ from entrykit.regex import hygiene, syntax
 from tests.pattern_strategies import joined_patterns
 from tests.test_regex_parse_once import FLAGS, TRICKY
 
-from .conftest import REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-import generate  # noqa: E402
+from .conftest import generated_regexes
 
 WORDS = ["error", "a", "s", "d", "", "K", "ß", r"\.", r"\d", r"\\", "-", "^", "$", "]"]
 JOINERS = [
@@ -67,6 +62,5 @@ def test_deadends_regexes(deadends_regexes: list[str]) -> None:
 
 @pytest.mark.parametrize("style", ["template", "mixed"])
 def test_generated_corpus_regexes(style: str) -> None:
-    rng = random.Random(51)
-    for pattern in {generate.make_entry(index, rng, style)["regex"] for index in range(400)}:
+    for pattern in generated_regexes(style):
         _check(pattern, 0)

@@ -4,9 +4,7 @@ state, the same compiled code; and leaves to re's parser every pattern re would 
 
 from __future__ import annotations
 
-import random
 import re
-import sys
 from typing import Any
 
 import pytest
@@ -17,10 +15,7 @@ from entrykit.regex import compiling, syntax
 from tests.pattern_strategies import joined_patterns
 from tests.test_regex_parse_once import FLAGS, TRICKY
 
-from .conftest import REPO
-
-sys.path.insert(0, str(REPO / "benchmarks"))
-import generate  # noqa: E402
+from .conftest import generated_regexes
 
 # the shapes the quick reader takes, and their edges (what it must leave to re's parser)
 WORDS = ["error", "Error", "a", "ß", "İ", "中文", "x_1", "", "K", r"\.", r"\d", r"\ ", "]", "}", "\\", r"\é", r"\b"]
@@ -99,8 +94,7 @@ def test_deadends_regexes(deadends_regexes: list[str]) -> None:
 
 @pytest.mark.parametrize("style", ["template", "mixed"])
 def test_generated_corpus_regexes(style: str) -> None:
-    rng = random.Random(51)
-    patterns = {generate.make_entry(index, rng, style)["regex"] for index in range(400)}
+    patterns = generated_regexes(style)
     read = sum(_check(pattern, 0) for pattern in patterns)
     assert read >= 0.9 * len(patterns)
 
