@@ -200,8 +200,7 @@ def decode(raw: bytes) -> tuple[str | None, tuple[int, int, str] | None]:
     for bom, name in _FOREIGN_BOMS:
         if raw.startswith(bom):
             return None, (1, 1, f"file is {name}-encoded; entries must be UTF-8")
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8) :]
+    raw = utf8_of(raw)
     nul = raw.find(b"\x00")
     if nul >= 0:
         line, col = _line_col(raw, nul)

@@ -329,24 +329,20 @@ TILED_MAX = 64  # shingles up to which the affine maps are tiled once per count 
 
 
 def _affine_tiles(num_perm: int, length: int, count: int) -> tuple[Any, Any]:
-    """The first `length` affine maps' factors and offsets, `count` times over, one after another."""
-    if count > TILED_MAX:
-        a, b = _affine(num_perm, length)
-        return _tiled(a, count), _tiled(b, count)
-    return _affine_tiled(num_perm, length, count)
+    """The first `length` affine maps' factors and offsets, `count` times over, one after
+    another (kept per count up to TILED_MAX: a corpus's signatures have a few dozen counts)."""
+    return (_tiled_maps if count > TILED_MAX else _tiled_maps_kept)(num_perm, length, count)
 
 
-@lru_cache(maxsize=4 * TILED_MAX)
-def _affine_tiled(num_perm: int, length: int, count: int) -> tuple[Any, Any]:
-    """`_affine_tiles`, kept per count (a corpus's signatures have a few dozen counts of shingles)."""
-    a, b = _affine(num_perm, length)
-    return _tiled(a, count), _tiled(b, count)
-
-
-def _tiled(maps: Any, count: int) -> Any:
+def _tiled_maps(num_perm: int, length: int, count: int) -> tuple[Any, Any]:
+    """`_affine_tiles`, made."""
     import numpy as np
 
-    return np.tile(maps, count)
+    a, b = _affine(num_perm, length)
+    return np.tile(a, count), np.tile(b, count)
+
+
+_tiled_maps_kept = lru_cache(maxsize=4 * TILED_MAX)(_tiled_maps)
 
 
 # The `array` type code of a four-byte unsigned integer: `I` wherever a C int has 32 bits.
