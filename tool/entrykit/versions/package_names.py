@@ -13,8 +13,9 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
+from itertools import chain
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
@@ -149,6 +150,11 @@ class Naming:
 
     def scheme(self, package: str) -> Scheme:
         return self.schemes.get(self.resolve(package)) or self.schemes.get(package) or PEP440
+
+    @cached_property
+    def longest_name(self) -> int:
+        """The length of the longest name this naming knows: `scheme` of a longer one is PEP 440."""
+        return max(map(len, chain(self.aliases, self.schemes)), default=0)
 
     def extended(
         self,

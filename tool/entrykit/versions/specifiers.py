@@ -162,10 +162,16 @@ def _split(text: str, naming: Naming) -> tuple[str, str]:
     if found:
         return text[: found.start()], text[found.start() :]
     words = text.split()
+    longest = naming.longest_name
+    # `canonical_name` of the words before `word`, built a word at a time (the canonical words
+    # joined by `-`); past the longest name the naming knows, it is left to grow no further
+    name = ""
     for index, word in enumerate(words):
-        name = canonical_name(" ".join(words[:index]))
-        if _looks_like_version(word, naming.scheme(name) if name else PEP440):
+        if _looks_like_version(word, naming.scheme(name) if name and len(name) <= longest else PEP440):
             return " ".join(words[:index]), " ".join(words[index:])
+        if len(name) <= longest:
+            piece = canonical_name(word)
+            name = f"{name}-{piece}" if name and piece else name or piece
     return text, ""
 
 
