@@ -25,7 +25,7 @@ from entrykit.authoring.merge_model import (
     value_key,
 )
 from entrykit.versions.specifiers import parse
-from entrykit.versions.table import Contradiction, Redundant, Row, compare, usable_rows
+from entrykit.versions.table import Contradiction, Redundant, Row, compare, pairs, usable_rows
 
 if TYPE_CHECKING:
     from entrykit.authoring.merge import Merger
@@ -60,20 +60,30 @@ def merge_versions(merger: Merger) -> None:
     if not any("versions" in data for data in merger.inputs):
         return
     rows: list[_Row] = []
+    alike: dict[str, list[int]] = {}  # a spec's key -> where the rows of that spec are in `rows`
     for side, label, data in merger.sides():
         for index, row in enumerate(data.get("versions") or []):
             written = canonical_row(row, merger)
             if written is not row:
                 merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
-            same = next((r for r in rows if _same_spec(r.data, written) and side not in r.sides), None)
-            if same is None:
+            key = _spec_key(written)
+            places = alike.setdefault(key, []) if key is not None else []
+            at = next((at for at in places if side not in rows[at].sides), None)
+            if at is None:
+                places.append(len(rows))
                 rows.append(_Row(written, [(side, index, row)]))
             else:
-                same.data = _merge_rows(merger, rows.index(same), same, written, side)
+                same = rows[at]
+                same.data = _merge_rows(merger, at, same, written, side)
                 same.holders.append((side, index, row))
     _fold(merger, rows)
     merger.out["versions"] = [r.data for r in rows]
     _contradictions(merger, rows)
+    _place_rows(merger, rows)
+
+
+def _place_rows(merger: Merger, rows: list[_Row]) -> None:
+    """Where each input's row went in the merged table, and what of it the merged row does not keep."""
     for at, merged in enumerate(rows):
         for position, (side, index, row) in enumerate(merged.holders):
             label = merger.labels[side]
@@ -84,10 +94,13 @@ def merge_versions(merger: Merger) -> None:
                         merger.drop(label, jp.join("versions", index, key), value, f"versions/{at} keeps another `{key}`")
 
 
-def _same_spec(a: Any, b: Any) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return isinstance(a.get("version"), str) and a.get("version") == b.get("version")
-    return value_key(a) == value_key(b)
+def _spec_key(row: Any) -> str | None:
+    """What rows written alike share: the `version` text of a row, the whole value of anything
+    else; None for a row without a `version` text (alike with none)."""
+    if isinstance(row, dict):
+        version = row.get("version")
+        return "version\0" + version if isinstance(version, str) else None
+    return "value\0" + value_key(row)
 
 
 def _merge_rows(merger: Merger, at: int, kept: _Row, row: Any, side: int) -> Any:
@@ -100,37 +113,37 @@ def _merge_rows(merger: Merger, at: int, kept: _Row, row: Any, side: int) -> Any
     return merged
 
 
-def _across_inputs(merger: Merger, rows: list[_Row]) -> Iterator[tuple[Row, Row]]:
-    """Each pair of usable rows (in table order) that no one input holds both of."""
+def _across_inputs(merger: Merger, rows: list[_Row]) -> Iterator[tuple[Row, Row, _Row, _Row]]:
+    """Each pair of usable rows `version_table.pairs` gives (in table order) that no one input
+    holds both of, with the rows of the merged table they stand for."""
     table = usable_rows([r.data for r in rows], merger.naming)
-    for position, first in enumerate(table):
-        for second in table[position + 1 :]:
-            if not rows[first.index].sides & rows[second.index].sides:
-                yield first, second
+    for first, second in pairs(table):
+        a, b = rows[first.index], rows[second.index]
+        if not a.sides & b.sides:
+            yield first, second, a, b
 
 
 def _fold(merger: Merger, rows: list[_Row]) -> None:
-    """Fold rows another input's row makes redundant, until none is left."""
-    changed = True
-    while changed:
-        changed = False
-        for first, second in _across_inputs(merger, rows):
-            relation = compare(first, second)
-            if isinstance(relation, Redundant):
-                narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
-                for side, index, row in narrow.holders:
-                    merger.drop(
-                        merger.labels[side], jp.join("versions", index), row,
-                        f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
-                    )  # fmt: skip
-                rows.remove(narrow)
-                changed = True
-                break
+    """Fold rows another input's row makes redundant. Pairs are visited once, in order: a fold
+    changes no other pair's relation, so starting over after it would find the same folds."""
+    folded: set[int] = set()  # id() of the rows folded away
+    for first, second, a, b in _across_inputs(merger, rows):
+        if id(a) in folded or id(b) in folded:
+            continue
+        relation = compare(first, second)
+        if isinstance(relation, Redundant):
+            narrow, wide = (a, b) if relation.narrow is first else (b, a)
+            for side, index, row in narrow.holders:
+                merger.drop(
+                    merger.labels[side], jp.join("versions", index), row,
+                    f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
+                )  # fmt: skip
+            folded.add(id(narrow))
+    rows[:] = [r for r in rows if id(r) not in folded]
 
 
 def _contradictions(merger: Merger, rows: list[_Row]) -> None:
-    for first, second in _across_inputs(merger, rows):
-        a, b = rows[first.index], rows[second.index]
+    for first, second, a, b in _across_inputs(merger, rows):
         relation = compare(first, second)
         if not isinstance(relation, Contradiction):
             continue

@@ -239,7 +239,9 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
     versions another row covers, and which sets no field (`behavior_change`
     included) the other row does not set alike, adds nothing: a warning on that
     row. A field set on one row only is no contradiction, and rows that overlap
-    only partly without contradicting each other are left alone.
+    only partly without contradicting each other are left alone. The first 64
+    rows of a package are compared with each other; a package with more rows
+    gets a warning on its 65th row saying how many were left out.
 
     ## Why is this bad?
     A reader with torch 2.1 matches both `torch>=1.12` and `torch>=2.0`; a
@@ -264,28 +266,35 @@ def version_rows_overlap(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """
     rows = _rows(entry, naming(ctx))
     reported: set[int] = set()
-    for position, first in enumerate(rows):
-        for second in rows[position + 1 :]:
-            relation = version_table.compare(first, second)
-            if isinstance(relation, version_table.Redundant):
-                narrow, wide = relation.narrow, relation.wide
-                if narrow.index in reported:
-                    continue
-                reported.add(narrow.index)
-                yield Finding(
-                    narrow.pointer,
-                    f"`{narrow.spec}` adds nothing: `{wide.spec}` (versions/{wide.index}) already "
-                    f"covers its versions and lifecycle",
-                    severity=Severity.WARNING,
-                    related=(Related(entry.path, wide.pointer),),
-                )
-            elif isinstance(relation, version_table.Contradiction):
-                yield Finding(
-                    second.pointer,
-                    f"`{second.spec}` ({version_table.lifecycle_text(second)}) and `{first.spec}` "
-                    f"(versions/{first.index}, {version_table.lifecycle_text(first)}) disagree on `{relation.shared}`",
-                    related=(Related(entry.path, first.pointer),),
-                )
+    for first, second in version_table.pairs(rows):
+        relation = version_table.compare(first, second)
+        if isinstance(relation, version_table.Redundant):
+            narrow, wide = relation.narrow, relation.wide
+            if narrow.index in reported:
+                continue
+            reported.add(narrow.index)
+            yield Finding(
+                narrow.pointer,
+                f"`{narrow.spec}` adds nothing: `{wide.spec}` (versions/{wide.index}) already "
+                f"covers its versions and lifecycle",
+                severity=Severity.WARNING,
+                related=(Related(entry.path, wide.pointer),),
+            )
+        elif isinstance(relation, version_table.Contradiction):
+            yield Finding(
+                second.pointer,
+                f"`{second.spec}` ({version_table.lifecycle_text(second)}) and `{first.spec}` "
+                f"(versions/{first.index}, {version_table.lifecycle_text(first)}) disagree on `{relation.shared}`",
+                related=(Related(entry.path, first.pointer),),
+            )
+    for row, count in version_table.uncompared(rows):
+        most = version_table.MOST_ROWS_COMPARED
+        yield Finding(
+            row.pointer,
+            f"`{row.package}` has {count:,} version rows; only the first {most} rows of a package are "
+            f"compared, so this row and the {count - most - 1:,} after it were not checked for overlaps",
+            severity=Severity.WARNING,
+        )
 
 
 @rule("ET405", "package-named-by-alias", severity=Severity.WARNING)

@@ -1,7 +1,9 @@
 """An entry's version rows as sets of versions: which rows parse, which add nothing, which contradict.
 
 ET404 reports what `compare` finds; `merge` folds rows with it, so a merged entry never
-carries a row ET404 would report.
+carries a row ET404 would report. Both compare the pairs `pairs` gives: rows of one package,
+up to `MOST_ROWS_COMPARED` of it, so that a table of thousands of rows costs no more than
+thousands of rows (ET404 says which rows it left out: `uncompared`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from entrykit.versions.package_names import Naming
 from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
 
 LIFECYCLE = ("introduced", "deprecated", "removed")
+# Rows of one package compared pairwise (2,016 pairs); the entries seen so far hold one a package.
+MOST_ROWS_COMPARED = 64
 
 
 def _set(row: dict[str, Any], name: str) -> str | None:
@@ -126,3 +130,31 @@ def compare(first: Row, second: Row) -> Redundant | Contradiction | None:
     if a.is_subset(b) and mine.items() <= theirs.items():
         return Redundant(first, second)
     return None
+
+
+def pairs(rows: Sequence[Row]) -> Iterator[tuple[Row, Row]]:
+    """Each pair of rows `compare` relates, in table order: (first, second) of one package, the
+    first before the second, both among the first `MOST_ROWS_COMPARED` rows of that package."""
+    packages = _by_package(rows)
+    place = {id(row): at for package in packages.values() for at, row in enumerate(package)}
+    for row in rows:
+        at = place[id(row)]
+        if at < MOST_ROWS_COMPARED:
+            for later in packages[row.package][at + 1 : MOST_ROWS_COMPARED]:
+                yield row, later
+
+
+def uncompared(rows: Sequence[Row]) -> Iterator[tuple[Row, int]]:
+    """Of each package with more than `MOST_ROWS_COMPARED` rows: its first row left out of
+    `pairs`, and how many rows the package has."""
+    for package in _by_package(rows).values():
+        if len(package) > MOST_ROWS_COMPARED:
+            yield package[MOST_ROWS_COMPARED], len(package)
+
+
+def _by_package(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    """The rows of each package, in table order."""
+    packages: dict[str, list[Row]] = {}
+    for row in rows:
+        packages.setdefault(row.package, []).append(row)
+    return packages

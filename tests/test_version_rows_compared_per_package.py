@@ -1,0 +1,193 @@
+"""Version rows are compared per package, at most 64 rows of a package (ET404 and `merge`), so a
+table of thousands of rows costs no more than thousands of rows: every row was compared with
+every later row (27 s for 2,000 rows), and `merge` started its pairs over after each fold.
+Below the limit, ET404's findings and a merge's table, drops and conflicts are as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entrykit import pointer as jp
+from entrykit.authoring import merge, merge_versions
+from entrykit.authoring.merge_model import KEEP_BOTH, Conflict, Option, value_key
+from entrykit.authoring.merge_versions import _Row, canonical_row
+from entrykit.versions import table
+from entrykit.versions.package_names import default_naming
+from entrykit.versions.table import MOST_ROWS_COMPARED, Contradiction, Redundant, Row, compare, usable_rows
+
+from .conftest import lint_corpus
+from .hostile import entry_text
+
+_SPECS = [
+    "git>=2.30", "git>=2.40", "git>=2.40,<3", "git 2.x", "git>=2.20,<2.45", "python>=3.11", "cpython>=3.9",
+    "python>=3.9,<3.13", "torch>=2.0", "pytorch>=2.1", "torch>=1.12,<2.3", "torch>=2.0", "not a spec !",
+]  # fmt: skip
+_ROW = st.fixed_dictionaries(
+    {"version": st.sampled_from(_SPECS)},
+    optional={
+        "status": st.sampled_from(["active", "deprecated", "removed"]),
+        "deprecated": st.sampled_from(["2.35", "3.10", "2.1"]),
+        "behavior_change": st.sampled_from(["prints more", ""]),
+    },
+)
+_TABLE = st.lists(_ROW, max_size=14)
+
+
+def _all_pairs_of_one_package(rows: list[Row]) -> list[tuple[Row, Row]]:
+    """ET404's pairs as they were: every row with every later row (of any package)."""
+    return [(a, b) for i, a in enumerate(rows) for b in rows[i + 1 :] if a.package == b.package]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TABLE)
+def test_below_the_limit_the_pairs_are_every_pair_of_one_package_in_table_order(rows: list[dict[str, Any]]) -> None:
+    usable = usable_rows(rows, default_naming())
+    assert list(table.pairs(usable)) == _all_pairs_of_one_package(usable)
+    assert list(table.uncompared(usable)) == []
+
+
+def test_past_the_limit_only_the_first_rows_of_a_package_are_paired() -> None:
+    rows = [{"version": f"git>={n}.0"} for n in range(MOST_ROWS_COMPARED + 6)] + [{"version": "torch>=2.0"}, {"version": "torch>=1.0"}]
+    usable = usable_rows(rows, default_naming())
+    paired = list(table.pairs(usable))
+    assert len(paired) == MOST_ROWS_COMPARED * (MOST_ROWS_COMPARED - 1) // 2 + 1
+    assert max(b.index for _, b in paired if b.package == "git") == MOST_ROWS_COMPARED - 1
+    assert [(row.index, count) for row, count in table.uncompared(usable)] == [(MOST_ROWS_COMPARED, MOST_ROWS_COMPARED + 6)]
+
+
+def test_each_pair_is_compared_once_in_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def counted(first: Row, second: Row) -> Any:
+        calls.append(1)
+        return compare(first, second)
+
+    monkeypatch.setattr(table, "compare", counted)
+    rows = [{"version": "python>=3.6", "status": "active"} for _ in range(2_000)]
+    result = lint_corpus(tmp_path, {"python/x.yaml": entry_text("python/x", versions=rows)})
+    assert len(calls) == MOST_ROWS_COMPARED * (MOST_ROWS_COMPARED - 1) // 2
+    found = [d for d in result.diagnostics if d.code == "ET404"]
+    assert len(found) == MOST_ROWS_COMPARED  # 63 rows adding nothing, and the rows left out
+    assert found[-1].message == (
+        f"`python` has 2,000 version rows; only the first {MOST_ROWS_COMPARED} rows of a package are compared, "
+        f"so this row and the {2_000 - MOST_ROWS_COMPARED - 1:,} after it were not checked for overlaps"
+    )
+
+
+# -- merge: the table, its drops and its conflicts as the former folding made them ---------------
+
+
+def _former_merge_versions(merger: merge.Merger) -> None:
+    """`merge_versions.merge_versions` as it was: rows written alike found by a scan, every pair
+    of rows compared, the pairs started over after each fold."""
+    merger.handled.add("versions")
+    if not any("versions" in data for data in merger.inputs):
+        return
+    rows: list[_Row] = []
+    for side, label, data in merger.sides():
+        for index, row in enumerate(data.get("versions") or []):
+            written = canonical_row(row, merger)
+            if written is not row:
+                merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
+            same = next((r for r in rows if _former_same_spec(r.data, written) and side not in r.sides), None)
+            if same is None:
+                rows.append(_Row(written, [(side, index, row)]))
+            else:
+                same.data = merge_versions._merge_rows(merger, rows.index(same), same, written, side)
+                same.holders.append((side, index, row))
+    _former_fold(merger, rows)
+    merger.out["versions"] = [r.data for r in rows]
+    _former_contradictions(merger, rows)
+    merge_versions._place_rows(merger, rows)
+
+
+def _former_fold(merger: merge.Merger, rows: list[_Row]) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for first, second in _former_across_inputs(merger, rows):
+            relation = compare(first, second)
+            if isinstance(relation, Redundant):
+                narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
+                for side, index, row in narrow.holders:
+                    merger.drop(
+                        merger.labels[side], jp.join("versions", index), row,
+                        f"`{wide.data['version']}` ({merger.labels[min(wide.sides)]}) covers its versions and says all it says",
+                    )  # fmt: skip
+                rows.remove(narrow)
+                changed = True
+                break
+
+
+def _former_contradictions(merger: merge.Merger, rows: list[_Row]) -> None:
+    for first, second in _former_across_inputs(merger, rows):
+        a, b = rows[first.index], rows[second.index]
+        relation = compare(first, second)
+        if not isinstance(relation, Contradiction):
+            continue
+        pointer = jp.join("versions", second.index)
+        about = (
+            f"`{first.spec}` and `{second.spec}` disagree on `{relation.shared}`: keep the row of "
+            "one input, or `both` (then make their ranges meet without overlapping)"
+        )
+        options = (
+            Option(merger.labels[min(a.sides)], a.data, tuple(merger.labels[s] for s in sorted(a.sides))),
+            Option(merger.labels[min(b.sides)], b.data, tuple(merger.labels[s] for s in sorted(b.sides))),
+            Option(KEEP_BOTH, None),
+        )
+        merger.decide(Conflict(pointer, "version", options, about))
+        merger.version_conflicts.append((pointer, first.index, second.index))
+
+
+def _former_same_spec(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return isinstance(a.get("version"), str) and a.get("version") == b.get("version")
+    return value_key(a) == value_key(b)
+
+
+def _former_across_inputs(merger: merge.Merger, rows: list[_Row]) -> Iterator[tuple[Row, Row]]:
+    usable = usable_rows([r.data for r in rows], merger.naming)
+    for position, first in enumerate(usable):
+        for second in usable[position + 1 :]:
+            if not rows[first.index].sides & rows[second.index].sides:
+                yield first, second
+
+
+def _merged(tables: list[list[dict[str, Any]]]) -> tuple[Any, ...]:
+    inputs = [{"id": f"git/e{n}", "signature": "fatal: x", "regex": "fatal", "versions": rows} for n, rows in enumerate(tables)]
+    result = merge.merge_entries(inputs[0], inputs[1:])
+    report = result.report
+    return result.data.get("versions"), report.dropped, report.conflicts, report.ledger, report.notes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TABLE, min_size=2, max_size=3))
+def test_a_merge_of_short_tables_is_as_before(tables: list[list[dict[str, Any]]]) -> None:
+    now = _merged(tables)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(merge_versions, "merge_versions", _former_merge_versions)
+        before = _merged(tables)
+    assert now == before
+
+
+def test_a_merge_of_long_tables_compares_each_pair_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def counted(first: Row, second: Row) -> Any:
+        calls.append(1)
+        return compare(first, second)
+
+    monkeypatch.setattr(merge_versions, "compare", counted)
+    wide = [{"version": f"git>={n}.0"} for n in range(40)]
+    narrow = [{"version": f"git>={n}.0,<{n}.5"} for n in range(1_000)]
+    versions, dropped, conflicts, *_ = _merged([wide, narrow])
+    # the first 64 rows of git: the 40 wide ones and 24 narrow ones, which `git>=0.0` covers
+    assert versions == wide + narrow[MOST_ROWS_COMPARED - 40 :] and not conflicts
+    assert sorted(d.pointer for d in dropped) == sorted(jp.join("versions", n) for n in range(MOST_ROWS_COMPARED - 40))
+    assert len(calls) == 24 + 40 * 24  # the folds, then the contradictions among the rows left
