@@ -150,13 +150,14 @@ def test_json_brackets_are_the_regex_brackets(text: str) -> None:
 def test_json_deep_text_with_an_unclosed_string_is_placed() -> None:
     """A JSON text the reader gives up on deep in brackets, followed by 1 MB of escaped
     quotes no `"` closes, is placed past its brackets (one regex read it once per `"`:
-    hours). The text is one line: the 1,001st bracket is its column."""
+    hours). The text is one line: the 1,001st bracket is its column. Within the limit, the
+    reader's own stack ran out: the deepest bracket is the place, and the message says so."""
     hostile = '\\"\\aa' * 200_000
     text = "[" * 999 + hostile + "[[!"
     problem = parse_text(text, "json", Limits(nesting=1000)).problem
     assert problem == parsing.ParseProblem(1, 999 + len(hostile) + 2, "nesting deeper than 1000 levels")
     within = parse_text("[" * 999 + hostile + "!", "json", Limits(nesting=1000)).problem
-    assert within == parsing.ParseProblem(1, 1, "nesting deeper than 1000 levels")
+    assert within == parsing.ParseProblem(1, 999, "nesting of 999 levels is deeper than the JSON reader can follow")
 
 
 @settings(max_examples=200, deadline=None)

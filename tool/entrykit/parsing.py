@@ -690,17 +690,21 @@ def _json_deeper_than(data: Any, limit: int) -> bool:
 
 
 def _json_too_deep(text: str, max_nesting: int) -> ParseProblem:
-    """Where JSON text first opens an array or object deeper than `max_nesting`."""
-    depth = 0
+    """Where JSON text first opens an array or object deeper than `max_nesting`; else (the
+    reader ran out of stack first: a limit set near 1,000) where it is nested deepest."""
+    depth = deepest = deepest_at = 0
     for at in json_brackets(text):
         if text[at] in "[{":
             depth += 1
             if depth > max_nesting:
                 line, col = offset_place(text, at)
                 return ParseProblem(line, col, f"nesting deeper than {max_nesting} levels")
+            if depth > deepest:
+                deepest, deepest_at = depth, at
         else:
             depth -= 1
-    return ParseProblem(1, 1, f"nesting deeper than {max_nesting} levels")
+    line, col = offset_place(text, deepest_at)
+    return ParseProblem(line, col, f"nesting of {deepest} levels is deeper than the JSON reader can follow")
 
 
 def json_brackets(text: str) -> Iterator[int]:
