@@ -596,10 +596,12 @@ _GRAMMAR: tuple[_Pattern, ...] = (
         re.compile(
             # One number in brackets is a number (`index out of range [5]`); a shape has two
             # or more, or the trailing comma of a one-element tuple.
-            # Its first character is read before the branch it opens.
+            # Its first character is read before the branch it opens. A last comma between
+            # blanks is `(?:\s*,)?\s*`, not `\s*,?\s*`: with no comma, those two runs split the
+            # blanks before a missing bracket every way, quadratic in a long run of them.
             r"[\[(\d]"
-            rf"(?:(?<=\[)\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\]"
-            rf"|(?<=\()\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+\s*,?|\s*,)\s*\)"
+            rf"(?:(?<=\[)\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+(?:\s*,)?|\s*,)\s*\]"
+            rf"|(?<=\()\s*{_SHAPE_ITEM}(?:(?:{_SHAPE_SEP}{_SHAPE_ITEM})+(?:\s*,)?|\s*,)\s*\)"
             # 64x512, 1920x1080: `(?<![\w.])(?!0[xX])\d+(?:[x×]\d+)+(?![\w.])`
             r"|(?<=\d)(?<![\w.]\d)(?!(?<=0)[xX])\d*(?:[x×]\d+)+(?![\w.]))",
         ),
