@@ -49,7 +49,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from heapq import heapify, heappop, heapreplace
 from itertools import pairwise
 
@@ -469,11 +469,16 @@ _PREFIXES = re.compile(r"(?:[a-z_][a-z0-9_+-]*: )+", re.ASCII)
 def _accept_program(match: re.Match[str]) -> Token | None:
     """A small-letter name the message starts with as `name: ` (after other such names):
     the program or function that speaks, in the GNU way (`grep: `, `bash: cd: `)."""
+    prefixes = _PREFIXES.match(match.string)
+    return _program_within(0 if prefixes is None else prefixes.end(), match)
+
+
+def _program_within(prefixes_end: int, match: re.Match[str]) -> Token | None:
+    """`_accept_program(match)`, the message's `name: ` prefixes known to end at `prefixes_end`."""
     name = match.group(0)
     if name in _LABELS or any(word_kind(part) == IDENTIFIER for part in name.split("-")):
         return None  # an English label; or a name that is an identifier (`_start: `, `python3-pip: `)
-    prefixes = _PREFIXES.match(match.string)
-    return _token(PROGRAM, match) if prefixes is not None and match.end() < prefixes.end() else None
+    return _token(PROGRAM, match) if match.end() < prefixes_end else None
 
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
@@ -715,6 +720,12 @@ _GATES = tuple(None if p.gate is None else p.gate.search for p in _GRAMMAR)
 _SEARCHES = tuple(p.regex.search for p in _GRAMMAR)
 _ACCEPTS = tuple(p.accept for p in _GRAMMAR)
 _QUOTED_PLACE = next(i for i, p in enumerate(_GRAMMAR) if p.regex is _QUOTES)
+_PROGRAM_PLACE = next(i for i, p in enumerate(_GRAMMAR) if p.accept is _accept_program)
+
+
+def _with_prefixes_end(prefixes_end: int) -> tuple[Accept, ...]:
+    """The checks of the grammar, the program's told where the message's prefixes end."""
+    return (*_ACCEPTS[:_PROGRAM_PLACE], partial(_program_within, prefixes_end), *_ACCEPTS[_PROGRAM_PLACE + 1 :])
 
 
 @lru_cache(maxsize=1024)
@@ -756,10 +767,17 @@ def _scan(message: str) -> tuple[Token, ...]:
     # in time where the regex's own search is quadratic on a line of such quotes)
     if not message.isascii() and _OTHER_OPENER.search(message) is not None:
         searches = (*_SEARCHES[:_QUOTED_PLACE], _QuotedSearch().search, *_SEARCHES[_QUOTED_PLACE + 1 :])
+    accepts = _ACCEPTS
     for index in _candidates_for(message):
         gate = _GATES[index]
-        if gate is not None and gate(message) is None:
-            continue
+        if gate is not None:
+            opened = gate(message)
+            if opened is None:
+                continue
+            if index == _PROGRAM_PLACE:
+                # (the program's gate reads where the prefixes end: its check, asking again
+                # for every name, read them all again each time, quadratic in their number)
+                accepts = _with_prefixes_end(opened.end())
         match = searches[index](message)
         if match is not None:
             waiting.append((match.start(), index, match))
@@ -769,7 +787,7 @@ def _scan(message: str) -> tuple[Token, ...]:
     found: list[Token] = []
     while waiting:
         start, index, match = waiting[0]
-        token = _ACCEPTS[index](match)
+        token = accepts[index](match)
         if token is None:
             # The pattern's next match, after the one its check turned down.
             after = searches[index](message, start + 1)
