@@ -172,13 +172,22 @@ _BRACKETS = {")": "(", "]": "[", "}": "{"}
 
 def _trim(text: str) -> str:
     """Drop sentence punctuation and unbalanced closing brackets from a token's end."""
-    while text:
-        last = text[-1]
-        if last in _TRAILING or (last in _BRACKETS and text.count(last) > text.count(_BRACKETS[last])):
-            text = text[:-1]
-        else:
+    # (the end moves back, and each closer is counted once, its surplus kept as it is dropped:
+    # a copy and a count for each character dropped was quadratic in a run of them)
+    end = len(text)
+    surplus: dict[str, int] = {}  # a closer -> how many more of it than of its opener text[:end] holds
+    while end:
+        last = text[end - 1]
+        if last in _BRACKETS:
+            if last not in surplus:
+                surplus[last] = text.count(last, 0, end) - text.count(_BRACKETS[last], 0, end)
+            if surplus[last] <= 0:
+                break
+            surplus[last] -= 1
+        elif last not in _TRAILING:
             break
-    return text
+        end -= 1
+    return text[:end]
 
 
 Accept = Callable[[re.Match[str]], "Token | None"]
