@@ -61,11 +61,12 @@ SUPER_LINEAR_BUT_BOUNDED = {
     ),
     "entrykit.message_tokens._GRAMMAR[4].regex": "counted repeats after its lookbehind: at most 36 characters read from each start",
     "entrykit.message_tokens._GRAMMAR[5].regex": (
-        "its lookbehind starts a search only where a run of path characters starts; the run is read once, as nothing after it can fail"
+        "its lookbehind starts a search only where a run of path characters starts; the run is read once: past its first"
+        " character the match cannot fail"
     ),
     "entrykit.message_tokens._GRAMMAR[13].regex": (
         "its lookbehinds start items only after `[` or `(`, which no item holds, and a size only at a digit no word"
-        " character is before: each character is read by one of each"
+        " character is before: no character is read by two starts of one kind"
     ),
     "entrykit.message_tokens._GRAMMAR[17].regex": "at most 32 groups of thousands read from each start: 131 characters",
     "entrykit.message_tokens._GRAMMAR[18].regex": "its lookbehind starts a search only where a dotted name starts; the name is read once",
