@@ -35,21 +35,52 @@ class Directive:
     used: bool = False
 
 
+# A directive's place in `Suppressions` lookups: (target line, or None for file-wide; code).
+_Slot = tuple[int | None, str]
+
+
 @dataclass
 class Suppressions:
     directives: list[Directive] = field(default_factory=list)
+    # Made from `directives` at the first lookup (`parse` sets targets after it adds them):
+    # a finding then costs a look-up per prefix of its code, never a pass over every
+    # directive (a file of thousands of directives and findings took seconds).
+    _slots: dict[_Slot, list[Directive]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def suppresses(self, line: int, code: str) -> bool:
         """True (and marks the directive used) if a directive covers `code` at `line`."""
+        if self._slots is None:
+            self._slots = _slots_of(self.directives)
         hit = False
-        for directive in self.directives:
-            if code.startswith(directive.code) and directive.target_line in (None, line):
-                directive.used = True
-                hit = True
+        for slot in _candidate_slots(line, code):
+            covering = self._slots.get(slot)
+            if covering is None:
+                continue
+            hit = True
+            if covering:
+                for directive in covering:
+                    directive.used = True
+                # (marked once: a slot every finding hits costs its directives once, not per finding)
+                self._slots[slot] = []
         return hit
 
     def unused(self) -> list[Directive]:
         return [d for d in self.directives if not d.used]
+
+
+def _slots_of(directives: list[Directive]) -> dict[_Slot, list[Directive]]:
+    """The directives by (target line, code): those that cover each line and code prefix."""
+    slots: dict[_Slot, list[Directive]] = {}
+    for directive in directives:
+        slots.setdefault((directive.target_line, directive.code), []).append(directive)
+    return slots
+
+
+def _candidate_slots(line: int, code: str) -> list[_Slot]:
+    """Every slot a directive covering `code` at `line` sits in: each prefix of the code,
+    on the line or file-wide."""
+    prefixes = [code[:end] for end in range(1, len(code) + 1)]
+    return [(target, prefix) for prefix in prefixes for target in (line, None)]
 
 
 def is_directive(comment: str) -> bool:
