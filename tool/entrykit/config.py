@@ -16,6 +16,7 @@ import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,13 @@ class Config:
     rules_checked: bool = False
     rule_codes: tuple[str, ...] = ()  # every rule's code, once checked
     key_prefix: str = TOOL_TABLE  # how messages name a key: `tool.entrykit.regex` or `regex`
+    # The file `ignored_in_file` was last asked about, with the codes of every per-file-ignores
+    # pattern it matches: a file's findings are asked about one after another, so each costs
+    # a look-up per prefix of its code, not a glob match per pattern (thousands of patterns
+    # and findings took seconds).
+    _last_file_ignores: dict[Path, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def limits(self) -> Limits:
@@ -81,21 +89,41 @@ class Config:
 
     def enabled(self, code: str) -> bool:
         """Select/ignore by prefix; the longest matching prefix decides (ties: ignore)."""
-        best_select = max((len(p) for p in self.select if code.startswith(p)), default=-1)
-        best_ignore = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        best_select = _longest_prefix(code, self._selected)
+        best_ignore = _longest_prefix(code, self._ignored)
         return best_select >= 0 and best_select > best_ignore
 
+    @cached_property
+    def _selected(self) -> frozenset[str]:
+        """`select` as a set, looked up by each prefix of a code."""
+        return frozenset(self.select)
+
+    @cached_property
+    def _ignored(self) -> frozenset[str]:
+        """`ignore` as a set, looked up by each prefix of a code."""
+        return frozenset(self.ignore)
+
     def ignored_in_file(self, abspath: Path, code: str) -> bool:
+        """Whether a per-file-ignores pattern the file matches names a prefix of `code`."""
         if not self.per_file_ignores:
             return False
+        return _longest_prefix(code, self._file_ignores(abspath)) >= 0
+
+    def _file_ignores(self, abspath: Path) -> frozenset[str]:
+        """The codes of every per-file-ignores pattern the file matches (kept for the last file)."""
+        codes = self._last_file_ignores.get(abspath)
+        if codes is None:
+            self._last_file_ignores.clear()
+            codes = self._last_file_ignores[abspath] = self._matching_ignores(abspath)
+        return codes
+
+    def _matching_ignores(self, abspath: Path) -> frozenset[str]:
+        """The codes of every per-file-ignores pattern the file's path (below `base`) matches."""
         try:
             rel = abspath.relative_to(self.base).as_posix()
         except ValueError:
             rel = abspath.as_posix()
-        for pattern, codes in self.per_file_ignores:
-            if fnmatch.fnmatch(rel, pattern) and any(code.startswith(c) for c in codes):
-                return True
-        return False
+        return frozenset(c for pattern, codes in self.per_file_ignores if fnmatch.fnmatch(rel, pattern) for c in codes)
 
     def severity(self, rule: Rule, found: Severity | None = None) -> Severity:
         """The severity of a diagnostic of `rule`: the configured one, else the one the
@@ -287,6 +315,15 @@ def _check_codes(written: Sequence[str], where: str, known: Sequence[str]) -> No
         code = value.strip().upper()
         if not any(k.startswith(code) for k in known):
             raise ConfigError(f"{where}: `{value}` matches no rule code")
+
+
+def _longest_prefix(code: str, prefixes: frozenset[str]) -> int:
+    """The length of the longest of `prefixes` that `code` starts with, -1 if none (a rule
+    code is a few characters: a look-up per prefix of it)."""
+    for end in range(len(code), -1, -1):
+        if code[:end] in prefixes:
+            return end
+    return -1
 
 
 def _rule_named(key: str, rules: Sequence[Rule]) -> Rule | None:
