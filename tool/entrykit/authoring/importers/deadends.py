@@ -338,7 +338,9 @@ def convert(canon: Mapping[str, Any], source: Path) -> Imported:
     if tags:
         entry["tags"] = tags
     unmapped = reader.unmapped() + unmapped
-    return Imported(source, entry, str(upstream_id), sorted(set(unmapped), key=unmapped.index), notes)
+    # (each once, in the order first found: `dict.fromkeys`, not a sort keyed by `list.index`,
+    # which read the list again for each field: 24,000 unknown fields took seconds)
+    return Imported(source, entry, str(upstream_id), list(dict.fromkeys(unmapped)), notes)
 
 
 def import_canons(
