@@ -57,14 +57,20 @@ class Settings:
         """The translations of `term` the glossary accepts in `locale` (or a locale that is
         the same once likely subtags are filled in, or its language)."""
         out: list[str] = []
-        for glossary_locale, terms in self.glossary:
+        for glossary_locale, table in self._term_tables:
             if glossary_locale == locale or (
                 locales.is_valid(glossary_locale)
                 and locales.is_valid(locale)
                 and (locales.same_locale(glossary_locale, locale) or glossary_locale == locale.split("_")[0])
             ):
-                out += [t for name, translations in terms if name == term for t in translations]
+                out += table.get(term, ())
         return tuple(out)
+
+    @cached_property
+    def _term_tables(self) -> tuple[tuple[str, Mapping[str, tuple[str, ...]]], ...]:
+        """Each glossary locale with its terms by name (a term's translations looked up, not
+        found by a pass over every term: thousands of terms and lost tokens took seconds)."""
+        return tuple((glossary_locale, _by_term(terms)) for glossary_locale, terms in self.glossary)
 
     @cached_property
     def translatable(self) -> tuple[str, ...]:
@@ -76,6 +82,14 @@ class Settings:
     def key_pattern(self) -> re.Pattern[str]:
         """`(<field>)_(<locale>)`, the longest field first."""
         return _key_pattern(self.translatable)
+
+
+def _by_term(terms: Sequence[tuple[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
+    """Every translation listed for each term, in the order listed."""
+    table: dict[str, list[str]] = {}
+    for name, translations in terms:
+        table.setdefault(name, []).extend(translations)
+    return {name: tuple(listed) for name, listed in table.items()}
 
 
 @lru_cache(maxsize=16)
