@@ -40,6 +40,17 @@ class Settings:
     # locale -> term -> the translations of it a project accepts
     glossary: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
 
+    def __hash__(self) -> int:
+        """The hash of the fields, as a frozen dataclass's, made once: settings are part of
+        the key of caches every rule reads per entry and field, and a `required` of
+        thousands of locales was hashed anew each time (quadratic)."""
+        return self._fields_hash
+
+    @cached_property
+    def _fields_hash(self) -> int:
+        """`hash` of the fields in order, as dataclasses make it."""
+        return hash((self.required, self.fields, self.track_source, self.glossary))
+
     @classmethod
     def from_section(cls, section: Mapping[str, Any]) -> Settings:
         glossary = section.get("glossary") or {}
