@@ -199,19 +199,28 @@ def _literal(text: str) -> tuple[str, tuple[str, ...], bool]:
     return folded, runs, len(runs) == 1 and runs[0] == folded
 
 
+# A word boundary of the ASCII word characters (`_WORD_CHARS`).
+_BOUNDARY = re.compile(r"\b", re.ASCII)
+
+
 def _verbatim(haystack: str, needle: str) -> bool:
-    """`needle` occurs in `haystack` where no word character continues a word it starts or ends."""
-    words = _WORD_CHARS
-    head, tail = needle[0] in words, needle[-1] in words
-    start = haystack.find(needle)
-    while start >= 0:
-        end = start + len(needle)
-        if (not head or start == 0 or haystack[start - 1] not in words) and (
-            not tail or end == len(haystack) or haystack[end] not in words
-        ):
-            return True
-        start = haystack.find(needle, start + 1)
-    return False
+    """`needle` occurs in `haystack` where no word character continues a word it starts or ends.
+
+    Both are searched with a marker at each word boundary (`_marked`): an occurrence of the
+    marked needle is an occurrence whose ends fall where the needle's word characters need
+    a boundary. One search, not one per occurrence of the needle (each compared whole:
+    quadratic on a long token that occurs overlapping, `a1a1…` in `a1a1a1…`)."""
+    marker, marked = _marked(haystack)
+    return marker not in needle and _BOUNDARY.sub(marker, needle) in marked
+
+
+@lru_cache(maxsize=16)  # (every token of a source is looked for in the same translation)
+def _marked(haystack: str) -> tuple[str, str]:
+    """A character `haystack` does not hold, and `haystack` with it at each word boundary."""
+    held = set(haystack)
+    # (of len(held) + 1 private-use characters, one is not held)
+    marker = next(chr(0xE000 + n) for n in range(len(held) + 1) if chr(0xE000 + n) not in held)
+    return marker, _BOUNDARY.sub(marker, haystack)
 
 
 def _kept(folded: str, token: Token) -> bool:
