@@ -25,6 +25,11 @@ from entrykit.parsing import line_spans, parse_yaml
 # Codes a suppression cannot sensibly silence: a file that does not load has no lines to
 # speak of, and an unused suppression is fixed by removing it.
 NOT_SUPPRESSED = frozenset({"ET001", "ET002"})
+# Characters of trial texts parsed to place a file's suppressions line by line (each trial
+# parses the whole file): a file of thousands of findings inside multi-line values took
+# minutes. Real files need far less (a 5 KB entry, 50 such lines: 0.5M).
+TRIAL_BUDGET = 16 * 1024 * 1024
+OVER_BUDGET = "too many findings inside multi-line values in this file to place each one"
 _EXISTING = re.compile(r"(#\s*entrykit:\s*disable\s*=\s*)(?P<codes>[A-Za-z0-9_, -]*)")
 
 
@@ -111,10 +116,15 @@ def _file_edit(text: str, plan: dict[int, list[str]], shown: str, edits: Suppres
     # Some line ends inside a multi-line value: decide line by line, on the text so far.
     placed: dict[int, list[str]] = {}
     above: set[int] = set()
+    budget = TRIAL_BUDGET
     for line, codes in sorted(plan.items()):
+        if budget < 0:
+            edits.skipped.append((shown, line, OVER_BUDGET))
+            continue
         for where in ("end", "above"):
             trial_above = above | ({line} if where == "above" else set())
             trial, moved = _edit(lines, {**placed, line: codes}, trial_above)
+            budget -= len(trial)
             if _same_data(trial, original.data) and _covered(trial, moved):
                 placed[line] = codes
                 above = trial_above
