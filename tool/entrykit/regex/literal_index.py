@@ -579,6 +579,7 @@ class RegexIndex:
     _df_folded: list[str] = field(init=False, repr=False)
     _postings: dict[str, list[int]] | None = field(init=False, default=None, repr=False)
     _automaton: Any = field(init=False, repr=False)
+    _keys: _Keys = field(init=False, repr=False)
     _users: dict[str, list[int]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -591,7 +592,8 @@ class RegexIndex:
                 query = _safe_required(pattern, self.flags)
             self.queries.append(query)
             literals.update(lit for lit in literals_of(query) if len(lit) >= MIN_LITERAL)
-        self._automaton = _automaton(literals)
+        self._keys = _Keys.of(literals)
+        self._automaton = _automaton(self._keys.by_key)
         df: dict[str, int] = defaultdict(int)
         self.df_literals = []
         self._df_folded = []
@@ -635,7 +637,9 @@ class RegexIndex:
         """The indexed literals that occur in `text` (after folding)."""
         if self._automaton is None:
             return set()
-        return {lit for _, lit in self._automaton.iter(fold(text))}
+        folded = fold(text)
+        keys = {key for _, key in self._automaton.iter(folded)}
+        return keys if self._keys.plain else self._keys.literals(keys, folded)
 
     def candidates(self, text: str, literals: set[str] | None = None) -> set[int]:
         """Regexes that may match `text`: the whole literal query of each regex whose cover
@@ -669,11 +673,48 @@ def _safe_required(pattern: str | None, flags: int) -> Query:
         return None
 
 
-def _automaton(literals: Iterable[str]) -> Any:
+# Characters of a literal the automaton holds: pyahocorasick reports a position's matches by
+# walking its state's whole chain of failure links, as long as the state is deep, so a long
+# literal that repeats itself (`a a a ...`) against a text that does cost the product of
+# their lengths. A key of at most this many characters bounds that walk; a longer literal is
+# looked for in the text itself (`str.find`, linear) once its key is found there. The
+# corpora's longest literals have about 150 characters, few more than this.
+KEY_LENGTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Keys:
+    """The literals of an index by the key the automaton holds of each: its first
+    `KEY_LENGTH` characters."""
+
+    by_key: dict[str, tuple[str, ...]]  # key -> the literals it begins (itself, if one)
+    plain: bool  # every literal is its own key (none is longer)
+
+    @classmethod
+    def of(cls, literals: Iterable[str]) -> _Keys:
+        """The keys of some literals."""
+        by_key: dict[str, list[str]] = defaultdict(list)
+        for lit in literals:
+            by_key[lit[:KEY_LENGTH]].append(lit)
+        plain = all(len(lits) == 1 and len(lits[0]) <= KEY_LENGTH for lits in by_key.values())
+        return cls({key: tuple(lits) for key, lits in by_key.items()}, plain)
+
+    def literals(self, keys: set[str], folded: str) -> set[str]:
+        """The literals `folded` holds, of those whose key it holds (`keys`)."""
+        found: set[str] = set()
+        for key in keys:
+            for lit in self.by_key[key]:
+                if len(lit) <= KEY_LENGTH or lit in folded:
+                    found.add(lit)
+        return found
+
+
+def _automaton(keys: Iterable[str]) -> Any:
+    """An Aho-Corasick automaton reporting each of `keys` (its value) where it occurs."""
     automaton = ahocorasick.Automaton()
     count = 0
-    for lit in literals:
-        automaton.add_word(lit, lit)
+    for key in keys:
+        automaton.add_word(key, key)
         count += 1
     if not count:
         return None
