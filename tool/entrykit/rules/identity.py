@@ -27,6 +27,10 @@ def _claims(entry: Entry) -> list[tuple[str, str]]:
 
 # Other holders of one id an ET501 finding names; the rest are counted.
 SHOWN_HOLDERS = 3
+# Places of one named holder an ET501 finding points at (an entry repeating one alias thousands
+# of times would otherwise give each of its findings every place of every holder named: output
+# growing with the square of the list). Real entries claim an id once or twice.
+SHOWN_PLACES = 8
 
 
 @rule("ET501", "duplicate-id", scope="corpus")
@@ -87,7 +91,7 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 where,
                 f"id `{claimed}` is also claimed by {names}",
                 path=entry.path,
-                related=tuple(Related(p, w) for p in shown for w in places[p]),
+                related=tuple(Related(p, w) for p in shown for w in places[p][:SHOWN_PLACES]),
             )
 
 
