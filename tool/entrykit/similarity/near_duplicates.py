@@ -55,7 +55,7 @@ from entrykit.regex.literal_index import (
 )
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 from entrykit.similarity import families as family_search
-from entrykit.similarity.phrases import phrase_similarity
+from entrykit.similarity.phrases import normalize_phrase, phrase_similarity
 
 rapidfuzz = deferred("rapidfuzz")  # (run on the first comparison of two ids)
 
@@ -597,6 +597,13 @@ def _actions(entry: Entry) -> tuple[str, ...]:
     return _profile(entry)[5]
 
 
+# Workaround pairs one entry pair compares by wording, and the characters of each action read
+# there: the ratio costs the product of two actions' lengths, and comparing every pair the
+# product of two lists'. Real entries hold at most 5 workarounds, of at most 438 characters.
+OVERLAP_BUDGET = 1024
+OVERLAP_CHARS = 1024
+
+
 def workaround_overlap(a: Entry, b: Entry, threshold: float = 0.85) -> float:
     """Share of the shorter workaround list that has a counterpart in the other list."""
     left, right = _actions(a), _actions(b)
@@ -604,8 +611,28 @@ def workaround_overlap(a: Entry, b: Entry, threshold: float = 0.85) -> float:
         return 0.0
     if len(left) > len(right):
         left, right = right, left
-    found = sum(1 for x in left if any(phrase_similarity(x, y) >= threshold for y in right))
-    return found / len(left)
+    return _with_counterpart(left, right, threshold) / len(left)
+
+
+def _with_counterpart(left: Sequence[str], right: Sequence[str], threshold: float) -> int:
+    """How many of `left` read at least `threshold` alike one of `right`: an equal wording
+    always counts; past `OVERLAP_BUDGET` comparisons (each of the actions' first
+    `OVERLAP_CHARS` characters) nothing else does."""
+    theirs = set(map(normalize_phrase, right))
+    budget = OVERLAP_BUDGET
+    found = 0
+    for x in left:
+        if normalize_phrase(x) in theirs:
+            found += 1
+            continue
+        for y in right:
+            if budget <= 0:
+                break
+            budget -= 1
+            if phrase_similarity(x[:OVERLAP_CHARS], y[:OVERLAP_CHARS]) >= threshold:
+                found += 1
+                break
+    return found
 
 
 def _slug(entry: Entry) -> str:
