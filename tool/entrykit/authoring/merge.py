@@ -29,8 +29,10 @@ reach the merged entry is in `report.dropped`, in full, with the reason.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from entrykit import pointer as jp
@@ -61,7 +63,7 @@ from entrykit.versions.package_names import Naming, default_naming
 
 __all__ = [
     "KEEP_BOTH", "SKIP", "Conflict", "Dropped", "MergeReport", "MergeResult", "Option", "Placement",
-    "RateReport", "Resolution", "merge_entries", "pointer_after", "reference_changes", "rewrite_references",
+    "RateReport", "ReferenceMoves", "Resolution", "merge_entries", "pointer_after", "reference_changes", "rewrite_references",
     "shape_problem",
 ]  # fmt: skip
 
@@ -651,14 +653,37 @@ def reference_changes(data: Any, old_ids: Iterable[str], new_id: str) -> list[tu
 def pointer_after(changes: Sequence[tuple[str, str | None]], pointer: str) -> str | None:
     """Where `pointer` into the data before `changes` (`reference_changes`) points after
     them: an item after a removed one in its list moves up; one removed is gone (None)."""
-    tokens = jp.split(pointer)
-    if len(tokens) < 3 or tokens[0] != "transition_graph" or not tokens[2].isdigit():
-        return pointer
-    index = int(tokens[2])
-    removed = {int(jp.split(at)[2]) for at, new in changes if new is None and jp.split(at)[:2] == tokens[:2]}
-    if index in removed:
-        return None
-    return jp.from_path([*tokens[:2], index - sum(1 for r in removed if r < index), *tokens[3:]])
+    return ReferenceMoves.of(changes).after(pointer)
+
+
+@dataclass(frozen=True)
+class ReferenceMoves:
+    """The items `reference_changes` removes, by list, sorted: read once for the many
+    pointers asked about (each pointer read them all again before)."""
+
+    removed: dict[tuple[str, str], list[int]]
+
+    @classmethod
+    def of(cls, changes: Sequence[tuple[str, str | None]]) -> ReferenceMoves:
+        """The removals among `changes`."""
+        removed: dict[tuple[str, str], set[int]] = {}
+        for at, new in changes:
+            if new is None:
+                tokens = jp.split(at)
+                removed.setdefault((tokens[0], tokens[1]), set()).add(int(tokens[2]))
+        return cls({where: sorted(indices) for where, indices in removed.items()})
+
+    def after(self, pointer: str) -> str | None:
+        """`pointer_after` of `pointer`."""
+        tokens = jp.split(pointer)
+        if len(tokens) < 3 or tokens[0] != "transition_graph" or not tokens[2].isdigit():
+            return pointer
+        index = int(tokens[2])
+        removed = self.removed.get((tokens[0], tokens[1]), [])
+        earlier = bisect.bisect_left(removed, index)
+        if earlier < len(removed) and removed[earlier] == index:
+            return None
+        return jp.from_path([*tokens[:2], index - earlier, *tokens[3:]])
 
 
 def rewrite_references(data: Any, old_ids: Iterable[str], new_id: str) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from entrykit import pointer as jp
 from entrykit.authoring.formatter import FormatError, format_text
-from entrykit.authoring.merge import pointer_after, reference_changes
+from entrykit.authoring.merge import ReferenceMoves, reference_changes
 from entrykit.authoring.merge_comments import Comment, CommentOutcome, carry_comments, comments
 from entrykit.authoring.merge_model import Dropped, MergeResult, plain
 from entrykit.authoring.reference_edits import edit_references
@@ -402,13 +402,14 @@ def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
     before it), so a merge is charged only with what it adds."""
     labels = {plan.survivor.path: plan.result.labels[0]}
     labels.update({o.path: label for o, label in zip(plan.others, plan.result.labels[1:], strict=True)})
+    moves = {path: ReferenceMoves.of(changes) for path, changes in plan.edits.items()}
 
     def place(path: str, pointer: str, before: bool) -> tuple[str, str]:
         label = labels.get(path)
         if label is not None:
             return plan.survivor.path, targets(label, pointer) or pointer
-        if before and path in plan.edits:
-            moved = pointer_after(plan.edits[path], pointer)
+        if before and path in moves:
+            moved = moves[path].after(pointer)
             return path, f"(removed) {pointer}" if moved is None else moved  # (a place no finding after has)
         return path, pointer
 
