@@ -66,15 +66,11 @@ def _group(merger: Merger, name: str, budget: list[int]) -> list[list[Member]] |
     input's groups join the best-matching group so far, at most one per group."""
     if not any(name in data for data in merger.inputs):
         return None
-    groups = _own_groups(0, list(merger.survivor.get(name) or []), budget)
+    wordings = _Wordings()
+    groups = _own_groups(0, list(merger.survivor.get(name) or []), budget, wordings)
     for side in range(1, len(merger.inputs)):
-        own = _own_groups(side, list(merger.inputs[side].get(name) or []), budget)
-        scored: list[tuple[float, int, int]] = []
-        for j, local in enumerate(own):
-            for g, members in enumerate(groups):
-                score = max((_best(m.action, members, budget) for m in local if m.action is not None), default=0.0)
-                if score >= SAME_ACTION:
-                    scored.append((score, g, j))
+        own = _own_groups(side, list(merger.inputs[side].get(name) or []), budget, wordings)
+        scored = _scored(own, groups, budget, wordings)
         taken_groups: set[int] = set()
         placed: dict[int, int] = {}
         for _, g, j in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
@@ -89,29 +85,104 @@ def _group(merger: Merger, name: str, budget: list[int]) -> list[list[Member]] |
     return groups
 
 
-def _own_groups(side: int, items: list[Any], budget: list[int]) -> list[list[Member]]:
+def _scored(own: list[list[Member]], groups: list[list[Member]], budget: list[int], wordings: _Wordings) -> list[tuple[float, int, int]]:
+    """(score, group, own group) for each of an input's groups and each group so far that read
+    as the same action. Once the budget is spent only equal wordings count: the groups sharing
+    one are then looked up by wording, not each group asked in turn (the square of the lists)."""
+    scored: list[tuple[float, int, int]] = []
+    holding: dict[str, list[int]] | None = None  # wording -> the groups holding it, once needed
+    for j, local in enumerate(own):
+        actions = [m.action for m in local if m.action is not None]
+        for g, members in enumerate(groups):
+            if budget[0] <= 0:
+                holding = _holding(groups, wordings) if holding is None else holding
+                scored.extend((1.0, k, j) for k in _sharing(actions, holding, g))
+                break
+            score = max((_best(action, members, budget, wordings) for action in actions), default=0.0)
+            if score >= SAME_ACTION:
+                scored.append((score, g, j))
+    return scored
+
+
+def _holding(groups: list[list[Member]], wordings: _Wordings) -> dict[str, list[int]]:
+    """Each wording -> the groups holding it, in order."""
+    out: dict[str, list[int]] = {}
+    for g, members in enumerate(groups):
+        for wording in wordings.of(members):
+            out.setdefault(wording, []).append(g)
+    return out
+
+
+def _sharing(actions: list[str], holding: dict[str, list[int]], start: int) -> list[int]:
+    """The groups from `start` on holding the wording of one of `actions`, in order."""
+    return sorted({g for action in actions for g in holding.get(normalize_phrase(action), ()) if g >= start})
+
+
+def _own_groups(side: int, items: list[Any], budget: list[int], wordings: _Wordings) -> list[list[Member]]:
     """One input's items, those that state the same action folded together (in list order)."""
     groups: list[list[Member]] = []
+    first_holding: dict[str, int] = {}  # wording -> the first group holding it
     for j, item in enumerate(items):
         member = Member(side, j, item)
         action = member.action
-        home = None if action is None else next((g for g in groups if _best(action, g, budget) >= SAME_ACTION), None)
+        home = None if action is None else _home(action, groups, first_holding, budget, wordings)
         if home is None:
             groups.append([member])
+            home = len(groups) - 1
         else:
-            home.append(member)
+            groups[home].append(member)
+        if action is not None:
+            wording = normalize_phrase(action)
+            first_holding[wording] = min(first_holding.get(wording, home), home)
     return groups
 
 
-def _best(action: str, members: list[Member], budget: list[int]) -> float:
+def _home(
+    action: str, groups: list[list[Member]], first_holding: dict[str, int], budget: list[int], wordings: _Wordings
+) -> int | None:
+    """The first group that reads as `action`: once the budget is spent, the first holding its
+    wording (what asking each group in turn finds then)."""
+    if budget[0] <= 0:
+        return first_holding.get(normalize_phrase(action))
+    return next((g for g, members in enumerate(groups) if _best(action, members, budget, wordings) >= SAME_ACTION), None)
+
+
+class _Wordings:
+    """Each group's wordings (normalised actions) and how many actions come before the first of
+    each, read as members join: `_best` finds an equal wording without reading every member."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[list[Member], dict[str, int], list[int]]] = {}
+
+    def of(self, members: list[Member]) -> dict[str, int]:
+        """Each wording of `members` -> the actions before its first."""
+        known = self._known.get(id(members))
+        if known is None or known[0] is not members:  # (the list is kept: its id stays its own)
+            known = self._known[id(members)] = (members, {}, [0, 0])
+        _, firsts, read = known  # read: members read, actions among them
+        for member in members[read[0] :]:
+            action = member.action
+            if action is not None:
+                firsts.setdefault(normalize_phrase(action), read[1])
+                read[1] += 1
+        read[0] = len(members)
+        return firsts
+
+
+def _best(action: str, members: list[Member], budget: list[int], wordings: _Wordings) -> float:
+    """How alike `action` reads to the most alike of `members`: 1.0 for an equal wording, which
+    costs the budget the comparisons of the actions before it; else the best score of those the
+    budget still pays for, in order."""
+    before = wordings.of(members).get(normalize_phrase(action))
+    if before is not None:
+        budget[0] -= min(max(budget[0], 0), before)
+        return 1.0
     best = 0.0
     for member in members:
+        if budget[0] <= 0:
+            break
         other = member.action
         if other is None:
-            continue
-        if normalize_phrase(other) == normalize_phrase(action):
-            return 1.0
-        if budget[0] <= 0:
             continue
         budget[0] -= 1
         best = max(best, action_similarity(other, action))
