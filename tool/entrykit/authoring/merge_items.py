@@ -35,6 +35,10 @@ ITEM_LISTS = ("dead_ends", "workarounds")
 RATE_KEYS = {"dead_ends": ("fail_rate", "highest"), "workarounds": ("success_rate", "lowest")}
 KINDS = {"dead_ends": "dead end", "workarounds": "workaround"}
 COMPARISON_BUDGET = 20_000  # action pairs compared per merge; beyond it only equal wordings join
+# Item pairs (a dead end, a workaround) a merge looks at for role conflicts: beyond, it looks
+# for no more. Each group of one list is read against each of the other, the product of the
+# lists (4M pairs for two entries of 2,000 each); real entries hold at most 5 of each.
+ROLE_VISITS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -195,22 +199,15 @@ def _condition(item: Any) -> str:
 
 
 def _roles(merger: Merger, dead: list[list[Member]], work: list[list[Member]], budget: list[int]) -> list[tuple[int, int]]:
-    """Pairs (dead-end group, workaround group) that name one action in different inputs."""
+    """Pairs (dead-end group, workaround group) that name one action in different inputs, of
+    those found within `ROLE_VISITS` item pairs looked at."""
     scored: list[tuple[float, int, int]] = []
+    visits = [ROLE_VISITS]
     for d, dead_members in enumerate(dead):
         for w, work_members in enumerate(work):
-            best = 0.0
-            for x in dead_members:
-                for y in work_members:
-                    if x.side == y.side or x.action is None or y.action is None:
-                        continue
-                    if _condition(x.item) and _condition(y.item) and _condition(x.item) != _condition(y.item):
-                        continue  # each says when it applies: no contradiction
-                    if normalize_phrase(x.action) == normalize_phrase(y.action):
-                        best = 1.0
-                    elif budget[0] > 0:
-                        budget[0] -= 1
-                        best = max(best, action_similarity(x.action, y.action))
+            if visits[0] <= 0:
+                break
+            best = _role_score(dead_members, work_members, budget, visits)
             if best >= SAME_ACTION:
                 scored.append((best, d, w))
     pairs: list[tuple[int, int]] = []
@@ -222,6 +219,28 @@ def _roles(merger: Merger, dead: list[list[Member]], work: list[list[Member]], b
             used_w.add(w)
             pairs.append((d, w))
     return sorted(pairs)
+
+
+def _role_score(dead_members: list[Member], work_members: list[Member], budget: list[int], visits: list[int]) -> float:
+    """How alike the most alike action of a dead-end group and of a workaround group read,
+    of two inputs and conditions that do not tell them apart; `visits` counts the item pairs
+    looked at, down to none."""
+    best = 0.0
+    for x in dead_members:
+        for y in work_members:
+            if visits[0] <= 0:
+                return best
+            visits[0] -= 1
+            if x.side == y.side or x.action is None or y.action is None:
+                continue
+            if _condition(x.item) and _condition(y.item) and _condition(x.item) != _condition(y.item):
+                continue  # each says when it applies: no contradiction
+            if normalize_phrase(x.action) == normalize_phrase(y.action):
+                best = 1.0
+            elif budget[0] > 0:
+                budget[0] -= 1
+                best = max(best, action_similarity(x.action, y.action))
+    return best
 
 
 def merge_items(merger: Merger) -> None:
