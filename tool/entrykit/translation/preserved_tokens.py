@@ -266,15 +266,26 @@ def _number_verbatim(haystack: str, needle: str) -> bool:
     return False
 
 
+# What `missing` may spend on one translation, counted as each token's length times the
+# translation's (a token's search reads the translation, and a long token can be compared at
+# each of its places: thousands of long tokens against a long translation took minutes). The
+# entries seen so far spend at most 15,000; past the budget, the tokens left count as kept.
+CHECK_BUDGET = 1 << 24
+
+
 def missing(tokens: Iterable[Token], translation: str) -> list[Token]:
-    """The tokens `translation` does not keep, each text once, in order."""
+    """The tokens `translation` does not keep, each text once, in order (up to `CHECK_BUDGET`)."""
     seen: set[str] = set()
     out: list[Token] = []
     text = folded(translation)
+    left = CHECK_BUDGET
     for token in tokens:
         if token.text in seen:
             continue
         seen.add(token.text)
+        left -= (len(token.text) + 1) * (len(text) + 1)
+        if left < 0:
+            break
         if not _kept(text, token) and not _as_word(text, token):
             out.append(token)
     return out
