@@ -419,8 +419,9 @@ def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
     with `_` and spells them `zh`, `zh_Hant`, `pt_BR`. The message suggests what
     was probably meant: a region written as a language (`cn` -> `zh`,
     `zh_Hans_CN`), a language name (`chinese` -> `zh`), a hyphenated tag
-    (`zh-CN` -> `zh_CN`). A key whose locale is rejected here is checked by no
-    other translation rule until it is renamed.
+    (`zh-CN` -> `zh_CN`), for the first 32 keys of an entry with an invalid
+    locale. A key whose locale is rejected here is checked by no other
+    translation rule until it is renamed.
 
     ## Why is this bad?
     Tools look translations up by locale: `signature_cn` is found by nobody who
@@ -443,10 +444,18 @@ def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
         problem = locales.problem_with_hint(value)
         if problem:
             yield Finding("/locale", f"`locale` `{value}` {problem}")
+    hinted = 0
     for key in _keys(entry, ctx):
-        problem = locales.problem_with_hint(key.locale)
+        problem = locales.problem_with_hint(key.locale, with_hint=hinted < HINTED_LOCALES)
         if problem:
+            hinted += 1
             yield Finding(key.pointer, f"locale `{key.locale}` of `{key.key}` {problem}", at_key=True)
+
+
+# Translated keys of one entry whose invalid locale gets a "did you mean" (each hint compares
+# the locale with every locale babel knows, about 5 ms: an entry of thousands of such keys took
+# minutes); the keys after them are reported without one.
+HINTED_LOCALES = 32
 
 
 @rule("ET307", "stale-translation", severity=Severity.WARNING)

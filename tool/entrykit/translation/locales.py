@@ -211,14 +211,14 @@ def problem(tag: str) -> str | None:
     return "is not a locale babel knows"
 
 
-def problem_with_hint(value: object) -> str | None:
-    """`problem(value)` followed by the tags its writer probably meant (None for a valid
-    locale or a value that is no string)."""
+def problem_with_hint(value: object, with_hint: bool = True) -> str | None:
+    """`problem(value)` followed (with `with_hint`) by the tags its writer probably meant (None
+    for a valid locale or a value that is no string)."""
     if not isinstance(value, str):
         return None
     found = problem(value)
-    if found is None:
-        return None
+    if found is None or not with_hint:
+        return found
     hint = [f"`{h}`" for h in suggest(value)]
     if not hint:
         return found
