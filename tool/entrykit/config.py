@@ -22,6 +22,7 @@ from typing import Any
 
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
+from entrykit.globs import linear_glob
 from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file, refused
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 from entrykit.paths import shown
@@ -320,41 +321,6 @@ def _check_codes(written: Sequence[str], where: str, known: Sequence[str]) -> No
         code = value.strip().upper()
         if not any(k.startswith(code) for k in known):
             raise ConfigError(f"{where}: `{value}` matches no rule code")
-
-
-def linear_glob(pattern: str) -> str:
-    """The same fnmatch glob with each `[` that fnmatch reads as a plain `[` written `[[]`.
-
-    fnmatch looks for the `]` closing a `[` from the `[` to the end of the pattern, again for
-    each `[` it finds unclosed: quadratic (a glob of 24,000 `[` took 16 s). `[[]` matches
-    just what that `[` matched, and closes at once."""
-    last_close = pattern.rfind("]")
-    out: list[str] = []
-    at = 0
-    while at < len(pattern):
-        bracket = pattern.find("[", at)
-        if bracket < 0:
-            out.append(pattern[at:])
-            break
-        out.append(pattern[at:bracket])
-        first = _class_first_search(pattern, bracket + 1)
-        if first > last_close:  # no `]` from there on: fnmatch reads a plain `[`
-            out.append("[[]")
-            at = bracket + 1
-        else:
-            close = pattern.index("]", first)
-            out.append(pattern[bracket : close + 1])
-            at = close + 1
-    return "".join(out)
-
-
-def _class_first_search(pattern: str, start: int) -> int:
-    """Where fnmatch starts looking for a class's `]` (past a leading `!`, then a leading `]`)."""
-    if start < len(pattern) and pattern[start] == "!":
-        start += 1
-    if start < len(pattern) and pattern[start] == "]":
-        start += 1
-    return start
 
 
 def _longest_prefix(code: str, prefixes: frozenset[str]) -> int:

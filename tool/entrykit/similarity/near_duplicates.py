@@ -45,6 +45,7 @@ except ImportError:  # (a Python built without it)
 from entrykit import message_tokens
 from entrykit.deferred import deferred
 from entrykit.entry import Entry
+from entrykit.globs import linear_glob
 from entrykit.regex.literal_index import (
     MIN_LITERAL,
     corpus_cross_matches,
@@ -590,7 +591,7 @@ def allowed(a: Entry, b: Entry, patterns: Iterable[str]) -> bool:
     """True when one allow-list pattern matches both ids (an intentional family)."""
     if not a.id or not b.id:
         return False
-    return any(fnmatch.fnmatchcase(a.id, p) and fnmatch.fnmatchcase(b.id, p) for p in patterns)
+    return any(fnmatch.fnmatchcase(a.id, glob) and fnmatch.fnmatchcase(b.id, glob) for glob in map(linear_glob, patterns))
 
 
 def _actions(entry: Entry) -> tuple[str, ...]:
