@@ -1,11 +1,12 @@
 """Whether a translation keeps its source's tokens is checked within a budget: each token's
-search reads the translation, and a long token can be compared at each of its places, so
+checks read the translation, and a long token can be compared at each of its places, so
 thousands of tokens, or one long token, against a long translation took minutes. Within the
-budget the lost tokens are those of the plain loop; past it, the tokens left count as kept."""
+budget the lost tokens are those of the plain loop; a check past it counts as kept."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -41,31 +42,53 @@ def test_within_the_budget_the_lost_tokens_are_those_of_the_plain_loop(source: s
     assert pt.lost(source, translation) == _missing_without_budget(pt.extract(source), translation)
 
 
-def _spent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The length of each token checked times the translation's."""
-    spent: list[int] = []
-    kept = pt._kept
+class _Spent:
+    """What `missing` spends: the translation read by each token's checks, and each token
+    compared at each place of it (the matcher's search, a number's occurrences)."""
 
-    def counted(text: str, token: pt.Token) -> bool:
-        spent.append((len(token.text) + 1) * (len(text) + 1))
-        return kept(text, token)
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.reads = 0
+        self.compared = 0
+        kept, matcher, number_verbatim = pt._kept, pt._matcher, pt._number_verbatim
 
-    monkeypatch.setattr(pt, "_kept", counted)
-    return spent
+        def counted_kept(text: str, token: pt.Token, *budget: Any) -> bool:
+            self.reads += len(text) + 1
+            return kept(text, token, *budget)
+
+        def counted_matcher(kind: str, text: str) -> Any:
+            pattern = matcher(kind, text)
+            spent = self
+
+            class _Searched:
+                def search(self, folded: str) -> Any:
+                    spent.compared += (len(text) + 1) * (len(folded) + 1)
+                    return pattern.search(folded)
+
+            return _Searched()
+
+        def counted_number(haystack: str, needle: str) -> bool:
+            self.compared += (len(needle) + 1) * (len(haystack) + 1)
+            return number_verbatim(haystack, needle)
+
+        monkeypatch.setattr(pt, "_kept", counted_kept)
+        monkeypatch.setattr(pt, "_matcher", counted_matcher)
+        monkeypatch.setattr(pt, "_number_verbatim", counted_number)
 
 
 def test_a_long_token_against_long_near_misses_is_left_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    spent = _spent(monkeypatch)
+    spent = _Spent(monkeypatch)
     k = 4_000  # the token's search compared it at each near miss: 12 KB x 48 KB
     assert pt.lost("ab." * k + "x", "模块 " + ("ab." * (k - 1) + "y ") * 4 + " x") == []
-    assert sum(spent) <= pt.CHECK_BUDGET
+    assert spent.compared <= pt.CHECK_BUDGET
+    # within the budget, the search still runs
+    assert [t.text for t in pt.lost("ab." * 40 + "x", "模块 " + ("ab." * 39 + "y ") * 4 + " x")] == ["ab." * 40 + "x"]
 
 
 def test_many_tokens_against_a_long_translation_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    spent = _spent(monkeypatch)
-    source = "E: " + " ".join(f"'m{i}'" for i in range(2_000))
-    lost = pt.lost(source, "E：" + "m" * 100_000)
-    assert sum(spent) <= pt.CHECK_BUDGET and 0 < len(lost) < 2_000
+    spent = _Spent(monkeypatch)
+    source = "E: " + " ".join(f"'m{i}'" for i in range(20_000))
+    lost = pt.lost(source, "E：" + "m" * 20_000)  # each name's check read the 20 KB translation
+    assert spent.reads <= pt.CHECK_BUDGET and 0 < len(lost) < 20_000
     assert [t.text for t in lost] == [f"m{i}" for i in range(len(lost))]
 
 

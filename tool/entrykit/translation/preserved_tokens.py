@@ -223,13 +223,15 @@ def _marked(haystack: str) -> tuple[str, str]:
     return marker, _BOUNDARY.sub(marker, haystack)
 
 
-def _kept(folded: str, token: Token) -> bool:
+def _kept(folded: str, token: Token, budget: list[int] | None = None) -> bool:
     """`contains` for a translation already folded. The matcher is compiled only when
     plain substring checks cannot decide: every word run must occur (else no match),
-    and a verbatim occurrence between word boundaries is a match."""
+    and a verbatim occurrence between word boundaries is a match. With `budget`, the
+    checks that may compare the token at each place of the translation (the matcher's
+    search, a number's occurrences) are paid from it; one it cannot pay counts as kept."""
     text, runs, one_word = _literal(token.text)
     if not text:
-        return _matcher(token.kind, token.text).search(folded) is not None
+        return not _affordable(budget, token.text, folded) or _matcher(token.kind, token.text).search(folded) is not None
     for run in runs:
         if run not in folded:
             return False
@@ -238,9 +240,20 @@ def _kept(folded: str, token: Token) -> bool:
             return True
         if one_word and not _plural_free(token.kind, token.text):
             return False
-    elif _NUMERAL.fullmatch(text) and _number_verbatim(folded, text):
+    elif _NUMERAL.fullmatch(text):
+        if not _affordable(budget, text, folded):
+            return True
+        if _number_verbatim(folded, text):
+            return True
+    return not _affordable(budget, token.text, folded) or _matcher(token.kind, token.text).search(folded) is not None
+
+
+def _affordable(budget: list[int] | None, token: str, folded: str) -> bool:
+    """Whether `budget` pays for comparing `token` at each place of `folded` (and pays it)."""
+    if budget is None:
         return True
-    return _matcher(token.kind, token.text).search(folded) is not None
+    budget[0] -= (len(token) + 1) * (len(folded) + 1)
+    return budget[0] >= 0
 
 
 _NUMERAL = re.compile(r"[0-9][0-9.,]*")
@@ -266,27 +279,29 @@ def _number_verbatim(haystack: str, needle: str) -> bool:
     return False
 
 
-# What `missing` may spend on one translation, counted as each token's length times the
-# translation's (a token's search reads the translation, and a long token can be compared at
-# each of its places: thousands of long tokens against a long translation took minutes). The
-# entries seen so far spend at most 15,000; past the budget, the tokens left count as kept.
-CHECK_BUDGET = 1 << 24
+# What `missing` may spend on one translation: each token's substring checks cost the
+# translation's length, and the checks that can compare the token at each place of it (the
+# matcher's search, a number's occurrences) the token's length times the translation's.
+# Thousands of long tokens against a long translation of near misses took minutes; the
+# entries seen so far spend at most 15,000. A token whose check the budget cannot pay, and
+# every token after the budget is spent, counts as kept.
+CHECK_BUDGET = 1 << 28
 
 
 def missing(tokens: Iterable[Token], translation: str) -> list[Token]:
-    """The tokens `translation` does not keep, each text once, in order (up to `CHECK_BUDGET`)."""
+    """The tokens `translation` does not keep, each text once, in order (within `CHECK_BUDGET`)."""
     seen: set[str] = set()
     out: list[Token] = []
     text = folded(translation)
-    left = CHECK_BUDGET
+    budget = [CHECK_BUDGET]
     for token in tokens:
         if token.text in seen:
             continue
         seen.add(token.text)
-        left -= (len(token.text) + 1) * (len(text) + 1)
-        if left < 0:
+        budget[0] -= len(text) + 1  # (its substring checks: each reads the translation)
+        if budget[0] < 0:
             break
-        if not _kept(text, token) and not _as_word(text, token):
+        if not _kept(text, token, budget) and not _as_word(text, token):
             out.append(token)
     return out
 
