@@ -209,9 +209,22 @@ def _verbatim(haystack: str, needle: str) -> bool:
     Both are searched with a marker at each word boundary (`_marked`): an occurrence of the
     marked needle is an occurrence whose ends fall where the needle's word characters need
     a boundary. One search, not one per occurrence of the needle (each compared whole:
-    quadratic on a long token that occurs overlapping, `a1a1…` in `a1a1a1…`)."""
+    quadratic on a long token that occurs overlapping, `a1a1…` in `a1a1a1…`). The first
+    occurrence is looked at first: it is the one found in most translations."""
+    start = haystack.find(needle)
+    if start < 0:
+        return False
+    if _between_boundaries(haystack, start, start + len(needle)):
+        return True
     marker, marked = _marked(haystack)
     return marker not in needle and _BOUNDARY.sub(marker, needle) in marked
+
+
+def _between_boundaries(haystack: str, start: int, end: int) -> bool:
+    """No word character continues a word `haystack[start:end]` starts or ends."""
+    words = _WORD_CHARS
+    head = haystack[start] not in words or start == 0 or haystack[start - 1] not in words
+    return head and (haystack[end - 1] not in words or end == len(haystack) or haystack[end] not in words)
 
 
 @lru_cache(maxsize=16)  # (every token of a source is looked for in the same translation)
