@@ -639,7 +639,7 @@ class RegexIndex:
             return set()
         folded = fold(text)
         keys = {key for _, key in self._automaton.iter(folded)}
-        return keys if self._keys.plain else self._keys.literals(keys, folded)
+        return self._keys.literals(keys, folded)
 
     def candidates(self, text: str, literals: set[str] | None = None) -> set[int]:
         """Regexes that may match `text`: the whole literal query of each regex whose cover
@@ -688,7 +688,7 @@ class _Keys:
     `KEY_LENGTH` characters."""
 
     by_key: dict[str, tuple[str, ...]]  # key -> the literals it begins (itself, if one)
-    plain: bool  # every literal is its own key (none is longer)
+    longer: frozenset[str]  # the keys that begin a literal longer than themselves
 
     @classmethod
     def of(cls, literals: Iterable[str]) -> _Keys:
@@ -696,13 +696,17 @@ class _Keys:
         by_key: dict[str, list[str]] = defaultdict(list)
         for lit in literals:
             by_key[lit[:KEY_LENGTH]].append(lit)
-        plain = all(len(lits) == 1 and len(lits[0]) <= KEY_LENGTH for lits in by_key.values())
-        return cls({key: tuple(lits) for key, lits in by_key.items()}, plain)
+        longer = frozenset(key for key, lits in by_key.items() if any(len(lit) > KEY_LENGTH for lit in lits))
+        return cls({key: tuple(lits) for key, lits in by_key.items()}, longer)
 
     def literals(self, keys: set[str], folded: str) -> set[str]:
-        """The literals `folded` holds, of those whose key it holds (`keys`)."""
-        found: set[str] = set()
-        for key in keys:
+        """The literals `folded` holds, of those whose key it holds (`keys`): a key that begins
+        no longer literal is a literal itself, and is held."""
+        begun = keys & self.longer
+        if not begun:
+            return keys
+        found = keys - begun
+        for key in begun:
             for lit in self.by_key[key]:
                 if len(lit) <= KEY_LENGTH or lit in folded:
                     found.add(lit)
