@@ -214,17 +214,13 @@ def _verbatim(haystack: str, needle: str) -> bool:
     start = haystack.find(needle)
     if start < 0:
         return False
-    if _between_boundaries(haystack, start, start + len(needle)):
-        return True
+    end, words = start + len(needle), _WORD_CHARS
+    if (needle[0] not in words or start == 0 or haystack[start - 1] not in words) and (
+        needle[-1] not in words or end == len(haystack) or haystack[end] not in words
+    ):
+        return True  # no word character continues a word the first occurrence starts or ends
     marker, marked = _marked(haystack)
     return marker not in needle and _BOUNDARY.sub(marker, needle) in marked
-
-
-def _between_boundaries(haystack: str, start: int, end: int) -> bool:
-    """No word character continues a word `haystack[start:end]` starts or ends."""
-    words = _WORD_CHARS
-    head = haystack[start] not in words or start == 0 or haystack[start - 1] not in words
-    return head and (haystack[end - 1] not in words or end == len(haystack) or haystack[end] not in words)
 
 
 @lru_cache(maxsize=16)  # (every token of a source is looked for in the same translation)
