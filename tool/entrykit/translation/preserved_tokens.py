@@ -292,8 +292,8 @@ def _number_verbatim(haystack: str, needle: str) -> bool:
 # translation's length, and the checks that can compare the token at each place of it (the
 # matcher's search, a number's occurrences) the token's length times the translation's.
 # Thousands of long tokens against a long translation of near misses took minutes; the
-# entries seen so far spend at most 15,000. A token whose check the budget cannot pay, and
-# every token after the budget is spent, counts as kept.
+# generated corpora would spend at most 15,000 even if every token were charged the product.
+# A token whose check the budget cannot pay, and every token after it is spent, counts as kept.
 CHECK_BUDGET = 1 << 28
 
 
