@@ -639,7 +639,7 @@ class RegexIndex:
             return set()
         folded = fold(text)
         keys = {key for _, key in self._automaton.iter(folded)}
-        return self._keys.literals(keys, folded)
+        return self._keys.literals(keys, folded) if self._keys.longer else keys
 
     def candidates(self, text: str, literals: set[str] | None = None) -> set[int]:
         """Regexes that may match `text`: the whole literal query of each regex whose cover
@@ -703,8 +703,6 @@ class _Keys:
         """The literals `folded` holds, of those whose key it holds (`keys`): a key that begins
         no longer literal is a literal itself, and is held."""
         begun = keys & self.longer
-        if not begun:
-            return keys
         found = keys - begun
         for key in begun:
             for lit in self.by_key[key]:
