@@ -59,7 +59,8 @@ def duplicate_id(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     Merge the two entries (`entrykit merge`), or remove the stale alias.
 
     An id claimed by more than four entries names the first three others (by path)
-    and counts the rest.
+    and counts the rest, and points at no more than eight places of each entry it
+    names.
     """
     owners: dict[str, list[tuple[int, Entry, str]]] = {}
     for number, entry in enumerate(corpus):  # (numbered in corpus order: by path)
