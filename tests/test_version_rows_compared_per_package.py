@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from entrykit import pointer as jp
 from entrykit.authoring import merge, merge_versions
-from entrykit.authoring.merge_model import KEEP_BOTH, Conflict, Option, value_key
+from entrykit.authoring.merge_model import value_key
 from entrykit.authoring.merge_versions import _Row, canonical_row
 from entrykit.versions import table
 from entrykit.versions.package_names import default_naming
-from entrykit.versions.table import MOST_ROWS_COMPARED, Contradiction, Redundant, Row, compare, usable_rows
+from entrykit.versions.table import MOST_ROWS_COMPARED, Redundant, Row, compare, usable_rows
 
 from .conftest import lint_corpus
 from .hostile import entry_text
@@ -39,9 +39,14 @@ _ROW = st.fixed_dictionaries(
 _TABLE = st.lists(_ROW, max_size=14)
 
 
+def _every_pair(rows: list[Row]) -> Iterator[tuple[Row, Row]]:
+    """The pairs ET404 and merge compared: every row with every later row (of any package)."""
+    return ((a, b) for i, a in enumerate(rows) for b in rows[i + 1 :])
+
+
 def _all_pairs_of_one_package(rows: list[Row]) -> list[tuple[Row, Row]]:
-    """ET404's pairs as they were: every row with every later row (of any package)."""
-    return [(a, b) for i, a in enumerate(rows) for b in rows[i + 1 :] if a.package == b.package]
+    """Of those, the pairs `compare` may relate: rows of one package."""
+    return [(a, b) for a, b in _every_pair(rows) if a.package == b.package]
 
 
 @settings(max_examples=500, deadline=None)
@@ -61,14 +66,20 @@ def test_past_the_limit_only_the_first_rows_of_a_package_are_paired() -> None:
     assert [(row.index, count) for row, count in table.uncompared(usable)] == [(MOST_ROWS_COMPARED, MOST_ROWS_COMPARED + 6)]
 
 
-def test_each_pair_is_compared_once_in_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _counted_compares(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[int]:
+    """One item for each `compare` the module makes."""
     calls: list[int] = []
 
     def counted(first: Row, second: Row) -> Any:
         calls.append(1)
         return compare(first, second)
 
-    monkeypatch.setattr(table, "compare", counted)
+    monkeypatch.setattr(module, "compare", counted)
+    return calls
+
+
+def test_each_pair_is_compared_once_in_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counted_compares(monkeypatch, table)
     rows = [{"version": "python>=3.6", "status": "active"} for _ in range(2_000)]
     result = lint_corpus(tmp_path, {"python/x.yaml": entry_text("python/x", versions=rows)})
     assert len(calls) == MOST_ROWS_COMPARED * (MOST_ROWS_COMPARED - 1) // 2
@@ -84,8 +95,8 @@ def test_each_pair_is_compared_once_in_a_long_table(tmp_path: Path, monkeypatch:
 
 
 def _former_merge_versions(merger: merge.Merger) -> None:
-    """`merge_versions.merge_versions` as it was: rows written alike found by a scan, every pair
-    of rows compared, the pairs started over after each fold."""
+    """`merge_versions.merge_versions` as it was: rows written alike found by a scan, the pairs
+    started over after each fold (and, with `pairs` as `_every_pair`, every pair compared)."""
     merger.handled.add("versions")
     if not any("versions" in data for data in merger.inputs):
         return
@@ -103,7 +114,7 @@ def _former_merge_versions(merger: merge.Merger) -> None:
                 same.holders.append((side, index, row))
     _former_fold(merger, rows)
     merger.out["versions"] = [r.data for r in rows]
-    _former_contradictions(merger, rows)
+    merge_versions._contradictions(merger, rows)
     merge_versions._place_rows(merger, rows)
 
 
@@ -111,10 +122,10 @@ def _former_fold(merger: merge.Merger, rows: list[_Row]) -> None:
     changed = True
     while changed:
         changed = False
-        for first, second in _former_across_inputs(merger, rows):
+        for first, second, a, b in merge_versions._across_inputs(merger, rows):
             relation = compare(first, second)
             if isinstance(relation, Redundant):
-                narrow, wide = rows[relation.narrow.index], rows[relation.wide.index]
+                narrow, wide = (a, b) if relation.narrow is first else (b, a)
                 for side, index, row in narrow.holders:
                     merger.drop(
                         merger.labels[side], jp.join("versions", index), row,
@@ -125,38 +136,10 @@ def _former_fold(merger: merge.Merger, rows: list[_Row]) -> None:
                 break
 
 
-def _former_contradictions(merger: merge.Merger, rows: list[_Row]) -> None:
-    for first, second in _former_across_inputs(merger, rows):
-        a, b = rows[first.index], rows[second.index]
-        relation = compare(first, second)
-        if not isinstance(relation, Contradiction):
-            continue
-        pointer = jp.join("versions", second.index)
-        about = (
-            f"`{first.spec}` and `{second.spec}` disagree on `{relation.shared}`: keep the row of "
-            "one input, or `both` (then make their ranges meet without overlapping)"
-        )
-        options = (
-            Option(merger.labels[min(a.sides)], a.data, tuple(merger.labels[s] for s in sorted(a.sides))),
-            Option(merger.labels[min(b.sides)], b.data, tuple(merger.labels[s] for s in sorted(b.sides))),
-            Option(KEEP_BOTH, None),
-        )
-        merger.decide(Conflict(pointer, "version", options, about))
-        merger.version_conflicts.append((pointer, first.index, second.index))
-
-
 def _former_same_spec(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return isinstance(a.get("version"), str) and a.get("version") == b.get("version")
     return value_key(a) == value_key(b)
-
-
-def _former_across_inputs(merger: merge.Merger, rows: list[_Row]) -> Iterator[tuple[Row, Row]]:
-    usable = usable_rows([r.data for r in rows], merger.naming)
-    for position, first in enumerate(usable):
-        for second in usable[position + 1 :]:
-            if not rows[first.index].sides & rows[second.index].sides:
-                yield first, second
 
 
 def _merged(tables: list[list[dict[str, Any]]]) -> tuple[Any, ...]:
@@ -172,18 +155,13 @@ def test_a_merge_of_short_tables_is_as_before(tables: list[list[dict[str, Any]]]
     now = _merged(tables)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(merge_versions, "merge_versions", _former_merge_versions)
+        patch.setattr(merge_versions, "pairs", _every_pair)
         before = _merged(tables)
     assert now == before
 
 
 def test_a_merge_of_long_tables_compares_each_pair_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-
-    def counted(first: Row, second: Row) -> Any:
-        calls.append(1)
-        return compare(first, second)
-
-    monkeypatch.setattr(merge_versions, "compare", counted)
+    calls = _counted_compares(monkeypatch, merge_versions)
     wide = [{"version": f"git>={n}.0"} for n in range(40)]
     narrow = [{"version": f"git>={n}.0,<{n}.5"} for n in range(1_000)]
     versions, dropped, conflicts, *_ = _merged([wide, narrow])
