@@ -409,6 +409,12 @@ def half_translated_text(entry: Entry, ctx: Context) -> Iterator[Finding]:
             )
 
 
+# Translated keys of one entry whose invalid locale gets a "did you mean" (each hint compares
+# the locale with every locale babel knows, about 5 ms: an entry of thousands of such keys took
+# minutes); the keys after them are reported without one.
+HINTED_LOCALES = 32
+
+
 @rule("ET306", "invalid-locale")
 def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Locale is not one babel knows, in babel's form.
@@ -451,11 +457,6 @@ def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
             hinted += 1
             yield Finding(key.pointer, f"locale `{key.locale}` of `{key.key}` {problem}", at_key=True)
 
-
-# Translated keys of one entry whose invalid locale gets a "did you mean" (each hint compares
-# the locale with every locale babel knows, about 5 ms: an entry of thousands of such keys took
-# minutes); the keys after them are reported without one.
-HINTED_LOCALES = 32
 
 
 @rule("ET307", "stale-translation", severity=Severity.WARNING)
