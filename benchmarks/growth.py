@@ -1,0 +1,416 @@
+"""How a lint's time grows with the size of one input: each input made long from a repeated unit, timed at two sizes.
+
+    python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
+        [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
+
+A growth sweep looks for work that grows faster than what a pull request can make
+long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
+configuration value) and builds it from a repeated unit (`"a "`, `"0,"`, `"\\\\"`,
+`"(?:a|b)"`, ...) at a small size and at `--factor` times that. Each case's entry is
+linted with the bundled `entries/` beside it (copied into `--work`), in this process,
+cold and on one core (`jobs=1`), and the script reads this process's CPU time around
+the lint. The time of the same lint with the bundled entry unchanged is taken off
+both, and the ratio of what is left is the case's growth: about `factor` for linear
+work, `factor` squared for quadratic.
+
+A case is flagged (`FLAG` in the first column) when its growth is above
+`FLAGGED_GROWTH` times the factor (between linear and quadratic) and the large size
+took at least `FLAGGED_EXTRA` seconds more than the unchanged entry, or when the large
+size took more than `FLAGGED_SECONDS` in all. A flag is where to look, not a verdict:
+confirm it at a third size and profile it. The regex worker's time is not counted
+here (each of its matches stops at the budget); nor is time spent in threads.
+
+Families (sizes are in characters, or items for `lists`; `regex` cases use a quarter
+of `--size`, since each repeated construct is a regex of its own):
+- `fields`: every text field of an entry, JSON-quoted in YAML;
+- `styles`: a few fields as YAML block, folded and single-quoted scalars, and the whole
+  entry as JSON;
+- `lists`: lists of many items (examples, dead ends, versions, aliases, keys, ...);
+- `regex`: regex constructs repeated in `regex`, alone and with the signature the same;
+- `shapes`: YAML structure (nesting, comments, suppression comments, anchors, flow
+  sequences, documents, long keys);
+- `config`: configuration values (per-file-ignores, ignore, glossary, package aliases).
+
+Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
+and the number of diagnostics at each size. `--part K --parts N` runs every Nth case
+from the Kth (for running parts side by side); `--only TEXT` the cases whose name holds
+TEXT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import gc
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+BASE_FILE = REPO / "entries" / "python" / "modulenotfounderror.yaml"
+GROWN_FILE = Path("python") / "grown.yaml"  # where the case's entry is written, inside the corpus
+TODAY = date(2026, 12, 1)
+
+FLAGGED_GROWTH = 2.2  # x the factor: above linear (1x) with room for noise, well below quadratic (factor x)
+FLAGGED_EXTRA = 0.3  # seconds above the unchanged entry's lint, at the large size
+FLAGGED_SECONDS = 5.0  # a lint this long at the large size is flagged whatever its growth
+
+TEXT_FIELDS = (
+    "signature", "regex", "root_cause", "signature_zh", "root_cause_zh", "official_doc_url",
+    "dead_ends.0.action", "dead_ends.0.why_fails", "workarounds.0.how", "workarounds.0.action",
+    "workarounds_zh.0", "examples.0", "counterexamples.0", "versions.0.version", "domain",
+    "category", "x_extra", "id", "first_seen", "tags.0", "aliases.0", "error_code",
+    "transition_graph.leads_to.0", "translated_from.signature_zh", "signature_ja",
+)  # fmt: skip
+TEXT_UNITS = (
+    "a", " ", "a ", " a", "0", "0,", "0.", "1.2.", "\\", "'", '"', "`", "`a` ", "'a' ", "é", "中", "(", ")",
+    "[", "{", "}", "a.", "/", "/a", "a/b/", ":", "::", "e:", "-", "a-", "--x ", "\t", "\n", "%s", "{0}",
+    "{a}", "${a}", "<a>", "<", ">", "http://x ", "x=1 ", ">=1,", "..", "$", "*", "a(", "a_b", "A", "aB",
+    "~", "0x1f ", "1e5 ", "v1 ", "#", "@", "&", "|", "\\d", "Ω", "\u0640", "\u200b", "1:2 ", ",a",
+)  # fmt: skip
+STYLE_FIELDS = ("signature", "regex", "root_cause", "x_extra")
+STYLE_UNITS = ("a ", "a", "\\", '"', "'", "`a` ", "中", "0,", "{", "[", "\n", "a\n", " \n", "\t", "# ", "- ", ": ", "a: b\n", "\u2028", "\ufeff")  # fmt: skip
+REGEX_UNITS = (
+    "(a)", "a?", "a*", "[ab]", "(?:a|b)", "\\w+", ".*", "(?=a)", "a{2}", "\\bx", "(?P<n>a)", "(?i)",
+    "(?:", ")", "\\1", "a|", "(?:a)*", "\\d+\\.", "[^a]", "\\s*", "x+y", "(a|b)*c", "\\(", "\\.",
+    "[a-z]", "\\\\", "{", "a{", "a{1,", "(?#c)", "(?P=n)", "(?(1)a|b)", "\\N{", "\\u00e9", "[[]",
+    "^", "$", "\\Z", "(?<=a)",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Built:
+    """One case at one size: the grown entry's text (None: the entry left as it is), the file
+    name it is written under, and the configuration table the lint runs with."""
+
+    text: str | None
+    name: Path = GROWN_FILE
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Case:
+    """An input made long: `build(n)` is it at size n (for a case that grows fields from a
+    unit, `fields` are their dotted paths and `unit` the unit)."""
+
+    family: str
+    name: str
+    build: Callable[[int], Built]
+    small: int
+    large: int
+    fields: tuple[str, ...] = ()
+    unit: str = ""
+
+
+def base_entry() -> dict[str, Any]:
+    """The entry every case grows one input of (the bundled `python/modulenotfounderror`)."""
+    data = yaml.safe_load(BASE_FILE.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def repeated(unit: str, size: int) -> str:
+    """`unit` repeated to exactly `size` characters."""
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def dump(data: Mapping[str, Any]) -> str:
+    """An entry as YAML, each value JSON-quoted on one line (every string survives as it is)."""
+    return "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in data.items())
+
+
+def with_value(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of `data` with `value` at `path` (dotted; a number is a list index), made where missing."""
+    data = copy.deepcopy(data)
+    parts = path.split(".")
+    here: Any = data
+    for part, following in zip(parts[:-1], parts[1:], strict=True):
+        if isinstance(here, list):
+            while len(here) <= int(part):
+                here.append({} if not following.isdigit() else [])
+            here = here[int(part)]
+        else:
+            here = here.setdefault(part, [] if following.isdigit() else {})
+    last = parts[-1]
+    if isinstance(here, list):
+        while len(here) <= int(last):
+            here.append("x")
+        here[int(last)] = value
+    else:
+        here[last] = value
+    return data
+
+
+def _without(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != key}
+
+
+def _scalar_styles(base: dict[str, Any], key: str, value: str) -> dict[str, str]:
+    rest = dump(_without(base, key))
+    lines = value.split("\n")
+    return {
+        "block": rest + f"{key}: |-\n" + "".join(f"  {line}\n" for line in lines),
+        "folded": rest + f"{key}: >-\n" + "".join(f"  {line}\n" for line in lines),
+        "single": rest + f"{key}: '" + value.replace("'", "''") + "'\n",
+    }
+
+
+def _text(text: str) -> Built:
+    return Built(text)
+
+
+def field_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    for path in TEXT_FIELDS:
+        for unit in TEXT_UNITS:
+
+            def build(n: int, path: str = path, unit: str = unit) -> Built:
+                return _text(dump(with_value(base, path, repeated(unit, n))))
+
+            yield Case("fields", f"{path} {unit!r}", build, size, size * factor, (path,), unit)
+
+
+def style_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    for key in STYLE_FIELDS:
+        for unit in STYLE_UNITS:
+            for style in ("block", "folded", "single", "json"):
+
+                def build(n: int, key: str = key, unit: str = unit, style: str = style) -> Built:
+                    value = repeated(unit, n)
+                    if style == "json":
+                        grown = with_value(base, key, value)
+                        return Built(json.dumps(grown, ensure_ascii=False, indent=2), GROWN_FILE.with_suffix(".json"))
+                    return _text(_scalar_styles(base, key, value)[style])
+
+                yield Case("styles", f"{key} {unit!r} {style}", build, size, size * factor)
+
+
+def _items(base: dict[str, Any], key: str, item: Callable[[int], Any]) -> Callable[[int], Built]:
+    def build(n: int) -> Built:
+        return _text(dump(with_value(base, key, [item(i) for i in range(n)])))
+
+    return build
+
+
+def _entry_lists(base: dict[str, Any]) -> dict[str, Callable[[int], Built]]:
+    return {
+        "examples": _items(base, "examples", lambda i: f"ModuleNotFoundError: No module named 'm{i}'"),
+        "examples, all alike": _items(base, "examples", lambda i: "ModuleNotFoundError: No module named 'm'"),
+        "counterexamples": _items(base, "counterexamples", lambda i: f"ImportError: x{i}"),
+        "dead_ends": _items(base, "dead_ends", lambda i: {"action": f"Try thing {i}", "why_fails": "no", "fail_rate": 0.5}),
+        "dead_ends, all alike": _items(base, "dead_ends", lambda i: {"action": "Try it", "why_fails": "no", "fail_rate": 0.5}),
+        "workarounds": _items(base, "workarounds", lambda i: {"action": f"Do thing {i}", "success_rate": 0.5, "how": "x"}),
+        "workarounds_zh": _items(base, "workarounds_zh", lambda i: f"做事 {i}"),
+        "versions": _items(base, "versions", lambda i: {"version": f"python>={i}.0,<{i}.5", "status": "active"}),
+        "versions, one package each": _items(base, "versions", lambda i: {"version": f"pkg{i}>=1.0", "status": "active"}),
+        "versions, all alike": _items(base, "versions", lambda i: {"version": "python>=3.6", "status": "active"}),
+        "tags": _items(base, "tags", lambda i: f"t{i}"),
+        "aliases": _items(base, "aliases", lambda i: f"python/a{i}"),
+        "leads_to": _items(base, "transition_graph.leads_to", lambda i: f"python/x{i}"),
+        "leads_to itself": _items(base, "transition_graph.leads_to", lambda i: "python/modulenotfounderror"),
+        "unknown keys": lambda n: _text(dump({**base, **{f"x_{i}": i for i in range(n)}})),
+        "translated signature keys": lambda n: _text(dump({**base, **{f"signature_l{i}": "x" for i in range(n)}})),
+        "os_specific": lambda n: _text(dump(with_value(base, "os_specific", {f"os{i}": "x" for i in range(n)}))),
+    }
+
+
+def list_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    items = max(1, size // 12)  # an item is a dozen characters or more
+    for name, build in _entry_lists(base).items():
+        yield Case("lists", name, build, items, items * factor)
+
+
+def regex_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    size = max(1, size // 4)
+    for unit in REGEX_UNITS:
+
+        def alone(n: int, unit: str = unit) -> Built:
+            return _text(dump(with_value(base, "regex", repeated(unit, n))))
+
+        def with_signature(n: int, unit: str = unit) -> Built:
+            return _text(dump(with_value(with_value(base, "regex", repeated(unit, n)), "signature", repeated(unit, n))))
+
+        yield Case("regex", f"regex {unit!r}", alone, size, size * factor, ("regex",), unit)
+        yield Case("regex", f"regex and signature {unit!r}", with_signature, size, size * factor, ("regex", "signature"), unit)
+
+
+def _shapes(base: dict[str, Any]) -> dict[str, Callable[[int], str]]:
+    plain = dump(base)
+    return {
+        "nested sequences": lambda n: plain + "x_n: " + "[" * (n // 2) + "]" * (n // 2) + "\n",
+        "nested mappings": lambda n: plain + "x_n: " + "{a: " * (n // 4) + "1" + "}" * (n // 4) + "\n",
+        "comment lines": lambda n: "# c\n" * (n // 4) + plain,
+        "suppression lines": lambda n: plain + "# entrykit: disable=ET205\n" * (n // 26),
+        "a suppression on every line": lambda n: plain.replace("\n", "  # entrykit: disable=ET205\n") + "# x\n" * (n // 4),
+        "a long comment": lambda n: "# " + repeated("a ", n) + "\n" + plain,
+        "a long suppression": lambda n: plain + "# entrykit: disable=" + ",".join(["ET205"] * (n // 6)) + "\n",
+        "blank lines": lambda n: "\n" * n + plain,
+        "a block scalar of many lines": lambda n: dump(_without(base, "root_cause")) + "root_cause: |\n" + "  line\n" * (n // 7),
+        "a flow sequence": lambda n: dump(_without(base, "tags")) + "tags: [" + ", ".join(f"t{i}" for i in range(n // 6)) + "]\n",
+        "anchors and aliases": lambda n: plain + "".join(f"x_{i}: &a{i} v\n" for i in range(n // 16)) + "".join(f"y_{i}: *a{i}\n" for i in range(n // 16)),
+        "CRLF lines": lambda n: (plain + "".join(f"x_{i}: v\n" for i in range(n // 8))).replace("\n", "\r\n"),
+        "a long key": lambda n: plain + "x" * n + ": 1\n",
+        "a plain scalar of many words": lambda n: dump(_without(base, "root_cause")) + "root_cause: " + "word " * (n // 5) + "\n",
+        "many documents": lambda n: plain + "---\na: 1\n" * (n // 9),
+    }
+
+
+def shape_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    for name, make in _shapes(base).items():
+
+        def build(n: int, make: Callable[[int], str] = make) -> Built:
+            return _text(make(n))
+
+        yield Case("shapes", name, build, size, size * factor)
+
+
+def _configured(table: Callable[[int], dict[str, Any]]) -> Callable[[int], Built]:
+    def build(n: int) -> Built:
+        return Built(None, config=table(n))
+
+    return build
+
+
+def _glossary(n: int) -> dict[str, Any]:
+    return {"translation": {"glossary": {"zh": {f"term{i}": f"术语{i}" for i in range(n)}}}}
+
+
+def config_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
+    items = max(1, size // 12)
+    tables: dict[str, Callable[[int], dict[str, Any]]] = {
+        "per-file-ignores patterns": lambda n: {"per_file_ignores": {f"python/x{i}-*.yaml": ["ET205"] for i in range(n)}},
+        "a per-file-ignores glob of '['": lambda n: {"per_file_ignores": {"[" * (n * 12): ["ET205"]}},
+        "a per-file-ignores glob of '*a'": lambda n: {"per_file_ignores": {"*a" * (n * 6) + "*b": ["ET205"]}},
+        "ignore prefixes": lambda n: {"ignore": ["ET20"] * n},
+        "glossary terms": _glossary,
+        "package aliases": lambda n: {"versions": {"aliases": {f"pkg{i}": [f"alias{i}"] for i in range(n)}}},
+    }
+    for name, table in tables.items():
+        yield Case("config", name, _configured(table), items, items * factor)
+
+
+FAMILIES: dict[str, Callable[[dict[str, Any], int, int], Iterator[Case]]] = {
+    "fields": field_cases,
+    "styles": style_cases,
+    "lists": list_cases,
+    "regex": regex_cases,
+    "shapes": shape_cases,
+    "config": config_cases,
+}
+
+
+def cases(families: list[str], size: int, factor: int) -> list[Case]:
+    """Every case of `families`, in a fixed order."""
+    base = base_entry()
+    return [case for family in families for case in FAMILIES[family](base, size, factor)]
+
+
+@dataclass(frozen=True)
+class Timed:
+    """One lint: CPU seconds and the diagnostics it gave."""
+
+    seconds: float
+    diagnostics: int
+
+
+Linter = Callable[[Built], Timed]
+
+
+def growth(base: float, small: float, large: float) -> float:
+    """How much the time above the unchanged entry's grew from the small size to the large
+    (a small size that took no more than the unchanged entry counts as 10 ms above it)."""
+    return (large - base) / max(small - base, 0.01)
+
+
+def flagged(base: float, small: float, large: float, factor: int) -> bool:
+    """Whether a case's times look faster than linear (see the module's documentation)."""
+    grew = growth(base, small, large)
+    return (grew > FLAGGED_GROWTH * factor and large - base >= FLAGGED_EXTRA) or large > FLAGGED_SECONDS
+
+
+class InProcessLint:
+    """Lints the bundled entries, copied once into `work`, with one case's file beside them."""
+
+    def __init__(self, work: Path) -> None:
+        self.root = work / "entries"
+        if self.root.exists():
+            shutil.rmtree(self.root)
+        shutil.copytree(REPO / "entries", self.root)
+
+    def __call__(self, built: Built) -> Timed:
+        from entrykit.config import from_table
+        from entrykit.lint import engine
+
+        path = self.root / built.name
+        if built.text is not None:
+            path.write_text(built.text, encoding="utf-8", newline="")
+        try:
+            config = from_table({"root": self.root.name, **built.config}, self.root.parent)
+            gc.collect()
+            started = time.process_time()
+            found = sum(1 for _ in engine.lint(None, config, TODAY, cwd=self.root.parent, jobs=1).diagnostics)
+            return Timed(time.process_time() - started, found)
+        finally:
+            path.unlink(missing_ok=True)
+
+
+def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], None] = print) -> list[str]:
+    """Lint each case at its two sizes and print a line for it; the names of the flagged cases."""
+    base = min(lint(Built(None)).seconds for _ in range(2))
+    out(f"# the unchanged entry: {base:.3f} s")
+    found: list[str] = []
+    for case in chosen:
+        try:
+            small, large = lint(case.build(case.small)), lint(case.build(case.large))
+        except Exception as exc:  # a case the library refuses outright is a finding too
+            out(f"ERROR\t{case.family}\t{case.name}\t{type(exc).__name__}: {exc}"[:300])
+            found.append(case.name)
+            continue
+        flag = flagged(base, small.seconds, large.seconds, factor)
+        if flag:
+            found.append(case.name)
+        grew = growth(base, small.seconds, large.seconds)
+        out(
+            f"{'FLAG' if flag else ''}\t{case.family}\t{case.name}\t{small.seconds:.2f}\t{large.seconds:.2f}"
+            f"\tgrowth {grew:.1f}\t{small.diagnostics},{large.diagnostics} diagnostics"
+        )
+    out(f"# {len(chosen)} cases, {len(found)} flagged")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--families", default=",".join(FAMILIES))
+    parser.add_argument("--size", type=int, default=6000, help="the small size (characters)")
+    parser.add_argument("--factor", type=int, default=4, help="the large size over the small")
+    parser.add_argument("--only", default="", help="only the cases whose name holds this")
+    parser.add_argument("--part", type=int, default=0)
+    parser.add_argument("--parts", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=None)
+    args = parser.parse_args(argv)
+    families = [name.strip() for name in args.families.split(",") if name.strip()]
+    unknown = [name for name in families if name not in FAMILIES]
+    if unknown or args.size < 1 or args.factor < 2 or not 0 <= args.part < args.parts:
+        parser.error(f"families are {', '.join(FAMILIES)}; --size >= 1, --factor >= 2, 0 <= --part < --parts")
+    chosen = [case for case in cases(families, args.size, args.factor) if args.only in case.name]
+    chosen = chosen[args.part :: args.parts]
+    work = Path(tempfile.mkdtemp(prefix="entrykit-growth-")) if args.work is None else args.work
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        found = sweep(chosen, InProcessLint(work), args.factor)
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""benchmarks/growth.py: the inputs it grows, how it flags a case, and one real sweep at a tiny size."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import growth  # noqa: E402
+
+SMALL, FACTOR = 240, 4
+ALL = growth.cases(list(growth.FAMILIES), SMALL, FACTOR)
+
+
+def _size(built: growth.Built) -> int:
+    return len(built.text) if built.text is not None else len(json.dumps(built.config))
+
+
+def test_every_family_has_cases_and_every_case_a_name_of_its_own() -> None:
+    assert {case.family for case in ALL} == set(growth.FAMILIES)
+    names = [(case.family, case.name) for case in ALL]
+    assert len(names) == len(set(names))
+
+
+def _grows_about_as_its_size(case: growth.Case) -> bool:
+    empty = _size(case.build(0))
+    grown_small, grown_large = _size(case.build(case.small)) - empty, _size(case.build(case.large)) - empty
+    # linear in the size: about FACTOR times as large (a quadratic input would make a
+    # linear lint look quadratic)
+    return case.large == case.small * FACTOR and 0 < grown_small < grown_large <= FACTOR * 1.25 * grown_small + 16
+
+
+def test_every_case_grows_its_input_about_as_much_as_its_size() -> None:
+    assert [case.name for case in ALL if not _grows_about_as_its_size(case)] == []
+
+
+def _holds_the_unit(case: growth.Case) -> bool:
+    built = case.build(case.small)
+    data = yaml.safe_load(built.text or "")
+    for path in case.fields:
+        here = data
+        for part in path.split("."):
+            here = here[int(part)] if part.isdigit() else here[part]
+        if here != growth.repeated(case.unit, case.small):
+            return False
+    return bool(case.fields and case.unit)
+
+
+def test_a_field_case_holds_the_repeated_unit_where_it_says() -> None:
+    field_cases = [case for case in ALL if case.family in ("fields", "regex")]
+    assert len(field_cases) == len(growth.TEXT_FIELDS) * len(growth.TEXT_UNITS) + 2 * len(growth.REGEX_UNITS)
+    assert [case.name for case in field_cases if not _holds_the_unit(case)] == []
+
+
+def _yaml_or_json(built: growth.Built) -> bool:
+    if built.text is None:
+        return False
+    documents = list(yaml.safe_load_all(built.text))
+    if not documents or not isinstance(documents[0], dict):
+        return False
+    return built.name.suffix != ".json" or isinstance(json.loads(built.text), dict)
+
+
+def test_every_grown_entry_is_yaml_or_json() -> None:
+    others = [case for case in ALL if case.family in ("lists", "shapes", "styles")]
+    assert others and [case.name for case in others if not _yaml_or_json(case.build(case.small))] == []
+
+
+def test_repeated_is_the_unit_cut_to_the_size() -> None:
+    assert growth.repeated("ab", 5) == "ababa"
+    assert growth.repeated("中", 3) == "中中中"
+    assert growth.repeated("abc", 0) == ""
+
+
+def test_linear_times_are_not_flagged_and_quadratic_ones_are() -> None:
+    base = 0.5
+    assert not growth.flagged(base, base + 0.2, base + 0.8, 4)  # linear
+    assert growth.flagged(base, base + 0.2, base + 3.2, 4)  # quadratic
+    assert not growth.flagged(base, base + 0.001, base + 0.2, 4)  # too little to tell
+    assert growth.flagged(base, base + 2.0, base + growth.FLAGGED_SECONDS, 4)  # too long at all
+    assert growth.growth(base, base + 0.2, base + 0.8) == pytest.approx(4.0)
+
+
+def test_a_sweep_flags_the_case_whose_cost_grows_with_the_square() -> None:
+    def linear(n: int) -> growth.Built:
+        return growth.Built("a" * n)
+
+    def square(n: int) -> growth.Built:
+        return growth.Built("b" * n)
+
+    def refused(n: int) -> growth.Built:
+        return growth.Built("c" * n)
+
+    def lint(built: growth.Built) -> growth.Timed:
+        # a stand-in for the lint whose cost is known: 1 ms per character of "a", the
+        # square of the "b"s in microseconds, and an exception for any "c"
+        text = built.text or ""
+        if text.startswith("c"):
+            raise ValueError("refused")
+        seconds = 0.1 + text.count("a") * 1e-3 + text.count("b") ** 2 * 1e-6
+        return growth.Timed(seconds, len(text))
+
+    chosen = [
+        growth.Case("t", "linear", linear, 1000, 4000),
+        growth.Case("t", "square", square, 1000, 4000),
+        growth.Case("t", "refused", refused, 10, 40),
+    ]
+    lines: list[str] = []
+    found = growth.sweep(chosen, lint, 4, lines.append)
+    assert found == ["square", "refused"]
+    by_name = {line.split("\t")[2]: line for line in lines if "\t" in line}
+    assert by_name["square"].startswith("FLAG\t") and "growth 16.0" in by_name["square"]
+    assert by_name["linear"].startswith("\t") and "growth 4.0" in by_name["linear"]
+    assert by_name["refused"].startswith("ERROR\t") and "ValueError: refused" in by_name["refused"]
+    assert lines[-1] == "# 3 cases, 2 flagged"
+
+
+def test_a_real_sweep_lints_the_grown_entry_and_leaves_the_copy_as_it_was(tmp_path: Path) -> None:
+    chosen = [c for c in growth.cases(["fields", "config"], 24, 2) if c.name in ("signature 'a '", "glossary terms")]
+    assert len(chosen) == 2
+    lint = growth.InProcessLint(tmp_path)
+    unchanged = lint(growth.Built(None))
+    grown = lint(chosen[0].build(24))
+    # the grown entry is linted beside the bundled ones: it repeats their id, at least
+    assert grown.diagnostics > unchanged.diagnostics
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    lines: list[str] = []
+    growth.sweep(chosen, lint, 2, lines.append)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert [line.split("\t")[2] for line in lines if "\t" in line] == ["signature 'a '", "glossary terms"]
