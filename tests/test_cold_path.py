@@ -173,18 +173,25 @@ def test_an_ordinary_entry_is_built_directly() -> None:
     assert parsing._plain_data(loader, root, 1) is parsing._UNUSUAL  # nested past the limit: the loader's way
 
 
-@pytest.mark.parametrize("text", ["a: [x, y, z]\nb: c\n", "a: [x, [y], z]\nb: c\n", "[a, b, {x: y}]\n"])
-def test_every_node_counts_toward_the_expansion_limit(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A plain string read in its collection's loop is counted as one the walk calls itself on:
-    a document of one node more than the limit is left to the loader's way."""
+@pytest.mark.parametrize("text", ["a: [x, y, z]\nb: c\n", "a: [x, [y], z]\nb: c\n", "a: &x [x, y]\nb: c && d\n"])
+def test_a_document_without_aliases_is_read_whatever_its_number_of_nodes(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expansion limit is for aliases: a document of more nodes than it, none reached
+    twice, is as large as its text (as a JSON entry of as many values would be)."""
     loader = parsing.EntryYamlLoader(text)
     root = loader.get_single_node()
     loader.dispose()
-    nodes = _count(root)
-    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", nodes)
-    assert parsing._plain_data(loader, root, 50) == yaml.safe_load(text)
-    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", nodes - 1)
-    assert parsing._plain_data(loader, root, 50) is parsing._UNUSUAL
+    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", _count(root) - 1)
+    assert parsing._plain_data(loader, root, 50, "&" in text) == yaml.safe_load(text)
+    parsed = parsing.parse_yaml(text)
+    assert parsed.problem is None and parsed.data == yaml.safe_load(text)
+
+
+def test_aliases_that_expand_past_the_limit_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "a: &x [x, y, z]\nb: [*x, *x]\n"  # the mapping, 2 keys, 4 for [x, y, z], 1 + 2 x 4 for b's: 16
+    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", 16)
+    assert parsing.parse_yaml(text).problem is None
+    monkeypatch.setattr(parsing, "MAX_EXPANDED_NODES", 15)
+    assert parsing.parse_yaml(text).problem == parsing.ParseProblem(1, 1, "YAML aliases expand to more than 15 nodes")
 
 
 def _count(node: yaml.Node) -> int:

@@ -367,7 +367,9 @@ def _shape_problem(text: str, root: yaml.Node, max_nesting: int, max_aliases: in
         on_path.add(key)
         stack.append((node, depth, True))
         stack.extend((kid, depth + 1, False) for kid in reversed(_children(node)))
-    if sizes[id(root)] > MAX_EXPANDED_NODES:
+    # (a document without aliases is as large as its text, which `max_file_bytes` bounds:
+    # a JSON entry of as many values is read too)
+    if aliased and sizes[id(root)] > MAX_EXPANDED_NODES:
         return ParseProblem(1, 1, f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes"), True
     return None, aliased
 
@@ -488,9 +490,8 @@ _SCALAR_DATA: dict[str, tuple[str, Any]] = {}  # a null, bool, int or float text
 def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anchored: bool = False) -> Any:
     """The data of a document in which no node is reached twice (no alias), built straight
     from its nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else
-    (an alias, another tag, a collection as a key, nesting past `max_nesting`, more nodes
-    than the shape check allows, an error), which the shape check and the loader's
-    constructor settle, in their order. PyYAML's constructor goes through generators and a
+    (an alias, another tag, a collection as a key, nesting past `max_nesting`, an error),
+    which the shape check and the loader's constructor settle, in their order. PyYAML's constructor goes through generators and a
     state machine for every collection; entries are plain mappings of strings and lists.
 
     `anchored`: the text may hold an anchor (it has a `&`), so every node is first checked for
@@ -502,7 +503,7 @@ def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anch
         data = builder.value(root, 1)
     except Exception:  # _Unusual, or an error the loader's constructor reports in its own order
         return _UNUSUAL
-    return _UNUSUAL if builder.count > MAX_EXPANDED_NODES else data
+    return data
 
 
 class _PlainBuilder:
@@ -513,14 +514,12 @@ class _PlainBuilder:
     A string, the commonest node by far, is read in its collection's loop: a node whose
     tag is the very `_STR` the resolver answers is a scalar the resolver made a string (a
     tag written in the text is a string of its own). Anything else goes through `value`
-    or `key`. Each node counts toward the expansion limit: a collection's children are
-    counted when it is entered."""
+    or `key`."""
 
     def __init__(self, loader: EntryYamlLoader, max_nesting: int) -> None:
         self.loader = loader
         self.constructors = loader.yaml_constructors
         self.max_nesting = max_nesting
-        self.count = 1  # the root
 
     def value(self, node: yaml.Node, depth: int) -> Any:
         kind, tag = type(node), node.tag
@@ -559,8 +558,7 @@ class _PlainBuilder:
 
     def sequence(self, node: yaml.Node, depth: int) -> list[Any]:
         items = node.value
-        self.count += len(items)
-        if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
+        if depth > self.max_nesting:
             raise _Unusual
         depth += 1
         # A loop, not a comprehension: most lists hold one item or none, and a
@@ -578,8 +576,7 @@ class _PlainBuilder:
 
     def mapping(self, node: yaml.Node, depth: int) -> dict[str, Any]:
         pairs = node.value
-        self.count += 2 * len(pairs)
-        if depth > self.max_nesting or self.count > MAX_EXPANDED_NODES:
+        if depth > self.max_nesting:
             raise _Unusual
         depth += 1
         mapping: dict[str, Any] = {}
