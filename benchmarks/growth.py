@@ -9,7 +9,9 @@ configuration value) and builds it from a repeated unit (`"a "`, `"0,"`, `"\\\\"
 `"(?:a|b)"`, ...) at a small size and at `--factor` times that. Each case's entry is
 linted with the bundled `entries/` beside it (copied into `--work`), in this process,
 cold and on one core (`jobs=1`), and the script reads this process's CPU time around
-the lint. The time of the same lint with the bundled entry unchanged is taken off
+the lint. `max_file_bytes` is set to the most a configuration may give it (1 GiB), so
+that a large size is read rather than refused at its size; the other limits
+(nesting, aliases) keep their defaults. The time of the same lint with the bundled entry unchanged is taken off
 both, and the ratio of what is left is the case's growth: about `factor` for linear
 work, `factor` squared for quadratic.
 
@@ -55,11 +57,16 @@ from typing import Any
 
 import yaml
 
+from entrykit.config import MAX_LIMITS, Config, from_table
+
 REPO = Path(__file__).resolve().parents[1]
 BASE_FILE = REPO / "entries" / "python" / "modulenotfounderror.yaml"
 GROWN_FILE = Path("python") / "grown.yaml"  # where the case's entry is written, inside the corpus
 TODAY = date(2026, 12, 1)
 
+# The most a configuration may allow: a checkout's own may raise the 2 MiB default this far,
+# and a case made larger than the default is then read, not refused at its size.
+MAX_FILE_BYTES = MAX_LIMITS["max_file_bytes"]
 FLAGGED_GROWTH = 2.2  # x the factor: above linear (1x) with room for noise, well below quadratic (factor x)
 FLAGGED_EXTRA = 0.3  # seconds above the unchanged entry's lint, at the large size
 FLAGGED_SECONDS = 5.0  # a lint this long at the large size is flagged whatever its growth
@@ -345,15 +352,18 @@ class InProcessLint:
             shutil.rmtree(self.root)
         shutil.copytree(REPO / "entries", self.root)
 
+    def config(self, built: Built) -> Config:
+        """The configuration a case is linted with: its own table over the largest file limit."""
+        return from_table({"root": self.root.name, "max_file_bytes": MAX_FILE_BYTES, **built.config}, self.root.parent)
+
     def __call__(self, built: Built) -> Timed:
-        from entrykit.config import from_table
         from entrykit.lint import engine
 
         path = self.root / built.name
         if built.text is not None:
             path.write_text(built.text, encoding="utf-8", newline="")
         try:
-            config = from_table({"root": self.root.name, **built.config}, self.root.parent)
+            config = self.config(built)
             gc.collect()
             started = time.process_time()
             found = sum(1 for _ in engine.lint(None, config, TODAY, cwd=self.root.parent, jobs=1).diagnostics)

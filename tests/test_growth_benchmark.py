@@ -135,3 +135,12 @@ def test_a_real_sweep_lints_the_grown_entry_and_leaves_the_copy_as_it_was(tmp_pa
     growth.sweep(chosen, lint, 2, lines.append)
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     assert [line.split("\t")[2] for line in lines if "\t" in line] == ["signature 'a '", "glossary terms"]
+
+
+def test_a_case_is_linted_with_the_largest_file_limit_and_its_own_configuration(tmp_path: Path) -> None:
+    lint = growth.InProcessLint(tmp_path)
+    plain = lint.config(growth.Built("x: 1\n"))
+    assert plain.max_file_bytes == growth.MAX_LIMITS["max_file_bytes"] > 2 * 1024 * 1024
+    assert plain.root == lint.root
+    configured = lint.config(growth.Built(None, config={"max_file_bytes": 1000, "ignore": ["ET20"]}))
+    assert configured.max_file_bytes == 1000 and configured.ignore
