@@ -5,7 +5,9 @@ Below the limit, ET404's findings and a merge's table, drops and conflicts are a
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from entrykit import pointer as jp
 from entrykit.authoring import merge, merge_versions
 from entrykit.authoring.merge_model import value_key
 from entrykit.authoring.merge_versions import _Row, canonical_row
-from entrykit.versions import table
+from entrykit.versions import specifiers, table
 from entrykit.versions.package_names import default_naming
 from entrykit.versions.table import MOST_ROWS_COMPARED, Redundant, Row, compare, usable_rows
 
@@ -89,6 +91,34 @@ def test_each_pair_is_compared_once_in_a_long_table(tmp_path: Path, monkeypatch:
         f"`python` has 2,000 version rows; only the first {MOST_ROWS_COMPARED} rows of a package are compared, "
         f"so this row and the {2_000 - MOST_ROWS_COMPARED - 1:,} after it were not checked for overlaps"
     )
+
+
+def test_a_table_longer_than_the_spec_cache_is_parsed_once_per_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every version rule reads the table: read row by row through `parse`'s cache of recent
+    specs, a table longer than the cache was parsed again by each rule (4,096 specs kept; here
+    the cache is made 16 long, the table 200)."""
+    parses: Counter[str] = Counter()
+    uncached = specifiers._parse.__wrapped__
+
+    def counted(text: str, naming: Any) -> Any:
+        parses[text] += 1
+        return uncached(text, naming)
+
+    monkeypatch.setattr(specifiers, "_parse", lru_cache(maxsize=16)(counted))
+    table._parsed_texts.cache_clear()
+    rows = [{"version": f"python>={i}.0,<{i}.5", "status": "active"} for i in range(200)]
+    result = lint_corpus(tmp_path, {"python/x.yaml": entry_text("python/x", versions=rows)})
+    assert len(result.files) == 1 and not [d for d in result.diagnostics if d.code == "ET001"]
+    assert len(parses) == 200 and max(parses.values()) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_ROW, st.none(), st.just({"status": "active"}), st.just({"version": 3})), max_size=12))
+def test_the_parsed_rows_are_each_row_parsed_alone(rows: list[Any]) -> None:
+    names = default_naming()
+    expected = [(i, row, specifiers.parse(row["version"], names)) for i, row in enumerate(rows)
+                if isinstance(row, dict) and isinstance(row.get("version"), str)]
+    assert list(table.parsed_rows(rows, names)) == expected
 
 
 # -- merge: the table, its drops and its conflicts as the former folding made them ---------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from packaging.version import Version
@@ -49,9 +50,19 @@ class Row:
 
 def parsed_rows(rows: Sequence[Any], names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
     """(index, row, what its `version` parses to) for every row that has a `version` text."""
-    for index, row in enumerate(rows):
-        if isinstance(row, dict) and isinstance(row.get("version"), str):
-            yield index, row, parse(row["version"], names)
+    spots = [(index, row) for index, row in enumerate(rows) if isinstance(row, dict) and isinstance(row.get("version"), str)]
+    parsed = _parsed_texts(tuple(row["version"] for _, row in spots), names)
+    for (index, row), spec in zip(spots, parsed, strict=True):
+        yield index, row, spec
+
+
+@lru_cache(maxsize=8)
+def _parsed_texts(texts: tuple[str, ...], names: Naming) -> tuple[Parsed, ...]:
+    """Each of a table's version texts parsed. Every version rule reads the same table: kept
+    whole, a table is parsed once however many rows it has (`parse` keeps the last
+    thousands of specs, and a longer table read row by row would evict each before its
+    next reading)."""
+    return tuple(parse(text, names) for text in texts)
 
 
 def usable_rows(rows: Sequence[Any], names: Naming) -> list[Row]:
