@@ -491,8 +491,9 @@ def _plain_data(loader: EntryYamlLoader, root: yaml.Node, max_nesting: int, anch
     """The data of a document in which no node is reached twice (no alias), built straight
     from its nodes with the loader's own scalar constructors; `_UNUSUAL` for anything else
     (an alias, another tag, a collection as a key, nesting past `max_nesting`, an error),
-    which the shape check and the loader's constructor settle, in their order. PyYAML's constructor goes through generators and a
-    state machine for every collection; entries are plain mappings of strings and lists.
+    which the shape check and the loader's constructor settle, in their order. PyYAML's
+    constructor goes through generators and a state machine for every collection; entries
+    are plain mappings of strings and lists.
 
     `anchored`: the text may hold an anchor (it has a `&`), so every node is first checked for
     a second way to it. Most such texts have none: `&&` and `&` in commands and prose."""
