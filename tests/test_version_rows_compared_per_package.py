@@ -105,6 +105,7 @@ def test_a_table_longer_than_the_spec_cache_is_parsed_once_per_row(tmp_path: Pat
         return uncached(text, naming)
 
     monkeypatch.setattr(specifiers, "_parse", lru_cache(maxsize=16)(counted))
+    monkeypatch.setattr(specifiers, "SPECS_KEPT", 16)
     table._parsed_texts.cache_clear()
     rows = [{"version": f"python>={i}.0,<{i}.5", "status": "active"} for i in range(200)]
     result = lint_corpus(tmp_path, {"python/x.yaml": entry_text("python/x", versions=rows)})
@@ -113,12 +114,20 @@ def test_a_table_longer_than_the_spec_cache_is_parsed_once_per_row(tmp_path: Pat
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_ROW, st.none(), st.just({"status": "active"}), st.just({"version": 3})), max_size=12))
-def test_the_parsed_rows_are_each_row_parsed_alone(rows: list[Any]) -> None:
+@given(
+    st.lists(st.one_of(_ROW, st.none(), st.just({"status": "active"}), st.just({"version": 3})), max_size=12),
+    st.sampled_from([0, 3, 4096]),
+)
+def test_the_parsed_rows_are_each_row_parsed_alone(rows: list[Any], kept: int) -> None:
+    """Short tables are read row by row, long ones whole (`kept`: the longest read row by row)."""
     names = default_naming()
+    specifiers.SPECS_KEPT, former = kept, specifiers.SPECS_KEPT
     expected = [(i, row, specifiers.parse(row["version"], names)) for i, row in enumerate(rows)
                 if isinstance(row, dict) and isinstance(row.get("version"), str)]
-    assert list(table.parsed_rows(rows, names)) == expected
+    try:
+        assert list(table.parsed_rows(rows, names)) == expected
+    finally:
+        specifiers.SPECS_KEPT = former
 
 
 # -- merge: the table, its drops and its conflicts as the former folding made them ---------------

@@ -288,7 +288,10 @@ def parse(text: str, naming: Naming | None = None) -> Parsed:
     return _parse(text, naming or default_naming())
 
 
-@lru_cache(maxsize=4096)  # every version rule reads an entry's rows: each spec is parsed once
+SPECS_KEPT = 4096  # specs `parse` keeps (the most recent)
+
+
+@lru_cache(maxsize=SPECS_KEPT)  # every version rule reads an entry's rows: each spec is parsed once
 def _parse(text: str, naming: Naming) -> Parsed:
     if not text.strip():
         return Parsed(text, error="the spec is empty")

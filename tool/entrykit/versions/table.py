@@ -17,6 +17,7 @@ from packaging.version import Version
 
 from entrykit import pointer as jp
 from entrykit.similarity.phrases import normalize_phrase
+from entrykit.versions import specifiers
 from entrykit.versions.package_names import Naming
 from entrykit.versions.specifiers import Parsed, VersionSpec, parse, parse_version
 
@@ -50,6 +51,12 @@ class Row:
 
 def parsed_rows(rows: Sequence[Any], names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
     """(index, row, what its `version` parses to) for every row that has a `version` text."""
+    if len(rows) <= specifiers.SPECS_KEPT:
+        # each spec of the table stays in `parse`'s cache from one rule's reading to the next
+        for index, row in enumerate(rows):
+            if isinstance(row, dict) and isinstance(row.get("version"), str):
+                yield index, row, parse(row["version"], names)
+        return
     spots = [(index, row) for index, row in enumerate(rows) if isinstance(row, dict) and isinstance(row.get("version"), str)]
     parsed = _parsed_texts(tuple(row["version"] for _, row in spots), names)
     for (index, row), spec in zip(spots, parsed, strict=True):
@@ -58,10 +65,9 @@ def parsed_rows(rows: Sequence[Any], names: Naming) -> Iterator[tuple[int, dict[
 
 @lru_cache(maxsize=8)
 def _parsed_texts(texts: tuple[str, ...], names: Naming) -> tuple[Parsed, ...]:
-    """Each of a table's version texts parsed. Every version rule reads the same table: kept
-    whole, a table is parsed once however many rows it has (`parse` keeps the last
-    thousands of specs, and a longer table read row by row would evict each before its
-    next reading)."""
+    """Each of a long table's version texts parsed. Every version rule reads the same table:
+    kept whole, a table is parsed once however many rows it has (read row by row, a table
+    longer than `parse` keeps would have each spec evicted before its next reading)."""
     return tuple(parse(text, names) for text in texts)
 
 
