@@ -2,6 +2,7 @@
 
     python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
         [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
+        [--command lint|fmt]
 
 A growth sweep looks for work that grows faster than what a pull request can make
 long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
@@ -33,8 +34,13 @@ of `--size`, since each repeated construct is a regex of its own):
   sequences, documents, long keys);
 - `config`: configuration values (per-file-ignores, ignore, glossary, package aliases).
 
+With `--command fmt`, each case's entry is formatted instead, as `entrykit fmt` (and
+its pre-commit hook, which may run on a stranger's pull request) formats a file, alone
+(`config` cases do not apply).
+
 Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
-and the number of diagnostics at each size. `--part K --parts N` runs every Nth case
+and what was found at each size (lint: diagnostics; fmt: 1 for a file refused or not
+formatted). `--part K --parts N` runs every Nth case
 from the Kth (for running parts side by side); `--only TEXT` the cases whose name holds
 TEXT.
 """
@@ -343,6 +349,33 @@ def flagged(base: float, small: float, large: float, factor: int) -> bool:
     return (grew > FLAGGED_GROWTH * factor and large - base >= FLAGGED_EXTRA) or large > FLAGGED_SECONDS
 
 
+class InProcessFormat:
+    """Formats the case's entry as `entrykit fmt` does (the file's own checks first), with
+    the largest file limit; its count is 1 when the file is refused or cannot be formatted."""
+
+    def __init__(self, work: Path) -> None:
+        self.root = work / "entries"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.unchanged = dump(base_entry())
+
+    def __call__(self, built: Built) -> Timed:
+        from entrykit.authoring.formatter import format_file
+        from entrykit.loader import Limits
+        from entrykit.schema import load_schema
+
+        path = self.root / built.name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(built.text if built.text is not None else self.unchanged, encoding="utf-8", newline="")
+        try:
+            schema = load_schema()
+            gc.collect()
+            started = time.process_time()
+            result = format_file(path, schema, Limits(file_bytes=MAX_FILE_BYTES), self.root)
+            return Timed(time.process_time() - started, int(result.error is not None))
+        finally:
+            path.unlink(missing_ok=True)
+
+
 class InProcessLint:
     """Lints the bundled entries, copied once into `work`, with one case's file beside them."""
 
@@ -372,6 +405,9 @@ class InProcessLint:
             path.unlink(missing_ok=True)
 
 
+COMMANDS: dict[str, Callable[[Path], Linter]] = {"lint": InProcessLint, "fmt": InProcessFormat}
+
+
 def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], None] = print) -> list[str]:
     """Lint each case at its two sizes and print a line for it; the names of the flagged cases."""
     base = min(lint(Built(None)).seconds for _ in range(2))
@@ -390,7 +426,7 @@ def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], No
         grew = growth(base, small.seconds, large.seconds)
         out(
             f"{'FLAG' if flag else ''}\t{case.family}\t{case.name}\t{small.seconds:.2f}\t{large.seconds:.2f}"
-            f"\tgrowth {grew:.1f}\t{small.diagnostics},{large.diagnostics} diagnostics"
+            f"\tgrowth {grew:.1f}\t{small.diagnostics},{large.diagnostics} found"
         )
     out(f"# {len(chosen)} cases, {len(found)} flagged")
     return found
@@ -405,8 +441,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", type=int, default=0)
     parser.add_argument("--parts", type=int, default=1)
     parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--command", choices=sorted(COMMANDS), default="lint", help="what each case is run through")
     args = parser.parse_args(argv)
     families = [name.strip() for name in args.families.split(",") if name.strip()]
+    if args.command == "fmt":  # (configuration is lint's: fmt reads only the file)
+        families = [name for name in families if name != "config"]
     unknown = [name for name in families if name not in FAMILIES]
     if unknown or args.size < 1 or args.factor < 2 or not 0 <= args.part < args.parts:
         parser.error(f"families are {', '.join(FAMILIES)}; --size >= 1, --factor >= 2, 0 <= --part < --parts")
@@ -415,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="entrykit-growth-")) if args.work is None else args.work
     work.mkdir(parents=True, exist_ok=True)
     try:
-        found = sweep(chosen, InProcessLint(work), args.factor)
+        found = sweep(chosen, COMMANDS[args.command](work), args.factor)
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -144,3 +144,17 @@ def test_a_case_is_linted_with_the_largest_file_limit_and_its_own_configuration(
     assert plain.root == lint.root
     configured = lint.config(growth.Built(None, config={"max_file_bytes": 1000, "ignore": ["ET20"]}))
     assert configured.max_file_bytes == 1000 and configured.ignore
+
+
+def test_the_format_command_formats_the_grown_entry_and_counts_a_refusal(tmp_path: Path) -> None:
+    fmt = growth.InProcessFormat(tmp_path)
+    assert fmt(growth.Built(None)).diagnostics == 0
+    shapes = {case.name: case for case in growth.cases(["shapes"], 48, 2)}
+    assert fmt(shapes["comment lines"].build(48)).diagnostics == 0
+    assert fmt(shapes["many documents"].build(48)).diagnostics == 1  # one document per entry file
+    assert list(tmp_path.rglob("*.yaml")) == []
+
+
+def test_the_format_command_leaves_configuration_cases_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert growth.main(["--command", "fmt", "--families", "config", "--work", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "# 0 cases, 0 flagged"
