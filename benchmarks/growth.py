@@ -8,13 +8,13 @@ A growth sweep looks for work that grows faster than what a pull request can mak
 long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
 configuration value) and builds it from a repeated unit (`"a "`, `"0,"`, `"\\\\"`,
 `"(?:a|b)"`, ...) at a small size and at `--factor` times that. Each case's entry is
-linted with the bundled `entries/` beside it (copied into `--work`), in this process,
-cold and on one core (`jobs=1`), and the script reads this process's CPU time around
-the lint. `max_file_bytes` is set to the most a configuration may give it (1 GiB), so
-that a large size is read rather than refused at its size; the other limits
-(nesting, aliases) keep their defaults. The time of the same lint with the bundled entry unchanged is taken off
-both, and the ratio of what is left is the case's growth: about `factor` for linear
-work, `factor` squared for quadratic.
+linted with the bundled `entries/` beside it (copied into a new folder in `--work`,
+removed at the end), in this process, cold and on one core (`jobs=1`), and the script
+reads this process's CPU time around the lint. `max_file_bytes` is set to the most a
+configuration may give it (1 GiB), so that a large size is read rather than refused at
+its size; the other limits (nesting, aliases) keep their defaults. The time of the same
+lint with the bundled entry unchanged is taken off both, and the ratio of what is left
+is the case's growth: about `factor` for linear work, `factor` squared for quadratic.
 
 A case is flagged (`FLAG` in the first column) when its growth is above
 `FLAGGED_GROWTH` times the factor (between linear and quadratic) and the large size
@@ -23,8 +23,9 @@ size took more than `FLAGGED_SECONDS` in all. A flag is where to look, not a ver
 confirm it at a third size and profile it. The regex worker's time is not counted
 here (each of its matches stops at the budget); nor is time spent in threads.
 
-Families (sizes are in characters, or items for `lists`; `regex` cases use a quarter
-of `--size`, since each repeated construct is a regex of its own):
+Families (sizes are in characters; `lists` and `config` cases make an item per 12 of
+them, and `regex` cases use a quarter of `--size`, each repeated construct being a
+regex of its own):
 - `fields`: every text field of an entry, JSON-quoted in YAML;
 - `styles`: a few fields as YAML block, folded and single-quoted scalars, and the whole
   entry as JSON;
@@ -349,13 +350,18 @@ def flagged(base: float, small: float, large: float, factor: int) -> bool:
     return (grew > FLAGGED_GROWTH * factor and large - base >= FLAGGED_EXTRA) or large > FLAGGED_SECONDS
 
 
+def own_folder(work: Path) -> Path:
+    """A new folder in `work` for one sweep's files: nothing already in `work` is written or removed."""
+    work.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="growth-", dir=work))
+
+
 class InProcessFormat:
     """Formats the case's entry as `entrykit fmt` does (the file's own checks first), with
     the largest file limit; its count is 1 when the file is refused or cannot be formatted."""
 
     def __init__(self, work: Path) -> None:
-        self.root = work / "entries"
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root = own_folder(work)
         self.unchanged = dump(base_entry())
 
     def __call__(self, built: Built) -> Timed:
@@ -380,10 +386,8 @@ class InProcessLint:
     """Lints the bundled entries, copied once into `work`, with one case's file beside them."""
 
     def __init__(self, work: Path) -> None:
-        self.root = work / "entries"
-        if self.root.exists():
-            shutil.rmtree(self.root)
-        shutil.copytree(REPO / "entries", self.root)
+        self.root = own_folder(work)
+        shutil.copytree(REPO / "entries", self.root, dirs_exist_ok=True)
 
     def config(self, built: Built) -> Config:
         """The configuration a case is linted with: its own table over the largest file limit."""
@@ -405,7 +409,7 @@ class InProcessLint:
             path.unlink(missing_ok=True)
 
 
-COMMANDS: dict[str, Callable[[Path], Linter]] = {"lint": InProcessLint, "fmt": InProcessFormat}
+COMMANDS: dict[str, Callable[[Path], InProcessLint | InProcessFormat]] = {"lint": InProcessLint, "fmt": InProcessFormat}
 
 
 def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], None] = print) -> list[str]:
@@ -451,13 +455,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"families are {', '.join(FAMILIES)}; --size >= 1, --factor >= 2, 0 <= --part < --parts")
     chosen = [case for case in cases(families, args.size, args.factor) if args.only in case.name]
     chosen = chosen[args.part :: args.parts]
-    work = Path(tempfile.mkdtemp(prefix="entrykit-growth-")) if args.work is None else args.work
-    work.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.gettempdir()) if args.work is None else args.work
+    command = COMMANDS[args.command](work)
     try:
-        found = sweep(chosen, COMMANDS[args.command](work), args.factor)
+        found = sweep(chosen, command, args.factor)
     finally:
-        if args.work is None:
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(command.root, ignore_errors=True)
     return 1 if found else 0
 
 

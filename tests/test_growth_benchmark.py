@@ -158,3 +158,12 @@ def test_the_format_command_formats_the_grown_entry_and_counts_a_refusal(tmp_pat
 def test_the_format_command_leaves_configuration_cases_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert growth.main(["--command", "fmt", "--families", "config", "--work", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "# 0 cases, 0 flagged"
+
+
+def test_a_sweep_writes_and_removes_only_a_folder_of_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "entries").mkdir()
+    (tmp_path / "entries" / "mine.yaml").write_text("id: a/b\n", encoding="utf-8")
+    for command in ("lint", "fmt"):
+        growth.main(["--command", command, "--families", "shapes", "--only", "blank lines", "--size", "8", "--work", str(tmp_path)])
+        assert "blank lines" in capsys.readouterr().out
+        assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["entries", "entries/mine.yaml"]
