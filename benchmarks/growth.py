@@ -329,10 +329,11 @@ def cases(families: list[str], size: int, factor: int) -> list[Case]:
 
 @dataclass(frozen=True)
 class Timed:
-    """One lint: CPU seconds and the diagnostics it gave."""
+    """One run of a case: its CPU seconds and what it found (lint: diagnostics; fmt: 1 for a
+    file refused or not formatted)."""
 
     seconds: float
-    diagnostics: int
+    found: int
 
 
 Linter = Callable[[Built], Timed]
@@ -430,7 +431,7 @@ def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], No
         grew = growth(base, small.seconds, large.seconds)
         out(
             f"{'FLAG' if flag else ''}\t{case.family}\t{case.name}\t{small.seconds:.2f}\t{large.seconds:.2f}"
-            f"\tgrowth {grew:.1f}\t{small.diagnostics},{large.diagnostics} found"
+            f"\tgrowth {grew:.1f}\t{small.found},{large.found} found"
         )
     out(f"# {len(chosen)} cases, {len(found)} flagged")
     return found

@@ -129,7 +129,7 @@ def test_a_real_sweep_lints_the_grown_entry_and_leaves_the_copy_as_it_was(tmp_pa
     unchanged = lint(growth.Built(None))
     grown = lint(chosen[0].build(24))
     # the grown entry is linted beside the bundled ones: it repeats their id, at least
-    assert grown.diagnostics > unchanged.diagnostics
+    assert grown.found > unchanged.found
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     lines: list[str] = []
     growth.sweep(chosen, lint, 2, lines.append)
@@ -148,10 +148,10 @@ def test_a_case_is_linted_with_the_largest_file_limit_and_its_own_configuration(
 
 def test_the_format_command_formats_the_grown_entry_and_counts_a_refusal(tmp_path: Path) -> None:
     fmt = growth.InProcessFormat(tmp_path)
-    assert fmt(growth.Built(None)).diagnostics == 0
+    assert fmt(growth.Built(None)).found == 0
     shapes = {case.name: case for case in growth.cases(["shapes"], 48, 2)}
-    assert fmt(shapes["comment lines"].build(48)).diagnostics == 0
-    assert fmt(shapes["many documents"].build(48)).diagnostics == 1  # one document per entry file
+    assert fmt(shapes["comment lines"].build(48)).found == 0
+    assert fmt(shapes["many documents"].build(48)).found == 1  # one document per entry file
     assert list(tmp_path.rglob("*.yaml")) == []
 
 
