@@ -5,6 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+# Names of one entry that get a "did you mean" (unknown keys for ET101, invalid locales for
+# ET306): each hint compares the name with every name it could mean, so an entry of thousands
+# of unknown names paid that thousands of times; the names after these are reported without one.
+HINTED_PER_ENTRY = 32
+
 # difflib's ratio: `firstseen`/`first_seen` 0.95, `verison`/`version` 0.86, `since`/`introduced` 0.53;
 # below 0.75 a suggestion is more often wrong than helpful.
 _CUTOFF = 0.75

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from entrykit import pointer as jp
@@ -12,7 +12,7 @@ from entrykit.entry import Entry
 from entrykit.errors import ConfigError
 from entrykit.registry import Context, rule
 from entrykit.schema import quick_check, validator
-from entrykit.spelling import did_you_mean
+from entrykit.spelling import HINTED_PER_ENTRY, did_you_mean
 
 if TYPE_CHECKING:  # (jsonschema is loaded by the first entry that fails the schema, not by every run)
     from jsonschema.exceptions import ValidationError
@@ -96,13 +96,28 @@ def _unexpected_keys(error: ValidationError) -> tuple[list[str], list[str]]:
     return unexpected, known
 
 
-def _findings(error: ValidationError) -> Iterator[Finding]:
+Hint = Callable[[str, list[str]], str]
+
+
+def _first_hints() -> Hint:
+    """`did_you_mean` for the first `HINTED_PER_ENTRY` keys asked about, "" for the rest."""
+    asked = 0
+
+    def hint(key: str, known: list[str]) -> str:
+        nonlocal asked
+        asked += 1
+        return did_you_mean(key, known) if asked <= HINTED_PER_ENTRY else ""
+
+    return hint
+
+
+def _findings(error: ValidationError, hint: Hint) -> Iterator[Finding]:
     if error.validator in ("anyOf", "oneOf") and error.context:
         from jsonschema.exceptions import best_match
 
         chosen = best_match(error.context)
         if chosen is not None and list(chosen.absolute_path) != list(error.absolute_path):
-            yield from _findings(chosen)
+            yield from _findings(chosen, hint)
             return
         if chosen is not None:
             yield Finding(jp.from_path(error.absolute_path), _message(chosen))
@@ -111,8 +126,8 @@ def _findings(error: ValidationError) -> Iterator[Finding]:
     if error.validator == "additionalProperties" and error.validator_value is False:
         unexpected, known = _unexpected_keys(error)
         for key in unexpected:
-            hint = did_you_mean(key, known) if isinstance(key, str) else ""
-            yield Finding(jp.child(here, key), f"unknown key `{key}`{hint}", at_key=True)
+            spelt = hint(key, known) if isinstance(key, str) else ""
+            yield Finding(jp.child(here, key), f"unknown key `{key}`{spelt}", at_key=True)
         return
     if error.validator == "required":
         required: Any = error.validator_value
@@ -133,6 +148,8 @@ def schema_violation(entry: Entry, ctx: Context) -> Iterator[Finding]:
     types, missing required fields, unknown keys, values outside an enum, dates
     that are not `YYYY-MM-DD`, rates outside 0..1. For `oneOf` choices (a graph
     reference is an id string *or* an object) the most relevant failure is shown.
+    The first 32 unknown keys of an entry get a "did you mean" when a known key
+    is spelt alike.
 
     ## Why is this bad?
     Tools that read the corpus (lookups, renderers, importers) rely on the shape
@@ -164,8 +181,9 @@ def schema_violation(entry: Entry, ctx: Context) -> Iterator[Finding]:
             "(a `$ref` that leads back to itself without going deeper into the entry does so on every entry)"
         ) from None
     seen: set[tuple[str, str]] = set()
+    hint = _first_hints()
     for error in errors:
-        for finding in _findings(error):
+        for finding in _findings(error, hint):
             if (finding.pointer, finding.message) not in seen:
                 seen.add((finding.pointer, finding.message))
                 yield finding

@@ -10,6 +10,7 @@ from entrykit.deferred import deferred
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
 from entrykit.registry import Context, Option, rule
+from entrykit.spelling import HINTED_PER_ENTRY
 from entrykit.translation import preserved_tokens as tokens
 
 if TYPE_CHECKING:
@@ -409,12 +410,6 @@ def half_translated_text(entry: Entry, ctx: Context) -> Iterator[Finding]:
             )
 
 
-# Translated keys of one entry whose invalid locale gets a "did you mean" (each hint compares
-# the locale with every locale babel knows, about 5 ms: an entry of thousands of such keys took
-# minutes); the keys after them are reported without one.
-HINTED_LOCALES = 32
-
-
 @rule("ET306", "invalid-locale")
 def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
     """Locale is not one babel knows, in babel's form.
@@ -452,7 +447,8 @@ def invalid_locale(entry: Entry, ctx: Context) -> Iterator[Finding]:
             yield Finding("/locale", f"`locale` `{value}` {problem}")
     hinted = 0
     for key in _keys(entry, ctx):
-        problem = locales.problem_with_hint(key.locale, with_hint=hinted < HINTED_LOCALES)
+        # (each hint compares the locale with every locale babel knows, about 5 ms)
+        problem = locales.problem_with_hint(key.locale, with_hint=hinted < HINTED_PER_ENTRY)
         if problem:
             hinted += 1
             yield Finding(key.pointer, f"locale `{key.locale}` of `{key.key}` {problem}", at_key=True)
