@@ -162,6 +162,37 @@ def test_the_memo_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> No
         syntax.clear_memo()
 
 
+def test_a_pattern_too_long_to_keep_with_the_others_is_parsed_once_while_it_is_the_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules reading one entry's regex ask for its parse one after the other: a pattern past
+    `_LONGEST_KEPT` was parsed again for each of them (9 times in a lint)."""
+    parses: list[str] = []
+    parse_now = syntax._parse_now
+
+    def counted(pattern: str, flags: int) -> syntax.Parsed:
+        parses.append(pattern)
+        return parse_now(pattern, flags)
+
+    monkeypatch.setattr(syntax, "_parse_now", counted)
+    monkeypatch.setattr(syntax, "_LONGEST_KEPT", 20)
+    syntax.clear_memo()
+    try:
+        long, other = "a" * 30 + "(b|c)+", "d" * 30
+        first = syntax.parse(long)
+        assert syntax.parse(long) is first and syntax.parse("x") is syntax.parse("x")
+        assert parses == [long, "x"]
+        assert syntax.memo_size() == (1, 1)  # the long one is not among the others
+        syntax.parse(other)
+        syntax.parse(long)  # the last long pattern only is kept
+        assert parses == [long, "x", other, long]
+        with pytest.raises(re.error):
+            syntax.parse("(" * 25)
+        with pytest.raises(re.error):
+            syntax.parse("(" * 25)  # a refusal is kept too, and raised anew
+        assert parses[-1] == "(" * 25 and len(parses) == 5
+    finally:
+        syntax.clear_memo()
+
+
 def test_case_tables_are_re_s() -> None:
     assert syntax.re_lower(ord("K")) == ord("k")
     assert syntax.re_lower(0x212A) == ord("k")  # the Kelvin sign

@@ -932,24 +932,35 @@ def _quick_group(pattern: str, at: int, state: Any, depth: int, data: list[Any])
 
 MEMO_ENTRIES = 8192
 MEMO_CHARACTERS = 4_000_000  # of patterns kept; a parsed pattern takes a few times its length
-_LONGEST_KEPT = 200_000  # longer patterns are parsed each time they are asked for
+# Longer patterns are not kept with the others (one would push out thousands of them): only the
+# last one is, apart. The rules that read one entry's regex ask for it one after the other, so
+# it is still parsed once per entry, not once per rule (9 times: 7 s for 800,000 characters).
+_LONGEST_KEPT = 200_000
+
+_Known = Parsed | tuple[type[BaseException], tuple[Any, ...]]
 
 
 class _Memo:
     def __init__(self) -> None:
-        self.items: OrderedDict[tuple[str, int], Parsed | tuple[type[BaseException], tuple[Any, ...]]] = OrderedDict()
+        self.items: OrderedDict[tuple[str, int], _Known] = OrderedDict()
         self.characters = 0
+        self.last_long: tuple[tuple[str, int], _Known] | None = None
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[str, int]) -> Parsed | tuple[type[BaseException], tuple[Any, ...]] | None:
+    def get(self, key: tuple[str, int]) -> _Known | None:
         with self.lock:
+            if len(key[0]) > _LONGEST_KEPT:
+                long = self.last_long
+                return long[1] if long is not None and long[0] == key else None
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, int], value: Parsed | tuple[type[BaseException], tuple[Any, ...]]) -> None:
+    def put(self, key: tuple[str, int], value: _Known) -> None:
         if len(key[0]) > _LONGEST_KEPT:
+            with self.lock:
+                self.last_long = (key, value)
             return
         with self.lock:
             if key in self.items:
@@ -964,6 +975,7 @@ class _Memo:
         with self.lock:
             self.items.clear()
             self.characters = 0
+            self.last_long = None
 
 
 _MEMO = _Memo()
