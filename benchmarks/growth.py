@@ -21,7 +21,10 @@ A case is flagged (`FLAG` in the first column) when its growth is above
 took at least `FLAGGED_EXTRA` seconds more than the unchanged entry, or when the large
 size took more than `FLAGGED_SECONDS` in all. A flag is where to look, not a verdict:
 confirm it at a third size and profile it. The regex worker's time is not counted
-here (each of its matches stops at the budget); nor is time spent in threads.
+here (each of its matches stops at the budget); nor is time spent in threads. What the
+process memoises (parsed regexes, their analyses) carries over from case to case: a
+case whose grown value is an earlier case's (the same regex in another YAML style) is
+measured with that work done, so run it alone (`--only`) to see it cold.
 
 Families (sizes are in characters; `lists` and `config` cases make an item per 12 of
 them, and `regex` cases use a quarter of `--size`, each repeated construct being a
