@@ -171,18 +171,13 @@ def _without(data: Mapping[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != key}
 
 
-def _scalar_styles(base: dict[str, Any], key: str, value: str) -> dict[str, str]:
+def _in_style(base: dict[str, Any], key: str, value: str, style: str) -> str:
+    """The entry with `value` at `key` written as a block, folded or single-quoted scalar."""
     rest = dump(_without(base, key))
-    lines = value.split("\n")
-    return {
-        "block": rest + f"{key}: |-\n" + "".join(f"  {line}\n" for line in lines),
-        "folded": rest + f"{key}: >-\n" + "".join(f"  {line}\n" for line in lines),
-        "single": rest + f"{key}: '" + value.replace("'", "''") + "'\n",
-    }
-
-
-def _text(text: str) -> Built:
-    return Built(text)
+    if style == "single":
+        return rest + f"{key}: '" + value.replace("'", "''") + "'\n"
+    indicator = {"block": "|-", "folded": ">-"}[style]
+    return rest + f"{key}: {indicator}\n" + "".join(f"  {line}\n" for line in value.split("\n"))
 
 
 def field_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
@@ -190,7 +185,7 @@ def field_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
         for unit in TEXT_UNITS:
 
             def build(n: int, path: str = path, unit: str = unit) -> Built:
-                return _text(dump(with_value(base, path, repeated(unit, n))))
+                return Built(dump(with_value(base, path, repeated(unit, n))))
 
             yield Case("fields", f"{path} {unit!r}", build, size, size * factor, (path,), unit)
 
@@ -205,14 +200,14 @@ def style_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
                     if style == "json":
                         grown = with_value(base, key, value)
                         return Built(json.dumps(grown, ensure_ascii=False, indent=2), GROWN_FILE.with_suffix(".json"))
-                    return _text(_scalar_styles(base, key, value)[style])
+                    return Built(_in_style(base, key, value, style))
 
                 yield Case("styles", f"{key} {unit!r} {style}", build, size, size * factor)
 
 
 def _items(base: dict[str, Any], key: str, item: Callable[[int], Any]) -> Callable[[int], Built]:
     def build(n: int) -> Built:
-        return _text(dump(with_value(base, key, [item(i) for i in range(n)])))
+        return Built(dump(with_value(base, key, [item(i) for i in range(n)])))
 
     return build
 
@@ -233,9 +228,9 @@ def _entry_lists(base: dict[str, Any]) -> dict[str, Callable[[int], Built]]:
         "aliases": _items(base, "aliases", lambda i: f"python/a{i}"),
         "leads_to": _items(base, "transition_graph.leads_to", lambda i: f"python/x{i}"),
         "leads_to itself": _items(base, "transition_graph.leads_to", lambda i: "python/modulenotfounderror"),
-        "unknown keys": lambda n: _text(dump({**base, **{f"x_{i}": i for i in range(n)}})),
-        "translated signature keys": lambda n: _text(dump({**base, **{f"signature_l{i}": "x" for i in range(n)}})),
-        "os_specific": lambda n: _text(dump(with_value(base, "os_specific", {f"os{i}": "x" for i in range(n)}))),
+        "unknown keys": lambda n: Built(dump({**base, **{f"x_{i}": i for i in range(n)}})),
+        "translated signature keys": lambda n: Built(dump({**base, **{f"signature_l{i}": "x" for i in range(n)}})),
+        "os_specific": lambda n: Built(dump(with_value(base, "os_specific", {f"os{i}": "x" for i in range(n)}))),
     }
 
 
@@ -250,10 +245,10 @@ def regex_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
     for unit in REGEX_UNITS:
 
         def alone(n: int, unit: str = unit) -> Built:
-            return _text(dump(with_value(base, "regex", repeated(unit, n))))
+            return Built(dump(with_value(base, "regex", repeated(unit, n))))
 
         def with_signature(n: int, unit: str = unit) -> Built:
-            return _text(dump(with_value(with_value(base, "regex", repeated(unit, n)), "signature", repeated(unit, n))))
+            return Built(dump(with_value(with_value(base, "regex", repeated(unit, n)), "signature", repeated(unit, n))))
 
         yield Case("regex", f"regex {unit!r}", alone, size, size * factor, ("regex",), unit)
         yield Case("regex", f"regex and signature {unit!r}", with_signature, size, size * factor, ("regex", "signature"), unit)
@@ -284,7 +279,7 @@ def shape_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
     for name, make in _shapes(base).items():
 
         def build(n: int, make: Callable[[int], str] = make) -> Built:
-            return _text(make(n))
+            return Built(make(n))
 
         yield Case("shapes", name, build, size, size * factor)
 
