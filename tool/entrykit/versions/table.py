@@ -63,11 +63,13 @@ def parsed_rows(rows: Sequence[Any], names: Naming) -> Iterator[tuple[int, dict[
         yield index, row, spec
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=1)
 def _parsed_texts(texts: tuple[str, ...], names: Naming) -> tuple[Parsed, ...]:
-    """Each of a long table's version texts parsed. Every version rule reads the same table:
-    kept whole, a table is parsed once however many rows it has (read row by row, a table
-    longer than `parse` keeps would have each spec evicted before its next reading)."""
+    """Each of a long table's version texts parsed. Every version rule reads the same table,
+    one rule after the other: the last long table kept whole is parsed once however many rows
+    it has (read row by row, a table longer than `parse` keeps would have each spec evicted
+    before its next reading). One is kept, as `regex.syntax` keeps its last long pattern: a
+    table of a 2 MiB file holds tens of thousands of parsed specs."""
     return tuple(parse(text, names) for text in texts)
 
 
