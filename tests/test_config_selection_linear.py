@@ -16,8 +16,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit import config as config_module
 from entrykit.config import Config
+from entrykit.globs import GlobSet
 
 from .conftest import lint_corpus, make_config
 from .hostile import entry_text
@@ -90,21 +90,30 @@ def test_each_question_costs_no_pass_over_select_and_ignore() -> None:
 
 
 def test_each_file_matches_each_pattern_once(monkeypatch: Any) -> None:
-    matched: list[str] = []
-    real = fnmatch.fnmatch
+    """A file's path is matched once per code its per-file-ignores name (all of that code's
+    globs as one regex), and each glob is translated once, whatever the questions."""
+    asked: list[str] = []
+    translated: list[str] = []
+    real_any, real_translate = GlobSet.matches_any, fnmatch.translate
 
-    def counted(name: str, pattern: str) -> bool:
-        matched.append(pattern)
-        return real(name, pattern)
+    def counted_any(self: GlobSet, text: str) -> bool:
+        asked.append(text)
+        return real_any(self, text)
 
-    monkeypatch.setattr(config_module.fnmatch, "fnmatch", counted)
+    def counted_translate(pattern: str) -> str:
+        translated.append(pattern)
+        return real_translate(pattern)
+
+    monkeypatch.setattr(GlobSet, "matches_any", counted_any)
+    monkeypatch.setattr(fnmatch, "translate", counted_translate)
     patterns = tuple((f"x{n}/*.yaml", ("ET6",)) for n in range(500))
     base = Path("/b")
     config = Config(base=base, root=base / "entries", per_file_ignores=(*patterns, ("pip/*", ("ET2",))))
     for name in ("pip/x.yaml", "git/x.yaml"):
         answers = [config.ignored_in_file(base / name, code) for code in ["ET205", "ET601", "ET301"] * 300]
         assert answers == [name == "pip/x.yaml", False, False] * 300
-    assert len(matched) == 2 * (len(patterns) + 1)  # (a pass per question matched 900K globs)
+    assert sorted(asked) == ["git/x.yaml"] * 2 + ["pip/x.yaml"] * 2  # (a pass per question matched 900K globs)
+    assert len(translated) == len(patterns) + 1
 
 
 def test_thousands_of_patterns_and_findings_go_through_lint(tmp_path: Path) -> None:

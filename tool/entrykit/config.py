@@ -9,7 +9,6 @@ engine does), so a command that does not (`fmt`, `render`, `import`) never impor
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
@@ -22,7 +21,7 @@ from typing import Any
 
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
-from entrykit.globs import linear_glob
+from entrykit.globs import GlobSet
 from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file, refused
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 from entrykit.paths import shown
@@ -124,12 +123,17 @@ class Config:
             rel = abspath.relative_to(self.base).as_posix()
         except ValueError:
             rel = abspath.as_posix()
-        return frozenset(c for pattern, codes in self._globs if fnmatch.fnmatch(rel, pattern) for c in codes)
+        return frozenset(code for code, globs in self._ignore_globs if globs.matches_any(rel))
 
     @cached_property
-    def _globs(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """`per_file_ignores` with each pattern as `linear_glob` writes it (once per config)."""
-        return tuple((linear_glob(pattern), codes) for pattern, codes in self.per_file_ignores)
+    def _ignore_globs(self) -> tuple[tuple[str, GlobSet], ...]:
+        """`per_file_ignores` as the globs that name each code: a file costs a match per code
+        named, whatever the number of patterns (once per config)."""
+        by_code: dict[str, list[str]] = {}
+        for pattern, codes in self.per_file_ignores:
+            for code in codes:
+                by_code.setdefault(code, []).append(pattern)
+        return tuple((code, GlobSet(globs, paths=True)) for code, globs in by_code.items())
 
     def severity(self, rule: Rule, found: Severity | None = None) -> Severity:
         """The severity of a diagnostic of `rule`: the configured one, else the one the

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from entrykit.deferred import deferred
+from entrykit.globs import MASKED_GLOBS_LIMIT
 from entrykit.regex.compiling import FLAG_NAMES, MODES
 from entrykit.regex.runner import DEFAULT_TIMEOUT_MS
 from entrykit.registry import Option, Section
@@ -40,6 +41,12 @@ def _check_aliases(value: Any, where: str) -> None:
 
 def _check_vocabularies(value: Any, where: str) -> None:
     package_names.check_vocabularies(value, where)
+
+
+def _check_allow(value: Any, where: str) -> None:
+    """At most `MASKED_GLOBS_LIMIT` patterns: each pair of matched ids is tried against every one."""
+    if len(value) > MASKED_GLOBS_LIMIT:
+        raise ValueError(f"`{where}` holds {len(value):,} patterns, more than the {MASKED_GLOBS_LIMIT:,} it may hold")
 
 
 def _check_glossary(value: Any, where: str) -> None:
@@ -74,9 +81,11 @@ _DECLARED = (
             "allow": Option(
                 [],
                 "Id patterns (`*` globs) of intentional families: pairs whose two ids match one pattern are "
-                "not reported.",
+                "not reported, unless their signatures are one once normalised (a lookup cannot tell them "
+                f"apart). At most {MASKED_GLOBS_LIMIT:,} patterns.",
                 list,
                 items=str,
+                validate=_check_allow,
             ),
         },
         "What ET502 and `entrykit dupes` count as near-duplicate entries.",

@@ -25,7 +25,6 @@ keeps its `per_entry` closest pairs; the others are counted (`Duplicates`).
 from __future__ import annotations
 
 import bisect
-import fnmatch
 import heapq
 import itertools
 import re
@@ -34,7 +33,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, cast
 
 try:  # the builtin SHA-1: OpenSSL's takes longer to set up than a shingle takes to hash
@@ -45,7 +44,7 @@ except ImportError:  # (a Python built without it)
 from entrykit import message_tokens
 from entrykit.deferred import deferred
 from entrykit.entry import Entry
-from entrykit.globs import linear_glob
+from entrykit.globs import GlobSet
 from entrykit.regex.literal_index import (
     MIN_LITERAL,
     corpus_cross_matches,
@@ -198,6 +197,11 @@ class Settings:
             candidate=float(section.get("candidate", defaults.candidate)),
             allow=tuple(section.get("allow", defaults.allow)),
         )
+
+    @cached_property
+    def allowed_families(self) -> GlobSet:
+        """`allow` compiled once (a pull request's configuration may list many thousands)."""
+        return GlobSet(self.allow)
 
 
 @dataclass(frozen=True)
@@ -587,11 +591,11 @@ def already_related(a: Entry, b: Entry) -> bool:
     return bool(_refs(a) & names_b) or bool(_refs(b) & names_a)
 
 
-def allowed(a: Entry, b: Entry, patterns: Iterable[str]) -> bool:
+def allowed(a: Entry, b: Entry, families: GlobSet) -> bool:
     """True when one allow-list pattern matches both ids (an intentional family)."""
     if not a.id or not b.id:
         return False
-    return any(fnmatch.fnmatchcase(a.id, glob) and fnmatch.fnmatchcase(b.id, glob) for glob in map(linear_glob, patterns))
+    return families.mask(a.id) & families.mask(b.id) != 0
 
 
 def _actions(entry: Entry) -> tuple[str, ...]:
@@ -1370,7 +1374,7 @@ def _scored(
     for done, (i, j), brought in candidates.apart(*_classes(entries, cliques.normalized)):
         signals = brought or _NO_SIGNALS
         a, b = entries[i], entries[j]
-        if settings.allow and allowed(a, b, settings.allow):
+        if settings.allow and allowed(a, b, settings.allowed_families):
             continue
         # one slug for two countries or languages, or one template with another named value
         # (most pairs of a template corpus, their answer kept in `kin`): a family, not a duplicate
