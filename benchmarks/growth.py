@@ -9,8 +9,8 @@ long. Each case takes one input (a field of one entry, a list of it, a YAML shap
 configuration value) and builds it from a repeated unit (`"a "`, `"0,"`, `"\\\\"`,
 `"(?:a|b)"`, ...) at a small size and at `--factor` times that. Each case's entry is
 linted with the bundled `entries/` beside it (copied into a new folder in `--work`,
-removed at the end), in this process, cold and on one core (`jobs=1`), and the script
-reads this process's CPU time around the lint. `max_file_bytes` is set to the most a
+removed at the end), cold and on one core (`jobs=1`), in a child forked from this
+process for that one lint, and the script reads the child's CPU time around the lint. `max_file_bytes` is set to the most a
 configuration may give it (1 GiB), so that a large size is read rather than refused at
 its size; the other limits (nesting, aliases) keep their defaults. The time of the same
 lint with the bundled entry unchanged is taken off both, and the ratio of what is left
@@ -21,10 +21,13 @@ A case is flagged (`FLAG` in the first column) when its growth is above
 took at least `FLAGGED_EXTRA` seconds more than the unchanged entry, or when the large
 size took more than `FLAGGED_SECONDS` in all. A flag is where to look, not a verdict:
 confirm it at a third size and profile it. The regex worker's time is not counted
-here (each of its matches stops at the budget); nor is time spent in threads. What the
-process memoises (parsed regexes, their analyses) carries over from case to case: a
-case whose grown value is an earlier case's (the same regex in another YAML style) is
-measured with that work done, so run it alone (`--only`) to see it cold.
+here (each of its matches stops at the budget); nor is time spent in threads. The
+parent lints the unchanged entries once before the first case, so each child starts
+with what a lint loads on first use, and with nothing an earlier case left in the
+memos (parsed regexes, their analyses): each lint is measured as a lint of a checkout
+runs, in a process of its own. (When the sweep ran every case in one process, a case
+whose grown value was an earlier case's, one regex in another YAML style, was measured
+with that work done at its small size only, and flagged.)
 
 Families (sizes are in characters; `lists` and `config` cases make an item per 12 of
 them, and `regex` cases use a quarter of `--size`, each repeated construct being a
@@ -55,6 +58,7 @@ import argparse
 import copy
 import gc
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -337,6 +341,41 @@ class Timed:
 Linter = Callable[[Built], Timed]
 
 
+def in_child(measure: Callable[[], Timed]) -> Timed:
+    """`measure()` run in a forked child of this process: each run starts from what the
+    parent holds (modules imported, no memo of an earlier case), as each lint of a
+    checkout starts in a process of its own. An exception in the child is raised here
+    as a RuntimeError with its type and message."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: measure, answer, and leave without running the parent's cleanup
+        status = 0
+        try:
+            os.close(read)
+            answer: dict[str, Any]
+            try:
+                timed = measure()
+                answer = {"seconds": timed.seconds, "found": timed.found}
+            except BaseException as exc:  # (any of them is the case's outcome, told to the parent)
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+            with os.fdopen(write, "w", encoding="utf-8") as pipe:
+                json.dump(answer, pipe)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, encoding="utf-8") as pipe:
+        text = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not text:
+        raise RuntimeError(f"the measuring child ended without an answer (wait status {status})")
+    answer = json.loads(text)
+    if "error" in answer:
+        raise RuntimeError(answer["error"])
+    return Timed(float(answer["seconds"]), int(answer["found"]))
+
+
 def growth(base: float, small: float, large: float) -> float:
     """How much the time above the unchanged entry's grew from the small size to the large
     (a small size that took no more than the unchanged entry counts as 10 ms above it)."""
@@ -357,13 +396,20 @@ def own_folder(work: Path) -> Path:
 
 class InProcessFormat:
     """Formats the case's entry as `entrykit fmt` does (the file's own checks first), with
-    the largest file limit; its count is 1 when the file is refused or cannot be formatted."""
+    the largest file limit; its count is 1 when the file is refused or cannot be formatted.
+    Each run is in a forked child (`in_child`) of a process that formatted the unchanged
+    entry once: what a run loads on first use is loaded, and no case finds another's memos."""
 
     def __init__(self, work: Path) -> None:
         self.root = own_folder(work)
         self.unchanged = dump(base_entry())
+        self.measure(Built(None))
 
     def __call__(self, built: Built) -> Timed:
+        return in_child(lambda: self.measure(built))
+
+    def measure(self, built: Built) -> Timed:
+        """One format of the case's entry, in this process."""
         from entrykit.authoring.formatter import format_file
         from entrykit.loader import Limits
         from entrykit.schema import load_schema
@@ -382,17 +428,24 @@ class InProcessFormat:
 
 
 class InProcessLint:
-    """Lints the bundled entries, copied once into `work`, with one case's file beside them."""
+    """Lints the bundled entries, copied once into `work`, with one case's file beside them.
+    Each run is in a forked child (`in_child`) of a process that linted the unchanged
+    entries once: what a run loads on first use is loaded, and no case finds another's memos."""
 
     def __init__(self, work: Path) -> None:
         self.root = own_folder(work)
         shutil.copytree(REPO / "entries", self.root, dirs_exist_ok=True)
+        self.measure(Built(None))
 
     def config(self, built: Built) -> Config:
         """The configuration a case is linted with: its own table over the largest file limit."""
         return from_table({"root": self.root.name, "max_file_bytes": MAX_FILE_BYTES, **built.config}, self.root.parent)
 
     def __call__(self, built: Built) -> Timed:
+        return in_child(lambda: self.measure(built))
+
+    def measure(self, built: Built) -> Timed:
+        """One lint with the case's entry, in this process."""
         from entrykit.lint import engine
 
         path = self.root / built.name

@@ -167,3 +167,37 @@ def test_a_sweep_writes_and_removes_only_a_folder_of_its_own(tmp_path: Path, cap
         growth.main(["--command", command, "--families", "shapes", "--only", "blank lines", "--size", "8", "--work", str(tmp_path)])
         assert "blank lines" in capsys.readouterr().out
         assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["entries", "entries/mine.yaml"]
+
+
+_LEFT_BY_A_RUN: list[str] = []
+
+
+def test_each_run_is_measured_in_a_child_that_leaves_the_process_as_it_was() -> None:
+    def measure() -> growth.Timed:
+        _LEFT_BY_A_RUN.append("memo")  # (what a run's memos would keep)
+        return growth.Timed(1.5, len(_LEFT_BY_A_RUN))
+
+    assert growth.in_child(measure) == growth.Timed(1.5, 1)
+    assert growth.in_child(measure) == growth.Timed(1.5, 1)  # the second run finds nothing of the first
+    assert _LEFT_BY_A_RUN == []
+
+    def refused() -> growth.Timed:
+        raise ValueError("refused at 3:1")
+
+    with pytest.raises(RuntimeError, match=r"^ValueError: refused at 3:1$"):
+        growth.in_child(refused)
+
+
+def test_a_real_lint_leaves_no_memo_of_its_case_in_the_process(tmp_path: Path) -> None:
+    from entrykit.regex import syntax
+
+    def parsed_here(pattern: str) -> bool:
+        return any(key[0] == pattern for key in syntax._MEMO.items)
+
+    lint = growth.InProcessLint(tmp_path)
+    grown = next(c for c in growth.cases(["regex"], 400, 2) if c.name.startswith("regex '(a)'")).build(400)
+    assert grown.text is not None
+    pattern = yaml.safe_load(grown.text)["regex"]
+    assert lint(grown).found > 0 and not parsed_here(pattern)
+    lint.measure(grown)  # (the same lint in this process keeps its parse)
+    assert parsed_here(pattern)
