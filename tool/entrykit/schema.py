@@ -9,12 +9,13 @@ from datetime import date
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urljoin
 
 from entrykit.errors import ConfigError
 from entrykit.loader import read_small_file
 from entrykit.output_safety import json_safe
+from entrykit.schema_keywords import unique_items
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -105,7 +106,7 @@ def validator(path: Path | None = None) -> Draft202012Validator:
     ever fetched."""
     # jsonschema is imported here, by the one function that needs it: formatting entries
     # or reading the schema's key order never pays for it.
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
     from jsonschema.exceptions import SchemaError
     from referencing import Registry, Resource
     from referencing.exceptions import Unresolvable
@@ -131,7 +132,8 @@ def validator(path: Path | None = None) -> Draft202012Validator:
                 "resolves references only within the schema file"
             ) from None
     # An explicit registry replaces jsonschema's default one, which would fetch URLs.
-    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    checked = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})
+    return cast("Draft202012Validator", checked(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER))
 
 
 def regexes(schema: Any) -> Iterator[str]:
