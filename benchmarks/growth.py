@@ -235,6 +235,14 @@ def _entry_lists(base: dict[str, Any]) -> dict[str, Callable[[int], Built]]:
         "unknown keys": lambda n: Built(dump({**base, **{f"x_{i}": i for i in range(n)}})),
         "translated signature keys": lambda n: Built(dump({**base, **{f"signature_l{i}": "x" for i in range(n)}})),
         "os_specific": lambda n: Built(dump(with_value(base, "os_specific", {f"os{i}": "x" for i in range(n)}))),
+        # items of the wrong type: the schema's errors are asked of jsonschema, item by item
+        "tags as mappings": _items(base, "tags", lambda i: {"t": i}),
+        "tags of strings and numbers": _items(base, "tags", lambda i: f"t{i}" if i % 2 else i),
+        "aliases as lists": _items(base, "aliases", lambda i: [f"python/a{i}"]),
+        "examples as mappings": _items(base, "examples", lambda i: {"text": f"ModuleNotFoundError: {i}"}),
+        "dead_ends as strings": _items(base, "dead_ends", lambda i: f"Try thing {i}"),
+        "versions as strings": _items(base, "versions", lambda i: f"python>={i}.0"),
+        "leads_to as mappings": _items(base, "transition_graph.leads_to", lambda i: {"id": f"python/x{i}"}),
     }
 
 
