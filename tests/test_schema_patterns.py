@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from click.testing import Result as CliRunnerResult
 
 from entrykit.cli import ExitCode, cli
+from entrykit.lint.engine import SCHEMA_REGEXES_LIMIT
 from entrykit.regex.redos import slow_search
 from entrykit.schema import load_schema, regexes
 
@@ -68,3 +70,30 @@ def test_a_schema_whose_refs_loop_is_a_configuration_error_not_a_crash(
 @pytest.mark.parametrize("pattern", ["^[0-9a-f]{8}$", "^(ab){2,5}$", "^[a-z]{3,8}-[0-9]{1,4}$", "^ERROR.*$", "error"])
 def test_patterns_that_run_in_linear_time_are_taken(pattern: str) -> None:
     assert slow_search(pattern) is None
+
+
+def _with_pattern_keys(tmp_path: Path, count: int) -> CliRunnerResult:
+    schema = json.loads((REPO / "schema" / "entry.schema.json").read_text(encoding="utf-8"))
+    held = len(set(regexes(schema)))
+    schema["patternProperties"].update({f"^x{i}_[a-z]+$": {"type": "string"} for i in range(count - held)})
+    name = f"schema-{count}.json"  # (a schema is read once per path and process)
+    (tmp_path / name).write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "entries" / "python").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "entries" / "python" / "x.yaml").write_text("id: python/x\nsignature: x\nx1_a: 1\n", encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text(f'root = "entries"\nschema = "{name}"\n', encoding="utf-8")
+    return CliRunner().invoke(cli, ["lint", "--no-cache"])
+
+
+def test_a_schema_of_more_regexes_than_entrykit_runs_is_refused_before_it_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """jsonschema tries each `patternProperties` key on every key of an entry: a schema of
+    50,000 of them took 35 s to lint one entry of 200 keys."""
+    monkeypatch.chdir(tmp_path)
+    at_limit = _with_pattern_keys(tmp_path, SCHEMA_REGEXES_LIMIT)
+    assert at_limit.exit_code == ExitCode.FINDINGS and "x1_a" in at_limit.output  # (`1` is no string)
+    checked: list[object] = []
+    monkeypatch.setattr("jsonschema.Draft202012Validator.check_schema", lambda schema: checked.append(schema))
+    over = _with_pattern_keys(tmp_path, SCHEMA_REGEXES_LIMIT + 1)
+    assert over.exit_code == ExitCode.ERROR and checked == []
+    assert f"holds {SCHEMA_REGEXES_LIMIT + 1:,} regexes (`pattern` values and `patternProperties` keys), more than the {SCHEMA_REGEXES_LIMIT:,}" in over.output

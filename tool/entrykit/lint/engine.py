@@ -121,6 +121,23 @@ class LintResult:
         return sum(1 for d in self.diagnostics if d.severity is severity)
 
 
+# The most regexes (`pattern` values and `patternProperties` keys) a project's schema may hold:
+# jsonschema tries every `patternProperties` key on every key of an entry it checks.
+SCHEMA_REGEXES_LIMIT = 128
+
+
+def _check_schema_size(path: Path) -> None:
+    """ConfigError for a project's schema with more than `SCHEMA_REGEXES_LIMIT` regexes (checked
+    before the schema is: the meta-schema's check compiles every one)."""
+    count = len(set(schema_regexes(load_schema(path))))
+    if count > SCHEMA_REGEXES_LIMIT:
+        raise ConfigError(
+            f"schema {path} holds {count:,} regexes (`pattern` values and `patternProperties` keys), "
+            f"more than the {SCHEMA_REGEXES_LIMIT:,} entrykit runs: jsonschema tries each "
+            "`patternProperties` key on every key of an entry"
+        )
+
+
 def _check_schema_patterns(path: Path) -> None:
     """ConfigError for a `pattern` of a project's schema that could run for long: jsonschema
     runs each with `re`, without a time limit, on every value it applies to, and a
@@ -143,6 +160,7 @@ def configured(config: Config) -> Config:
     form every run uses."""
     config = config.with_rules(registry.all_rules())
     if config.enabled("ET101") and config.schema is not None:
+        _check_schema_size(config.schema)
         schema_validator(config.schema)
         _check_schema_patterns(config.schema)
     else:
