@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.entry import Entry
 from entrykit import globs
+from entrykit.entry import Entry
 from entrykit.globs import GlobSet, linear_glob
 from entrykit.similarity import near_duplicates
 
