@@ -5,6 +5,7 @@ that could backtrack, refused before any entry is read (jsonschema runs schema p
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from entrykit.cli import ExitCode, cli
 from entrykit.lint.engine import SCHEMA_REGEXES_LIMIT
 from entrykit.regex.redos import slow_search
 from entrykit.schema import load_schema, regexes
+from entrykit.schema_keywords import REGEX_FORMAT_ERRORS, regex_format
 
 from .conftest import REPO
 
@@ -97,3 +99,59 @@ def test_a_schema_of_more_regexes_than_entrykit_runs_is_refused_before_it_is_che
     over = _with_pattern_keys(tmp_path, SCHEMA_REGEXES_LIMIT + 1)
     assert over.exit_code == ExitCode.ERROR and checked == []
     assert f"holds {SCHEMA_REGEXES_LIMIT + 1:,} regexes (`pattern` values and `patternProperties` keys), more than the {SCHEMA_REGEXES_LIMIT:,}" in over.output
+
+
+def _regex_format_project(tmp_path: Path, values: dict[str, str]) -> list[tuple[str, str]]:
+    schema = json.loads((REPO / "schema" / "entry.schema.json").read_text(encoding="utf-8"))
+    schema["properties"]["error_code"]["format"] = "regex"
+    (tmp_path / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "entries" / "python").mkdir(parents=True)
+    for name, value in values.items():
+        text = f"id: python/{name}\nsignature: x\nconfidence: 7\nerror_code: {json.dumps(value, ensure_ascii=False)}\n"
+        (tmp_path / "entries" / "python" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\nschema = "schema.json"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["lint", "--no-cache", "--format", "json"])
+    return [(Path(d["path"]).stem, d["message"]) for d in json.loads(result.output) if d["code"] == "ET101" and "error_code" in d["message"]]
+
+
+def test_a_regex_format_reads_what_is_slow_to_compile_without_compiling_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """jsonschema's `regex` format compiles the entry's string in-process, without a budget:
+    a 20 KB string of `(?i)[\\u0100-\\U0010ffff]` classes took 12 s to lint."""
+    import re._compiler as sre_compiler  # (what `re.compile` calls for a pattern not cached)
+
+    wide = "(?i)" + "[\u0100-\U0010ffff]" * 40
+    compiled: list[object] = []
+    real = sre_compiler.compile
+
+    def recorded(p: object, flags: int = 0) -> object:
+        compiled.append(p)
+        return real(p, flags)
+
+    monkeypatch.setattr(sre_compiler, "compile", recorded)
+    monkeypatch.chdir(tmp_path)
+    found = _regex_format_project(tmp_path, {"wide": wide, "broken": "a(b", "plain": "a+b", "wide-broken": wide + "("})
+    assert sorted(found)[0] == ("broken", "`error_code` is `a(b`, not a valid regex")
+    assert [name for name, message in sorted(found) if message.endswith(", not a valid regex")] == ["broken", "wide-broken"]
+    assert wide not in compiled  # (jsonschema had `re.compile` it)
+
+
+_WIDE = "(?i)" + "[\u0100-\U0010ffff]" * 5
+
+
+@pytest.mark.parametrize(
+    "pattern", ["a+", "a(b", "(?<=a+)b", "[z-a]", "\\p{L}", "x{2,1}", _WIDE + "x", _WIDE + "(", _WIDE + "[", "(?P<n>a)(?P<n>b)"]
+)
+def test_a_string_is_a_regex_where_re_compiles_it(pattern: str) -> None:
+    try:
+        re.compile(pattern)
+        compiles = True
+    except re.error:
+        compiles = False
+    try:
+        read = regex_format(pattern)
+    except REGEX_FORMAT_ERRORS:
+        read = False
+    assert read == compiles
+

@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 from entrykit.errors import ConfigError
 from entrykit.loader import read_small_file
 from entrykit.output_safety import json_safe
-from entrykit.schema_keywords import unique_items
+from entrykit.schema_keywords import REGEX_FORMAT_ERRORS, regex_format, unique_items
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -106,7 +106,7 @@ def validator(path: Path | None = None) -> Draft202012Validator:
     ever fetched."""
     # jsonschema is imported here, by the one function that needs it: formatting entries
     # or reading the schema's key order never pays for it.
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, FormatChecker, validators
     from jsonschema.exceptions import SchemaError
     from referencing import Registry, Resource
     from referencing.exceptions import Unresolvable
@@ -133,7 +133,10 @@ def validator(path: Path | None = None) -> Draft202012Validator:
             ) from None
     # An explicit registry replaces jsonschema's default one, which would fetch URLs.
     checked = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})
-    return cast("Draft202012Validator", checked(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER))
+    formats = FormatChecker(formats=())
+    formats.checkers = {**Draft202012Validator.FORMAT_CHECKER.checkers}
+    formats.checks("regex", raises=REGEX_FORMAT_ERRORS)(regex_format)
+    return cast("Draft202012Validator", checked(schema, registry=registry, format_checker=formats))
 
 
 def regexes(schema: Any) -> Iterator[str]:

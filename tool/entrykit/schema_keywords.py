@@ -1,9 +1,14 @@
-"""JSON Schema keywords checked in linear time where jsonschema's own check is quadratic."""
+"""JSON Schema keywords and formats checked within bounds where jsonschema's own checks are not."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+# What the `regex` format reports as a string that is no regex (jsonschema's `re.error`, and
+# what `re` raises for a pattern it cannot hold).
+REGEX_FORMAT_ERRORS = (re.error, OverflowError, RecursionError, ValueError)
 
 
 def unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
@@ -50,3 +55,28 @@ def equality_key(value: Any) -> Any:
     except TypeError:
         return (6, id(value))  # (no entry holds one: a loader gives JSON's types only)
     return (7, value)
+
+
+def regex_format(instance: object) -> bool:
+    """jsonschema's `regex` format without compiling what may take long (the schema is the
+    checkout's to write, the string the entry's): a string `re` compiles is a regex.
+
+    CPython compiles a class range by visiting its code points: `(?i)[\\u0100-\\U0010ffff]`
+    takes about 5 ms, so a long string of them would take minutes. A string that
+    `compiling.cheap_to_compile` cannot vouch for is read by `re`'s parser only (the
+    one reader of regex syntax: `regex.syntax`); one too complex to read within its
+    budget is not called invalid. Raises one of `REGEX_FORMAT_ERRORS` for a string that
+    is no regex."""
+    if not isinstance(instance, str):
+        return True
+    from entrykit.regex import compiling, syntax  # (the analyses; a schema without the format never loads them)
+    from entrykit.regex.budget import TooComplex
+
+    try:
+        if compiling.cheap_to_compile(instance):
+            compiling.compile_pattern(instance)
+        else:
+            syntax.parse(instance)
+    except TooComplex:
+        return True
+    return True
