@@ -44,7 +44,7 @@ def _check_vocabularies(value: Any, where: str) -> None:
 
 
 def _check_allow(value: Any, where: str) -> None:
-    """At most `MASKED_GLOBS_LIMIT` patterns: each pair of matched ids is tried against every one."""
+    """At most `MASKED_GLOBS_LIMIT` patterns: an id that one of them matches is tried against each."""
     if len(value) > MASKED_GLOBS_LIMIT:
         raise ValueError(f"`{where}` holds {len(value):,} patterns, more than the {MASKED_GLOBS_LIMIT:,} it may hold")
 

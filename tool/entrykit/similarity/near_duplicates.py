@@ -200,7 +200,7 @@ class Settings:
 
     @cached_property
     def allowed_families(self) -> GlobSet:
-        """`allow` compiled once (a pull request's configuration may list many thousands)."""
+        """`allow` as a set of globs, compiled once per run."""
         return GlobSet(self.allow)
 
 
