@@ -8,10 +8,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from babel import localedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from entrykit.translation import translated_fields
+from entrykit.translation import locales, translated_fields
 from entrykit.translation.translated_fields import Settings
 
 from .conftest import lint_corpus
@@ -51,11 +52,15 @@ def test_settings_are_hashed_once() -> None:
     assert _CountedLocale.hashed <= count  # (hashed per question: 4M times)
 
 
-def test_thousands_of_required_locales_go_through_lint(tmp_path: Path) -> None:
+def test_a_thousand_required_locales_go_through_lint(tmp_path: Path) -> None:
     text = entry_text("pip/x", root_cause="It breaks.", workarounds=[{"action": "Fix it.", "success_rate": 0.5}])
     one = lint_corpus(tmp_path / "one", {"pip/x.yaml": text}, {"translation": {"required": ["ja"]}})
     per_locale = [d.message for d in one.diagnostics if d.code == "ET301"]
     assert per_locale
-    count = 3_000
-    many = lint_corpus(tmp_path / "many", {"pip/x.yaml": text}, {"translation": {"required": ["ja"] * count}})
-    assert [d.message for d in many.diagnostics if d.code == "ET301"] == [m for m in per_locale for _ in range(count)]
+    required = sorted(localedata.locale_identifiers())[:1_000]  # (each locale once: repeats are read once)
+    many = lint_corpus(tmp_path / "many", {"pip/x.yaml": text}, {"translation": {"required": required}})
+    found = [d.message for d in many.diagnostics if d.code == "ET301"]
+    # (an entry written in English needs no translation into a locale that is English as it is)
+    wanted = [locale for locale in required if not locales.same_locale(locale, "en")]
+    assert len(wanted) > 990
+    assert sorted(found) == sorted(m.replace("`ja`", f"`{locale}`").replace("_ja`", f"_{locale}`") for locale in wanted for m in per_locale)

@@ -43,6 +43,9 @@ class Option:
     # and, without a range of its own, within `LIMIT`.
     minimum: float | None = None
     maximum: float | None = None
+    # A list whose items are a set (locales, fields, engines): an item given twice is read
+    # once, in the place it was first given, and never makes a finding twice.
+    unique: bool = False
 
     LIMIT: ClassVar[int] = 10**9
 
@@ -68,6 +71,8 @@ class Option:
                 if item not in self.choices:
                     allowed = ", ".join(repr(c) for c in self.choices)
                     raise ValueError(f"{where} must be one of {allowed}, got {item!r}")
+        if self.unique and isinstance(value, list):
+            value = list(dict.fromkeys(value))
         if self.validate is not None:
             self.validate(value, where.strip("`"))
         return value

@@ -86,6 +86,7 @@ _DECLARED = (
                 list,
                 items=str,
                 validate=_check_allow,
+                unique=True,
             ),
         },
         "What ET502 and `entrykit dupes` count as near-duplicate entries.",
@@ -114,6 +115,7 @@ _DECLARED = (
                 kind=list,
                 items=str,
                 choices=tuple(FLAG_NAMES),
+                unique=True,
             ),
             "mode": Option(
                 "search",
@@ -151,6 +153,7 @@ _DECLARED = (
                 kind=list,
                 items=str,
                 choices=ENGINES,
+                unique=True,
             ),
         },
         "How lookups run entry regexes; every regex rule follows these settings.",
@@ -164,12 +167,14 @@ _DECLARED = (
                 kind=list,
                 items=str,
                 validate=_check_locales,
+                unique=True,
             ),
             "fields": Option(
                 ["signature", "root_cause", "workarounds"],
                 "Fields that are translated; a list field's translation holds one string per item.",
                 kind=list,
                 items=str,
+                unique=True,
             ),
             "track_source": Option(
                 False,

@@ -291,6 +291,7 @@ def translation_wrong_script(entry: Entry, ctx: Context) -> Iterator[Finding]:
             kind=list,
             items=str,
             choices=tokens.KINDS,
+            unique=True,
         )
     },
 )
