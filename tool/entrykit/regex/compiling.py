@@ -54,7 +54,8 @@ def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     its class ranges of `NARROW_RANGE` code points or more spanning at most
     `COMPILE_CODE_POINTS` in all.
 
-    Anything else is compiled first by the regex worker, under the time budget
+    Anything else is counted in compile steps (`compile_steps`) and, when it counts few
+    enough, compiled first by the regex worker under the time budget
     (`RegexRunner.compile_check`)."""
     if len(pattern) > CHEAP_COMPILE_LENGTH:
         return False
@@ -78,6 +79,55 @@ def wide_range_code_points(nodes: syntax.Seq) -> int:
                 if isinstance(item, syntax.CharRange) and item.high - item.low >= NARROW_RANGE:
                     total += item.high - item.low + 1
     return total
+
+
+# What compiling a regex costs, counted, so that whether a long regex compiles within the
+# time budget is decided the same on every machine. A step is about a microsecond of
+# CPython 3.11's compiler or more, on the machines entrykit is measured on: compiles
+# measured at 2.2 us a character (3.7 in a noisy run), 11 us a group `(a)`, 8 us an
+# alternative `a|`, and for a class range 20 us and 0.035 us a code point of the Basic
+# Multilingual Plane (those beyond it are kept as a range), under IGNORECASE 125 us and
+# 0.1 us (`[a-z]` under (?i): 104 us). `benchmarks/compile_steps.py` compares the count
+# with the least of five compiles of 42 shapes: 1.15 to 13.9 steps a microsecond.
+STEPS_PER_CHARACTER = 4
+STEPS_PER_PARENTHESIS = 8  # (every `(` and `|` of the text, escaped ones too)
+STEPS_PER_RANGE, STEPS_PER_RANGE_CASELESS = 20, 120
+CODE_POINTS_PER_STEP, CODE_POINTS_PER_STEP_CASELESS = 25, 6  # (0.04 and about 0.17 steps each)
+# A regex compiles in the worker, under the time budget, only when its count is at most
+# this share of the budget's microseconds: one that counts more is not compiled (ET206,
+# the same on every machine), and one that counts less compiles well within the budget
+# on a machine several times slower than those it was measured on.
+COMPILE_BUDGET_SHARE = 4
+
+
+def compile_steps_limit(budget_seconds: float) -> int:
+    """The most compile steps a regex may count and still be compiled under `budget_seconds`."""
+    return int(budget_seconds * 1_000_000 / COMPILE_BUDGET_SHARE)
+
+
+@lru_cache(maxsize=65536)
+def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int:
+    """How many steps compiling `pattern` takes, counted from its text and class ranges (see
+    `STEPS_PER_CHARACTER`); the count from its text alone when that is past `limit`, and
+    when it does not parse (it fails to compile as quickly as it is read)."""
+    steps = STEPS_PER_CHARACTER * len(pattern) + STEPS_PER_PARENTHESIS * (pattern.count("(") + pattern.count("|"))
+    if (limit is not None and steps > limit) or "-" not in pattern:
+        return steps
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+    except Exception:
+        return steps
+    caseless = bool(flags & re.IGNORECASE) or "(?" in pattern and "i" in pattern  # (inline flags, read widely)
+    for node, _ in syntax.walk(nodes):
+        if isinstance(node, syntax.CharClass):
+            for item in node.items:
+                if isinstance(item, syntax.CharRange):
+                    points = max(0, min(item.high, 0xFFFF) - item.low + 1)
+                    if caseless:
+                        steps += STEPS_PER_RANGE_CASELESS + points // CODE_POINTS_PER_STEP_CASELESS
+                    else:
+                        steps += STEPS_PER_RANGE + points // CODE_POINTS_PER_STEP
+    return steps
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

@@ -41,6 +41,8 @@ from entrykit.regex.compiling import (
     cheap_to_compile,
     compile_error,
     compile_pattern,
+    compile_steps,
+    compile_steps_limit,
     settings_flags,
 )
 from entrykit.regex.steps import runs_within_limit, runs_within_limit_each
@@ -110,6 +112,9 @@ def _run_here(job: Job) -> Outcome:
 
 
 _COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
+# What `compile_check` says of a regex whose compile steps are past the budget's share, and
+# what a job of it gets: not compiled, the same on every machine.
+_TOO_COSTLY = Outcome(_TIMEOUT, error=protocol.COMPILE_TOO_COSTLY)
 
 
 def provably_fast(job: Job) -> bool:
@@ -203,6 +208,7 @@ class RegexRunner:
         if timeout_ms <= 0:
             raise ValueError("timeout_ms must be positive")
         self.budget = timeout_ms / 1000.0
+        self.compile_steps_limit = compile_steps_limit(self.budget)
         self._worker: _Worker | None = None
         self._pid = os.getpid()
         self._memo: OrderedDict[Job, Outcome] = OrderedDict()
@@ -252,6 +258,8 @@ class RegexRunner:
                 results[index] = outcome = _run_here(job)
                 if remember:
                     self._remember(job, outcome)
+            elif self.too_costly_to_compile(job.pattern, job.flags):
+                results[index] = _TOO_COSTLY
             else:
                 place = unique.get(job)
                 if place is None:
@@ -297,6 +305,8 @@ class RegexRunner:
         if known is not None:
             return known
         if not cheap_to_compile(pattern, flags):
+            if self.too_costly_to_compile(pattern, flags):
+                return _TOO_COSTLY
             outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
             if outcome.status is _MATCH:
                 return _COMPILES  # compiled in the worker: no need to here
@@ -311,6 +321,11 @@ class RegexRunner:
             del checked[next(iter(checked))]  # the oldest
         checked[(pattern, flags)] = known
         return known
+
+    def too_costly_to_compile(self, pattern: str, flags: int) -> bool:
+        """Whether `pattern` counts more compile steps than this budget's share
+        (`compiling.compile_steps`): it is not compiled, on any machine."""
+        return not cheap_to_compile(pattern, flags) and compile_steps(pattern, flags, self.compile_steps_limit) > self.compile_steps_limit
 
     def compiles(self, pattern: str | None, flags: int) -> bool:
         """True if `pattern` is a regex that compiles within the budget."""

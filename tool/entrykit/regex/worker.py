@@ -52,6 +52,7 @@ NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
 COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
 COMPILE_TIMEOUT = "compiling the regex took longer than the budget"
+COMPILE_TOO_COSTLY = "compiling the regex counts more steps than the budget allows"  # (not sent: decided by the parent)
 STRIKES = 3  # overruns of one regex after which the rest of its texts in a batch are not run
 NOT_RUN = "not run: the regex had already run past the budget 3 times"
 SKIPPED = "not run: an earlier text of the series took long enough"

@@ -1,0 +1,90 @@
+"""Whether a long regex compiles within the time budget is decided by counting (`compiling.compile_steps`),
+not by the worker's clock: a regex of 200,000 `[` was ET206 "took longer than the budget"
+on this machine and ET201 ("unterminated character set") at 50,000; where between the two
+the verdict turned depended on the machine. Now one counting more steps than a quarter of
+the budget's microseconds is not compiled anywhere, and one counting fewer is compiled in
+the worker, well within the budget. (`benchmarks/compile_steps.py` measures the count
+against CPython's compile times.)"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from entrykit.regex import runner as regex_runner
+from entrykit.regex.compiling import (
+    CODE_POINTS_PER_STEP,
+    CODE_POINTS_PER_STEP_CASELESS,
+    STEPS_PER_CHARACTER,
+    STEPS_PER_PARENTHESIS,
+    STEPS_PER_RANGE,
+    STEPS_PER_RANGE_CASELESS,
+    compile_steps,
+    compile_steps_limit,
+)
+from entrykit.regex.runner import Job, RegexRunner, Status
+from entrykit.regex.worker import COMPILE_TOO_COSTLY
+
+from .conftest import lint_corpus
+from .hostile import entry_text
+
+
+def test_the_count_is_the_text_and_each_class_ranges_code_points() -> None:
+    assert compile_steps("a" * 5000) == STEPS_PER_CHARACTER * 5000
+    plain = "x[\u0100-\u01ff]"  # 256 code points
+    assert compile_steps(plain) == STEPS_PER_CHARACTER * len(plain) + STEPS_PER_RANGE + 256 // CODE_POINTS_PER_STEP
+    caseless = STEPS_PER_CHARACTER * len(plain) + STEPS_PER_RANGE_CASELESS + 256 // CODE_POINTS_PER_STEP_CASELESS
+    assert compile_steps(plain, re.IGNORECASE) == caseless
+    assert compile_steps("(?i)" + plain) == caseless + STEPS_PER_CHARACTER * 4 + STEPS_PER_PARENTHESIS
+    # a range beyond the Basic Multilingual Plane is kept as a range: its code points do not count
+    beyond = "[\U00010000-\U0001ffff]"
+    assert compile_steps(beyond) == STEPS_PER_CHARACTER * len(beyond) + STEPS_PER_RANGE
+    groups = "(a)(?:b)\\("
+    assert compile_steps(groups) == STEPS_PER_CHARACTER * len(groups) + 3 * STEPS_PER_PARENTHESIS
+    # past the limit the length alone is counted; a pattern that does not parse, its text
+    assert compile_steps("[" * 9000 + "-]", limit=100) == STEPS_PER_CHARACTER * 9002
+    assert compile_steps("(" + plain) == STEPS_PER_CHARACTER * (len(plain) + 1) + STEPS_PER_PARENTHESIS
+
+
+def test_the_limit_is_a_quarter_of_the_budgets_microseconds() -> None:
+    assert compile_steps_limit(0.1) == 25_000
+    assert RegexRunner(20).compile_steps_limit == 5_000
+
+
+def test_a_regex_counting_more_is_not_compiled_anywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: object, **kwargs: object) -> object:
+        raise AssertionError("sent to the worker")
+
+    monkeypatch.setattr(RegexRunner, "_run_remote", forbidden)
+    monkeypatch.setattr(regex_runner, "compile_error", forbidden)
+    long = "[" * 10_000  # (it does not parse either: its length decides)
+    with RegexRunner(100) as runner:
+        for pattern in (long, "a" * 7_000, "(?i)" + "[\u0100-\uffe0]" * 40):
+            outcome = runner.compile_check(pattern, 0)
+            assert (outcome.status, outcome.error) == (Status.TIMEOUT, COMPILE_TOO_COSTLY), pattern[:20]
+            assert not runner.compiles(pattern, 0)
+            [job] = runner.run([Job(pattern, 0, "search", "x")])
+            assert (job.status, job.error) == (Status.TIMEOUT, COMPILE_TOO_COSTLY)
+
+
+def test_a_regex_counting_fewer_is_compiled_in_the_worker() -> None:
+    with RegexRunner(100) as runner:
+        assert not runner.too_costly_to_compile("x" * 3000, 0)
+        assert runner.compile_check("x" * 3000, 0).status is Status.MATCH
+        broken = runner.compile_check("(" * 3 + "x" * 3000, 0)
+        assert broken.status is Status.ERROR and "missing )" in broken.error
+
+
+def test_lint_reports_the_count(tmp_path: Path) -> None:
+    pattern = "a" * 10_000
+    files = {"pip/x.yaml": entry_text("pip/x", signature=pattern, regex=pattern)}
+    found = [(d.code, d.message) for d in lint_corpus(tmp_path, files).diagnostics if d.code in ("ET201", "ET206")]
+    assert found == [
+        (
+            "ET206",
+            "compiling the regex would take longer than the 100 ms time budget: it counts 40,000 compile steps, "
+            "more than the 25,000 compiled under it",
+        )
+    ]
