@@ -84,33 +84,42 @@ def wide_range_code_points(nodes: syntax.Seq) -> int:
 # What compiling a regex costs, counted, so that whether a long regex compiles within the
 # time budget is decided the same on every machine. A step is about a microsecond of
 # CPython 3.11's compiler or more, on the machines entrykit is measured on: compiles
-# measured at 2.2 us a character (3.7 in a noisy run), 11 us a group `(a)`, 8 us an
-# alternative `a|`, and for a class range 20 us and 0.035 us a code point of the Basic
-# Multilingual Plane (those beyond it are kept as a range), under IGNORECASE 125 us and
-# 0.1 us (`[a-z]` under (?i): 104 us). `benchmarks/compile_steps.py` compares the count
-# with the least of five compiles of 42 shapes: 1.15 to 13.9 steps a microsecond.
-STEPS_PER_CHARACTER = 4
-STEPS_PER_PARENTHESIS = 8  # (every `(` and `|` of the text, escaped ones too)
+# measured at 0.74 us a literal character, 3.7 a character of `(a)` groups, 2 to 3 of
+# `\w+`, 2.2 to 4 of `a|` alternatives, 1 to 2 of `[ab]`; for a class range 20 us and
+# 0.035 us a code point of the Basic Multilingual Plane (those beyond it are kept as a
+# range), under IGNORECASE 125 us and 0.1 us (`[a-z]` under (?i): 104 us). This
+# machine's own speed varies twofold from run to run; `benchmarks/compile_steps.py`
+# compares the count with the least of five compiles of 42 shapes.
+HALF_STEPS_PER_CHARACTER = 3  # (a step and a half)
+STEPS_PER_ESCAPE, STEPS_PER_REPEAT, STEPS_PER_CLASS = 2, 3, 2  # each backslash; each `*`, `+`, `?`, `{`; each `[`
+STEPS_PER_PARENTHESIS, STEPS_PER_ALTERNATIVE = 12, 6  # each `(`; each `|` (escaped ones too)
 STEPS_PER_RANGE, STEPS_PER_RANGE_CASELESS = 20, 120
 CODE_POINTS_PER_STEP, CODE_POINTS_PER_STEP_CASELESS = 25, 6  # (0.04 and about 0.17 steps each)
-# A regex compiles in the worker, under the time budget, only when its count is at most
-# this share of the budget's microseconds: one that counts more is not compiled (ET206,
-# the same on every machine), and one that counts less compiles well within the budget
-# on a machine several times slower than those it was measured on.
-COMPILE_BUDGET_SHARE = 4
+# A regex is compiled (in the worker) only when its count is at most the budget's
+# microseconds: one that counts more is ET206, the same on every machine. The compile
+# runs under `COMPILE_MARGIN` times the budget, a guard against a count gone wrong that
+# no machine's speed reaches.
+COMPILE_MARGIN = 10
 
 
 def compile_steps_limit(budget_seconds: float) -> int:
     """The most compile steps a regex may count and still be compiled under `budget_seconds`."""
-    return int(budget_seconds * 1_000_000 / COMPILE_BUDGET_SHARE)
+    return int(budget_seconds * 1_000_000)
 
 
 @lru_cache(maxsize=65536)
 def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int:
     """How many steps compiling `pattern` takes, counted from its text and class ranges (see
-    `STEPS_PER_CHARACTER`); the count from its text alone when that is past `limit`, and
+    `HALF_STEPS_PER_CHARACTER`); the count from its text alone when that is past `limit`, and
     when it does not parse (it fails to compile as quickly as it is read)."""
-    steps = STEPS_PER_CHARACTER * len(pattern) + STEPS_PER_PARENTHESIS * (pattern.count("(") + pattern.count("|"))
+    steps = (
+        HALF_STEPS_PER_CHARACTER * len(pattern) // 2
+        + STEPS_PER_ESCAPE * pattern.count("\\")
+        + STEPS_PER_REPEAT * (pattern.count("*") + pattern.count("+") + pattern.count("?") + pattern.count("{"))
+        + STEPS_PER_CLASS * pattern.count("[")
+        + STEPS_PER_PARENTHESIS * pattern.count("(")
+        + STEPS_PER_ALTERNATIVE * pattern.count("|")
+    )
     if (limit is not None and steps > limit) or "-" not in pattern:
         return steps
     try:

@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 from entrykit.regex import framing
 from entrykit.regex import worker as protocol
 from entrykit.regex.compiling import (
+    COMPILE_MARGIN,
     cheap_to_compile,
     compile_error,
     compile_pattern,
@@ -307,7 +308,12 @@ class RegexRunner:
         if not cheap_to_compile(pattern, flags):
             if self.too_costly_to_compile(pattern, flags):
                 return _TOO_COSTLY
-            outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
+            # Its count is within the budget: the compile's own limit is only a guard against
+            # a count gone wrong, so far past the budget that no machine's speed decides it.
+            job = Job(pattern, flags, COMPILE, "")
+            outcome = self._memo.get(job) or self._run_remote([job], budget=self.budget * COMPILE_MARGIN)[0]
+            if outcome.error not in (protocol.NOT_RUN, protocol.SKIPPED):
+                self._remember(job, outcome)
             if outcome.status is _MATCH:
                 return _COMPILES  # compiled in the worker: no need to here
             if outcome.status is not _ERROR:
@@ -344,13 +350,16 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None) -> list[Outcome]:
+    def _run_remote(
+        self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None, budget: float | None = None
+    ) -> list[Outcome]:
+        budget = self.budget if budget is None else budget
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget (CPU time) and reports at least every
         # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
         # ourselves. It is generous: on a loaded machine a match takes longer on the wall
         # than its CPU time, and only a worker that fails to stop itself should meet it.
-        watchdog = self.budget + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
+        watchdog = budget + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch), or the caller's:
         # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.
@@ -373,7 +382,7 @@ class RegexRunner:
                     else:
                         chunk.append(index)
                 if chunk:
-                    worker.send(self.budget, [jobs[i] for i in chunk], stop_at)
+                    worker.send(budget, [jobs[i] for i in chunk], stop_at)
                     in_flight.extend(chunk)
             if not in_flight:
                 break

@@ -355,12 +355,13 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     and no other regex rule runs it. That is decided by counting, never by a clock:
     one of at most 2,000 characters whose wide class ranges span at most 65,536
     code points in all is compiled in-process; a longer one is counted in compile
-    steps (4 a character and 8 more a `(` or `|`, and a step per 25 code points of
-    each class range, per 6 under IGNORECASE, plus 20 or 120 a range: each about a
-    microsecond of CPython's compiler or more, `benchmarks/compile_steps.py`) and
-    compiled in the worker only when it counts at most a quarter of the budget's
-    microseconds (25,000 for 100 ms): 10,000 characters of plain text count 40,000
-    and are reported without being compiled.
+    steps (a step and a half a character, more for each `(`, `|`, `[`, backslash and
+    repeat, and a step per 25 code points of each class range, per 6 under
+    IGNORECASE, plus 20 or 120 a range: each step about a microsecond of CPython's
+    compiler, `benchmarks/compile_steps.py`). One that counts more than the budget's
+    microseconds (100,000 for 100 ms; 70,000 characters of plain text count 105,000)
+    is reported without being compiled; one that counts fewer is compiled in the
+    worker, under ten times the budget: a guard, not a verdict.
 
     ## Why is this bad?
     If entrykit needs more than the budget on a short, ordinary message, a lookup
