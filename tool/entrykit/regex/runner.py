@@ -113,8 +113,8 @@ def _run_here(job: Job) -> Outcome:
 
 
 _COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
-# What `compile_check` says of a regex whose compile steps are past the budget's share, and
-# what a job of it gets: not compiled, the same on every machine.
+# What `compile_check` says of a regex that counts more compile steps than the budget's
+# microseconds, and what a job of it gets: not compiled, the same on every machine.
 _TOO_COSTLY = Outcome(_TIMEOUT, error=protocol.COMPILE_TOO_COSTLY)
 
 
@@ -329,7 +329,7 @@ class RegexRunner:
         return known
 
     def too_costly_to_compile(self, pattern: str, flags: int) -> bool:
-        """Whether `pattern` counts more compile steps than this budget's share
+        """Whether `pattern` counts more compile steps than this budget's microseconds
         (`compiling.compile_steps`): it is not compiled, on any machine."""
         return not cheap_to_compile(pattern, flags) and compile_steps(pattern, flags, self.compile_steps_limit) > self.compile_steps_limit
 
