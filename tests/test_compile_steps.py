@@ -8,6 +8,7 @@ measures the count against CPython's compile times.)"""
 
 from __future__ import annotations
 
+import pickle
 import re
 from pathlib import Path
 
@@ -83,22 +84,25 @@ def test_a_regex_counting_more_is_not_compiled_anywhere(monkeypatch: pytest.Monk
 
 
 def test_a_regex_counting_fewer_is_compiled_in_the_worker_under_a_guard_of_ten_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: list[float] = []
-    real = regex_runner._Worker.send
+    """Every batch tells the worker two budgets: the match's, and ten of them for a compile,
+    so that a match never pays for its regex's compile (a new worker compiles again)."""
+    sent: list[tuple[float, float]] = []
+    real = regex_runner.framing.frame
 
-    def recorded(self: object, budget: float, jobs: object, stop_at: float) -> object:
-        sent.append(budget)
-        return real(self, budget, jobs, stop_at)  # type: ignore[arg-type]
+    def recorded(payload: bytes) -> bytes:
+        budget, compile_budget, _ = pickle.loads(payload)
+        sent.append((budget, compile_budget))
+        return real(payload)
 
-    monkeypatch.setattr(regex_runner._Worker, "send", recorded)
+    monkeypatch.setattr(regex_runner.framing, "frame", recorded)
     with RegexRunner(100) as runner:
         assert not runner.too_costly_to_compile("x" * 30_000, 0)
         assert runner.compile_check("x" * 30_000, 0).status is Status.MATCH
         broken = runner.compile_check("(" * 3 + "x" * 3000, 0)
         assert broken.status is Status.ERROR and "missing )" in broken.error
-        assert sent == [0.1 * COMPILE_MARGIN] * 2
-        runner.run([Job("x" * 30_000, 0, "search", "y" * 10)])
-        assert sent[-1] == 0.1  # (a match has the budget itself)
+        [match] = runner.run([Job("x" * 30_000, 0, "search", "y" * 10)])
+        assert match.status is Status.NO_MATCH
+    assert sent == [(0.1, 0.1 * COMPILE_MARGIN)] * 3
 
 
 def test_lint_reports_the_count(tmp_path: Path) -> None:

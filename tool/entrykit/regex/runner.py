@@ -154,7 +154,7 @@ class _Worker:
             self.kill()
             raise RuntimeError("the regex worker process did not start")
 
-    def send(self, budget: float, jobs: Sequence[Job], stop_at: float = 0.0) -> None:
+    def send(self, budget: float, jobs: Sequence[Job], stop_at: float = 0.0, compile_budget: float | None = None) -> None:
         # Consecutive jobs of one regex travel as one run: (pattern, flags, mode, texts, stop_at).
         runs: list[tuple[str, int, str, list[str], float]] = []
         for pattern, flags, mode, text in jobs:
@@ -162,7 +162,8 @@ class _Worker:
                 runs[-1][3].append(text)
             else:
                 runs.append((pattern, flags, mode, [text], stop_at))
-        payload = pickle.dumps((budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
+        compile_budget = budget * COMPILE_MARGIN if compile_budget is None else compile_budget
+        payload = pickle.dumps((budget, compile_budget, runs), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.proc.stdin is not None
         self.proc.stdin.write(framing.frame(payload))
 
@@ -308,12 +309,9 @@ class RegexRunner:
         if not cheap_to_compile(pattern, flags):
             if self.too_costly_to_compile(pattern, flags):
                 return _TOO_COSTLY
-            # Its count is within the budget: the compile's own limit is only a guard against
-            # a count gone wrong, so far past the budget that no machine's speed decides it.
-            job = Job(pattern, flags, COMPILE, "")
-            outcome = self._memo.get(job) or self._run_remote([job], budget=self.budget * COMPILE_MARGIN)[0]
-            if outcome.error not in (protocol.NOT_RUN, protocol.SKIPPED):
-                self._remember(job, outcome)
+            # Its count is within the budget: the worker compiles it under `COMPILE_MARGIN`
+            # budgets, a guard against a count gone wrong that no machine's speed reaches.
+            outcome = self.run([Job(pattern, flags, COMPILE, "")])[0]
             if outcome.status is _MATCH:
                 return _COMPILES  # compiled in the worker: no need to here
             if outcome.status is not _ERROR:
@@ -350,16 +348,14 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(
-        self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None, budget: float | None = None
-    ) -> list[Outcome]:
-        budget = self.budget if budget is None else budget
+    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None) -> list[Outcome]:
+        budget = self.budget
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget (CPU time) and reports at least every
         # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
         # ourselves. It is generous: on a loaded machine a match takes longer on the wall
         # than its CPU time, and only a worker that fails to stop itself should meet it.
-        watchdog = budget + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
+        watchdog = budget * COMPILE_MARGIN + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch), or the caller's:
         # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.

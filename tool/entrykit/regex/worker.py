@@ -85,14 +85,17 @@ def main() -> None:
         payload = framing.read_frame(fd_in)
         if payload is None:
             return
-        budget, jobs = pickle.loads(payload)
+        budget, compile_budget, jobs = pickle.loads(payload)
         results = _Results(fd_out)
-        _current["budget"] = budget
         signal.setitimer(signal.ITIMER_PROF, budget / TICKS, budget / TICKS)
         # `stop_at` > 0 makes a run a series (texts of growing size): the texts after the
-        # first that takes `stop_at` seconds or times out are not run.
+        # first that takes `stop_at` seconds or times out are not run. A compile has a
+        # budget of its own: the parent sends only regexes it counted as quick to compile,
+        # and that budget is a guard, so a match never pays for its regex's compile.
         for pattern, flags, mode, texts, stop_at in jobs:
+            _current["budget"] = compile_budget
             compiled, failure, failed = _compile(pattern, flags, cache, failures)
+            _current["budget"] = budget
             _run_job(compiled, failure, failed, mode, texts, stop_at, results)
         signal.setitimer(signal.ITIMER_PROF, 0)
         results.send()
