@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 
 from entrykit.authoring.scaffold import check_regex
 from entrykit.entry import Entry
+from entrykit.regex import portability, syntax
 from entrykit.regex import runner as regex_runner
-from entrykit.regex import syntax
 from entrykit.regex.compiling import COMPILE_CODE_POINTS, cheap_to_compile, wide_range_code_points
 from entrykit.regex.literal_index import required
 from entrykit.regex.lookup import Lookup
@@ -135,6 +136,16 @@ def test_ecmascript_runs_where_a_hang_can_be_stopped() -> None:
     problem = check_portable(EVIL, 0, "search", "ecmascript", [("a" * 40 + "!", False)], budget=0.05)
     assert problem is not None and "ran past the time budget in ECMAScript" in problem
     assert check_portable("abc", 0, "search", "ecmascript", [("xabc", True)]) is None  # a new worker
+
+
+def test_the_ecmascript_budget_is_the_workers_cpu_time_not_the_wall_clock() -> None:
+    """The worker ends itself when its CPU time passes the request's budget (SIGPROF's
+    default action), long before the parent's wall-clock watchdog: a verdict that load
+    on the machine cannot change, as the regex worker's."""
+    worker = portability._js_worker()
+    assert worker.ask(["abc", "", "search", ["xabc"], 0.05], 30.0) == {"results": [True]}
+    assert worker.ask([EVIL, "", "search", ["a" * 40 + "!"], 0.05], 30.0) is None
+    assert worker.proc.wait(5) == -signal.SIGPROF
 
 
 def test_fixed_repeats_spell_literals_only_up_to_a_bound() -> None:

@@ -2,15 +2,19 @@
 
 Started by `entrykit.regex.portability` as a plain script (`python -I this_file`; with
 `site`, where the quickjs package lives). QuickJS's regex engine cannot be interrupted
-from inside the process, so it runs here, where the parent can kill it when a regex
-backtracks past the budget. Requests and answers are JSON in frames (`framing.py`,
-loaded by its path as `worker.py` explains).
+from inside the process, so it runs here, where it can be stopped when a regex
+backtracks past the budget. Each request carries its budget in seconds of this
+process's CPU time: an `ITIMER_PROF` timer, whose signal's default action ends the
+process, runs while QuickJS does, so other processes loading the machine slow a check
+down but do not use up its budget (as in the regex worker). Requests and answers are
+JSON in frames (`framing.py`, loaded by its path as `worker.py` explains).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from types import ModuleType
 
@@ -53,11 +57,15 @@ def main() -> None:
         payload = framing.read_frame(fd_in)
         if payload is None:
             return
-        pattern, letters, mode, texts = json.loads(payload)
+        pattern, letters, mode, texts, cpu_budget = json.loads(payload)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)  # (the default: the process ends)
+        signal.setitimer(signal.ITIMER_PROF, max(float(cpu_budget), 0.001))
         try:
             answer = check(pattern, letters, mode, context.parse_json(json.dumps(texts)))
         except Exception as exc:  # quickjs.JSException: out of memory, stack overflow, ...
             answer = json.dumps({"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__})
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
         framing.write_all(fd_out, framing.frame(answer.encode("utf-8")))
 
 

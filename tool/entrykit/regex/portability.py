@@ -55,7 +55,9 @@ class _JsWorker:
             raise EngineMissing("the ECMAScript worker process did not start")
 
     def ask(self, request: list[Any], timeout: float) -> dict[str, Any] | None:
-        """The worker's answer, or None if it took longer than `timeout` (it is then killed)."""
+        """The worker's answer, or None if it ran past its CPU budget (the request's last item:
+        it then ends itself) or gave no answer within `timeout` seconds on the wall clock (a
+        watchdog: it is then killed)."""
         assert self.proc.stdin is not None
         self.proc.stdin.write(framing.frame(json.dumps(request).encode("utf-8")))
         answer = self.reader.frames(1, timeout)
@@ -149,11 +151,12 @@ def _run_re2(pattern: str, flags: int, mode: str, texts: Sequence[str]) -> list[
     return [run(text) is not None for text in texts]
 
 
-def _run_js(pattern: str, flags: int, mode: str, texts: Sequence[str], timeout: float) -> list[bool] | str | None:
+def _run_js(pattern: str, flags: int, mode: str, texts: Sequence[str], budget: float) -> list[bool] | str | None:
     """QuickJS's verdict on each text, or why the regex does not compile, or None if the
-    engine ran past `timeout` seconds (in its own process, which is then replaced)."""
+    engine ran past `budget` seconds of its CPU time (in its own process, which is then
+    replaced). The wall clock only watches for a worker that fails to stop itself."""
     letters = "".join(letter for flag, letter in _INLINE.items() if flags & flag)
-    answer = _js_worker().ask([pattern, letters, mode, list(texts)], timeout)
+    answer = _js_worker().ask([pattern, letters, mode, list(texts), budget], 2.0 + 4 * budget)
     if answer is None:
         return None
     if "error" in answer:
@@ -173,7 +176,7 @@ def check_portable(
 
     `known` pairs texts with whether Python's `re` matches them (under the lookup's
     flags and mode); the engine must agree on each. ECMAScript runs in a worker
-    process that gets `budget` seconds per text (and one more to start up).
+    process that gets `budget` seconds of its CPU time per text, and one more budget.
     """
     name = ENGINE_NAMES[engine]
     if flags & re.VERBOSE:
@@ -183,7 +186,7 @@ def check_portable(
     if engine == "re2":
         answer = _run_re2(pattern, flags, mode, texts)
     else:
-        answer = _run_js(pattern, flags, mode, texts, 1.0 + budget * (len(texts) + 1))
+        answer = _run_js(pattern, flags, mode, texts, budget * (len(texts) + 1))
         if answer is None:
             return f"regex ran past the time budget in {name} on the entry's own texts"
     if isinstance(answer, str):
