@@ -78,9 +78,6 @@ class GlobSet:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.paths = state["paths"]
 
-    def __bool__(self) -> bool:
-        return bool(self.globs)
-
     def matches_any(self, text: str) -> bool:
         """Whether some glob of the set matches `text`."""
         exact = self._compile()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -61,24 +61,36 @@ def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
         return False
     if syntax.too_deep(pattern):
         return False  # re's compiler recurses per level: compiled where the stack depth is known
-    if "-" not in pattern:  # a class range is always spelled with a dash
-        return True
-    try:
-        nodes = syntax.parse(pattern, flags).nodes
-    except Exception:  # it fails to compile just as quickly
-        return True
-    return wide_range_code_points(nodes) <= COMPILE_CODE_POINTS
+    ranges = _pattern_ranges(pattern, flags)
+    return ranges is None or _wide_code_points(ranges) <= COMPILE_CODE_POINTS
 
 
 def wide_range_code_points(nodes: syntax.Seq) -> int:
     """How many code points the class ranges of `NARROW_RANGE` or more in `nodes` span."""
-    total = 0
+    return _wide_code_points(class_ranges(nodes))
+
+
+def _wide_code_points(ranges: Iterable[syntax.CharRange]) -> int:
+    return sum(item.high - item.low + 1 for item in ranges if item.high - item.low >= NARROW_RANGE)
+
+
+def class_ranges(nodes: syntax.Seq) -> Iterator[syntax.CharRange]:
+    """Every range of every character class in `nodes`."""
     for node, _ in syntax.walk(nodes):
         if isinstance(node, syntax.CharClass):
-            for item in node.items:
-                if isinstance(item, syntax.CharRange) and item.high - item.low >= NARROW_RANGE:
-                    total += item.high - item.low + 1
-    return total
+            yield from (item for item in node.items if isinstance(item, syntax.CharRange))
+
+
+def _pattern_ranges(pattern: str, flags: int) -> list[syntax.CharRange] | None:
+    """The class ranges of `pattern`, or None when it does not parse (it then fails to
+    compile as quickly as it is read)."""
+    if "-" not in pattern:  # a class range is always spelled with a dash
+        return []
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+    except Exception:
+        return None
+    return list(class_ranges(nodes))
 
 
 # What compiling a regex costs, counted, so that whether a long regex compiles within the
@@ -120,22 +132,12 @@ def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int
         + STEPS_PER_PARENTHESIS * pattern.count("(")
         + STEPS_PER_ALTERNATIVE * pattern.count("|")
     )
-    if (limit is not None and steps > limit) or "-" not in pattern:
-        return steps
-    try:
-        nodes = syntax.parse(pattern, flags).nodes
-    except Exception:
+    if limit is not None and steps > limit:
         return steps
     caseless = bool(flags & re.IGNORECASE) or "(?" in pattern and "i" in pattern  # (inline flags, read widely)
-    for node, _ in syntax.walk(nodes):
-        if isinstance(node, syntax.CharClass):
-            for item in node.items:
-                if isinstance(item, syntax.CharRange):
-                    points = max(0, min(item.high, 0xFFFF) - item.low + 1)
-                    if caseless:
-                        steps += STEPS_PER_RANGE_CASELESS + points // CODE_POINTS_PER_STEP_CASELESS
-                    else:
-                        steps += STEPS_PER_RANGE + points // CODE_POINTS_PER_STEP
+    per_range, per_step = (STEPS_PER_RANGE_CASELESS, CODE_POINTS_PER_STEP_CASELESS) if caseless else (STEPS_PER_RANGE, CODE_POINTS_PER_STEP)
+    for item in _pattern_ranges(pattern, flags) or ():
+        steps += per_range + max(0, min(item.high, 0xFFFF) - item.low + 1) // per_step
     return steps
 
 

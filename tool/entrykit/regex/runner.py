@@ -349,13 +349,12 @@ class RegexRunner:
         return self._worker
 
     def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None) -> list[Outcome]:
-        budget = self.budget
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget (CPU time) and reports at least every
         # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
         # ourselves. It is generous: on a loaded machine a match takes longer on the wall
         # than its CPU time, and only a worker that fails to stop itself should meet it.
-        watchdog = budget * COMPILE_MARGIN + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
+        watchdog = self.budget * COMPILE_MARGIN + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch), or the caller's:
         # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.
@@ -378,7 +377,7 @@ class RegexRunner:
                     else:
                         chunk.append(index)
                 if chunk:
-                    worker.send(budget, [jobs[i] for i in chunk], stop_at)
+                    worker.send(self.budget, [jobs[i] for i in chunk], stop_at)
                     in_flight.extend(chunk)
             if not in_flight:
                 break

@@ -388,8 +388,10 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     for number, entry in corpus.focused():
         if not _compiles(entry, flags, runner):
             raw = entry.str_field("regex")
-            checked = runner.compile_check(raw, flags) if raw is not None else None
-            if raw is not None and checked is not None and checked.error == COMPILE_TOO_COSTLY:
+            if raw is None:
+                continue
+            checked = runner.compile_check(raw, flags)
+            if checked.error == COMPILE_TOO_COSTLY:
                 steps = compile_steps(raw, flags, runner.compile_steps_limit)
                 yield Finding(
                     "/regex",
@@ -397,7 +399,7 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
                     f"{steps:,} compile steps, more than the {runner.compile_steps_limit:,} compiled under it",
                     path=entry.path,
                 )
-            elif checked is not None and checked.timed_out:
+            elif checked.timed_out:
                 yield Finding(
                     "/regex", f"compiling the regex took longer than the {budget:g} ms time budget", path=entry.path
                 )

@@ -51,15 +51,15 @@ class Row:
 
 def parsed_rows(rows: Sequence[Any], names: Naming) -> Iterator[tuple[int, dict[str, Any], Parsed]]:
     """(index, row, what its `version` parses to) for every row that has a `version` text."""
+    spots = ((index, row) for index, row in enumerate(rows) if isinstance(row, dict) and isinstance(row.get("version"), str))
     if len(rows) <= specifiers.SPECS_KEPT:
         # each spec of the table stays in `parse`'s cache from one rule's reading to the next
-        for index, row in enumerate(rows):
-            if isinstance(row, dict) and isinstance(row.get("version"), str):
-                yield index, row, parse(row["version"], names)
+        for index, row in spots:
+            yield index, row, parse(row["version"], names)
         return
-    spots = [(index, row) for index, row in enumerate(rows) if isinstance(row, dict) and isinstance(row.get("version"), str)]
-    parsed = _parsed_texts(tuple(row["version"] for _, row in spots), names)
-    for (index, row), spec in zip(spots, parsed, strict=True):
+    kept = list(spots)
+    parsed = _parsed_texts(tuple(row["version"] for _, row in kept), names)
+    for (index, row), spec in zip(kept, parsed, strict=True):
         yield index, row, spec
 
 
