@@ -10,11 +10,12 @@ configuration value) and builds it from a repeated unit (`"a "`, `"0,"`, `"\\\\"
 `"(?:a|b)"`, ...) at a small size and at `--factor` times that. Each case's entry is
 linted with the bundled `entries/` beside it (copied into a new folder in `--work`,
 removed at the end), cold and on one core (`jobs=1`), in a child forked from this
-process for that one lint, and the script reads the child's CPU time around the lint. `max_file_bytes` is set to the most a
-configuration may give it (1 GiB), so that a large size is read rather than refused at
-its size; the other limits (nesting, aliases) keep their defaults. The time of the same
-lint with the bundled entry unchanged is taken off both, and the ratio of what is left
-is the case's growth: about `factor` for linear work, `factor` squared for quadratic.
+process for that one lint, and the script reads the child's CPU time around the lint.
+`max_file_bytes` is set to the most a configuration may give it (1 GiB), so that a
+large size is read rather than refused at its size; the other limits (nesting,
+aliases) keep their defaults. The time of the same lint with the bundled entry
+unchanged is taken off both, and the ratio of what is left is the case's growth:
+about `factor` for linear work, `factor` squared for quadratic.
 
 A case is flagged (`FLAG` in the first column) when its growth is above
 `FLAGGED_GROWTH` times the factor (between linear and quadratic) and the large size
