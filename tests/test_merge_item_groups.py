@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring import merge_items
-from entrykit.authoring.merge_items import SAME_ACTION, Member, _group
+from entrykit.authoring.merge_items import SAME_ACTION, SAME_ACTION_IN_ENTRY, Member, _group
 from entrykit.similarity.actions import action_similarity
 from entrykit.similarity.phrases import normalize_phrase
 
@@ -48,7 +48,7 @@ def _own_groups_as_before(side: int, items: list[Any], budget: list[int]) -> lis
     for j, item in enumerate(items):
         member = Member(side, j, item)
         action = member.action
-        home = None if action is None else next((g for g in groups if _best_as_before(action, g, budget) >= SAME_ACTION), None)
+        home = None if action is None else next((g for g in groups if _best_as_before(action, g, budget) >= SAME_ACTION_IN_ENTRY), None)
         if home is None:
             groups.append([member])
         else:

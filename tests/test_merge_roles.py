@@ -23,8 +23,18 @@ _ITEM = st.fixed_dictionaries(
 _GROUPS = st.lists(st.lists(st.tuples(st.integers(0, 2), _ITEM), min_size=1, max_size=3), max_size=5)
 
 
+def _alike_as_before(a: str, b: str, budget: list[int]) -> float:
+    if normalize_phrase(a) == normalize_phrase(b):
+        return 1.0
+    if budget[0] <= 0:
+        return 0.0
+    budget[0] -= 1
+    return action_similarity(a, b)
+
+
 def _roles_as_before(dead: list[list[Member]], work: list[list[Member]], budget: list[int]) -> list[tuple[int, int]]:
-    """`merge_items._roles` as it was: every pair of every two groups."""
+    """`merge_items._roles` without its cap: every pair of every two groups, and for each
+    pair that scores, the other role's items of each side's own input."""
     scored: list[tuple[float, int, int]] = []
     for d, dead_members in enumerate(dead):
         for w, work_members in enumerate(work):
@@ -35,11 +45,14 @@ def _roles_as_before(dead: list[list[Member]], work: list[list[Member]], budget:
                         continue
                     if _condition(x.item) and _condition(y.item) and _condition(x.item) != _condition(y.item):
                         continue
-                    if normalize_phrase(x.action) == normalize_phrase(y.action):
-                        best = 1.0
-                    elif budget[0] > 0:
-                        budget[0] -= 1
-                        best = max(best, action_similarity(x.action, y.action))
+                    score = _alike_as_before(x.action, y.action, budget)
+                    if score < SAME_ACTION or score <= best:
+                        continue
+                    if any(_alike_as_before(y.action, m.action, budget) >= score for m in work_members if m.side == x.side):
+                        continue  # x's own input holds y's action as a workaround too
+                    if any(_alike_as_before(x.action, m.action, budget) >= score for m in dead_members if m.side == y.side):
+                        continue  # y's own input holds x's action as a dead end too
+                    best = score
             if best >= SAME_ACTION:
                 scored.append((best, d, w))
     pairs: list[tuple[int, int]] = []

@@ -2,13 +2,17 @@
 
 Items of the survivor come first, each its own group; each absorbed input's items then
 join the group whose action reads as the same (`similarity.actions.SAME_ACTION`, one
-item per input per group, best scores first), or start a new group. A group becomes one
+item per input per group, best scores first), or start a new group. Within one input,
+only items that repeat one action are folded together, at the bar lint rules read one
+entry with (`SAME_ACTION_IN_ENTRY`): an entry's own items that read alike are usually
+contrasts its author meant ("Pull and rebase", "Pull with merge"). A group becomes one
 item: the first wording of the action (the others are reported), the sources united, the
 most cautious rate, every other field settled like any value. A condition is part of
 what an item says: groups whose conditions differ are a conflict, empty ("always")
 against stated included. An action that is a dead end in one input and a workaround in
-another is a `role` conflict, unless both state different conditions. Translated lists
-(`workarounds_zh`) are rebuilt group by group.
+another is a `role` conflict, unless both state different conditions, or one input holds
+both as a contrast of its own. Translated lists (`workarounds_zh`) are rebuilt group by
+group.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from entrykit.authoring.merge_model import (
     union,
     value_key,
 )
-from entrykit.similarity.actions import SAME_ACTION, action_similarity
+from entrykit.similarity.actions import SAME_ACTION, SAME_ACTION_IN_ENTRY, action_similarity
 from entrykit.similarity.phrases import normalize_phrase
 
 if TYPE_CHECKING:
@@ -123,7 +127,7 @@ def _sharing(actions: list[str], holding: dict[str, list[int]], start: int) -> l
 
 
 def _own_groups(side: int, items: list[Any], budget: list[int], wordings: _Wordings) -> list[list[Member]]:
-    """One input's items, those that state the same action folded together (in list order)."""
+    """One input's items, those that repeat one action (`SAME_ACTION_IN_ENTRY`) folded together, in list order."""
     groups: list[list[Member]] = []
     first_holding: dict[str, int] = {}  # wording -> the first group holding it
     for j, item in enumerate(items):
@@ -144,11 +148,13 @@ def _own_groups(side: int, items: list[Any], budget: list[int], wordings: _Wordi
 def _home(
     action: str, groups: list[list[Member]], first_holding: dict[str, int], budget: list[int], wordings: _Wordings
 ) -> int | None:
-    """The first group that reads as `action`: once the budget is spent, the first holding its
-    wording (what asking each group in turn finds then)."""
+    """The first group of one input's items that repeats `action`: once the budget is spent,
+    the first holding its wording (what asking each group in turn finds then)."""
     if budget[0] <= 0:
         return first_holding.get(normalize_phrase(action))
-    return next((g for g, members in enumerate(groups) if _best(action, members, budget, wordings) >= SAME_ACTION), None)
+    return next(
+        (g for g, members in enumerate(groups) if _best(action, members, budget, wordings) >= SAME_ACTION_IN_ENTRY), None
+    )
 
 
 class _Wordings:
@@ -224,7 +230,13 @@ def _roles(merger: Merger, dead: list[list[Member]], work: list[list[Member]], b
 def _role_score(dead_members: list[Member], work_members: list[Member], budget: list[int], visits: list[int]) -> float:
     """How alike the most alike action of a dead-end group and of a workaround group read,
     of two inputs and conditions that do not tell them apart; `visits` counts the item pairs
-    looked at, down to none."""
+    looked at, down to none.
+
+    A pair does not count when one input already holds both sides as a contrast: when the
+    workaround reads at least as much like a workaround of the dead end's own input in the
+    group, or the dead end like a dead end of the workaround's input. That input wrote both
+    (an entry merged with a copy of itself holds each of its contrasts twice), and the
+    other input agrees with it."""
     best = 0.0
     for x in dead_members:
         for y in work_members:
@@ -235,12 +247,37 @@ def _role_score(dead_members: list[Member], work_members: list[Member], budget: 
                 continue
             if _condition(x.item) and _condition(y.item) and _condition(x.item) != _condition(y.item):
                 continue  # each says when it applies: no contradiction
-            if normalize_phrase(x.action) == normalize_phrase(y.action):
-                best = 1.0
-            elif budget[0] > 0:
-                budget[0] -= 1
-                best = max(best, action_similarity(x.action, y.action))
+            score = _alike(x.action, y.action, budget)
+            if score < SAME_ACTION or score <= best:
+                continue
+            if _contrasted(score, y.action, [m for m in work_members if m.side == x.side], budget, visits):
+                continue
+            if _contrasted(score, x.action, [m for m in dead_members if m.side == y.side], budget, visits):
+                continue
+            best = score
     return best
+
+
+def _alike(a: str, b: str, budget: list[int]) -> float:
+    """How alike two actions read: 1.0 for an equal wording, else their score while the budget lasts."""
+    if normalize_phrase(a) == normalize_phrase(b):
+        return 1.0
+    if budget[0] <= 0:
+        return 0.0
+    budget[0] -= 1
+    return action_similarity(a, b)
+
+
+def _contrasted(score: float, action: str, own: list[Member], budget: list[int], visits: list[int]) -> bool:
+    """Whether `action` reads at least `score` alike to one of `own` (one input's items of the
+    other role's group), each looked at counted in `visits`."""
+    for member in own:
+        if visits[0] <= 0:
+            return False
+        visits[0] -= 1
+        if member.action is not None and _alike(action, member.action, budget) >= score:
+            return True
+    return False
 
 
 def merge_items(merger: Merger) -> None:
