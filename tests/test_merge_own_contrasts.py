@@ -12,12 +12,18 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from entrykit.authoring import merge
 from entrykit.similarity.actions import SAME_ACTION, SAME_ACTION_IN_ENTRY, action_similarity
 
 ENTRIES = Path(__file__).resolve().parents[1] / "entries"
 BUNDLED = sorted(ENTRIES.rglob("*.yaml"))
+
+_WORDS = ["Reinstall", "Install", "Remove", "Upgrade", "Commit", "Stash", "torch", "pip", "the", "cache", "your",
+          "changes", "with", "CUDA", "wheel", "before", "pulling", "index", "from", "branch"]  # fmt: skip
+_ACTIONS = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5).map(" ".join)
 
 REBASE = "Pull and rebase onto the remote branch, then push"
 MERGE = "Pull with a merge of the remote branch, then push"
@@ -87,3 +93,20 @@ def test_an_input_whose_workaround_is_the_other_inputs_dead_end_is_still_a_confl
     result = merge.merge_entries(a, [b])
     [conflict] = [c for c in result.report.conflicts if c.kind == "role"]
     assert "`Reinstall torch` is a dead end in python/torch-cuda and a workaround in" in conflict.about
+
+
+def _apart(actions: list[str]) -> bool:
+    """No two of one list's actions repeat one action (what a merge folds within an entry)."""
+    return all(action_similarity(a, b) < SAME_ACTION_IN_ENTRY for n, a in enumerate(actions) for b in actions[:n])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ACTIONS, max_size=5), st.lists(_ACTIONS, max_size=5))
+def test_any_entry_merged_with_a_copy_of_itself_keeps_its_items_and_raises_no_conflict(dead: list[str], work: list[str]) -> None:
+    assume(_apart(dead) and _apart(work))
+    a = _entry("python/generated", dead_ends=[{"action": d, "fail_rate": 0.9} for d in dead],
+               workarounds=[{"action": w, "success_rate": 0.8} for w in work])  # fmt: skip
+    result = merge.merge_entries(a, [copy.deepcopy(a)])
+    assert result.report.conflicts == []
+    assert [d["action"] for d in result.data["dead_ends"]] == dead
+    assert [w["action"] for w in result.data["workarounds"]] == work
