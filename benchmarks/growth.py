@@ -2,7 +2,7 @@
 
     python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
         [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
-        [--command lint|fmt]
+        [--command lint|fmt|render|render-html|merge-into-grown|merge-into-bundled|dupes|match|translations|import-markdown]
 
 A growth sweep looks for work that grows faster than what a pull request can make
 long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
@@ -44,11 +44,17 @@ regex of its own):
 
 With `--command fmt`, each case's entry is formatted instead, as `entrykit fmt` (and
 its pre-commit hook, which may run on a stranger's pull request) formats a file, alone
-(`config` cases do not apply).
+(`config` cases do not apply). The other commands run the CLI command of their name in a
+project of the bundled entries with the case's entry beside them (`CLI_COMMANDS`): a
+page of the entry (`render`, `render --html`), a merge of it with the bundled entry it
+grows, either one the survivor (`merge --dry-run --prefer into`), `dupes`, `match` of a
+message, `translations`, and `import --from markdown` of the page `render` writes of it.
+Each reads what a pull request can put in a checkout; `config` cases do not apply, and
+a command that ends in a traceback is an `ERROR` line.
 
 Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
 and what was found at each size (lint: diagnostics; fmt: 1 for a file refused or not
-formatted). `--part K --parts N` runs every Nth case
+formatted; another command: its exit status). `--part K --parts N` runs every Nth case
 from the Kth (for running parts side by side); `--only TEXT` the cases whose name holds
 TEXT.
 """
@@ -470,7 +476,94 @@ class InProcessLint:
             path.unlink(missing_ok=True)
 
 
-COMMANDS: dict[str, Callable[[Path], InProcessLint | InProcessFormat]] = {"lint": InProcessLint, "fmt": InProcessFormat}
+class InProcessCommand:
+    """Runs `entrykit` commands (click's test runner, in this process) in a project of the
+    bundled entries with the case's entry beside them, configured with the largest file
+    limit (the unchanged entry is written in the case's place). Each step but the last
+    prepares, untimed (`render --output page.md` before `import`); the last is timed, and
+    its exit status is the count. A step that ends in a traceback instead of a message
+    raises, and the sweep prints it as an ERROR. What the steps write is removed after each
+    run. Each run is in a forked child (`in_child`) of a process that ran the steps once on
+    the unchanged entries."""
+
+    def __init__(self, work: Path, steps: tuple[tuple[str, ...], ...]) -> None:
+        self.root = own_folder(work)
+        self.steps = steps
+        self.unchanged = dump(base_entry())
+        shutil.copytree(REPO / "entries", self.root / "entries")
+        (self.root / "entrykit.toml").write_text(f'root = "entries"\nmax_file_bytes = {MAX_FILE_BYTES}\n', encoding="utf-8")
+        self.measure(Built(None))
+
+    def __call__(self, built: Built) -> Timed:
+        return in_child(lambda: self.measure(built))
+
+    def measure(self, built: Built) -> Timed:
+        """One run of the steps with the case's entry, in this process."""
+        from click.testing import CliRunner
+
+        from entrykit.cli import cli
+
+        if built.config:
+            raise ValueError("a command other than lint takes no case's configuration")
+        path = self.root / "entries" / built.name
+        path.write_text(built.text if built.text is not None else self.unchanged, encoding="utf-8", newline="")
+        kept = {p.name for p in self.root.iterdir()}
+        here = Path.cwd()
+        os.chdir(self.root)
+        try:
+            grown = f"entries/{built.name.as_posix()}"
+            steps = [[grown if arg == GROWN else arg for arg in step] for step in self.steps]
+            for step in steps[:-1]:
+                _ran(CliRunner().invoke(cli, step, catch_exceptions=True))
+            gc.collect()
+            started = time.process_time()
+            result = CliRunner().invoke(cli, steps[-1], catch_exceptions=True)
+            seconds = time.process_time() - started
+        finally:
+            os.chdir(here)
+            path.unlink(missing_ok=True)
+            for written in [p for p in self.root.iterdir() if p.name not in kept]:
+                shutil.rmtree(written) if written.is_dir() else written.unlink()
+        return Timed(seconds, _ran(result).exit_code)
+
+
+def _ran(result: Any) -> Any:
+    """A command's result, or a RuntimeError when it ended in a traceback."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise RuntimeError(f"traceback: {type(result.exception).__name__}: {result.exception}")
+    return result
+
+
+GROWN = "{grown}"  # (in a step: the case's entry file, `python/grown.yaml` or `.json`)
+_BUNDLED = f"entries/{BASE_FILE.relative_to(REPO / 'entries').as_posix()}"
+_MERGE = ("--dry-run", "--prefer", "into", "--report", "json", "--today", TODAY.isoformat())
+# Commands that read the case's entry, or every entry of a checkout (besides lint and fmt):
+# the steps each runs, the last timed.
+CLI_COMMANDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "render": (("render", GROWN),),
+    "render-html": (("render", "--html", GROWN),),
+    "merge-into-grown": (("merge", GROWN, _BUNDLED, *_MERGE),),
+    "merge-into-bundled": (("merge", _BUNDLED, GROWN, *_MERGE),),
+    "dupes": (("dupes", "--format", "json"),),
+    "match": (("match", "ModuleNotFoundError: No module named 'numpy'"),),
+    "translations": (("translations",),),
+    "import-markdown": (
+        ("render", GROWN, "--output", "page.md"),
+        ("import", "--from", "markdown", "--out", "imported", "--force", "page.md"),
+    ),
+}
+
+
+def command_runner(name: str, work: Path) -> InProcessLint | InProcessFormat | InProcessCommand:
+    """What each case is run through: lint, fmt, or one of `CLI_COMMANDS`."""
+    if name == "lint":
+        return InProcessLint(work)
+    if name == "fmt":
+        return InProcessFormat(work)
+    return InProcessCommand(work, CLI_COMMANDS[name])
+
+
+COMMANDS = ("lint", "fmt", *CLI_COMMANDS)
 
 
 def sweep(chosen: list[Case], lint: Linter, factor: int, out: Callable[[str], None] = print) -> list[str]:
@@ -506,10 +599,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", type=int, default=0)
     parser.add_argument("--parts", type=int, default=1)
     parser.add_argument("--work", type=Path, default=None)
-    parser.add_argument("--command", choices=sorted(COMMANDS), default="lint", help="what each case is run through")
+    parser.add_argument("--command", choices=COMMANDS, default="lint", help="what each case is run through")
     args = parser.parse_args(argv)
     families = [name.strip() for name in args.families.split(",") if name.strip()]
-    if args.command == "fmt":  # (configuration is lint's: fmt reads only the file)
+    if args.command != "lint":  # (a case's configuration is lint's)
         families = [name for name in families if name != "config"]
     unknown = [name for name in families if name not in FAMILIES]
     if unknown or args.size < 1 or args.factor < 2 or not 0 <= args.part < args.parts:
@@ -517,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [case for case in cases(families, args.size, args.factor) if args.only in case.name]
     chosen = chosen[args.part :: args.parts]
     work = Path(tempfile.gettempdir()) if args.work is None else args.work
-    command = COMMANDS[args.command](work)
+    command = command_runner(args.command, work)
     try:
         found = sweep(chosen, command, args.factor)
     finally:

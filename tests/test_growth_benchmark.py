@@ -160,10 +160,38 @@ def test_the_format_command_leaves_configuration_cases_out(tmp_path: Path, capsy
     assert capsys.readouterr().out.splitlines()[-1] == "# 0 cases, 0 flagged"
 
 
+@pytest.mark.parametrize("command", sorted(growth.CLI_COMMANDS))
+def test_each_other_command_runs_on_the_grown_entry(tmp_path: Path, command: str) -> None:
+    run = growth.InProcessCommand(tmp_path, growth.CLI_COMMANDS[command])
+    unchanged = run(growth.Built(None))
+    grown = run(next(c for c in growth.cases(["fields"], 48, 2) if c.name == "signature 'a '").build(48))
+    as_json = run(next(c for c in growth.cases(["styles"], 48, 2) if c.name == "signature 'a ' json").build(48))
+    # dupes reports the grown entry beside the one it copies (exit status 1); the others succeed
+    assert (unchanged.found, grown.found, as_json.found) == ((1, 1, 1) if command == "dupes" else (0, 0, 0))
+    # the grown entry, and what the steps wrote (import's page and entries), are removed after each run
+    assert sorted(p.relative_to(run.root).as_posix() for p in run.root.rglob("*")) == [
+        "entries", *sorted(f"entries/{p.relative_to(growth.REPO / 'entries').as_posix()}" for p in (growth.REPO / "entries").rglob("*")),
+        "entrykit.toml",
+    ]  # fmt: skip
+
+
+def test_a_command_that_ends_in_a_traceback_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from entrykit.authoring import render
+
+    run = growth.InProcessCommand(tmp_path, growth.CLI_COMMANDS["render"])
+
+    def broken(data: object, shown: object) -> str:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(render, "render_entry", broken)
+    with pytest.raises(RuntimeError, match="^traceback: KeyError: 'a bug'$"):
+        run.measure(growth.Built(None))
+
+
 def test_a_sweep_writes_and_removes_only_a_folder_of_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "entries").mkdir()
     (tmp_path / "entries" / "mine.yaml").write_text("id: a/b\n", encoding="utf-8")
-    for command in ("lint", "fmt"):
+    for command in ("lint", "fmt", "render"):
         growth.main(["--command", command, "--families", "shapes", "--only", "blank lines", "--size", "8", "--work", str(tmp_path)])
         assert "blank lines" in capsys.readouterr().out
         assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["entries", "entries/mine.yaml"]
