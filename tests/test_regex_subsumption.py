@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -102,3 +103,23 @@ def test_folded_case_is_compared_folded() -> None:
 )
 def test_not_proven(general: str, specific: str, flags: int, mode: str) -> None:
     assert not finds_all(general, specific, flags, mode)
+
+
+def test_a_long_literal_is_spelled_once_not_once_per_character(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strings a literal matches were extended a character at a time, each step copying
+    them whole: a merge of an entry whose regex is a 192,000-character literal took 8.3 s (growth.py,
+    `merge-into-grown`, its json style)."""
+    from entrykit.regex import subsumption
+
+    spelled = [0]
+    real_product = subsumption.product
+
+    def counted(*parts: Any) -> Any:
+        spelled[0] += 1
+        return real_product(*parts)
+
+    monkeypatch.setattr(subsumption, "product", counted)
+    literal = "a " * 25_000
+    assert finds_all(literal, "x" + literal + "y", 0, "search")
+    assert not finds_all(literal + "b", literal, 0, "search")
+    assert spelled[0] <= 4  # one spelling per sequence read (was one per character: 50,000)

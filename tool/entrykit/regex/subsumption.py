@@ -75,15 +75,17 @@ def _found_by(nodes: syntax.Seq) -> set[str]:
 
 def _exact(nodes: syntax.Seq) -> set[str] | None:
     """The strings the sequence matches, one of them exactly, or None if not so few and plain."""
-    strings = {""}
+    parts: list[set[str]] = []
+    count = 1  # (the strings the parts spell out; each is joined once, at the end)
     for node in nodes:
         one = _exact_node(node)
         if one is None:
             return None
-        if len(strings) * len(one) > _EXACT_LIMIT:
+        count *= len(one)
+        if count > _EXACT_LIMIT:
             return None
-        strings = {a + b for a, b in product(strings, one)}
-    return strings
+        parts.append(one)
+    return {"".join(spelled) for spelled in product(*parts)}
 
 
 def _exact_node(node: syntax.Node) -> set[str] | None:
