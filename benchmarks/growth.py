@@ -2,7 +2,8 @@
 
     python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
         [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
-        [--command lint|fmt|render|render-html|merge-into-grown|merge-into-bundled|dupes|match|translations|import-markdown]
+        [--command lint|fmt|render|render-html|merge-into-grown|merge-into-bundled|dupes|match|translations|regex|new
+                   |lint-fix|lint-add-suppressions|import-markdown]
 
 A growth sweep looks for work that grows faster than what a pull request can make
 long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
@@ -48,9 +49,10 @@ its pre-commit hook, which may run on a stranger's pull request) formats a file,
 project of the bundled entries with the case's entry beside them (`CLI_COMMANDS`): a
 page of the entry (`render`, `render --html`), a merge of it with the bundled entry it
 grows, either one the survivor (`merge --dry-run --prefer into`), `dupes`, `match` of a
-message, `translations`, and `import --from markdown` of the page `render` writes of it.
-Each reads what a pull request can put in a checkout; `config` cases do not apply, and
-a command that ends in a traceback is an `ERROR` line.
+message, `translations`, `regex` and `new` for a message, `lint --fix` and `lint
+--add-suppressions` of it (which rewrite it), and `import --from markdown` of the page
+`render` writes of it. Each reads what a pull request can put in a checkout; `config`
+cases do not apply, and a command that ends in a traceback is an `ERROR` line.
 
 Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
 and what was found at each size (lint: diagnostics; fmt: 1 for a file refused or not
@@ -507,7 +509,7 @@ class InProcessCommand:
             raise ValueError("a command other than lint takes no case's configuration")
         path = self.root / "entries" / built.name
         path.write_text(built.text if built.text is not None else self.unchanged, encoding="utf-8", newline="")
-        kept = {p.name for p in self.root.iterdir()}
+        kept = set(self.root.rglob("*"))
         here = Path.cwd()
         os.chdir(self.root)
         try:
@@ -522,8 +524,8 @@ class InProcessCommand:
         finally:
             os.chdir(here)
             path.unlink(missing_ok=True)
-            for written in [p for p in self.root.iterdir() if p.name not in kept]:
-                shutil.rmtree(written) if written.is_dir() else written.unlink()
+            for written in sorted(set(self.root.rglob("*")) - kept, reverse=True):  # (a folder after its files)
+                written.rmdir() if written.is_dir() else written.unlink()
         return Timed(seconds, _ran(result).exit_code)
 
 
@@ -547,6 +549,13 @@ CLI_COMMANDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "dupes": (("dupes", "--format", "json"),),
     "match": (("match", "ModuleNotFoundError: No module named 'numpy'"),),
     "translations": (("translations",),),
+    "regex": (("regex", "ModuleNotFoundError: No module named 'numpy'"),),
+    "new": ((
+        "new", "--no-input", "--signature", "ModuleNotFoundError: No module named 'numpy'", "--id", "python/numpy-missing",
+        "--root-cause", "numpy is not installed.", "--on-match", "continue",
+    ),),  # fmt: skip
+    "lint-fix": (("lint", "--fix", "--no-cache", "--exit-zero", GROWN),),
+    "lint-add-suppressions": (("lint", "--add-suppressions", "--no-cache", GROWN),),
     "import-markdown": (
         ("render", GROWN, "--output", "page.md"),
         ("import", "--from", "markdown", "--out", "imported", "--force", "page.md"),
