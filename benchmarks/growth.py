@@ -3,7 +3,7 @@
     python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
         [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
         [--command lint|fmt|render|render-html|merge-into-grown|merge-into-bundled|dupes|match|translations|regex|new
-                   |lint-fix|lint-add-suppressions|import-markdown]
+                   |lint-fix|lint-add-suppressions|import-deadends|import-markdown]
 
 A growth sweep looks for work that grows faster than what a pull request can make
 long. Each case takes one input (a field of one entry, a list of it, a YAML shape, a
@@ -50,8 +50,8 @@ project of the bundled entries with the case's entry beside them (`CLI_COMMANDS`
 page of the entry (`render`, `render --html`), a merge of it with the bundled entry it
 grows, either one the survivor (`merge --dry-run --prefer into`), `dupes`, `match` of a
 message, `translations`, `regex` and `new` for a message, `lint --fix` and `lint
---add-suppressions` of it (which rewrite it), and `import --from markdown` of the page
-`render` writes of it. Each reads what a pull request can put in a checkout; `config`
+--add-suppressions` of it (which rewrite it), `import --from deadends` of it written as
+a canon, and `import --from markdown` of the page `render` writes of it. Each reads what a pull request can put in a checkout; `config`
 cases do not apply, and a command that ends in a traceback is an `ERROR` line.
 
 Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
@@ -507,14 +507,17 @@ class InProcessCommand:
 
         if built.config:
             raise ValueError("a command other than lint takes no case's configuration")
+        text = built.text if built.text is not None else self.unchanged
         path = self.root / "entries" / built.name
-        path.write_text(built.text if built.text is not None else self.unchanged, encoding="utf-8", newline="")
+        path.write_text(text, encoding="utf-8", newline="")
         kept = set(self.root.rglob("*"))
+        if any(CANON in step for step in self.steps):
+            (self.root / "canon.json").write_text(as_canon(text), encoding="utf-8")
         here = Path.cwd()
         os.chdir(self.root)
         try:
-            grown = f"entries/{built.name.as_posix()}"
-            steps = [[grown if arg == GROWN else arg for arg in step] for step in self.steps]
+            named = {GROWN: f"entries/{built.name.as_posix()}", CANON: "canon.json"}
+            steps = [[named.get(arg, arg) for arg in step] for step in self.steps]
             for step in steps[:-1]:
                 _ran(CliRunner().invoke(cli, step, catch_exceptions=True))
             gc.collect()
@@ -529,6 +532,39 @@ class InProcessCommand:
         return Timed(seconds, _ran(result).exit_code)
 
 
+# Where `import --from deadends` reads each entry field in a canon (its README's mapping).
+CANON_PLACES = {
+    "signature": ("error", "signature"), "regex": ("error", "regex"), "domain": ("error", "domain"),
+    "category": ("error", "category"), "first_seen": ("error", "first_seen"),
+    "last_confirmed": ("error", "last_confirmed"), "root_cause": ("verdict", "summary"),
+    "resolvable": ("verdict", "resolvable"), "fix_success_rate": ("verdict", "fix_success_rate"),
+    "confidence": ("verdict", "confidence"), "last_updated": ("verdict", "last_updated"),
+    "evidence_count": ("metadata", "evidence_count"),
+}  # fmt: skip
+
+
+def as_canon(text: str) -> str:
+    """The case's entry as a deadends.dev canon: each field where the importer reads it
+    (`CANON_PLACES`; lists and the graph as they are; any other field left at the top,
+    which the import lists as unmapped), or its text as it is where it is no mapping."""
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError):
+        return text
+    if not isinstance(data, dict):
+        return text
+    canon: dict[str, Any] = {"schema_version": "1.0.0", "id": "python/grown/py3", "error": {}}
+    for key, value in data.items():
+        if key == "id":
+            continue
+        if key in CANON_PLACES:
+            part, name = CANON_PLACES[key]
+            canon.setdefault(part, {})[name] = value
+        else:
+            canon[str(key)] = value
+    return json.dumps(canon, ensure_ascii=False, indent=2, default=str)
+
+
 def _ran(result: Any) -> Any:
     """A command's result, or a RuntimeError when it ended in a traceback."""
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -537,6 +573,7 @@ def _ran(result: Any) -> Any:
 
 
 GROWN = "{grown}"  # (in a step: the case's entry file, `python/grown.yaml` or `.json`)
+CANON = "{canon}"  # (in a step: the case's entry written as a deadends.dev canon, `as_canon`)
 _BUNDLED = f"entries/{BASE_FILE.relative_to(REPO / 'entries').as_posix()}"
 _MERGE = ("--dry-run", "--prefer", "into", "--report", "json", "--today", TODAY.isoformat())
 # Commands that read the case's entry, or every entry of a checkout (besides lint and fmt):
@@ -556,6 +593,7 @@ CLI_COMMANDS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),),  # fmt: skip
     "lint-fix": (("lint", "--fix", "--no-cache", "--exit-zero", GROWN),),
     "lint-add-suppressions": (("lint", "--add-suppressions", "--no-cache", GROWN),),
+    "import-deadends": (("import", "--from", "deadends", "--out", "imported", "--force", "--no-settings", CANON),),
     "import-markdown": (
         ("render", GROWN, "--output", "page.md"),
         ("import", "--from", "markdown", "--out", "imported", "--force", "page.md"),

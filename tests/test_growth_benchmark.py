@@ -180,6 +180,18 @@ def test_each_other_command_runs_on_the_grown_entry(tmp_path: Path, command: str
         assert (run.root / "entries" / bundled.relative_to(growth.REPO / "entries")).read_bytes() == bundled.read_bytes()
 
 
+def test_a_canon_of_the_entry_imports_back_to_its_fields() -> None:
+    from entrykit.authoring.importers.deadends import convert
+
+    data = growth.base_entry()
+    imported = convert(json.loads(growth.as_canon(growth.dump(data))), Path("canon.json")).entry
+    for field in growth.CANON_PLACES:
+        if field in data:
+            assert imported[field] == data[field], field
+    assert imported["dead_ends"] == data["dead_ends"] and imported["workarounds"] == data["workarounds"]
+    assert growth.as_canon("- not\n- a mapping\n") == "- not\n- a mapping\n"
+
+
 def test_a_command_that_ends_in_a_traceback_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from entrykit.authoring import render
 
