@@ -17,6 +17,7 @@ group.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -238,6 +239,7 @@ def _role_score(dead_members: list[Member], work_members: list[Member], budget: 
     (an entry merged with a copy of itself holds each of its contrasts twice), and the
     other input agrees with it."""
     best = 0.0
+    sides: tuple[dict[int, list[Member]], dict[int, list[Member]]] | None = None  # (made once needed)
     for x in dead_members:
         for y in work_members:
             if visits[0] <= 0:
@@ -250,12 +252,21 @@ def _role_score(dead_members: list[Member], work_members: list[Member], budget: 
             score = _alike(x.action, y.action, budget)
             if score < SAME_ACTION or score <= best:
                 continue
-            if _contrasted(score, y.action, [m for m in work_members if m.side == x.side], budget, visits):
+            sides = sides or (_by_side(dead_members), _by_side(work_members))
+            if _contrasted(score, y.action, sides[1].get(x.side, ()), budget, visits):
                 continue
-            if _contrasted(score, x.action, [m for m in dead_members if m.side == y.side], budget, visits):
+            if _contrasted(score, x.action, sides[0].get(y.side, ()), budget, visits):
                 continue
             best = score
     return best
+
+
+def _by_side(members: list[Member]) -> dict[int, list[Member]]:
+    """A group's members by the input they come from."""
+    out: dict[int, list[Member]] = {}
+    for member in members:
+        out.setdefault(member.side, []).append(member)
+    return out
 
 
 def _alike(a: str, b: str, budget: list[int]) -> float:
@@ -268,7 +279,7 @@ def _alike(a: str, b: str, budget: list[int]) -> float:
     return action_similarity(a, b)
 
 
-def _contrasted(score: float, action: str, own: list[Member], budget: list[int], visits: list[int]) -> bool:
+def _contrasted(score: float, action: str, own: Sequence[Member], budget: list[int], visits: list[int]) -> bool:
     """Whether `action` reads at least `score` alike to one of `own` (one input's items of the
     other role's group), each looked at counted in `visits`."""
     for member in own:
