@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
 
 from entrykit import pointer as jp
 from entrykit.authoring.formatter import FormatError, format_text
@@ -171,11 +174,41 @@ def _key_order() -> list[str]:
     return list(load_schema().get("properties", {}))
 
 
-def _rank(key: str, order: list[str]) -> tuple[int, int]:
-    if key in order:
-        return order.index(key), 0
-    base = next((k for k in sorted(order, key=len, reverse=True) if key.startswith(k + "_")), None)
-    return (order.index(base), 1) if base is not None else (len(order), 0)
+class _Ranks:
+    """Where a key goes among an entry's fields: the schema's order, a translated field
+    (`signature_zh`) right after its source, any other key last."""
+
+    def __init__(self, order: list[str]) -> None:
+        self.index: dict[str, int] = {}
+        for at, key in enumerate(order):
+            self.index.setdefault(key, at)
+        self.longest_first = sorted(self.index, key=len, reverse=True)
+        self.last = len(order)
+
+    def __call__(self, key: str) -> tuple[int, int]:
+        if key in self.index:
+            return self.index[key], 0
+        base = next((k for k in self.longest_first if key.startswith(k + "_")), None)
+        return (self.index[base], 1) if base is not None else (self.last, 0)
+
+
+def _placed(keys: list[str], added: list[str], rank: _Ranks) -> list[str]:
+    """`keys` with each of `added` in turn put after the last key ranked no later than it
+    (first if there is none), in work linear in the keys but for a binary search each.
+
+    `floor[i]` is the least rank from `keys[i]` on: it never decreases, and the last key
+    ranked no later than a new one is the last whose floor is no later. The new key's
+    floor is its own rank, and the floors before it stay as they were."""
+    placed = list(keys)
+    floor = [rank(key) for key in keys]
+    for at in range(len(floor) - 2, -1, -1):
+        floor[at] = min(floor[at], floor[at + 1])
+    for key in added:
+        mine = rank(key)
+        at = bisect_right(floor, mine)
+        placed.insert(at, key)
+        floor.insert(at, mine)
+    return placed
 
 
 def _plain(value: Any) -> Any:
@@ -218,25 +251,25 @@ def rewrite_text(entry: Entry, data: Mapping[str, Any]) -> str:
     with the values they belong to."""
     doc = _editable(entry)
     fields = doc.data
-    order = _key_order()
     for key in [k for k in fields if k not in data]:
         del fields[key]
+    added = [key for key in data if key not in fields]
     for key, value in data.items():
         if key in fields:
             _update(fields, key, value)
-            continue
-        rank = _rank(key, order)
-        position = 0
-        for index, existing in enumerate(fields):
-            if _rank(existing, order) <= rank:
-                position = index + 1
-        if hasattr(fields, "insert"):
-            fields.insert(position, key, value)
-        else:  # JSON: a plain dict, rebuilt in order
-            items = list(fields.items())
-            items.insert(position, (key, value))
-            fields.clear()
-            fields.update(items)
+    # New keys go in their place among the fields (one reordering, not one insertion each:
+    # a mapping's `insert` reorders the keys after it, and 2,000 new keys took 37 s).
+    order = _placed(list(fields), added, _Ranks(_key_order()))
+    if added and isinstance(fields, CommentedMap):
+        for key in added:
+            fields[key] = data[key]
+        for key in order:  # (comments stay with their keys)
+            fields.move_to_end(key)
+    elif added:  # JSON: a plain dict, rebuilt in order
+        new = set(added)
+        items = {key: data[key] if key in new else fields[key] for key in order}
+        fields.clear()
+        fields.update(items)
     return _formatted(doc.dump(), entry)
 
 
