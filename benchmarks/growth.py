@@ -1,4 +1,4 @@
-"""How a lint's time grows with the size of one input: each input made long from a repeated unit, timed at two sizes.
+"""How a lint's (or another command's) time grows with the size of one input: each input made long, timed at two sizes.
 
     python benchmarks/growth.py [--families fields,styles,lists,regex,shapes,config]
         [--size 6000] [--factor 4] [--only TEXT] [--part K --parts N] [--work DIR]
@@ -51,8 +51,9 @@ page of the entry (`render`, `render --html`), a merge of it with the bundled en
 grows, either one the survivor (`merge --dry-run --prefer into`), `dupes`, `match` of a
 message, `translations`, `regex` and `new` for a message, `lint --fix` and `lint
 --add-suppressions` of it (which rewrite it), `import --from deadends` of it written as
-a canon, and `import --from markdown` of the page `render` writes of it. Each reads what a pull request can put in a checkout; `config`
-cases do not apply, and a command that ends in a traceback is an `ERROR` line.
+a canon, and `import --from markdown` of the page `render` writes of it. Each reads what
+a pull request can put in a checkout; `config` cases do not apply, and a command that
+ends in a traceback is an `ERROR` line.
 
 Each case prints a line: flag, family, case, CPU seconds at the two sizes, growth,
 and what was found at each size (lint: diagnostics; fmt: 1 for a file refused or not
