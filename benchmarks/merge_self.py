@@ -1,0 +1,136 @@
+"""Merges that should change nothing, on the real deadends.dev canons: each entry with a copy of itself, and near-duplicates again.
+
+    python benchmarks/merge_self.py [--canons ../shared/corpus/deadends-dev/canons] [--entries DIR]
+
+Imports the canons with `entrykit import --from deadends` into a temporary folder (or
+reads an already imported `--entries` folder; skipped when neither is there) and prints:
+
+- each entry merged with a deep copy of itself (`merge_entries(d, [copy])`): the entries
+  whose merge raises a conflict (by kind), the dead ends and workarounds lost, and the
+  entries changed beyond `evidence_count` (which adds up) and version rows rewritten in
+  canonical form (which the report names); each entry with a conflict or a lost item;
+- the pairs of one entry's own actions that read alike across entries but not within one
+  (`SAME_ACTION` <= score < `SAME_ACTION_IN_ENTRY`), to judge by reading: a merge must not
+  fold them;
+- for each pair `entrykit dupes` lists, merged both ways with the corpus's lookup
+  (IGNORECASE, search) and `--prefer into`/`other`: the signatures and examples either
+  input's regex matched that the merged regex misses, and whether merging the absorbed
+  entry into the result again changes anything but `evidence_count`.
+
+Run it with the entrykit of another checkout first on `PYTHONPATH` to compare builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import itertools
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from entrykit.authoring import merge
+from entrykit.similarity.actions import SAME_ACTION, SAME_ACTION_IN_ENTRY, action_similarity
+
+HERE = Path(__file__).resolve().parent
+CANONS = HERE.parent.parent / "shared" / "corpus" / "deadends-dev" / "canons"
+ITEM_LISTS = ("dead_ends", "workarounds")
+
+
+def entrykit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "entrykit", *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def _actions(data: dict[str, Any], name: str) -> list[str]:
+    return [item["action"] for item in data.get(name) or [] if isinstance(item, dict) and isinstance(item.get("action"), str)]
+
+
+def self_merges(entries: dict[str, dict[str, Any]]) -> None:
+    counts: Counter[str] = Counter()
+    for path, data in entries.items():
+        result = merge.merge_entries(data, [copy.deepcopy(data)])
+        kinds = Counter(conflict.kind for conflict in result.report.conflicts)
+        counts.update({f"conflicts ({kind})": n for kind, n in kinds.items()})
+        lost = {name: len(_actions(data, name)) - len(_actions(result.data, name)) for name in ITEM_LISTS}
+        counts["items lost"] += sum(lost.values())
+        changed = {key for key in {*data, *result.data} if data.get(key) != result.data.get(key)} - {"evidence_count"}
+        reported = {d.pointer.split("/")[1] for d in result.report.dropped if "canonical form" in d.why}
+        counts["entries changed beyond evidence_count and canonical version rows"] += bool(changed - reported)
+        if kinds or any(lost.values()):
+            counts["entries with a conflict or a lost item"] += 1
+            print(f"   {path}: conflicts {dict(kinds)}, lost {lost}")
+    print(f"{len(entries):,} entries merged with a copy of themselves: {dict(sorted(counts.items()))}")
+
+
+def own_alike_pairs(entries: dict[str, dict[str, Any]]) -> None:
+    found = 0
+    for path, data in entries.items():
+        for name in ITEM_LISTS:
+            for a, b in itertools.combinations(_actions(data, name), 2):
+                score = action_similarity(a, b)
+                if SAME_ACTION <= score < SAME_ACTION_IN_ENTRY:
+                    found += 1
+                    print(f"   {path} {name} ({score:.2f}):\n      {a}\n      {b}")
+    print(f"{found} pairs of one entry's own actions read {SAME_ACTION} to {SAME_ACTION_IN_ENTRY} alike (above)")
+
+
+def _hits(pattern: Any, text: str) -> bool:
+    try:
+        return isinstance(pattern, str) and re.search(pattern, text, re.IGNORECASE) is not None
+    except (re.error, RecursionError, OverflowError):
+        return False
+
+
+def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]]) -> None:
+    counts: Counter[str] = Counter()
+    for a_path, b_path in pairs:
+        for prefer, (survivor, other) in (("into", (a_path, b_path)), ("other", (b_path, a_path))):
+            into, absorbed = entries[survivor], entries[other]
+            result = merge.merge_entries(into, [absorbed], prefer=prefer, flags=re.IGNORECASE, mode="search")
+            counts["merges"] += 1
+            texts = [t for e in (into, absorbed) for t in [e.get("signature"), *(e.get("examples") or [])] if isinstance(t, str)]
+            missed = [t for t in texts if (_hits(into.get("regex"), t) or _hits(absorbed.get("regex"), t)) and not _hits(result.data.get("regex"), t)]
+            counts["matched texts the merged regex misses"] += len(missed)
+            again = merge.merge_entries(result.data, [copy.deepcopy(absorbed)], prefer="into", flags=re.IGNORECASE, mode="search")
+            changed = {k for k in {*result.data, *again.data} if result.data.get(k) != again.data.get(k)} - {"evidence_count"}
+            counts["merges the absorbed entry changes again"] += bool(changed)
+            for text in missed:
+                print(f"   {survivor} + {other}: misses {text[:120]!r}")
+    print(f"{len(pairs)} near-duplicate pairs (entrykit dupes), merged both ways: {dict(sorted(counts.items()))}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--canons", type=Path, default=CANONS)
+    parser.add_argument("--entries", type=Path, help="an imported corpus root (its project folder holds the configuration)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="merge-self-") as scratch:
+        root = args.entries
+        if root is None:
+            if not args.canons.is_dir():
+                print(f"skipped: {args.canons} is not present")
+                return
+            root = Path(scratch) / "entries"
+            entrykit("import", "--from", "deadends", "--out", str(root), str(args.canons), cwd=Path(scratch))
+        project = root.parent
+        entries = {p.relative_to(root).as_posix(): yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*.yaml"))}
+        self_merges(entries)
+        own_alike_pairs(entries)
+        report = json.loads(entrykit("dupes", "--format", "json", "--root", str(root), cwd=project).stdout or "{}")
+        prefix = f"{root.name}/"
+        pairs = [
+            (pair["a"]["path"].removeprefix(prefix), pair["b"]["path"].removeprefix(prefix))
+            for cluster in report.get("clusters", []) for pair in cluster["pairs"]
+        ]  # fmt: skip
+        pair_merges(entries, [(a, b) for a, b in pairs if a in entries and b in entries])
+
+
+if __name__ == "__main__":
+    main()
