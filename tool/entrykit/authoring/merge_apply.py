@@ -194,20 +194,23 @@ class _Ranks:
 
 def _placed(keys: list[str], added: list[str], rank: _Ranks) -> list[str]:
     """`keys` with each of `added` in turn put after the last key ranked no later than it
-    (first if there is none), in work linear in the keys but for a binary search each.
+    (first if there is none), in one pass over the keys and a sort of the new ones.
 
-    `floor[i]` is the least rank from `keys[i]` on: it never decreases, and the last key
-    ranked no later than a new one is the last whose floor is no later. The new key's
-    floor is its own rank, and the floors before it stay as they were."""
-    placed = list(keys)
+    `floor[i]` is the least rank from `keys[i]` on: it never decreases, so a binary search
+    finds the gap after the last of `keys` ranked no later than a new key. New keys put
+    in turn in one gap come out sorted by rank, in turn among equal ranks."""
     floor = [rank(key) for key in keys]
     for at in range(len(floor) - 2, -1, -1):
         floor[at] = min(floor[at], floor[at + 1])
-    for key in added:
+    gaps: dict[int, list[tuple[tuple[int, int], int, str]]] = {}
+    for turn, key in enumerate(added):
         mine = rank(key)
-        at = bisect_right(floor, mine)
-        placed.insert(at, key)
-        floor.insert(at, mine)
+        gaps.setdefault(bisect_right(floor, mine), []).append((mine, turn, key))
+    placed: list[str] = []
+    for at in range(len(keys) + 1):
+        placed.extend(key for _, _, key in sorted(gaps.get(at, ())))
+        if at < len(keys):
+            placed.append(keys[at])
     return placed
 
 
