@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring import merge_items
-from entrykit.authoring.merge_items import SAME_ACTION, Member, _condition, _roles
-from entrykit.similarity.actions import action_similarity
+from entrykit.authoring.merge_items import SAME_ACTION, Member, _alike, _condition, _roles
 from entrykit.similarity.phrases import normalize_phrase
 
 _ITEM = st.fixed_dictionaries(
@@ -21,15 +20,6 @@ _ITEM = st.fixed_dictionaries(
     optional={"condition": st.sampled_from(["", "on Windows", "on windows.", "in CI"])},
 )
 _GROUPS = st.lists(st.lists(st.tuples(st.integers(0, 2), _ITEM), min_size=1, max_size=3), max_size=5)
-
-
-def _alike_as_before(a: str, b: str, budget: list[int]) -> float:
-    if normalize_phrase(a) == normalize_phrase(b):
-        return 1.0
-    if budget[0] <= 0:
-        return 0.0
-    budget[0] -= 1
-    return action_similarity(a, b)
 
 
 def _roles_as_before(dead: list[list[Member]], work: list[list[Member]], budget: list[int]) -> list[tuple[int, int]]:
@@ -45,12 +35,12 @@ def _roles_as_before(dead: list[list[Member]], work: list[list[Member]], budget:
                         continue
                     if _condition(x.item) and _condition(y.item) and _condition(x.item) != _condition(y.item):
                         continue
-                    score = _alike_as_before(x.action, y.action, budget)
+                    score = _alike(x.action, y.action, budget)
                     if score < SAME_ACTION or score <= best:
                         continue
-                    if any(_alike_as_before(y.action, m.action, budget) >= score for m in work_members if m.side == x.side):
+                    if any(_alike(y.action, m.action, budget) >= score for m in work_members if m.side == x.side):
                         continue  # x's own input holds y's action as a workaround too
-                    if any(_alike_as_before(x.action, m.action, budget) >= score for m in dead_members if m.side == y.side):
+                    if any(_alike(x.action, m.action, budget) >= score for m in dead_members if m.side == y.side):
                         continue  # y's own input holds x's action as a dead end too
                     best = score
             if best >= SAME_ACTION:
