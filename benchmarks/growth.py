@@ -533,20 +533,21 @@ class InProcessCommand:
         return Timed(seconds, _ran(result).exit_code)
 
 
-# Where `import --from deadends` reads each entry field in a canon (its README's mapping).
-CANON_PLACES = {
-    "signature": ("error", "signature"), "regex": ("error", "regex"), "domain": ("error", "domain"),
-    "category": ("error", "category"), "first_seen": ("error", "first_seen"),
-    "last_confirmed": ("error", "last_confirmed"), "root_cause": ("verdict", "summary"),
-    "resolvable": ("verdict", "resolvable"), "fix_success_rate": ("verdict", "fix_success_rate"),
-    "confidence": ("verdict", "confidence"), "last_updated": ("verdict", "last_updated"),
-    "evidence_count": ("metadata", "evidence_count"),
-}  # fmt: skip
+def canon_places() -> dict[str, tuple[str, str]]:
+    """Where `import --from deadends` reads each entry field in a canon: its copied fields,
+    and the category it maps."""
+    from entrykit.authoring.importers.deadends import COPIED_FIELDS
+
+    places: dict[str, tuple[str, str]] = {}
+    for name, dotted in {**COPIED_FIELDS, "category": "error.category"}.items():
+        part, _, key = dotted.partition(".")
+        places[name] = (part, key)
+    return places
 
 
 def as_canon(text: str) -> str:
     """The case's entry as a deadends.dev canon: each field where the importer reads it
-    (`CANON_PLACES`; lists and the graph as they are; any other field left at the top,
+    (`canon_places`; lists and the graph as they are; any other field left at the top,
     which the import lists as unmapped), or its text as it is where it is no mapping."""
     try:
         data = yaml.safe_load(text)
@@ -554,12 +555,13 @@ def as_canon(text: str) -> str:
         return text
     if not isinstance(data, dict):
         return text
+    places = canon_places()
     canon: dict[str, Any] = {"schema_version": "1.0.0", "id": "python/grown/py3", "error": {}}
     for key, value in data.items():
         if key == "id":
             continue
-        if key in CANON_PLACES:
-            part, name = CANON_PLACES[key]
+        if key in places:
+            part, name = places[key]
             canon.setdefault(part, {})[name] = value
         else:
             canon[str(key)] = value

@@ -56,6 +56,21 @@ NO_TRANSLATION_REASON = (
     '(list locales here, `required = ["zh"]`, to have each missing one reported: ET301).'
 )
 DIGEST_LENGTH = 10  # hex digits of sha256 that set apart an id cleaned into segments
+# Entry fields copied as they are from a place in the canon (`error.category` is mapped
+# to a category of its own, the lists and the graph item by item).
+COPIED_FIELDS = {
+    "signature": "error.signature",
+    "regex": "error.regex",
+    "domain": "error.domain",
+    "root_cause": "verdict.summary",
+    "resolvable": "verdict.resolvable",
+    "fix_success_rate": "verdict.fix_success_rate",
+    "confidence": "verdict.confidence",
+    "first_seen": "error.first_seen",
+    "last_confirmed": "error.last_confirmed",
+    "last_updated": "verdict.last_updated",
+    "evidence_count": "metadata.evidence_count",
+}
 
 
 def corpus_tables(
@@ -300,20 +315,7 @@ def convert(canon: Mapping[str, Any], source: Path) -> Imported:
     _, _, env = split_upstream(str(upstream_id))
 
     entry: dict[str, Any] = {"id": entry_id_for(str(upstream_id)), "aliases": [str(upstream_id)]}
-    simple = {
-        "signature": "error.signature",
-        "regex": "error.regex",
-        "domain": "error.domain",
-        "root_cause": "verdict.summary",
-        "resolvable": "verdict.resolvable",
-        "fix_success_rate": "verdict.fix_success_rate",
-        "confidence": "verdict.confidence",
-        "first_seen": "error.first_seen",
-        "last_confirmed": "error.last_confirmed",
-        "last_updated": "verdict.last_updated",
-        "evidence_count": "metadata.evidence_count",
-    }
-    for field_name, dotted in simple.items():
+    for field_name, dotted in COPIED_FIELDS.items():
         value = reader.get(dotted)
         if value is not None:
             entry[field_name] = value
