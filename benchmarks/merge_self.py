@@ -14,8 +14,9 @@ reads an already imported `--entries` folder; skipped when neither is there) and
   fold them;
 - for each pair `entrykit dupes` lists, merged both ways with the corpus's lookup
   (IGNORECASE, search) and `--prefer into`/`other`: the signatures and examples either
-  input's regex matched that the merged regex misses, and whether merging the absorbed
-  entry into the result again changes anything but `evidence_count`.
+  input's regex matched (as lookups run it, `merge_regex.matched`) that the merged regex
+  misses, and whether merging the absorbed entry into the result again changes anything
+  but `evidence_count`.
 
 Run it with the entrykit of another checkout first on `PYTHONPATH` to compare builds.
 """
@@ -37,6 +38,7 @@ from typing import Any
 import yaml
 
 from entrykit.authoring import merge
+from entrykit.authoring.merge_regex import matched
 from entrykit.similarity.actions import SAME_ACTION, SAME_ACTION_IN_ENTRY, action_similarity
 
 HERE = Path(__file__).resolve().parent
@@ -81,11 +83,10 @@ def own_alike_pairs(entries: dict[str, dict[str, Any]]) -> None:
     print(f"{found} pairs of one entry's own actions read {SAME_ACTION} to {SAME_ACTION_IN_ENTRY} alike (above)")
 
 
-def _hits(pattern: Any, text: str) -> bool:
-    try:
-        return isinstance(pattern, str) and re.search(pattern, text, re.IGNORECASE) is not None
-    except (re.error, RecursionError, OverflowError):
-        return False
+def _found(pattern: Any, texts: list[str]) -> set[int]:
+    """Indices of `texts` the regex finds as the corpus looks errors up (none if it does not compile)."""
+    found = matched(pattern if isinstance(pattern, str) else None, texts, re.IGNORECASE, "search")
+    return found or set()
 
 
 def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]]) -> None:
@@ -96,7 +97,8 @@ def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]]
             result = merge.merge_entries(into, [absorbed], prefer=prefer, flags=re.IGNORECASE, mode="search")
             counts["merges"] += 1
             texts = [t for e in (into, absorbed) for t in [e.get("signature"), *(e.get("examples") or [])] if isinstance(t, str)]
-            missed = [t for t in texts if (_hits(into.get("regex"), t) or _hits(absorbed.get("regex"), t)) and not _hits(result.data.get("regex"), t)]
+            before = _found(into.get("regex"), texts) | _found(absorbed.get("regex"), texts)
+            missed = [texts[i] for i in sorted(before - _found(result.data.get("regex"), texts))]
             counts["matched texts the merged regex misses"] += len(missed)
             again = merge.merge_entries(result.data, [copy.deepcopy(absorbed)], prefer="into", flags=re.IGNORECASE, mode="search")
             changed = {k for k in {*result.data, *again.data} if result.data.get(k) != again.data.get(k)} - {"evidence_count"}
