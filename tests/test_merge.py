@@ -881,6 +881,29 @@ def test_contradicting_version_rows_are_a_conflict() -> None:
     assert [d.value["version"] for d in settled.report.dropped if d.pointer == "/versions/0"] == ["torch>=2.1"]
 
 
+@pytest.mark.parametrize("prefer", ["into", "other"])
+def test_rows_of_one_spec_that_contradict_are_kept_whole(tmp_path: Path, prefer: str) -> None:
+    active = {"version": "foo>=1.0", "status": "active"}
+    removed = {"version": "foo>=1.0", "status": "removed", "removed": "3.0"}
+    a = entry("x/a", "boom", "boom", versions=[active])
+    b = entry("x/b", "boom", "boom", versions=[removed])
+    result = merge.merge_entries(a, b, prefer=prefer)
+    kept, lost = (active, removed) if prefer == "into" else (removed, active)
+    assert result.data["versions"] == [kept]
+    assert [c.kind for c in result.report.conflicts] == ["version"]
+    assert [d.value for d in result.report.dropped if d.pointer == "/versions/0"] == [lost]
+    corpus(tmp_path, {"x/a.yaml": dump(result.data)})
+    assert [d.message for d in diagnostics(tmp_path) if d.code in ("ET403", "ET404")] == []
+
+
+def test_rows_of_one_spec_that_agree_are_merged_field_by_field() -> None:
+    a = entry("x/a", "boom", "boom", versions=[{"version": "foo>=1.0", "status": "removed"}])
+    b = entry("x/b", "boom", "boom", versions=[{"version": "foo>=1.0", "status": "removed", "removed": "3.0"}])
+    result = merge.merge_entries(a, b, prefer="into")
+    assert result.data["versions"] == [{"version": "foo>=1.0", "status": "removed", "removed": "3.0"}]
+    assert result.report.conflicts == []
+
+
 # -- numbers -----------------------------------------------------------------------
 
 

@@ -2,7 +2,9 @@
 
 Every row is read as ET401 reads it and written in canonical form with the package's
 canonical name (`pytorch>=2.0` -> `torch>=2.0`; a spec whose canonical form would be a
-guess, such as `torch 2.0`, stays as written). Rows with the same spec become one row.
+guess, such as `torch 2.0`, stays as written). Rows with the same spec become one row,
+field by field, unless they contradict each other: a row is one claim, and `status`
+of one row beside `removed` of the other would be a claim neither input made (ET403).
 A row of one input that another input's row covers, saying nothing that row does not
 (`cuda>=12.0,<13.0` beside `cuda>=11.0`, `rustc>=1.60` beside `rust>=1.70,<2.0`), is
 folded into it. Rows of different inputs that share versions but set a lifecycle field
@@ -68,7 +70,10 @@ def merge_versions(merger: Merger) -> None:
                 merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
             key = _spec_key(written)
             places = alike.setdefault(key, []) if key is not None else []
-            at = next((at for at in places if side not in rows[at].sides), None)
+            at = next(
+                (at for at in places if side not in rows[at].sides and not _contradict(rows[at].data, written, merger)),
+                None,
+            )
             if at is None:
                 places.append(len(rows))
                 rows.append(_Row(written, [(side, index, row)]))
@@ -101,6 +106,15 @@ def _spec_key(row: Any) -> str | None:
         version = row.get("version")
         return "version\0" + version if isinstance(version, str) else None
     return "value\0" + value_key(row)
+
+
+def _contradict(kept: Any, row: Any, merger: Merger) -> bool:
+    """Whether two rows of one spec set a lifecycle field or `status` differently: a `version`
+    conflict between whole rows (`_contradictions`), not values to settle field by field."""
+    if not isinstance(kept, dict) or not isinstance(row, dict):
+        return False
+    table = usable_rows([kept, row], merger.naming)
+    return len(table) == 2 and isinstance(compare(*table), Contradiction)
 
 
 def _merge_rows(merger: Merger, at: int, kept: _Row, row: Any, side: int) -> Any:
@@ -174,6 +188,5 @@ def apply_version_choices(merger: Merger) -> None:
         keep = first if value_key(rows[first]) == value_key(resolution.value) else second
         removals.add(second if keep == first else first)
     for index in sorted(removals, reverse=True):
-        row = merger.out["versions"].pop(index)
-        shown_row = row.get("version") if isinstance(row, dict) else row
-        merger.forget_item({"versions"}, index, f"the merged entry keeps another row than `{shown_row}`", lambda _: True)
+        merger.out["versions"].pop(index)
+        merger.forget_item({"versions"}, index, "a version conflict kept the other row", lambda _: True)
