@@ -10,8 +10,11 @@ finds changes whose process is gone (their lock is free): one that was not commi
 rolled back (each original put back in place, unless the file changed again since, and
 each folder the change made removed again if it is empty) and its temporary files
 removed; one that was committed only loses the leftovers. Records are authenticated
-with the private folder's key and only ever rename or remove files of those hidden
-names, and folders only empty: a record cannot be made to move anything else.
+with the private folder's key, name the folder they were written in (a record copied
+or shipped elsewhere is not read), and only rename or remove files of those hidden
+names, a file the change itself made, and folders only empty. The journal is never
+kept in the checkout a command runs in (`keep_out_of`), where a pull request could
+put a key and records of its own.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ FOLDER = "journal"
 _MAX_RECORD = 64 << 20
 _ID = re.compile(r"[0-9a-f]{16}")
 NAME_BYTES = 200  # of a file's name in its temporary names: the rest fits any file system
+_NAME_DIGEST = 8  # bytes of the digest that tells apart long names cut alike
+_kept_out_of: tuple[Path, ...] = ()  # real paths: see `keep_out_of`
 
 try:
     import fcntl
@@ -41,11 +46,36 @@ except ImportError:  # pragma: no cover - Windows: no journal
 
 
 def short_name(name: str) -> str:
-    """`name` cut to `NAME_BYTES` bytes of UTF-8 (whole characters), for hidden names beside it."""
+    """`name` as the hidden names beside it hold it: at most `NAME_BYTES` bytes of UTF-8. A
+    longer name is cut (whole characters) and ends in a digest of the whole name, so two
+    names cut alike never share their hidden files."""
     data = name.encode("utf-8", "surrogateescape")
     if len(data) <= NAME_BYTES:
         return name
-    return data[:NAME_BYTES].decode("utf-8", "ignore")
+    digest = hashlib.blake2b(data, digest_size=_NAME_DIGEST).hexdigest()
+    return data[: NAME_BYTES - len(digest) - 1].decode("utf-8", "ignore") + "~" + digest
+
+
+def keep_out_of(folders: Sequence[Path]) -> None:
+    """Never keep or read the journal inside these folders (the checkout a command runs in)."""
+    global _kept_out_of
+    _kept_out_of = tuple(Path(os.path.realpath(folder)) for folder in folders)
+
+
+def inside_kept_out(where: Path) -> Path | None:
+    """The folder of `keep_out_of` that `where` lies in, if any."""
+    real = Path(os.path.realpath(where))
+    return next((f for f in _kept_out_of if real == f or f in real.parents), None)
+
+
+def file_identity(path: str | Path) -> tuple[int, int, int, int] | None:
+    """What a file is and, as far as its metadata tells, holds: device, inode, size and
+    modification time. A file edited in place since is no longer the one recorded."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def hidden_prefix(path: Path, change: str) -> str:
@@ -56,12 +86,12 @@ def hidden_prefix(path: Path, change: str) -> str:
 @dataclass
 class Step:
     """One file of a change: written (its old content kept aside while the change runs) or
-    deleted (moved aside). `identity` is the new content's file once staged."""
+    deleted (moved aside). `identity` is the new content's file once staged (`file_identity`)."""
 
     path: str
     deleting: bool = False
     existed: bool = True
-    identity: tuple[int, int] | None = None
+    identity: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -71,7 +101,9 @@ class Outcome:
     files: int
     restored: list[str] = field(default_factory=list)
     removed_new: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # could not be put back: left as they are
+    # (file, its content before the change) not put back, because the file changed again since
+    # or could not be replaced: both are left as they are
+    kept: list[tuple[str, str]] = field(default_factory=list)
     cleaned: int = 0
     removed_folders: list[str] = field(default_factory=list)  # made by the change, empty again
     committed: bool = False
@@ -115,7 +147,7 @@ class Journal:
     def staged(self) -> None:
         """Record what each new file and folder is, now that they are all staged (before any
         replace): recovery then removes only the folders that are still the change's own."""
-        self.folders = [(name, _identity(name)) for name, _ in self.folders]
+        self.folders = [(name, _folder_identity(name)) for name, _ in self.folders]
         self._write(committed=False)
 
     def committed(self) -> None:
@@ -141,6 +173,7 @@ class Journal:
     def _write(self, committed: bool) -> None:
         record = {
             "change": self.change,
+            "home": list(self.folder.identity()),
             "committed": committed,
             "steps": [[s.path, s.deleting, s.existed, list(s.identity) if s.identity else None] for s in self.steps],
             "folders": [[name, list(identity) if identity else None] for name, identity in self.folders],
@@ -157,7 +190,7 @@ def _journal_folder(create: bool) -> tuple[Folder, bytes] | None:
     if fcntl is None:
         return None
     where, _ = location(None)
-    if not create and not os.path.isdir(where / FOLDER):
+    if inside_kept_out(where) is not None or (not create and not os.path.isdir(where / FOLDER)):
         return None
     try:
         top = open_folder(where) if create else Folder.top(where)
@@ -181,10 +214,17 @@ def _record(folder: Folder, key: bytes, change: str) -> dict[str, object] | None
         record = json.loads(body)
     except ValueError:
         return None
-    return record if isinstance(record, dict) and record.get("change") == change else None
+    if not isinstance(record, dict) or record.get("change") != change or record.get("home") != list(folder.identity()):
+        return None
+    return record
 
 
-def _identity(path: str) -> tuple[int, int] | None:
+def _same_file(one: Path, other: Path) -> bool:
+    first, second = file_identity(one), file_identity(other)
+    return first is not None and second is not None and first[:2] == second[:2]
+
+
+def _folder_identity(path: str) -> tuple[int, int] | None:
     try:
         info = os.lstat(path)
     except OSError:
@@ -203,13 +243,17 @@ def _hidden(path: Path, change: str, suffix: str) -> list[Path]:
 
 
 def _roll_back(change: str, record: dict[str, object]) -> Outcome:
+    """Undo one change (or, committed, clean up after it). What was set aside says what the
+    change did to a file, whatever the record expected of it: a file set aside was there
+    when the change replaced or deleted it, and goes back in place unless the file changed
+    again since; a new file the change made, still as made, goes again."""
     steps = record.get("steps")
     outcome = Outcome(files=len(steps) if isinstance(steps, list) else 0, committed=record.get("committed") is True)
     for item in steps if isinstance(steps, list) else []:
         if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str) and os.path.isabs(item[0])):
             continue
-        path, deleting, existed, identity = Path(item[0]), item[1] is True, item[2] is True, item[3]
-        staged = tuple(identity) if isinstance(identity, list) and len(identity) == 2 else None
+        path, deleting, identity = Path(item[0]), item[1] is True, item[3]
+        staged = tuple(identity) if isinstance(identity, list) and len(identity) == 4 else None
         for temp in _hidden(path, change, ".tmp"):
             _remove(temp, outcome)
         asides = _hidden(path, change, ".old")
@@ -217,22 +261,24 @@ def _roll_back(change: str, record: dict[str, object]) -> Outcome:
             for aside in asides:
                 _remove(aside, outcome)
             continue
-        current = _identity(str(path))
+        current = file_identity(path)
         ours = current is not None and current == staged
-        if not existed and not deleting:
-            if ours:  # a new file of the change: it goes again
+        if not asides:
+            if ours and not deleting:  # a new file of the change: it goes again
                 _remove(path, outcome, counted=False)
                 outcome.removed_new.append(str(path))
             continue
         for number, aside in enumerate(asides):
             try:
-                if number == 0 and (current is None or ours):  # replaced by the change: put back
+                if number == 0 and (current is None or ours):  # replaced or deleted by the change: put back
                     os.replace(aside, path)
                     outcome.restored.append(str(path))
-                else:  # never replaced (a link to the file, or a name made just before)
+                elif number == 0 and not _same_file(aside, path):  # changed again since: both kept
+                    outcome.kept.append((str(path), str(aside)))
+                else:  # never replaced: a link to the file as it is
                     _remove(aside, outcome)
             except OSError:
-                outcome.kept.append(str(path))
+                outcome.kept.append((str(path), str(aside)))
     if not outcome.committed:
         _remove_folders(record.get("folders"), outcome)
     return outcome
@@ -246,7 +292,7 @@ def _remove_folders(folders: object, outcome: Outcome) -> None:
             continue
         name, identity = item
         made = tuple(identity) if isinstance(identity, list) and len(identity) == 2 else None
-        if made is not None and _identity(name) != made:
+        if made is not None and _folder_identity(name) != made:
             continue
         try:
             os.rmdir(name)  # refuses a folder that is not empty, or not a folder

@@ -50,3 +50,8 @@ def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
     if target.parent.parent != base:  # belt and braces: the pattern already forbids this
         raise UsageError(f"id `{shown(entry_id)}` would leave the corpus root")
     return target
+
+
+def work_tree_top(folder: Path) -> Path | None:
+    """The nearest folder from `folder` up that holds `.git` (a repository's root), if any."""
+    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)

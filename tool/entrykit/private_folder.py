@@ -111,6 +111,11 @@ class Folder:
             raise
         return folder
 
+    def identity(self) -> tuple[int, int]:
+        """The folder's device and inode: which folder it is, wherever it is named from."""
+        info = os.fstat(self.fd)
+        return (info.st_dev, info.st_ino)
+
     def close(self) -> None:
         if self.fd >= 0:
             os.close(self.fd)

@@ -21,6 +21,7 @@ from entrykit.loader import (
     is_folder,
     paths_of,
 )
+from entrykit.paths import work_tree_top
 
 _SUFFIXES = ", ".join(f"*{suffix}" for suffix in ENTRY_SUFFIXES)
 
@@ -153,11 +154,6 @@ def project_folder(config: Config, cwd: Path) -> Path:
     if top is not None:
         return top
     return here if within(base, here) else base
-
-
-def work_tree_top(folder: Path) -> Path | None:
-    """The nearest folder from `folder` up that holds `.git` (a repository's root), if any."""
-    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
 
 
 def within(path: Path, folder: Path) -> bool:

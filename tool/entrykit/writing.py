@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from entrykit.errors import EntrykitError
-from entrykit.journal import Journal, Step, short_name
+from entrykit.journal import Journal, Step, file_identity, short_name
 
 
 class WriteRefused(EntrykitError):
@@ -202,16 +202,17 @@ class _Change:
         if self.journal is not None:
             # the steps that delete files come last and have nothing staged
             for step, temp in zip(self.journal.steps, self.staged.values(), strict=False):
-                info = os.stat(temp)
-                step.identity = (info.st_dev, info.st_ino)
+                step.identity = file_identity(temp)
             self.journal.staged()
 
     def replace(self, doomed: Sequence[Path], *, overwrite: bool) -> None:
         """Each target replaced by its temp file, then each file in `doomed` renamed aside."""
         for path, temp in self.staged.items():
+            if not overwrite:
+                self.undo.append((path, None))
+                _create(temp, path)
+                continue
             aside = _aside(path, journal=self.journal) if path.exists() else None
-            if aside is None and not overwrite and path.exists():
-                raise WriteRefused(f"`{path}` exists; refusing to overwrite it")
             self.undo.append((path, aside))
             os.replace(temp, path)
         for path in doomed:
@@ -288,6 +289,21 @@ def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Pat
         aside.unlink(missing_ok=True)
         raise
     return aside
+
+
+def _create(temp: Path, path: Path) -> None:
+    """`temp` becomes `path`, which must not exist: WriteRefused if it does, even if another
+    process made it a moment ago (a hard link is made only where no file is)."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise WriteRefused(f"`{path}` exists; refusing to overwrite it") from None
+    except OSError:  # no hard links here: the check just before renaming does what it can
+        if os.path.lexists(path):
+            raise WriteRefused(f"`{path}` exists; refusing to overwrite it") from None
+        os.replace(temp, path)
+        return
+    temp.unlink()
 
 
 def _fsync_dir(folder: Path) -> None:

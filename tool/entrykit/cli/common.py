@@ -16,6 +16,8 @@ import click
 
 from entrykit import journal
 from entrykit.output_safety import escape
+from entrykit.paths import work_tree_top
+from entrykit.private_folder import ENV_VAR, location
 
 if TYPE_CHECKING:
     from entrykit.config import Config
@@ -56,7 +58,22 @@ def stopped(exc: BaseException) -> click.exceptions.Exit:
 
 
 def recover_interrupted_writes() -> None:
-    """Roll back what a killed entrykit left half-written (see `journal`), and say so."""
+    """Roll back what a killed entrykit left half-written (see `journal`), and say so. The
+    journal is neither read nor kept in the git work tree the command runs in."""
+    try:
+        checkout = work_tree_top(Path.cwd())
+        journal.keep_out_of([checkout] if checkout is not None else [])
+        where = location(None)[0]
+    except OSError:  # no working directory (removed): the command says so itself
+        return
+    inside = journal.inside_kept_out(where)
+    if inside is not None:
+        click.echo(
+            f"entrykit: warning: not keeping a journal of writes in `{escape(str(where))}`: it is inside the "
+            f"git work tree `{escape(str(inside))}`, where a pull request could put files; set {ENV_VAR} to a "
+            "folder outside it (a change of several files killed midway cannot be rolled back without it)",
+            err=True,
+        )
     for outcome in journal.recover():
         changed = len(outcome.restored) + len(outcome.removed_new)
         files = f"{outcome.files} file{'s' * (outcome.files != 1)}"
@@ -67,17 +84,22 @@ def recover_interrupted_writes() -> None:
         made = len(outcome.removed_folders)
         folders = f" and removed the {made} folder(s) it had made" if made else ""
         if changed:
+            same = "" if outcome.kept else "; every file is as it was before that run"
             click.echo(
                 f"entrykit: an earlier run was stopped while changing {files}: rolled back the {changed} it had "
-                f"changed{folders}; every file is as it was before that run",
+                f"changed{folders}{same}",
                 err=True,
             )
-        elif outcome.cleaned or made:
+        elif (outcome.cleaned or made) and not outcome.kept:
             removed = [f"{outcome.cleaned} temporary file(s)"] if outcome.cleaned else []
             removed += [f"{made} empty folder(s)"] if made else []
             click.echo(f"entrykit: removed {' and '.join(removed)} of an earlier run that was stopped before it changed any file", err=True)
-        for path in outcome.kept:
-            click.echo(f"entrykit: warning: {path} could not be put back after an interrupted run; left as it is", err=True)
+        for path, aside in outcome.kept:
+            click.echo(
+                f"entrykit: warning: {escape(path)} was not put back after an interrupted run (it changed again since, "
+                f"or could not be replaced); left as it is, and its content before that run is in {escape(aside)}",
+                err=True,
+            )
 
 
 class CommandError(click.ClickException):
