@@ -124,3 +124,29 @@ def test_a_report_at_the_top_of_the_work_tree_is_checked_with_the_configuration_
     result = _lint("--config", "tools/entrykit.toml", "--write-baseline", "entrykit.sarif")
     assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output
     assert victim.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_suppressions_are_not_added_through_a_linked_folder_that_leads_out_of_the_project(project: Path) -> None:
+    outside = project.parent / "elsewhere"
+    shutil.copy(ENTRY, outside / ENTRY.name)
+    before = (outside / ENTRY.name).read_bytes()
+    (project / "entries" / "ext").symlink_to(outside)
+    result = CliRunner().invoke(
+        cli, ["lint", "--today", "2031-01-01", "--no-cache", "--add-suppressions", f"entries/ext/{ENTRY.name}"]
+    )
+    assert (outside / ENTRY.name).read_bytes() == before, result.output
+    assert "# entrykit: disable" not in (outside / ENTRY.name).read_text(encoding="utf-8")
+
+
+def test_merge_resolutions_are_not_written_through_a_link_that_leads_out_of_the_project(project: Path) -> None:
+    copy = project / "entries" / "python" / "copy.yaml"
+    copy.write_text(ENTRY.read_text(encoding="utf-8").replace("id: python/", "id: python/copy-of-", 1), encoding="utf-8")
+    victim = project.parent / "elsewhere" / "dotfile"
+    victim.write_text("kept\n", encoding="utf-8")
+    (project / "merge-choices.yaml").symlink_to(victim)
+    target = copy.read_text(encoding="utf-8").split("id: ", 1)[1].split("\n", 1)[0]
+    result = CliRunner().invoke(
+        cli, ["merge", "python/modulenotfounderror", target, "--write-resolutions", "merge-choices.yaml", "--today", "2026-11-30"]
+    )
+    assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output, result.output
+    assert victim.read_text(encoding="utf-8") == "kept\n"

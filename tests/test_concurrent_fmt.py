@@ -94,7 +94,7 @@ def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(
     assert set(before) == set(after) and len(before) == len(old)  # every file has a finding ...
     assert all(before[k] != after[k] for k in before)  # ... that fmt moves: old and new tell apart
 
-    write_files(old)
+    write_files(old, within=None)
     stop, progress = tmp_path / "stop", tmp_path / "done"
     linter = subprocess.Popen(
         [sys.executable, "-c", _LINTER, str(tmp_path), str(stop), str(progress)],
@@ -106,7 +106,7 @@ def test_fmt_while_lint_reads_gives_old_or_new_results_and_a_sound_cache(
         _wait_for_runs(linter, progress, 1)
         for _ in range(ROUNDS):
             _fmt()
-            write_files(old)  # back to the old layout, atomically as fmt writes: the next round has work
+            write_files(old, within=None)  # back to the old layout, atomically as fmt writes: the next round has work
         _fmt()
         _wait_for_runs(linter, progress, _finished(progress) + 2)
     finally:

@@ -31,7 +31,7 @@ _KILLED_AT_REPLACE = (
     "        os._exit(137)\n"
     "    return real(*a, **k)\n"
     "os.replace = replace\n"
-    "write_files({Path(p): 'new ' + Path(p).stem[-1] + '\\n' for p in sys.argv[2:]})\n"
+    "write_files({Path(p): 'new ' + Path(p).stem[-1] + '\\n' for p in sys.argv[2:]}, within=None)\n"
 )
 
 
@@ -98,7 +98,7 @@ def test_a_file_made_while_a_new_one_is_written_is_never_overwritten(
 
     monkeypatch.setattr(writing, "_stage", stage_then_race)
     with pytest.raises(WriteRefused, match="exists"):
-        write_files({fresh: "mine\n", target: "mine\n"}, overwrite=False)
+        write_files({fresh: "mine\n", target: "mine\n"}, overwrite=False, within=tmp_path)
     assert target.read_text(encoding="utf-8") == "theirs\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["taken.yaml"]
 

@@ -298,7 +298,7 @@ def test_merging_leaves_no_dangling_reference(
         loaded = load_plan(None, config, base)
         survivor, other = find_entry("git/a", loaded.entries), find_entry("git/b", loaded.entries)
         result = merge.merge_entries(survivor.data, other.data, prefer=side)
-        apply_plan(plan_merge(loaded.entries, survivor, other, result, config, date(2026, 11, 30)))
+        apply_plan(plan_merge(loaded.entries, survivor, other, result, config, date(2026, 11, 30)), config.root)
         after = lint(None, config, date(2026, 11, 30), cwd=base)
         assert [d for d in after.diagnostics if d.code in ("ET501", "ET504")] == []
         assert not (base / "entries/git/b.yaml").exists()

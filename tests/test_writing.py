@@ -24,7 +24,7 @@ def test_atomic_write_replaces_and_keeps_mode(tmp_path: Path) -> None:
     target = tmp_path / "a.yaml"
     target.write_text("old\n")
     os.chmod(target, 0o640)
-    atomic_write(target, "new\n")
+    atomic_write(target, "new\n", within=tmp_path)
     assert target.read_text() == "new\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
@@ -39,7 +39,7 @@ def test_failure_before_replace_leaves_the_original(tmp_path: Path, monkeypatch:
 
     monkeypatch.setattr(os, "fsync", disk_full)
     with pytest.raises(OSError):
-        atomic_write(target, "new\n")
+        atomic_write(target, "new\n", within=tmp_path)
     assert target.read_bytes() == b"original\n"
     assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
 
@@ -48,9 +48,9 @@ def test_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
     target = tmp_path / "a.yaml"
     target.write_text("mine\n")
     with pytest.raises(WriteRefused):
-        atomic_write(target, "theirs\n", overwrite=False)
+        atomic_write(target, "theirs\n", overwrite=False, within=tmp_path)
     assert target.read_text() == "mine\n"
-    atomic_write(tmp_path / "b.yaml", "fresh\n", overwrite=False)
+    atomic_write(tmp_path / "b.yaml", "fresh\n", overwrite=False, within=tmp_path)
     assert (tmp_path / "b.yaml").read_text() == "fresh\n"
 
 
@@ -116,7 +116,7 @@ def _three_files(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 def _change(tmp_path: Path, first: Path, second: Path, doomed: Path) -> None:
     write_files(
-        {first: "ONE\n", second: "TWO\n", tmp_path / "b" / "new.yaml": "NEW\n"}, delete=[doomed]
+        {first: "ONE\n", second: "TWO\n", tmp_path / "b" / "new.yaml": "NEW\n"}, delete=[doomed], within=tmp_path
     )
 
 
@@ -180,7 +180,7 @@ def test_a_failed_change_removes_the_folders_it_made(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr(os, "replace", full_at_the_last)
     with pytest.raises(OSError):
-        write_files({in_new_folders: "one\n", last: "two\n"})
+        write_files({in_new_folders: "one\n", last: "two\n"}, within=tmp_path)
     assert sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*")) == before
 
 
@@ -192,19 +192,19 @@ def test_what_is_no_regular_file_is_never_replaced(tmp_path: Path) -> None:
     os.mkfifo(pipe)
     other = tmp_path / "other.yaml"
     with pytest.raises(WriteRefused, match="is a device, pipe or socket, not a regular file"):
-        write_files({other: "x\n", pipe: "y\n"})
+        write_files({other: "x\n", pipe: "y\n"}, within=tmp_path)
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and not other.exists()
     folder = tmp_path / "folder.yaml"
     folder.mkdir()
     with pytest.raises(WriteRefused, match="is a folder, not a regular file"):
-        atomic_write(folder, "z\n")
+        atomic_write(folder, "z\n", within=tmp_path)
 
 
 def test_write_files_refuses_to_overwrite_before_writing_anything(tmp_path: Path) -> None:
     first, second, _ = _three_files(tmp_path)
     before = snapshot(tmp_path)
     with pytest.raises(WriteRefused):
-        write_files({tmp_path / "a" / "fresh.yaml": "x\n", second: "y\n"}, overwrite=False)
+        write_files({tmp_path / "a" / "fresh.yaml": "x\n", second: "y\n"}, overwrite=False, within=tmp_path)
     assert changed(before, snapshot(tmp_path)) == []
 
 
@@ -212,8 +212,8 @@ def test_writing_through_a_link_keeps_the_link(tmp_path: Path) -> None:
     real = tmp_path / "real.yaml"
     real.write_text("old\n")
     os.symlink("real.yaml", tmp_path / "link.yaml")
-    atomic_write(tmp_path / "link.yaml", "new\n")
-    write_files({tmp_path / "link.yaml": "newer\n"})
+    atomic_write(tmp_path / "link.yaml", "new\n", within=None)
+    write_files({tmp_path / "link.yaml": "newer\n"}, within=None)
     assert os.readlink(tmp_path / "link.yaml") == "real.yaml"
     assert real.read_text() == "newer\n"
 
@@ -227,7 +227,7 @@ def test_a_hard_crash_after_the_temp_write_leaves_the_original(tmp_path: Path) -
         "from pathlib import Path\n"
         "from entrykit.writing import atomic_write\n"
         "os.replace = lambda *a, **k: os._exit(137)\n"
-        "atomic_write(Path(sys.argv[1]), 'new\\n')\n"
+        "atomic_write(Path(sys.argv[1]), 'new\\n', within=None)\n"
     )
     proc = subprocess.run([sys.executable, "-c", script, str(target)], timeout=60)
     assert proc.returncode == 137
@@ -245,7 +245,7 @@ _KILLED_IN_NEW_FOLDERS = (
     "from pathlib import Path\n"
     "from entrykit.writing import write_files\n"
     "os.replace = lambda *a, **k: os._exit(137)\n"
-    "write_files({Path(sys.argv[1]): 'one\\n', Path(sys.argv[2]): 'two\\n'})\n"
+    "write_files({Path(sys.argv[1]): 'one\\n', Path(sys.argv[2]): 'two\\n'}, within=None)\n"
 )
 
 

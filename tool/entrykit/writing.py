@@ -120,9 +120,7 @@ def _stage(path: Path, data: bytes, mode: int, journal: Journal | None = None) -
     return temp
 
 
-def atomic_write(
-    path: Path, text: str, *, overwrite: bool = True, encoding: str = "utf-8", within: Scope = None
-) -> None:
+def atomic_write(path: Path, text: str, *, within: Scope, overwrite: bool = True, encoding: str = "utf-8") -> None:
     """Replace `path` with `text` in one step; on any failure the old file is untouched (a
     change of one file: see `write_files`)."""
     write_files({path: text}, overwrite=overwrite, encoding=encoding, within=within)
@@ -132,14 +130,15 @@ def write_files(
     texts: Mapping[Path, str],
     delete: Sequence[Path] = (),
     *,
+    within: Scope,
     overwrite: bool = True,
     encoding: str = "utf-8",
-    within: Scope = None,
 ) -> None:
     """Write every text and delete every file in `delete` as one change: all or nothing.
 
-    Refused before anything is touched: a path that leaves the folders `within` (see
-    `check_inside`), two paths that are one file, and (PermissionError, naming it) a
+    Every caller says where its writes belong (`within`: None only for files a user named
+    outside any project). Refused before anything is touched: a path that leaves the
+    folders `within` (see `check_inside`), two paths that are one file, and (PermissionError, naming it) a
     file or folder that cannot be written. Then the change is recorded in the journal
     and each text staged in a fsynced temp file beside its target. Then, in order,
     each target is replaced (its old content kept aside as a hard link) and each

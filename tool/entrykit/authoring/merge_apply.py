@@ -474,8 +474,9 @@ def lint_delta(plan: MergePlan, targets: _Targets) -> LintDelta:
     return delta
 
 
-def apply_plan(plan: MergePlan) -> None:
+def apply_plan(plan: MergePlan, within: Path) -> None:
     """Write every new text (references first, the survivor last) and remove the absorbed
-    files, as one change: if any step fails, every file is as it was before."""
+    files, as one change, inside the corpus root `within`: if any step fails, every file
+    is as it was before."""
     order = [p for p in plan.texts if p != plan.survivor.abspath] + [plan.survivor.abspath]
-    write_files({path: plan.texts[path] for path in order}, delete=plan.delete)
+    write_files({path: plan.texts[path] for path in order}, delete=plan.delete, within=within)

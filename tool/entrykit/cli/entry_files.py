@@ -37,5 +37,5 @@ def write_entry(
     """Write one new entry (`new`) below `root` at the path its id names, always with the
     schema line; WriteRefused if it exists."""
     target, text = entry_file(root, entry, config, fmt, always_modeline=True)
-    atomic_write(target, text, overwrite=overwrite)
+    atomic_write(target, text, overwrite=overwrite, within=root)
     return target

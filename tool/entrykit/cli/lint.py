@@ -196,7 +196,7 @@ def lint(
     if known is not None:
         diagnostics = _against_baseline(result, config, known, whole_corpus=not paths, quiet=quiet)
     if add_suppressions:
-        ctx.exit(int(_add_suppressions(diagnostics, result, config, quiet)))
+        ctx.exit(int(_add_suppressions(diagnostics, result, config, quiet, write_scope(paths, config))))
     options = ReportOptions(color=name == "text" and color_enabled(out), cwd=Path.cwd(), base=repository_root(config))
     _write_output_files(extra_outputs, diagnostics, len(result.files), options, project_folder(config, Path.cwd()))
     if quiet < 2:
@@ -345,7 +345,9 @@ def _against_baseline(
     return comparison.new
 
 
-def _add_suppressions(diagnostics: Sequence[Diagnostic], result: LintResult, config: Config, quiet: int) -> ExitCode:
+def _add_suppressions(
+    diagnostics: Sequence[Diagnostic], result: LintResult, config: Config, quiet: int, scope: Sequence[Path]
+) -> ExitCode:
     """Write suppressions for `diagnostics`; advise per-file-ignores for JSON entries."""
     from entrykit.lint.suppression_edits import plan_suppressions
 
@@ -359,7 +361,7 @@ def _add_suppressions(diagnostics: Sequence[Diagnostic], result: LintResult, con
                 continue
     edits = plan_suppressions(diagnostics, files)
     try:
-        write_files(edits.texts)
+        write_files(edits.texts, within=scope)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     for shown, line, why in edits.skipped:

@@ -24,6 +24,7 @@ from entrykit.errors import EntrykitError
 from entrykit.lint.engine import load_plan
 from entrykit.output_safety import dumps, escape, escape_lines
 from entrykit.regex.compiling import settings_flags
+from entrykit.targets import project_folder
 from entrykit.versions import package_names
 
 
@@ -96,11 +97,11 @@ def _survivor_and_others(entries: tuple[str, ...], into_arg: str | None, corpus:
     return survivor, others
 
 
-def _write_resolutions(path: Path, result: merge.MergeResult) -> None:
+def _write_resolutions(path: Path, result: merge.MergeResult, project: Path) -> None:
     from entrykit.writing import atomic_write
 
     try:
-        atomic_write(path, merge_resolutions.resolutions_text(result))
+        atomic_write(path, merge_resolutions.resolutions_text(result), within=project)  # a link in it leads nowhere else
     except OSError as exc:
         raise CommandError(write_failure(exc)) from None
     unresolved = result.report.unresolved
@@ -174,7 +175,7 @@ def merge_command(
         raise CommandError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
     unresolved = result.report.unresolved
     if resolutions_path is not None:
-        _write_resolutions(resolutions_path, result)
+        _write_resolutions(resolutions_path, result, project_folder(config, Path.cwd()))
     document = None
     if report_format == "json":
         document = merge_report.report_json(result, {"text": plan.survivor_text, **plan.summary(), "written": False})
@@ -192,7 +193,7 @@ def merge_command(
     refused = bool(plan.new_errors) and not force
     if not refused:
         try:
-            merge_apply.apply_plan(plan)
+            merge_apply.apply_plan(plan, config.root)
         except OSError as exc:
             which = "both entries are" if len(others) == 1 else "every entry is"
             raise CommandError(f"writing failed, {which} still on disk: {exc}") from None

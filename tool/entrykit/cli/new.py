@@ -123,8 +123,8 @@ def _offer_example(target: Entry, message: str) -> str:
     raise _AddExample(target, text)
 
 
-def _add_as_example(entry: Entry, text: str) -> None:
-    atomic_write(entry.abspath, text)
+def _add_as_example(entry: Entry, text: str, root: Path) -> None:
+    atomic_write(entry.abspath, text, within=root)
     click.echo(f"added the message to the examples of {escape(str(entry.id))} ({escape(entry.path)})")
 
 
@@ -530,7 +530,7 @@ def new_command(
         return
     except _AddExample as exc:
         try:
-            _add_as_example(exc.target, exc.text)
+            _add_as_example(exc.target, exc.text, config.root)
         except OSError as error:
             raise CommandError(f"{write_failure(error)}; no file was changed") from None
         return
