@@ -4,6 +4,7 @@ baseline nested too deep is an error, not a crash."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -150,3 +151,19 @@ def test_merge_resolutions_are_not_written_through_a_link_that_leads_out_of_the_
     )
     assert result.exit_code == ExitCode.ERROR and "leads out of" in result.output, result.output
     assert victim.read_text(encoding="utf-8") == "kept\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_baseline_or_resolution_file_that_is_a_pipe_or_device_is_refused_not_waited_on(project: Path) -> None:
+    os.mkfifo(project / "baseline.json")
+    result = _lint("--baseline", "baseline.json")
+    assert result.exit_code == ExitCode.ERROR and "not a regular file" in result.output, result.output
+    copy = project / "entries" / "python" / "copy.yaml"
+    copy.write_text(ENTRY.read_text(encoding="utf-8").replace("id: python/", "id: python/copy-of-", 1), encoding="utf-8")
+    (project / "choices.yaml").symlink_to("/dev/zero")
+    merge = ["merge", "python/modulenotfounderror", "python/copy-of-modulenotfounderror", "--today", "2026-11-30"]
+    result = CliRunner().invoke(cli, [*merge, "--resolve", "choices.yaml", "--dry-run"])
+    assert result.exit_code == ExitCode.ERROR and "not a regular file" in result.output, result.output
+    (project / "bad.yaml").write_bytes(b"/workarounds/0: \xff\n")
+    result = CliRunner().invoke(cli, [*merge, "--resolve", "bad.yaml", "--dry-run"])
+    assert result.exit_code == ExitCode.ERROR and "not UTF-8" in result.output, result.output

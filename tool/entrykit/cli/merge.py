@@ -97,6 +97,16 @@ def _survivor_and_others(entries: tuple[str, ...], into_arg: str | None, corpus:
     return survivor, others
 
 
+def _read_resolutions(path: Path, limit: int) -> str:
+    """A resolution file's text: a regular file of at most `limit` bytes (a file's limit), UTF-8."""
+    from entrykit.loader import read_small_file
+
+    try:
+        return read_small_file(path, limit).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path} is not UTF-8 text (byte {exc.start + 1})") from None
+
+
 def _write_resolutions(path: Path, result: merge.MergeResult, project: Path) -> None:
     from entrykit.writing import atomic_write
 
@@ -162,7 +172,7 @@ def merge_command(
         choices: dict[str, Any] = {}
         if resolve_path is not None:
             bare = merge.merge_entries(survivor.data, inputs, **options)
-            text = resolve_path.read_text(encoding="utf-8")
+            text = _read_resolutions(resolve_path, config.max_file_bytes)
             choices = merge_resolutions.read_resolutions(text, str(resolve_path), bare)
         result = merge.merge_entries(survivor.data, inputs, prefer=prefer, choices=choices, **options)
         if result.report.unresolved and _interactive() and resolutions_path is None and report_format == "text":

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from entrykit.diagnostic import Diagnostic
 from entrykit.errors import EntrykitError
+from entrykit.loader import read_small_file
 
 FORMAT_VERSION = 2  # 2: every entry file's path left out of the digest, not only the shown ones
 MAX_BYTES = 64 * 1024 * 1024  # a baseline of 100,000 findings is about 12 MB
@@ -154,12 +155,9 @@ def _problem(row: Any) -> str | None:
 def read(path: Path) -> Counter[Key]:
     """The findings a baseline file holds, with their counts; BaselineError if it is no baseline."""
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
+        data = read_small_file(path, MAX_BYTES)  # (never waits on a pipe a checkout links it to)
     except OSError as exc:
         raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise BaselineError(f"baseline {path} is larger than {MAX_BYTES} bytes")
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
