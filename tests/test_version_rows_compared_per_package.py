@@ -134,7 +134,8 @@ def test_the_parsed_rows_are_each_row_parsed_alone(rows: list[Any], kept: int) -
 
 
 def _former_merge_versions(merger: merge.Merger) -> None:
-    """`merge_versions.merge_versions` as it was: rows written alike found by a scan, the pairs
+    """`merge_versions.merge_versions` as it was: rows written alike (that do not contradict each
+    other, as now) found by a scan, the pairs
     started over after each fold (and, with `pairs` as `_every_pair`, every pair compared)."""
     merger.handled.add("versions")
     if not any("versions" in data for data in merger.inputs):
@@ -145,7 +146,14 @@ def _former_merge_versions(merger: merge.Merger) -> None:
             written = canonical_row(row, merger)
             if written is not row:
                 merger.drop(label, jp.join("versions", index, "version"), row["version"], f"written in canonical form: `{written['version']}`")
-            same = next((r for r in rows if _former_same_spec(r.data, written) and side not in r.sides), None)
+            same = next(
+                (
+                    r for r in rows
+                    if _former_same_spec(r.data, written) and side not in r.sides
+                    and not merge_versions._contradict(r.data, written, merger)
+                ),
+                None,
+            )  # fmt: skip
             if same is None:
                 rows.append(_Row(written, [(side, index, row)]))
             else:
