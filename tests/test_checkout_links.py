@@ -4,8 +4,10 @@ baseline nested too deep is an error, not a crash."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +169,22 @@ def test_a_baseline_or_resolution_file_that_is_a_pipe_or_device_is_refused_not_w
     (project / "bad.yaml").write_bytes(b"/workarounds/0: \xff\n")
     result = CliRunner().invoke(cli, [*merge, "--resolve", "bad.yaml", "--dry-run"])
     assert result.exit_code == ExitCode.ERROR and "not UTF-8" in result.output, result.output
+
+
+def test_folders_nested_deeper_than_python_recurses_are_walked(project: Path) -> None:
+    """A checkout may hold folders a thousand and more deep (git checks them out): the walk
+    of the corpus finds the entry at the bottom, it does not end in a RecursionError."""
+    deep = project / "entries"
+    for _ in range(sys.getrecursionlimit() + 200):  # (a folder at a time: makedirs recurses too)
+        deep = deep / "a"
+        deep.mkdir()
+    (deep / "x.yaml").write_text("id: a/x\nsignature: boom\n", encoding="utf-8")
+    try:
+        result = _lint("--format", "json", "--exit-zero")
+        assert result.exit_code == ExitCode.CLEAN, result.output
+        assert any(d["path"].endswith("/a/x.yaml") for d in json.loads(result.output))
+    finally:  # (a folder at a time again: removing a tree recurses too)
+        (deep / "x.yaml").unlink()
+        while deep.name == "a":
+            deep.rmdir()
+            deep = deep.parent

@@ -145,14 +145,14 @@ def discover_names(folder: Path) -> list[str]:
 def _walk(folder: str, found: list[str]) -> None:
     """Append the entry files below `folder` to `found`, sorted as paths sort (by parts):
     each directory's names in order, a subdirectory's files at its name's place. A
-    directory that cannot be listed is appended itself."""
-    try:
-        with os.scandir(folder) as listing:
-            items = sorted(listing, key=_name_of)  # (names in one folder differ: no tie)
-    except OSError:
-        found.append(folder)
-        return
-    for item in items:
+    directory that cannot be listed is appended itself. A loop over a stack of listings,
+    not a call per level: a checkout may nest folders deeper than Python's recursion."""
+    stack = [iter(_listing(folder, found))]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            continue
         name = item.name
         try:
             is_dir = item.is_dir()
@@ -160,9 +160,20 @@ def _walk(folder: str, found: list[str]) -> None:
             is_dir = False
         if is_dir:
             if not name.startswith(".") and name not in SKIPPED_DIRS and not item.is_symlink():
-                _walk(item.path, found)
+                stack.append(iter(_listing(item.path, found)))
         elif is_entry_name(name):
             found.append(item.path)
+
+
+def _listing(folder: str, found: list[str]) -> list[os.DirEntry[str]]:
+    """A folder's entries sorted by name; none, and the folder appended to `found`, if it
+    cannot be listed."""
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=_name_of)  # (names in one folder differ: no tie)
+    except OSError:
+        found.append(folder)
+        return []
 
 
 _name_of = attrgetter("name")

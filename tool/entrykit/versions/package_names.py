@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -200,8 +201,8 @@ def check_vocabularies(value: Any, where: str) -> None:
             or not all(isinstance(n, str) and n.strip() for n in vocabulary)
         ):
             raise ValueError(f'`{where}.{package}` must be a list of release names or "{DATE}"')
-        lowered = [n.strip().lower() for n in vocabulary]
-        repeated = sorted({n for n in lowered if lowered.count(n) > 1})
+        counts = Counter(n.strip().lower() for n in vocabulary)
+        repeated = sorted(n for n, count in counts.items() if count > 1)
         if repeated:
             raise ValueError(f"`{where}.{package}` names `{repeated[0]}` twice")
         for name in vocabulary:
