@@ -366,7 +366,9 @@ def _check_table(table: Mapping[str, Any], options: Mapping[str, Option], where:
 
 
 # What the top-level limits may be: beyond these a limit is no limit (or no entry loads).
-MAX_LIMITS = {"max_file_bytes": 1 << 30, "max_nesting": 1000, "max_aliases": 100_000}
+# Nesting: every command reads an entry 200 levels deep; past about 250 the readers that
+# follow nesting by recursion (ruamel's, the JSON reader, the schema's validator) give up.
+MAX_LIMITS = {"max_file_bytes": 1 << 30, "max_nesting": 200, "max_aliases": 100_000}
 
 
 def _positive(flat: Mapping[str, Any], name: str, default: int, prefix: str, zero_ok: bool = False) -> int:

@@ -104,6 +104,16 @@ def validator(path: Path | None = None) -> Draft202012Validator:
     References resolve only inside the schema (and the JSON Schema metaschemas jsonschema
     ships): a `$ref` to a URL or another file is a ConfigError naming it, and nothing is
     ever fetched."""
+    schema = load_schema(path)
+    name = path or SCHEMA_FILE
+    try:
+        return _validator(schema, name, path is not None)
+    except RecursionError:  # (a schema's checks and references are followed by recursion)
+        raise ConfigError(f"schema {name} nests its keywords too deep to check") from None
+
+
+def _validator(schema: Any, name: Path | str, configured: bool) -> Draft202012Validator:
+    """`validator`'s work on the loaded schema."""
     # jsonschema is imported here, by the one function that needs it: formatting entries
     # or reading the schema's key order never pays for it.
     from jsonschema import Draft202012Validator, FormatChecker, validators
@@ -112,10 +122,8 @@ def validator(path: Path | None = None) -> Draft202012Validator:
     from referencing.exceptions import Unresolvable
     from referencing.jsonschema import DRAFT202012
 
-    schema = load_schema(path)
-    name = path or SCHEMA_FILE
     try:
-        if path is not None:  # the bundled schema is entrykit's own, checked by its tests
+        if configured:  # the bundled schema is entrykit's own, checked by its tests
             Draft202012Validator.check_schema(schema)  # (the meta-schema's check: half a second)
     except SchemaError as exc:
         raise ConfigError(f"schema {name} is invalid: {exc.message}") from None

@@ -28,6 +28,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarStri
 from ruamel.yaml.tokens import CommentToken
 
 from entrykit import pointer as jp
+from entrykit.config import MAX_LIMITS
 from entrykit.errors import EntrykitError
 from entrykit.loader import Limits, LoadFailure, file_format, load
 from entrykit.output_safety import escape
@@ -541,7 +542,10 @@ def _check_kept(original: str, formatted: str, schema: Mapping[str, Any]) -> Non
     """FormatError unless `formatted` reads back as the same data as `original` (as lint
     reads entries: YAML 1.2, timestamps as written), holds each of its comments, and
     formats to itself: a layout the round trip gets wrong leaves the file as it is."""
-    before, after = parse_yaml(_LINE_BREAK.sub("\n", original)), parse_yaml(formatted)
+    # (as deep as any configuration allows: the file's own limit was applied when it was read)
+    deepest = MAX_LIMITS["max_nesting"]
+    before = parse_yaml(_LINE_BREAK.sub("\n", original), max_nesting=deepest)
+    after = parse_yaml(formatted, max_nesting=deepest)
     if after.problem is not None or after.data != before.data:
         where = _first_difference(before.data, after.data) if after.problem is None else ""
         what = f"the value at `{where or '/'}`" if after.problem is None else "the file into one YAML cannot read"
