@@ -904,6 +904,20 @@ def test_rows_of_one_spec_that_agree_are_merged_field_by_field() -> None:
     assert result.report.conflicts == []
 
 
+def test_an_empty_translation_gives_way_to_a_real_one_in_any_merge_order() -> None:
+    """A merge writes "" for an item no input translated; the next merge takes a real one."""
+    clock, sink = "Lower the widget clock", "Add a heat sink to the widget"
+    a = entry("x/a", "boom", "boom", workarounds=[{"action": clock}, {"action": sink}])
+    b = entry("x/b", "boom", "boom", workarounds=[{"action": sink}], workarounds_zh=["给小部件加装散热片"])
+    c = entry("x/c", "boom", "boom", workarounds=[{"action": clock}], workarounds_zh=["降低小部件的时钟频率"])
+    one_pass = merge.merge_entries(a, [b, c], prefer="into").data
+    first = merge.merge_entries(a, b, prefer="into").data
+    assert first["workarounds_zh"] == ["", "给小部件加装散热片"]
+    second = merge.merge_entries(first, c, prefer="into")
+    assert second.data["workarounds_zh"] == one_pass["workarounds_zh"] == ["降低小部件的时钟频率", "给小部件加装散热片"]
+    assert [d.value for d in second.report.dropped] == []
+
+
 # -- numbers -----------------------------------------------------------------------
 
 

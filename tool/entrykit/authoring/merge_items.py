@@ -383,7 +383,8 @@ def _merge_condition(merger: Merger, name: str, pointer: str, members: list[Memb
 
 def _translations(merger: Merger, name: str, groups: list[list[Member]]) -> None:
     """`<name>_<locale>` lists rebuilt group by group: the translation of the wording kept,
-    else one of another member's wording (named), else an empty string to translate."""
+    else one of another member's wording (named), else an empty string to translate. An
+    empty item is no translation: any member's real one comes first, in any merge order."""
     locales = sorted({k for data in merger.inputs for k in data if k.startswith(name + "_")})
     merger.handled.update(locales)
     for loc in locales:
@@ -397,6 +398,8 @@ def _translations(merger: Merger, name: str, groups: list[list[Member]]) -> None
                 if texts is None or member.index >= len(texts):
                     continue
                 text, label = texts[member.index], merger.labels[member.side]
+                if text is None or isinstance(text, str) and not text.strip():
+                    continue  # no translation: an item left to translate (a merge writes "" so)
                 source = jp.join(loc, member.index)
                 if chosen is None:
                     chosen = text
