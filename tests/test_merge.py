@@ -918,6 +918,26 @@ def test_an_empty_translation_gives_way_to_a_real_one_in_any_merge_order() -> No
     assert [d.value for d in second.report.dropped] == []
 
 
+@pytest.mark.parametrize(
+    ("kept", "absorbed"),
+    [
+        ("(ECONNREFUSED|connection refused)", "(could not|unable to) connect.{0,60}(refused|ECONNREFUSED)"),
+        ("fatal: not a git repository$", "fatal: not a git repository \\(or any of the parent directories\\): \\.git"),
+        ("(?i)out of memory", "CUDA error: (.+) at (\\w+)"),
+    ],
+)
+def test_an_entry_merged_again_adds_nothing_to_the_regex(kept: str, absorbed: str) -> None:
+    """The regex a merge made holds the absorbed one as an alternative of its own: merging
+    that entry again keeps the regex as it is, however hard the two are to compare."""
+    a = entry("x/a", "boom", kept, examples=["ECONNREFUSED", "fatal: not a git repository", "OUT OF MEMORY"])
+    b = entry("x/b", "other", absorbed)
+    once = merge.merge_entries(a, b, prefer="into").data
+    assert once["regex"] != kept  # (the absorbed regex was added)
+    again = merge.merge_entries(once, b, prefer="into")
+    assert again.data["regex"] == once["regex"]
+    assert [c.pointer for c in again.report.conflicts] == []
+
+
 # -- numbers -----------------------------------------------------------------------
 
 

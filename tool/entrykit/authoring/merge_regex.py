@@ -122,14 +122,19 @@ def alternatives_alone(pattern: str | None, flags: int) -> list[str]:
 
 def unvouched(alternatives: Sequence[str], kept: Sequence[str], flags: int, mode: str) -> list[str]:
     """The alternatives the regexes of `kept` are not proven to find every text of: by
-    literal text (`finds_all`), or by their automata read exactly (`others_find_all`: no
-    anchor, lookaround or atomic part in `kept`). A search of the automata that finds no
-    text is no proof where they are read as more than `re` finds, and neither are the
-    messages: `fatal: not a git repository$` finds the message `fatal: not a git
-    repository` but not `fatal: not a git repository (or any of the parent directories)`."""
+    holding it as one of their own outermost alternatives (a regex merged before, merged
+    again), by literal text (`finds_all`), or by their automata read exactly
+    (`others_find_all`: no anchor, lookaround or atomic part in `kept`). A search of the
+    automata that finds no text is no proof where they are read as more than `re` finds,
+    and neither are the messages: `fatal: not a git repository$` finds the message `fatal:
+    not a git repository` but not `fatal: not a git repository (or any of the parent
+    directories)`."""
+    held = {branch for other in kept for branch in alternatives_alone(other, flags)}
     return [
         regex for regex in alternatives
-        if not any(finds_all(other, regex, flags, mode) for other in kept) and not others_find_all(regex, kept, flags, mode)
+        if not (regex in held or f"(?:{scoped(regex)})" in held)
+        and not any(finds_all(other, regex, flags, mode) for other in kept)
+        and not others_find_all(regex, kept, flags, mode)
     ]  # fmt: skip
 
 
