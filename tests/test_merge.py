@@ -441,6 +441,80 @@ def test_comments_survive_and_the_survivor_is_in_fmt_layout(tmp_path: Path, monk
     assert not format_text(text, "yaml").changed
 
 
+def _merged_comments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a: str, b: str, *options: str) -> tuple[str, dict[str, Any]]:
+    """The survivor's text after `merge x/a x/b` of these files, and the report's comments."""
+    root = corpus(tmp_path, {"x/a.yaml": a, "x/b.yaml": b})
+    code, out = run(tmp_path, monkeypatch, "x/a", "x/b", "--report", "json", *options)
+    assert code == ExitCode.CLEAN, out
+    return (root / "x/a.yaml").read_text(encoding="utf-8"), json.JSONDecoder().raw_decode(out)[0]["comments"]
+
+
+_WIDGET = """id: x/{name}
+signature: "FooError: widget {n} exploded"
+regex: "FooError: widget \\\\d+ exploded"
+domain: x
+category: runtime_error
+root_cause: {cause}
+{rest}first_seen: "2020-01-01"
+last_confirmed: "2026-11-01"
+"""
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "options", "comment"),
+    [
+        (  # a version row folded into the other's: its comment would stand beside that one
+            "versions:\n  - version: foo>=2.0  # verified on foo 2.3 only\n    status: active\n"
+            "  - version: bar>=1.0\n    status: active\n",
+            "versions:\n  - version: foo>=1.0\n    status: active\n", ("--prefer", "into"), "# verified on foo 2.3 only",
+        ),
+        (  # a reference dropped as the merged entry's own: the next item would move under its comment
+            "transition_graph:\n  leads_to:\n    - x/b  # seen twice in CI\n    - x/c\n",
+            "transition_graph:\n  leads_to:\n    - x/d\n", ("--prefer", "into"), "# seen twice in CI",
+        ),
+        ("", "", ("--prefer", "other"), "# confirmed by the vendor"),  # the other's root cause chosen
+    ],
+    ids=["version-row", "reference", "root-cause"],
+)
+def test_a_survivor_comment_that_would_stand_beside_another_value_is_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mine: str, theirs: str, options: tuple[str, ...], comment: str
+) -> None:
+    """The survivor's file is rewritten in place: where a value under a comment changes, the
+    comment would vouch for a value it was not written for, so the report lists it."""
+    cause = "The widget overheats.  # confirmed by the vendor" if comment == "# confirmed by the vendor" else "The widget overheats."
+    a = _WIDGET.format(name="a", n=42, cause=cause, rest=mine)
+    b = _WIDGET.format(name="b", n=9, cause="The widget's fan fails.", rest=theirs)
+    if mine.startswith("transition_graph"):
+        (tmp_path / "entries" / "x").mkdir(parents=True, exist_ok=True)
+        for name, n in (("c", 7), ("d", 5)):
+            other = _WIDGET.format(name=name, n=n, cause="Other.", rest="")
+            (tmp_path / "entries" / "x" / f"{name}.yaml").write_text(other, encoding="utf-8")
+    _, report = _merged_comments(tmp_path, monkeypatch, a, b, *options)
+    listed = [c for c in report["listed"] if c["input"] == "x/a"]
+    assert [c["text"] for c in listed] == [comment]  # (gone with its value, or beside another: "check it")
+
+
+def test_an_absorbed_comment_is_kept_though_the_survivor_has_the_same_words_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sink = "  - action: Add a heat sink to the widget\n    success_rate: 0.9  # unverified\n"
+    a = _WIDGET.format(name="a", n=42, cause="The widget overheats.", rest=f"workarounds:\n{sink}")
+    flash = "  - action: Flash the widget firmware to 2.1\n    success_rate: 0.95  # unverified\n"
+    b = _WIDGET.format(name="b", n=9, cause="The widget overheats.", rest=f"workarounds:\n{sink}{flash}")
+    text, report = _merged_comments(tmp_path, monkeypatch, a, b, "--prefer", "into")
+    assert text.count("# unverified") == 2
+    assert [(c["text"], c["above"]) for c in report["kept"]] == [("# unverified", "/workarounds/0/success_rate"), ("# unverified", "/workarounds/1/success_rate")]
+
+
+def test_a_comment_after_a_block_scalar_header_is_carried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    how = "  - action: Flash the widget firmware\n    how: |  # only tested on rev C boards\n      widgetctl flash\n"
+    a = _WIDGET.format(name="a", n=42, cause="The widget overheats.", rest="")
+    b = _WIDGET.format(name="b", n=9, cause="The widget overheats.", rest=f"workarounds:\n{how}")
+    text, report = _merged_comments(tmp_path, monkeypatch, a, b, "--prefer", "into")
+    assert "# only tested on rev C boards" in text
+    assert [c["above"] for c in report["kept"] if c["text"] == "# only tested on rev C boards"] == ["/workarounds/0/how"]
+
+
 @pytest.mark.parametrize("newline", ["\r", "\r\n"])
 @pytest.mark.parametrize("survivor_too", [False, True])
 def test_comments_of_a_file_whose_lines_end_otherwise_are_read_as_lint_reads_them(

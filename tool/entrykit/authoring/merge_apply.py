@@ -334,10 +334,44 @@ def _survivor_text(survivor: Entry, others: Sequence[Entry], result: MergeResult
             outcome.lost.append((label, comment, "it did not survive the layout"))
     outcome.carried = carried
     if survivor.fmt == "yaml":
-        for comment in comments(survivor.text):
-            if comment.text not in final:
-                outcome.lost.append((labels[0], comment, "the value it belongs to is not in the merged entry"))
+        outcome.lost += _own_comments_astray(survivor, text, result, targets)
     return text, outcome
+
+
+def _changed_under(pointer: str, survivor: Entry, beside: str, result: MergeResult) -> bool:
+    """Whether the value a comment stands beside now differs from the one it was written for:
+    a text or number, or a list item (a row, a workaround), not a whole field's list or table,
+    which a merge adds to."""
+    written_for = jp.resolve(survivor.data, pointer, None)
+    item = jp.split(pointer)[-1].isdigit()
+    if isinstance(written_for, (dict, list)) and not item:
+        return False
+    return bool(jp.resolve(result.data, beside, None) != written_for)
+
+
+def _own_comments_astray(
+    survivor: Entry, text: str, result: MergeResult, targets: _Targets
+) -> list[tuple[str, Comment, str]]:
+    """The survivor's comments the merged text does not keep beside the value they were
+    written for: gone with their value, or (the file is rewritten in place, and a list or
+    a value changed under them) now beside a value they were not written for."""
+    label = result.labels[0]
+    now: dict[str, list[Comment]] = {}
+    for comment in comments(text):
+        now.setdefault(comment.text, []).append(comment)
+    astray = []
+    for comment in comments(survivor.text):
+        found = now.get(comment.text)
+        if not found:
+            astray.append((label, comment, "the value it belongs to is not in the merged entry"))
+            continue
+        there = found.pop(0)
+        if comment.pointer is None:
+            continue
+        beside = there.pointer
+        if beside is None or beside != targets(label, comment.pointer) or _changed_under(comment.pointer, survivor, beside, result):
+            astray.append((label, comment, f"it now stands beside `{beside}`, which does not hold the value it was written for: check it"))
+    return astray
 
 
 def plan_merge(

@@ -3,7 +3,8 @@
 A full-line comment belongs to the value on the next line with content (the line a
 suppression comment applies to); an end-of-line comment to the value on its line;
 comments above the first field to the file. An absorbed file's comment moves to where
-its value went in the merged entry (one line above it), if that value survived; the
+its value went in the merged entry (one line above it), unless the survivor has the same
+comment beside that value already, if that value survived; the
 others are listed in the report, and so is a file-wide suppression (`# entrykit:
 disable-file=...`), which would silence the survivor's findings too, and a suppression
 whose value went into one the survivor already had (the merged regex, an item merged
@@ -75,12 +76,21 @@ def line_owners(text: str) -> dict[int, str]:
     return owners
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _scalar_spans(text: str) -> list[tuple[int, int]]:
+    """Where each scalar's text is. A block scalar's starts on the line after its header
+    (`|`, `>`, their indicators), where a comment may follow the header."""
     spans = []
     for _, node, key in _nodes(text):
         for part in (node, key):
             if isinstance(part, yaml.ScalarNode):
-                spans.append((part.start_mark.index, part.end_mark.index))
+                start = part.start_mark.index
+                if part.style in ("|", ">"):
+                    header = _LINE_END.search(text, start)
+                    start = header.end() if header is not None else part.end_mark.index
+                spans.append((start, part.end_mark.index))
     return sorted(spans)
 
 
@@ -175,20 +185,20 @@ def carry_comments(
     went. `inputs` are (label, text, format) with the survivor first; `target(label,
     pointer)` is where that input's value is in the merged entry, or None if it is not."""
     outcome = CommentOutcome([], [])
-    have = {c.text for c in comments(survivor_text)}
+    have = {(c.text, c.pointer) for c in comments(survivor_text)}  # (a comment already beside its value)
     survivors_own = {pointer for pointer, _, _ in _nodes(inputs[0][1])}  # (its values before the merge)
     placed: list[tuple[str | None, str]] = []
     for label, text, fmt in inputs[1:]:
         if fmt != "yaml":
             continue
         for comment in comments(text):
-            if comment.text in have:
-                outcome.carried.append((label, comment, comment.pointer))
+            where = None if comment.pointer is None else target(label, comment.pointer)
+            if (comment.text, where) in have:
+                outcome.carried.append((label, comment, where))
                 continue
             if is_file_wide(comment.text):
                 outcome.lost.append((label, comment, "a suppression of the absorbed file: it would hide the merged entry's own findings"))
                 continue
-            where = None if comment.pointer is None else target(label, comment.pointer)
             if comment.pointer is not None and where is None:
                 outcome.lost.append((label, comment, "the value it belongs to is not in the merged entry"))
                 continue
@@ -197,6 +207,6 @@ def carry_comments(
                 outcome.lost.append((label, comment, why))
                 continue
             placed.append((where, comment.text))
-            have.add(comment.text)
+            have.add((comment.text, where))
             outcome.carried.append((label, comment, where))
     return (insert_comments(survivor_text, placed) if placed else survivor_text), outcome
