@@ -283,3 +283,42 @@ def test_recovery_keeps_a_made_folder_that_holds_other_files_or_was_made_again(t
     outcomes = journal.recover()
     assert [o.removed_folders for o in outcomes if o.files] == [[]]
     assert deeper.is_dir() and (new / "mine.yaml").read_text(encoding="utf-8") == "kept\n"
+
+
+def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program writes a file between the command's read and its write (an editor, a
+    teammate's script): the change is refused whole, before or while it is made."""
+    from entrykit import writing
+
+    first, second, gone = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.yaml"
+    for path in (first, second, gone):
+        path.write_text(f"old {path.stem}\n", encoding="utf-8")
+    read = {path: f"old {path.stem}\n" for path in (first, second, gone)}
+    second.write_text("old b\nedited meanwhile\n", encoding="utf-8")
+    with pytest.raises(WriteRefused, match="changed since it was read"):
+        write_files({first: "new a\n", second: "new b\n"}, delete=[gone], within=tmp_path, read=read)
+    assert second.read_text(encoding="utf-8") == "old b\nedited meanwhile\n"
+    assert first.read_text(encoding="utf-8") == "old a\n" and gone.exists()
+    second.write_text("old b\n", encoding="utf-8")
+    stage = writing._stage
+
+    def stage_then_edit(path: Path, data: bytes, mode: int, journal: object = None) -> Path:
+        staged = stage(path, data, mode, journal)  # type: ignore[arg-type]
+        if path == second:  # (after the check before anything is written)
+            with gone.open("a", encoding="utf-8") as stream:
+                stream.write("a line a teammate added\n")
+        return staged
+
+    monkeypatch.setattr(writing, "_stage", stage_then_edit)
+    with pytest.raises(WriteRefused, match="c.yaml` changed since it was read"):
+        write_files({first: "new a\n", second: "new b\n"}, delete=[gone], within=tmp_path, read=read)
+    assert [p.read_text(encoding="utf-8") for p in (first, second)] == ["old a\n", "old b\n"]  # rolled back
+    assert gone.read_text(encoding="utf-8") == "old c\na line a teammate added\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml", "c.yaml"]
+
+
+def test_a_byte_order_mark_is_no_change(tmp_path: Path) -> None:
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"\xef\xbb\xbfold\n")
+    write_files({target: "new\n"}, within=tmp_path, read={target: "old\n"})
+    assert target.read_text(encoding="utf-8") == "new\n"

@@ -133,8 +133,14 @@ def write_files(
     within: Scope,
     overwrite: bool = True,
     encoding: str = "utf-8",
+    read: Mapping[Path, str] | None = None,
 ) -> None:
     """Write every text and delete every file in `delete` as one change: all or nothing.
+
+    `read`: the text files held when the command read them (as entries are read: UTF-8, a
+    BOM left out). A file that holds anything else when it is about to be replaced or
+    deleted was changed by someone else meanwhile: WriteRefused, and nothing is written
+    (checked before anything is, and again just before each file is replaced).
 
     Every caller says where its writes belong (`within`: None only for files a user named
     outside any project). Refused before anything is touched: a path that leaves the
@@ -148,6 +154,8 @@ def write_files(
     command undoes them (`journal.recover`). The kept-aside files are removed last.
     """
     targets, doomed = _checked_targets(texts, delete, overwrite=overwrite, encoding=encoding, within=within)
+    as_read = {_target(path): text.encode("utf-8") for path, text in (read or {}).items()}
+    _check_as_read(as_read)
     folders = _folders_to_make(targets)
     change = _Change(
         Journal.begin(  # absolute: the next command may run elsewhere
@@ -156,6 +164,7 @@ def write_files(
             [os.path.abspath(folder) for folder in folders],
         ),
         folders,
+        as_read,
     )
     try:
         change.stage(targets)
@@ -188,8 +197,9 @@ class _Change:
     target, and, for each target replaced or deleted so far, its old content set aside
     (None for a file that is new)."""
 
-    def __init__(self, journal: Journal | None, made: list[Path]) -> None:
+    def __init__(self, journal: Journal | None, made: list[Path], as_read: Mapping[Path, bytes]) -> None:
         self.journal = journal
+        self.as_read = as_read
         self.staged: dict[Path, Path] = {}
         self.undo: list[tuple[Path, Path | None]] = []
         self.made = made  # folders staging creates, outermost first
@@ -211,10 +221,12 @@ class _Change:
                 self.undo.append((path, None))
                 _create(temp, path)
                 continue
+            _check_as_read(self.as_read, path)
             aside = _aside(path, journal=self.journal) if path.exists() else None
             self.undo.append((path, aside))
             os.replace(temp, path)
         for path in doomed:
+            _check_as_read(self.as_read, path)
             aside = _aside(path, link=False, journal=self.journal)
             self.undo.append((path, aside))
         if self.journal is not None:
@@ -288,6 +300,28 @@ def _aside(path: Path, link: bool = True, journal: Journal | None = None) -> Pat
         aside.unlink(missing_ok=True)
         raise
     return aside
+
+
+def _check_as_read(as_read: Mapping[Path, bytes], only: Path | None = None) -> None:
+    """WriteRefused for a file that no longer holds the bytes the command read (`only`: that
+    file alone, if it was read)."""
+    for path, data in as_read.items() if only is None else [(only, as_read.get(only))]:
+        if data is not None and _held(path, len(data)) != data:
+            raise WriteRefused(f"`{path}` changed since it was read (another program wrote it); nothing was written")
+
+
+def _held(path: Path, most: int) -> bytes | None:
+    """A regular file's bytes, a UTF-8 BOM left out, read up to one byte more than `most`
+    (never waiting on a pipe put in its place); None if it is gone or no regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = stream.read(most + 4)
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def _create(temp: Path, path: Path) -> None:

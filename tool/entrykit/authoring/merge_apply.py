@@ -513,4 +513,5 @@ def apply_plan(plan: MergePlan, within: Path) -> None:
     files, as one change, inside the corpus root `within`: if any step fails, every file
     is as it was before."""
     order = [p for p in plan.texts if p != plan.survivor.abspath] + [plan.survivor.abspath]
-    write_files({path: plan.texts[path] for path in order}, delete=plan.delete, within=within)
+    read = {e.abspath: e.text for e in [plan.survivor, *plan.others, *plan.rewritten]}
+    write_files({path: plan.texts[path] for path in order}, delete=plan.delete, within=within, read=read)

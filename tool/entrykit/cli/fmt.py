@@ -72,6 +72,7 @@ def fmt_command(
             return
     changed: list[str] = []
     texts: dict[Path, str] = {}
+    read: dict[Path, str] = {}  # what each file held when it was read
     failed = 0
     files = _entry_files(paths, config)
     with Progress.on_stderr(quiet) as progress:
@@ -97,7 +98,8 @@ def fmt_command(
             elif not show_diff:
                 assert result.formatted is not None
                 texts[path] = result.formatted
-    _write(texts, paths, config)
+                read[path] = result.original
+    _write(texts, read, paths, config)
     if not quiet:
         click.echo(_summary(len(changed), len(files) - len(changed) - failed, failed, check or show_diff) + ".", err=True)
     if failed:
@@ -106,10 +108,10 @@ def fmt_command(
         click.get_current_context().exit(int(ExitCode.FINDINGS))
 
 
-def _write(texts: dict[Path, str], paths: tuple[Path, ...], config: Config) -> None:
-    """Write every reformatted file or none, and name each."""
+def _write(texts: dict[Path, str], read: dict[Path, str], paths: tuple[Path, ...], config: Config) -> None:
+    """Write every reformatted file or none (none if one changed since it was read), and name each."""
     try:
-        write_files(texts, within=write_scope(paths, config))
+        write_files(texts, within=write_scope(paths, config), read=read)
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     except EntrykitError as exc:

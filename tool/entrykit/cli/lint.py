@@ -224,7 +224,9 @@ def _fix(
             click.echo(escape_lines(fixed.diff()), nl=False)
         click.get_current_context().exit(int(ExitCode.FINDINGS if fixed.changed else ExitCode.CLEAN))
     try:
-        write_files({path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config))
+        write_files(
+            {path: fixed.texts[path] for path in fixed.changed}, within=write_scope(paths, config), read=fixed.originals
+        )
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     if not quiet:
@@ -361,7 +363,7 @@ def _add_suppressions(
                 continue
     edits = plan_suppressions(diagnostics, files)
     try:
-        write_files(edits.texts, within=scope)
+        write_files(edits.texts, within=scope, read={path: text for path, text in files.values()})
     except OSError as exc:
         raise CommandError(f"{write_failure(exc)}; no file was changed") from None
     for shown, line, why in edits.skipped:
