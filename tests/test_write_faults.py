@@ -227,6 +227,7 @@ def test_a_hard_kill_between_temp_write_and_rename_keeps_the_originals(tmp_path:
     work = tmp_path / "work"
     before = _fresh(work, scenario)
     folders = _folders(work)
+    _private_folder_made()  # (its files are made by a hard link too, once per user)
     script = (
         "import os, sys\n"
         "from entrykit.cli import main\n"
