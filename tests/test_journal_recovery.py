@@ -167,3 +167,29 @@ def test_main_warns_when_the_journal_would_lie_in_the_work_tree(tmp_path: Path) 
     )
     assert proc.returncode == 0
     assert "not keeping a journal of writes" in proc.stderr and str(project) in proc.stderr
+
+
+def test_a_change_of_several_files_without_a_journal_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private folder others may write is no place for the journal: the change still runs,
+    and the command says that a kill midway could not be rolled back (one file: nothing to say)."""
+    from entrykit.writing import UnjournaledWrite
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    monkeypatch.setenv(private_folder.ENV_VAR, str(shared))
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    with pytest.warns(UnjournaledWrite, match="changing 2 files without a journal .*may be written by other users"):
+        write_files({first: "a\n", second: "b\n"}, within=tmp_path)
+    assert (first.read_text(encoding="utf-8"), second.read_text(encoding="utf-8")) == ("a\n", "b\n")
+    project = tmp_path / "project"
+    (project / "entries" / "git").mkdir(parents=True)
+    (project / "entrykit.toml").write_text('root = "entries"\n', encoding="utf-8")
+    for name in ("a", "b"):
+        (project / "entries" / "git" / f"{name}.yaml").write_text(f'signature:    "{name}"\nid: git/{name}\n', encoding="utf-8")
+    env = {**os.environ, private_folder.ENV_VAR: str(shared)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "entrykit", "fmt"], cwd=project, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("entrykit: warning: changing 2 files without a journal") == 1, proc.stderr

@@ -186,6 +186,23 @@ def _tag(key: bytes, change: str, body: bytes) -> bytes:
     return hashlib.blake2b(change.encode() + b"\0" + body, key=key, digest_size=32, person=b"entrykit-journal").digest()
 
 
+def why_none() -> str:
+    """Why `Journal.begin` keeps no journal here (said when a change of several files runs without one)."""
+    if fcntl is None:
+        return "this platform has no file locks"
+    where, _ = location(None)
+    inside = inside_kept_out(where)
+    if inside is not None:
+        return f"its folder `{where}` is inside the git work tree `{inside}`"
+    try:
+        top = open_folder(where)
+        secret_key(top)
+        top.close()
+    except Unusable as exc:
+        return f"its folder `{where}` cannot be used: {exc}"
+    return f"its folder `{where}` cannot be written"
+
+
 def _journal_folder(create: bool) -> tuple[Folder, bytes] | None:
     if fcntl is None:
         return None

@@ -17,11 +17,17 @@ import os
 import shutil
 import stat
 import tempfile
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from entrykit.errors import EntrykitError
-from entrykit.journal import Journal, Step, file_identity, short_name
+from entrykit.journal import Journal, Step, file_identity, short_name, why_none
+
+
+class UnjournaledWrite(UserWarning):
+    """A change of several files made without a journal: if the process is killed midway, no
+    later command can roll it back (the command line says so; see `journal.why_none`)."""
 
 
 class WriteRefused(EntrykitError):
@@ -157,15 +163,20 @@ def write_files(
     as_read = {_target(path): text.encode("utf-8") for path, text in (read or {}).items()}
     _check_as_read(as_read)
     folders = _folders_to_make(targets)
-    change = _Change(
-        Journal.begin(  # absolute: the next command may run elsewhere
-            [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
-            + [Step(os.path.abspath(path), deleting=True) for path in doomed],
-            [os.path.abspath(folder) for folder in folders],
-        ),
-        folders,
-        as_read,
+    journal = Journal.begin(  # absolute: the next command may run elsewhere
+        [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
+        + [Step(os.path.abspath(path), deleting=True) for path in doomed],
+        [os.path.abspath(folder) for folder in folders],
     )
+    if journal is None and len(targets) + len(doomed) > 1:
+        warnings.warn(
+            UnjournaledWrite(
+                f"changing {len(targets) + len(doomed)} files without a journal ({why_none()}): if this run is "
+                "killed midway, no later command can roll the change back"
+            ),
+            stacklevel=2,
+        )
+    change = _Change(journal, folders, as_read)
     try:
         change.stage(targets)
         change.replace(doomed, overwrite=overwrite)

@@ -15,6 +15,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -185,6 +186,7 @@ def main() -> None:
     stand_in_for_closed()
     write_utf8()
     quiet_regex_syntax_warnings()
+    say_unjournaled_writes()
     try:
         recover_interrupted_writes()
         cli.main(prog_name="entrykit")
@@ -200,6 +202,25 @@ def main() -> None:
         if os.environ.get("ENTRYKIT_DEBUG"):
             raise
         sys.exit(ExitCode.ERROR)
+
+
+def say_unjournaled_writes() -> None:
+    """A change of several files made without a journal (`writing.UnjournaledWrite`) is one
+    `entrykit: warning:` line, whatever `-W` says; other warnings are Python's to show."""
+    from entrykit.writing import UnjournaledWrite
+
+    shown_before = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, UnjournaledWrite):
+            from entrykit.output_safety import escape
+
+            click.echo(f"entrykit: warning: {escape(str(message))}", err=True)
+        else:
+            shown_before(message, category, *args, **kwargs)
+
+    warnings.filterwarnings("always", category=UnjournaledWrite)
+    warnings.showwarning = show
 
 
 def quiet_regex_syntax_warnings() -> None:
