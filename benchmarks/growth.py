@@ -82,6 +82,7 @@ from typing import Any
 import yaml
 
 from entrykit.config import MAX_LIMITS, Config, from_table
+from entrykit.globs import GLOBS_LIMIT
 
 REPO = Path(__file__).resolve().parents[1]
 BASE_FILE = REPO / "entries" / "python" / "modulenotfounderror.yaml"
@@ -320,7 +321,12 @@ def _glossary(n: int) -> dict[str, Any]:
 def config_cases(base: dict[str, Any], size: int, factor: int) -> Iterator[Case]:
     items = max(1, size // 12)
     tables: dict[str, Callable[[int], dict[str, Any]]] = {
-        "per-file-ignores patterns": lambda n: {"per_file_ignores": {f"python/x{i}-*.yaml": ["ET205"] for i in range(n)}},
+        # (past the most globs a setting may hold, the globs grow longer instead)
+        "per-file-ignores patterns": lambda n: {
+            "per_file_ignores": {
+                f"python/x{i}-{'a' * (n // GLOBS_LIMIT)}*.yaml": ["ET205"] for i in range(min(n, GLOBS_LIMIT))
+            }
+        },
         "a per-file-ignores glob of '['": lambda n: {"per_file_ignores": {"[" * (n * 12): ["ET205"]}},
         "a per-file-ignores glob of '*a'": lambda n: {"per_file_ignores": {"*a" * (n * 6) + "*b": ["ET205"]}},
         "ignore prefixes": lambda n: {"ignore": ["ET20"] * n},

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from entrykit.config import Config, from_table
 from entrykit.errors import ConfigError
-from entrykit.globs import MASKED_GLOBS_LIMIT, GlobSet
+from entrykit.globs import GLOBS_LIMIT, GlobSet
 
 _GLOBS = st.text(st.sampled_from("[]!-ab*?/."), max_size=10)
 _TEXTS = st.text(st.sampled_from("[]!-ab/."), max_size=6)
@@ -97,9 +97,17 @@ def test_a_set_is_copied_as_its_globs() -> None:
 
 
 def test_an_allow_list_longer_than_a_mask_holds_is_refused(tmp_path: Path) -> None:
-    at_limit = [f"pip/{i}*" for i in range(MASKED_GLOBS_LIMIT)]
+    at_limit = [f"pip/{i}*" for i in range(GLOBS_LIMIT)]
     config = from_table({"dupes": {"allow": at_limit}}, tmp_path)
     assert config.settings["dupes"]["allow"] == at_limit
-    with pytest.raises(ConfigError, match=re.escape(f"holds {MASKED_GLOBS_LIMIT + 1:,} patterns, more than the {MASKED_GLOBS_LIMIT:,} it may hold")):
+    with pytest.raises(ConfigError, match=re.escape(f"holds {GLOBS_LIMIT + 1:,} patterns, more than the {GLOBS_LIMIT:,} it may hold")):
         from_table({"dupes": {"allow": [*at_limit, "x*"]}}, tmp_path)
 
+
+
+def test_per_file_ignores_of_more_globs_than_a_setting_may_hold_are_refused(tmp_path: Path) -> None:
+    """Each file's path is tried against every glob: their number is bounded, as `dupes.allow`'s."""
+    at_limit = {f"*q{i}*": ["ET6"] for i in range(GLOBS_LIMIT)}
+    assert len(from_table({"per-file-ignores": at_limit}, tmp_path).per_file_ignores) == GLOBS_LIMIT
+    with pytest.raises(ConfigError, match=re.escape(f"holds {GLOBS_LIMIT + 1:,} patterns, more than the {GLOBS_LIMIT:,} it may hold")):
+        from_table({"per-file-ignores": {**at_limit, "x*": ["ET6"]}}, tmp_path)

@@ -9,7 +9,7 @@ from pathlib import Path
 import entrykit.rules  # noqa: F401  (registers the rules)
 from entrykit import registry
 from entrykit.config import from_table
-from entrykit.globs import MASKED_GLOBS_LIMIT
+from entrykit.globs import GLOBS_LIMIT
 from entrykit.registry import Option
 
 from .conftest import lint_corpus
@@ -26,7 +26,7 @@ def test_the_set_settings_are_read_once_each(tmp_path: Path) -> None:
     table = {
         "translation": {"required": ["ko", "ja", "ko"], "fields": ["signature", "signature"]},
         "regex": {"flags": ["IGNORECASE", "IGNORECASE"], "portable_to": ["re2", "re2"]},
-        "dupes": {"allow": ["pip/*"] * (MASKED_GLOBS_LIMIT + 1)},
+        "dupes": {"allow": ["pip/*"] * (GLOBS_LIMIT + 1)},
         "rules": {"ET305": {"kinds": ["path", "path"]}},
     }
     config = from_table(table, tmp_path)

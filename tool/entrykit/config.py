@@ -21,7 +21,7 @@ from typing import Any
 
 from entrykit.diagnostic import Severity
 from entrykit.errors import ConfigError
-from entrykit.globs import GlobSet
+from entrykit.globs import GLOBS_LIMIT, GlobSet
 from entrykit.loader import DEFAULT_MAX_FILE_BYTES, Limits, read_small_file, refused
 from entrykit.parsing import DEFAULT_MAX_ALIASES, DEFAULT_MAX_NESTING
 from entrykit.paths import shown
@@ -386,6 +386,10 @@ def _per_file_ignores(flat: Mapping[str, Any], prefix: str) -> tuple[tuple[str, 
     table = flat.get("per_file_ignores", {})
     if not isinstance(table, Mapping):
         raise ConfigError(f"`{_key(prefix, 'per-file-ignores')}` must be a table of glob = [codes]")
+    if len(table) > GLOBS_LIMIT:
+        raise ConfigError(
+            f"`{_key(prefix, 'per-file-ignores')}` holds {len(table):,} patterns, more than the {GLOBS_LIMIT:,} it may hold"
+        )
     return tuple(
         (pattern, _written_codes(codes, f"`{_key(prefix, 'per-file-ignores.' + pattern)}`"))
         for pattern, codes in table.items()

@@ -10,9 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 _WILDCARDS = re.compile(r"[*?\[]")
-# The most globs a set whose `mask` is asked for may hold (`dupes.allow`): a mask tries each
-# glob in Python once some glob matches, and a text may be matched by every one.
-MASKED_GLOBS_LIMIT = 1024
+# The most globs one setting may hold (`per-file-ignores`, `dupes.allow`): a set's one regex
+# tries each glob at each place of a path or id, and a mask tries each glob in Python once
+# some glob matches, so a setting a pull request writes costs at most this many per file.
+GLOBS_LIMIT = 1024
 
 
 @lru_cache(maxsize=1024)
@@ -87,7 +88,7 @@ class GlobSet:
     def mask(self, text: str) -> int:
         """The globs that match `text`, as bits (bit i: `globs[i]`), kept per text.
 
-        For sets of at most `MASKED_GLOBS_LIMIT` globs: a text matched by some glob with
+        For sets of at most `GLOBS_LIMIT` globs: a text matched by some glob with
         wildcards is tried against each of them."""
         known = self._masks.get(text)
         if known is None:

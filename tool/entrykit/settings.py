@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from entrykit.deferred import deferred
-from entrykit.globs import MASKED_GLOBS_LIMIT
+from entrykit.globs import GLOBS_LIMIT
 from entrykit.regex.compiling import FLAG_NAMES, MODES
 from entrykit.regex.runner import DEFAULT_TIMEOUT_MS
 from entrykit.registry import Option, Section
@@ -44,9 +44,9 @@ def _check_vocabularies(value: Any, where: str) -> None:
 
 
 def _check_allow(value: Any, where: str) -> None:
-    """At most `MASKED_GLOBS_LIMIT` patterns: an id that one of them matches is tried against each."""
-    if len(value) > MASKED_GLOBS_LIMIT:
-        raise ValueError(f"`{where}` holds {len(value):,} patterns, more than the {MASKED_GLOBS_LIMIT:,} it may hold")
+    """At most `GLOBS_LIMIT` patterns: an id that one of them matches is tried against each."""
+    if len(value) > GLOBS_LIMIT:
+        raise ValueError(f"`{where}` holds {len(value):,} patterns, more than the {GLOBS_LIMIT:,} it may hold")
 
 
 def _check_glossary(value: Any, where: str) -> None:
@@ -82,7 +82,7 @@ _DECLARED = (
                 [],
                 "Id patterns (`*` globs) of intentional families: pairs whose two ids match one pattern are "
                 "not reported, unless their signatures are one once normalised (a lookup cannot tell them "
-                f"apart). At most {MASKED_GLOBS_LIMIT:,} patterns.",
+                f"apart). At most {GLOBS_LIMIT:,} patterns.",
                 list,
                 items=str,
                 validate=_check_allow,
