@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.translation import locales
-from entrykit.translation.translated_fields import Settings
+from entrykit.translation import locales, translated_fields
+from entrykit.translation.translated_fields import Key, Pair, Settings, lost_tokens
 
 from .conftest import lint_corpus
 from .hostile import entry_text
@@ -70,3 +71,17 @@ def test_a_glossary_of_thousands_of_terms_goes_through_lint(tmp_path: Path) -> N
     result = lint_corpus(tmp_path, {"pip/x.yaml": entry_text("pip/x", root_cause=source, root_cause_zh=translation)}, table)
     lost = [d.message for d in result.diagnostics if d.code == "ET305"]
     assert lost == [f"`root_cause_zh` lacks `term_{count - 1}` from the source"]
+
+
+def _pair(source: str, text: str) -> Pair:
+    return Pair(Key("signature_zh", "signature", "zh"), None, "/signature_zh", "/signature", source, text)
+
+
+def test_the_glossary_is_read_within_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget of characters read, a token whose accepted translations were not all
+    looked for counts as lost: the work is bounded, and the same on every machine."""
+    glossary = Settings(glossary=(("zh", (("HEAD", ("甲", "乙", "头指针")),)),))
+    pair = _pair("detached `HEAD`", "分离的头指针")
+    assert lost_tokens(pair, None, glossary) == []
+    monkeypatch.setattr(translated_fields, "GLOSSARY_READ_BUDGET", 2 * len("分离的头指针"))
+    assert [t.text for t in lost_tokens(pair, None, glossary)] == ["HEAD"]
