@@ -193,3 +193,24 @@ def test_a_change_of_several_files_without_a_journal_says_so(tmp_path: Path, mon
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("entrykit: warning: changing 2 files without a journal") == 1, proc.stderr
+
+
+def test_what_a_change_killed_before_its_first_record_left_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lock and a half-written record of a change whose process is gone are removed by the
+    next recovery; those of a change still at work stay."""
+    monkeypatch.setenv(private_folder.ENV_VAR, str(tmp_path / "cache"))
+    top = private_folder.open_folder(tmp_path / "cache")
+    private_folder.secret_key(top)
+    folder = top.folder(journal.FOLDER, create=True)
+    assert folder is not None
+    dead, alive = "0123456789abcdef", "fedcba9876543210"
+    folder.create(f"{dead}.lock", b"")
+    folder.create(f".{dead}.journal.00aa11bb22cc.tmp", b"half a record")
+    held = folder.lock(f"{alive}.lock")
+    folder.create(f".{alive}.journal.33dd44ee55ff.tmp", b"being written")
+    assert journal.recover() == []
+    assert sorted(folder.files()) == [f".{alive}.journal.33dd44ee55ff.tmp", f"{alive}.lock"]
+    assert held is not None
+    folder.unlock(held)
+    folder.close()
+    top.close()

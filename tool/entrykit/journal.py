@@ -34,7 +34,6 @@ from entrykit.private_folder import Folder, Unusable, location, open_folder, sec
 
 FOLDER = "journal"
 _MAX_RECORD = 64 << 20
-_ID = re.compile(r"[0-9a-f]{16}")
 NAME_BYTES = 200  # of a file's name in its temporary names: the rest fits any file system
 _NAME_DIGEST = 8  # bytes of the digest that tells apart long names cut alike
 _kept_out_of: tuple[Path, ...] = ()  # real paths: see `keep_out_of`
@@ -337,10 +336,11 @@ def recover() -> list[Outcome]:
     folder, key = journal_folder
     outcomes = []
     with folder:
-        changes = [n.removesuffix(".journal") for n in folder.files() if n.endswith(".journal")]
+        names = sorted(folder.files())
+        # a change's record, its lock, and what a write of its record left (a process killed
+        # before its first record, or while it rewrote it, leaves those alone)
+        changes = sorted({found.group(1) for name in names if (found := _OF_CHANGE.fullmatch(name))})
         for change in changes:
-            if not _ID.fullmatch(change):
-                continue
             lock_fd = folder.lock(f"{change}.lock")
             if lock_fd is None:  # its process is still at work
                 continue
@@ -350,7 +350,13 @@ def recover() -> list[Outcome]:
                 if record is not None:
                     outcomes.append(_roll_back(change, record))
                 folder.remove(f"{change}.journal")
+                for name in names:
+                    if name.startswith(f".{change}.journal.") and name.endswith(".tmp"):
+                        folder.remove(name)
                 folder.remove(f"{change}.lock")
             finally:
                 folder.unlock(lock_fd)
     return outcomes
+
+
+_OF_CHANGE = re.compile(r"\.?([0-9a-f]{16})\.(?:journal|lock|journal\.[0-9a-f]+\.tmp)")
