@@ -12,7 +12,8 @@ reads an already imported `--entries` folder; skipped when neither is there) and
 - the pairs of one entry's own actions that read alike across entries but not within one
   (`SAME_ACTION` <= score < `SAME_ACTION_IN_ENTRY`), to judge by reading: a merge must not
   fold them;
-- for each pair `entrykit dupes` lists, merged both ways with the corpus's lookup
+- for each pair `entrykit dupes` lists, and for `--random` pairs of unrelated entries
+  (seeded: the same pairs every run), merged both ways with the corpus's lookup
   (IGNORECASE, search) and `--prefer into`/`other`: the signatures and examples either
   input's regex matched (as lookups run it, `merge_regex.matched`) that the merged regex
   misses, and whether merging the absorbed entry into the result again changes anything
@@ -27,6 +28,7 @@ import argparse
 import copy
 import itertools
 import json
+import random
 import re
 import subprocess
 import sys
@@ -89,7 +91,7 @@ def _found(pattern: Any, texts: list[str]) -> set[int]:
     return found or set()
 
 
-def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]]) -> None:
+def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]], what: str) -> None:
     counts: Counter[str] = Counter()
     for a_path, b_path in pairs:
         for prefer, (survivor, other) in (("into", (a_path, b_path)), ("other", (b_path, a_path))):
@@ -105,13 +107,25 @@ def pair_merges(entries: dict[str, dict[str, Any]], pairs: list[tuple[str, str]]
             counts["merges the absorbed entry changes again"] += bool(changed)
             for text in missed:
                 print(f"   {survivor} + {other}: misses {text[:120]!r}")
-    print(f"{len(pairs)} near-duplicate pairs (entrykit dupes), merged both ways: {dict(sorted(counts.items()))}")
+            if changed:
+                print(f"   {survivor} + {other}: merged again, changes {sorted(changed)}")
+    print(f"{len(pairs)} {what}, merged both ways: {dict(sorted(counts.items()))}")
+
+
+def _random_pairs(names: list[str], count: int) -> list[tuple[str, str]]:
+    """`count` distinct pairs of entries, drawn with seed 7 (the same pairs every run)."""
+    draw, chosen = random.Random(7), dict[tuple[str, str], None]()
+    while len(chosen) < min(count, len(names) * (len(names) - 1) // 2):
+        first, second = sorted(draw.sample(names, 2))  # (each pair is merged both ways)
+        chosen[(first, second)] = None
+    return list(chosen)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--canons", type=Path, default=CANONS)
     parser.add_argument("--entries", type=Path, help="an imported corpus root (its project folder holds the configuration)")
+    parser.add_argument("--random", type=int, default=150, help="how many random pairs of entries to merge (seed 7)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="merge-self-") as scratch:
         root = args.entries
@@ -131,7 +145,8 @@ def main() -> None:
             (pair["a"]["path"].removeprefix(prefix), pair["b"]["path"].removeprefix(prefix))
             for cluster in report.get("clusters", []) for pair in cluster["pairs"]
         ]  # fmt: skip
-        pair_merges(entries, [(a, b) for a, b in pairs if a in entries and b in entries])
+        pair_merges(entries, [(a, b) for a, b in pairs if a in entries and b in entries], "near-duplicate pairs (entrykit dupes)")
+        pair_merges(entries, _random_pairs(sorted(entries), args.random), "random pairs (seed 7)")
 
 
 if __name__ == "__main__":

@@ -34,8 +34,16 @@ def test_one_entrys_alike_actions_are_listed_to_judge(capsys: pytest.CaptureFixt
 
 def test_a_near_duplicate_pair_merged_both_ways_misses_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     pair = ("pytorch/fsdp-param-mismatch.yaml", "pytorch/fsdp-parameter-mismatch.yaml")
-    merge_self.pair_merges(ENTRIES, [pair])
+    merge_self.pair_merges(ENTRIES, [pair], "near-duplicate pairs (entrykit dupes)")
     assert capsys.readouterr().out.splitlines()[-1] == (
         "1 near-duplicate pairs (entrykit dupes), merged both ways: "
         "{'matched texts the merged regex misses': 0, 'merges': 2, 'merges the absorbed entry changes again': 0}"
     )
+
+
+def test_random_pairs_are_the_same_distinct_pairs_every_run() -> None:
+    names = sorted(ENTRIES)
+    pairs = merge_self._random_pairs(names, 30)
+    assert pairs == merge_self._random_pairs(names, 30) and len(set(pairs)) == 30
+    assert all(a != b and a in ENTRIES and b in ENTRIES for a, b in pairs)
+    assert len(merge_self._random_pairs(names[:3], 30)) == 3  # (as many as there are)
