@@ -129,13 +129,24 @@ def unvouched(alternatives: Sequence[str], kept: Sequence[str], flags: int, mode
     and neither are the messages: `fatal: not a git repository$` finds the message `fatal:
     not a git repository` but not `fatal: not a git repository (or any of the parent
     directories)`."""
-    held = {branch for other in kept for branch in alternatives_alone(other, flags)}
+    held = _branches(kept, flags)
     return [
         regex for regex in alternatives
-        if not (regex in held or f"(?:{scoped(regex)})" in held)
+        if not _held(regex, held)
         and not any(finds_all(other, regex, flags, mode) for other in kept)
         and not others_find_all(regex, kept, flags, mode)
     ]  # fmt: skip
+
+
+def _branches(kept: Sequence[str], flags: int) -> set[str]:
+    """The outermost alternatives of the regexes of `kept`, each as a regex of its own."""
+    return {branch for other in kept for branch in alternatives_alone(other, flags)}
+
+
+def _held(regex: str, branches: set[str]) -> bool:
+    """Whether `regex` is one of `branches` as written, or as a merge writes an alternative
+    (`(?:...)`, its flags scoped): a regex that holds it so finds every text it finds."""
+    return regex in branches or f"(?:{scoped(regex)})" in branches
 
 
 def _chosen(
@@ -156,6 +167,8 @@ def _chosen(
         left: list[str] = []
         if side and chosen:
             kept = [pieces[c] for c in chosen]
+            if _held(pattern, _branches(kept, merger.flags)):  # merged before, merged again: nothing to add
+                continue
             alone = alternatives_alone(pattern, merger.flags)
             left = unvouched(alone, kept, merger.flags, merger.mode)
         if side == 0 or covered[side] - have or left:
