@@ -133,6 +133,38 @@ def test_same_size_same_mtime_edit_is_noticed_when_racy(tmp_path: Path) -> None:
     assert "pip/nowhe_e" in " ".join(d.message for d in _run(root, config).diagnostics)
 
 
+def test_an_edit_in_place_with_its_mtime_put_back_is_noticed(tmp_path: Path, old_files: None) -> None:
+    """Same size, same inode, the mtime set back (`touch -d`, or an archive unpacked over the
+    file with its author's mtime): the change time tells, which no one can set back."""
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    target = root / "pip/wheel-build-failed.yaml"
+    _run(root, config)
+    before = target.stat()
+    with target.open("r+", encoding="utf-8") as stream:  # (in place: the same inode)
+        stream.write(OTHER.replace("pip/nowhere", "pip/nowhe_e"))
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = target.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    assert _rows(_run(root, config)) == _rows(_reference(root, config))
+    assert "pip/nowhe_e" in " ".join(d.message for d in _run(root, config).diagnostics)
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_a_link_written_anew_to_the_same_file_is_noticed(tmp_path: Path, old_files: None) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "thing.yaml").write_text(GOOD, encoding="utf-8")
+    root = write_corpus(tmp_path, _files())
+    config = make_config(tmp_path)
+    link = root / "pip" / "linked.yaml"
+    link.symlink_to("../../outside/thing.yaml")
+    _run(root, config)
+    link.unlink()
+    link.symlink_to("../.././outside/../outside/thing.yaml")
+    assert _rows(_run(root, config)) == _rows(_reference(root, config))
+
+
 def test_config_change_invalidates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_files: None) -> None:
     root = write_corpus(tmp_path, _files())
     _run(root, make_config(tmp_path))

@@ -14,6 +14,7 @@ import gc
 import multiprocessing
 import os
 import signal
+import stat
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -56,21 +57,24 @@ def summary_digest(summary: dict[str, Any]) -> str:
 
 
 def file_stat(path: Path | str, now: int | None = None) -> Stat | None:
-    """(mtime_ns, size, inode), or None when the file changed too recently to trust it:
-    within `RACY_NS` before `now` (the time it is asked, unless given: a time before it
-    only counts more files as changed) or after it."""
+    """The file's `Stat` (through a link, and the link's own change time), or None when it
+    changed too recently to trust it: within `RACY_NS` before `now` (the time it is asked,
+    unless given: a time before it only counts more files as changed) or after it."""
     try:
         st = os.stat(path)
+        link = os.lstat(path)
     except OSError:
         return None
-    return trusted_stat(st, now)
+    return trusted_stat(st, now, link)
 
 
-def trusted_stat(st: os.stat_result, now: int | None = None) -> Stat | None:
-    """`file_stat` of what `os.stat` said of a file."""
-    if (time.time_ns() if now is None else now) - st.st_mtime_ns < RACY_NS:
+def trusted_stat(st: os.stat_result, now: int | None = None, link: os.stat_result | None = None) -> Stat | None:
+    """`file_stat` of what `os.stat` (and `os.lstat`: `link`) said of a file."""
+    linked = link.st_ctime_ns if link is not None and stat.S_ISLNK(link.st_mode) else 0
+    latest = max(st.st_mtime_ns, st.st_ctime_ns, linked)
+    if (time.time_ns() if now is None else now) - latest < RACY_NS:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns, linked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,9 +213,10 @@ class Checker:
         else:
             try:  # (one stat for the record and the read)
                 info: os.stat_result | None = os.stat(task.abspath)
+                link: os.stat_result | None = os.lstat(task.abspath)
             except OSError:  # (the read says why)
-                info = None
-            record.stat = trusted_stat(info) if info is not None else None
+                info = link = None
+            record.stat = trusted_stat(info, None, link) if info is not None else None
             got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root, info)
             if isinstance(got, bytes):
                 raw = got

@@ -18,7 +18,10 @@ from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
 from entrykit.registry import known
 
-Stat = tuple[int, int, int]  # (mtime_ns, size, inode) of a file
+# (mtime_ns, size, inode, ctime_ns) of a file, and the ctime_ns of the link to it (0: no link).
+# A change time no one can set back: an edit in place with its mtime put back, or a file
+# unpacked over another (its mtime the archive's, its inode the freed one's), is a change.
+Stat = tuple[int, int, int, int, int]
 
 
 class Rerun(enum.Enum):
@@ -309,4 +312,7 @@ class FileRecord:
 
 
 def _stat(value: Any) -> Stat | None:
-    return (int(value[0]), int(value[1]), int(value[2])) if value is not None else None
+    """A stored stat; None for none, or one of another shape (an earlier entrykit's: the file is read again)."""
+    if value is None or len(value) != 5:
+        return None
+    return (int(value[0]), int(value[1]), int(value[2]), int(value[3]), int(value[4]))
