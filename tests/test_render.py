@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring.importers.markdown import PageError, parse_page
-from entrykit.authoring.render import percent, rate_from, read_code_span, render_entry, shown_fields
+from entrykit.authoring.render import code_span, percent, rate_from, read_code_span, render_entry, shown_fields
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover, load
 
@@ -451,3 +451,16 @@ def test_text_with_a_cr_is_no_code_span_or_label(value: str) -> None:
     assert _markdown_lines(page)[0] == "— · — · — · —" and "ID:" not in page and "`a" not in page
     assert not [line for line in _markdown_lines(page) if line.startswith(("b", "c"))]
     assert parse_page(page) == shown_fields(entry)
+
+
+@pytest.mark.parametrize("empty", ["domain", "category", "verification_tier"])
+def test_an_empty_header_value_opens_no_code_span_a_later_one_could_close(empty: str) -> None:
+    """"``" is no empty code span: it opens one that the next run of two backticks on the
+    line closes, and the text between would be live Markdown (an <img onerror>)."""
+    payload = "t`` <img src=x onerror=alert(1)> ![p](https://evil.example/p.png) ``t"
+    entry = {"id": "x/a", "domain": "x", "category": "c", "verification_tier": payload, "signature": "Some error", "root_cause": "r"}
+    entry[empty] = ""
+    header = render_entry(entry).splitlines()[0]
+    assert "``" not in header.replace(code_span(payload), "")
+    for part in header.split(" · "):
+        assert part == "—" or read_code_span(part) is not None, part

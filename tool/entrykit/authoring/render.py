@@ -297,7 +297,7 @@ def _single_line(value: Any) -> TypeGuard[str]:
 
 
 def _cell_code(value: Any) -> str:
-    return code_span(value) if _single_line(value) else NONE
+    return code_span(value) if _single_line(value) and value else NONE  # ("``" opens a span, not an empty one)
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
