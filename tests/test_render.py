@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from entrykit.authoring.importers.markdown import PageError, parse_page
-from entrykit.authoring.render import code_span, percent, rate_from, read_code_span, render_entry, shown_fields
+from entrykit.authoring.render import percent, rate_from, read_code_span, render_entry, shown_fields
 from entrykit.cli import ExitCode, cli
 from entrykit.loader import discover, load
+from entrykit.markdown_text import code_span
 
 from .conftest import REPO, SEEDS
 

@@ -255,3 +255,43 @@ def test_mark_current_drops_fingerprints_of_translations_that_are_gone(tmp_path:
     assert result.changed and result.marked == ("signature_zh",)
     assert result.text.endswith("\n")
     assert yaml.safe_load(result.text)["translated_from"] == {"signature_zh": translated.fingerprint("boom")}
+
+
+def _outside_code_spans(line: str) -> str:
+    """`line` with its code spans left out (as CommonMark pairs backtick runs)."""
+    from entrykit.authoring.render import code_span_end
+
+    out, at = [], 0
+    while at < len(line):
+        if line[at] == "`" and (at == 0 or line[at - 1] != "\\"):
+            end = code_span_end(line, at)
+            if end is not None:
+                at = end
+                continue
+            while at < len(line) and line[at] == "`":
+                at += 1
+            continue
+        out.append(line[at])
+        at += 1
+    return "".join(out)
+
+
+def test_the_markdown_report_shows_entry_text_as_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids, file names and quoted entry text go into the page a CI job summary or a pull
+    request comment renders: nothing of them is read as a link, an image or raw HTML."""
+    root = tmp_path / "entries" / "x"
+    root.mkdir(parents=True)
+    (tmp_path / "entrykit.toml").write_text('root = "entries"\n[translation]\nrequired = ["zh"]\n', encoding="utf-8")
+    evil = "<img src=x onerror=alert(1)> ![p](https://evil.example/p.png)"
+    (root / "a.json").write_text(json.dumps({"id": f"x/a {evil}", "signature": "E1 happened", "root_cause": "r"}), encoding="utf-8")
+    quoted = f"`{evil}` the module could not be loaded"
+    (root / "b.json").write_text(json.dumps({"id": "x/b", "signature": quoted, "signature_zh": quoted, "root_cause": "r"}), encoding="utf-8")
+    (root / "`<img src=x onerror=alert(3)>`.json").write_text(json.dumps({"id": "x/c", "signature": "E3", "root_cause": "r"}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["translations", "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("<img") == 3  # all three are on the page...
+    for line in result.output.splitlines():
+        text = _outside_code_spans(line)
+        for live in ("<", "![", "]("):
+            assert all(text[at - 1] == "\\" for at in range(len(text)) if text.startswith(live, at)), line

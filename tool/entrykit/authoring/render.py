@@ -18,6 +18,7 @@ from typing import Any, TypeGuard
 
 from babel import Locale, UnknownLocaleError
 
+from entrykit.markdown_text import code_span
 from entrykit.parsing import line_spans
 
 NONE = "—"  # an absent value in a table or the header
@@ -126,18 +127,6 @@ def _referenced(digits: str) -> str:
         if unicodedata.category(char) != "Cc" or char in _CELL_CONTROLS:
             return char
     raise BadValue(f"`&#{_clipped(digits)};` is no character a value holds")
-
-
-def code_span(text: str) -> str:
-    """`text` as an inline code span that reads back exactly (no line breaks)."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = (
-        " "
-        if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip())
-        else ""
-    )
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 _BACKTICKS = re.compile(r"`+")

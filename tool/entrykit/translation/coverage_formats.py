@@ -7,6 +7,7 @@ import json
 from itertools import groupby
 from typing import Any, Protocol
 
+from entrykit.markdown_text import code_span, plain
 from entrykit.output_safety import escape
 from entrykit.translation.coverage import STATUSES, CoverageReport, Task
 
@@ -118,8 +119,14 @@ def render_json(report: CoverageReport, summary: bool = False) -> str:
 
 
 def _md(text: str) -> str:
-    """Entry-derived text on one line of a Markdown table or list: escaped, `|` too."""
-    return escape(text).replace("|", "\\|")
+    """Entry-derived text on one line of a Markdown table or list, as plain text."""
+    return plain(text)
+
+
+def _code(text: str) -> str:
+    """Entry-derived text as a code span on one line of a Markdown table or list (`|` escaped:
+    a table cell ends at one even inside a code span)."""
+    return code_span(escape(text)).replace("|", "\\|") if text else "—"
 
 
 def render_markdown(report: CoverageReport, summary: bool = False) -> str:
@@ -131,18 +138,18 @@ def render_markdown(report: CoverageReport, summary: bool = False) -> str:
     for cell in report.cells:
         counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
         values = " | ".join(f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS)
-        lines.append(f"| {_md(_locale_label(report, cell.locale))} | `{_md(cell.field)}` | {cell.total} | {values} |")
+        lines.append(f"| {_md(_locale_label(report, cell.locale))} | {_code(cell.field)} | {cell.total} | {values} |")
     if not summary:
         lines += ["", "## To work on", ""]
     if not report.tasks and not summary:
         lines.append("Nothing to work on.")
     for (path, entry_id), tasks in _by_entry(() if summary else report.tasks):
-        lines.append(f"- [ ] `{_md(path)}`" + (f" ({_md(entry_id)})" if entry_id else ""))
+        lines.append(f"- [ ] {_code(path)}" + (f" ({_md(entry_id)})" if entry_id else ""))
         for task in tasks:
-            lines.append(f"  - {_md(task.locale)} `{_md(task.field)}`: {task.status}: {_md(task.detail)}")
+            lines.append(f"  - {_md(task.locale)} {_code(task.field)}: {task.status}: {_md(task.detail)}")
     if report.skipped:
         lines += ["", "## Skipped", ""]
-        lines += [f"- `{_md(path)}`: {_md(why)}" for path, why in report.skipped]
+        lines += [f"- {_code(path)}: {_md(why)}" for path, why in report.skipped]
     return "\n".join(lines) + "\n"
 
 
