@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -408,3 +409,25 @@ def test_import_lists_a_reference_list_of_another_type(tmp_path: Path, monkeypat
     assert result.exit_code == ExitCode.CLEAN, result.output
     assert "not carried over: transition_graph.leads_to" in result.output
     assert (tmp_path / "out" / "t" / "some-error_linux.yaml").is_file()
+
+
+def test_a_canon_whose_id_makes_too_long_a_file_name_is_skipped_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An id the id checks pass but no file system can name (a slug of 300 letters) is one
+    problem; the other canons are still written."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "canons").mkdir()
+    (tmp_path / "canons" / "long.json").write_text(json.dumps({**CANON, "id": f"python/{'a' * 300}/py311-linux"}), encoding="utf-8")
+    (tmp_path / "canons" / "good.json").write_text(json.dumps(CANON), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", "--from", "deadends", "canons", "--out", "corpus"])
+    assert result.exit_code == ExitCode.FINDINGS, result.output
+    assert "file systems allow 255" in result.output
+    assert [p.name for p in (tmp_path / "corpus" / "python").iterdir()] == ["modulenotfounderror_py311-linux.yaml"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_a_link_in_the_canons_folder_that_leads_out_of_it_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "canons").mkdir()
+    (tmp_path / "secret.json").write_text(json.dumps(CANON), encoding="utf-8")
+    (tmp_path / "canons" / "innocent.json").symlink_to(tmp_path / "secret.json")
+    imported, problems = import_canons([tmp_path / "canons"])
+    assert imported == [] and ["outside" in p.message for p in problems] == [True]

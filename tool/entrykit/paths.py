@@ -38,6 +38,9 @@ def unsafe_reason(text: str) -> str | None:
     return None
 
 
+NAME_MAX = 255  # bytes of one file or folder name, on the file systems entries live on
+
+
 def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
     """Where the entry `entry_id` lives below `root`; UsageError for an unsafe id."""
     if not is_valid_id(entry_id):
@@ -45,6 +48,11 @@ def entry_path(root: Path, entry_id: str, suffix: str = ".yaml") -> Path:
             f"id `{shown(str(entry_id))}` is not `<domain>/<slug>` in lowercase letters, digits, `-`, `_`, `.`"
         )
     domain, slug = entry_id.split("/")
+    longest = max(len(domain.encode()), len(f"{slug}{suffix}".encode()))
+    if longest > NAME_MAX:
+        raise UsageError(
+            f"id `{shown(entry_id)}` makes a file or folder name of {longest:,} bytes; file systems allow {NAME_MAX}"
+        )
     base = Path(os.path.realpath(root))  # realpath: a link loop is no error, and links are followed
     target = Path(os.path.realpath(base / domain / f"{slug}{suffix}"))
     if target.parent.parent != base:  # belt and braces: the pattern already forbids this

@@ -97,12 +97,13 @@ def discover_canons(paths: Iterable[Path]) -> Iterator[Path]:
                 yield path
 
 
-def read_canon(path: Path, limits: Limits | None = None) -> dict[str, Any] | ImportProblem:
+def read_canon(path: Path, limits: Limits | None = None, within: Path | None = None) -> dict[str, Any] | ImportProblem:
     """The parsed file, or a problem with a 1-based position (the loader's limits apply:
-    a regular file, within the size and nesting limits, UTF-8; JSON as entries are read,
-    `parsing.parse_json`, no key twice in one object and no number that no double holds)."""
+    a regular file, within the size and nesting limits, UTF-8, no link out of the folder
+    `within` it was found in; JSON as entries are read, `parsing.parse_json`, no key twice
+    in one object and no number that no double holds)."""
     limits = limits or Limits()
-    raw = read_entry_bytes(path, limits.file_bytes)
+    raw = read_entry_bytes(path, limits.file_bytes, within)
     if isinstance(raw, str):
         return ImportProblem(path, 1, 1, raw)
     text, problem = decode(raw)
@@ -356,11 +357,13 @@ def import_canons(
     imported: list[Imported] = []
     problems: list[ImportProblem] = []
     first_with: dict[str, Path] = {}
-    found = list(discover_canons(paths))
+    given = list(paths)
+    found = list(discover_canons(given))
+    folders = [folder for folder in given if folder.is_dir()]
     for number, path in enumerate(found, start=1):
         if progress is not None:
             progress("reading canons", number, len(found))
-        read = read_canon(path, limits)
+        read = read_canon(path, limits, next((folder for folder in folders if folder in path.parents), None))
         if isinstance(read, ImportProblem):
             problems.append(read)
             continue

@@ -358,7 +358,7 @@ def import_pages(paths: Iterable[Path], limits: Limits | None = None) -> tuple[l
     for given in paths:
         files = sorted(given.rglob("*.md")) if given.is_dir() else [given]
         for path in files:
-            raw = read_entry_bytes(path, limits.file_bytes)
+            raw = read_entry_bytes(path, limits.file_bytes, given if given.is_dir() else None)  # (no link out of it)
             if isinstance(raw, str):
                 problems.append(ImportProblem(path, 1, 1, raw))
                 continue
