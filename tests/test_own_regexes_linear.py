@@ -37,7 +37,6 @@ SUPER_LINEAR_BUT_BOUNDED = {
     "entrykit.authoring.importers.deadends.UPSTREAM_ID": "fullmatch only; its `/`s end each run, read once",
     "entrykit.authoring.importers.markdown._SIGNATURE_LABEL": "match on one page line (no line break: `$` never fails after `(.*)`)",
     "entrykit.authoring.scaffold._EXCEPTION": "its lookbehind starts a search only at a word's start; the word is read once",
-    "entrykit.journal._ID": "fullmatch of 16 characters",
     "entrykit.lint.baseline._LIST_POSITION": "its lookbehind starts a search only after a `/`; the digits are read once",
     "entrykit.message_tokens._BEFORE_VALUE": "searched only in the 64 characters before a word (`_metavariable`)",
     "entrykit.message_tokens._IPV4": "fullmatch of counted repeats: at most 21 characters read",

@@ -25,7 +25,6 @@ import hashlib
 import hmac
 import json
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -339,7 +338,7 @@ def recover() -> list[Outcome]:
         names = sorted(folder.files())
         # a change's record, its lock, and what a write of its record left (a process killed
         # before its first record, or while it rewrote it, leaves those alone)
-        changes = sorted({found.group(1) for name in names if (found := _OF_CHANGE.fullmatch(name))})
+        changes = sorted({change for name in names if (change := _change_of(name)) is not None})
         for change in changes:
             lock_fd = folder.lock(f"{change}.lock")
             if lock_fd is None:  # its process is still at work
@@ -359,4 +358,15 @@ def recover() -> list[Outcome]:
     return outcomes
 
 
-_OF_CHANGE = re.compile(r"\.?([0-9a-f]{16})\.(?:journal|lock|journal\.[0-9a-f]+\.tmp)")
+def _change_of(name: str) -> str | None:
+    """The change a file of the journal's folder belongs to: `<id>.journal`, `<id>.lock`, or
+    `.<id>.journal.<random>.tmp` (a record being written); None for anything else."""
+    change, _, rest = name.removeprefix(".").partition(".")
+    if len(change) != 16 or not set(change) <= _HEX:
+        return None
+    if name.startswith("."):
+        return change if rest.startswith("journal.") and rest.endswith(".tmp") else None
+    return change if rest in ("journal", "lock") else None
+
+
+_HEX = frozenset("0123456789abcdef")
