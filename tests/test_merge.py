@@ -1014,6 +1014,14 @@ def test_an_entry_merged_again_adds_nothing_to_the_regex(kept: str, absorbed: st
     assert [c.pointer for c in again.report.conflicts] == []
 
 
+@pytest.mark.parametrize(("prefer", "lost"), [("into", ("x/b", 0.18)), ("other", ("x/a", 0.3))])
+def test_a_reference_field_not_kept_is_named_whichever_side_it_came_from(prefer: str, lost: tuple[str, float]) -> None:
+    a = entry("x/a", "boom", "boom", transition_graph={"leads_to": [{"error_id": "x/c", "probability": 0.3}]})
+    b = entry("x/b", "boom", "boom", transition_graph={"leads_to": [{"error_id": "x/c", "probability": 0.18}]})
+    result = merge.merge_entries(a, b, prefer=prefer)
+    assert [(d.side, d.pointer, d.value) for d in result.report.dropped] == [(lost[0], "/transition_graph/leads_to/0/probability", lost[1])]
+
+
 # -- numbers -----------------------------------------------------------------------
 
 

@@ -373,6 +373,7 @@ class Merger:
         for name in names:
             items: list[Any] = []
             owners: list[str] = []
+            sources: list[str] = []  # where in its first owner each item is
             targets: list[str] = []
             for label, g in zip(self.labels, graphs, strict=True):
                 refs = g.get(name)
@@ -386,28 +387,34 @@ class Merger:
                     if key in targets:
                         at = targets.index(key)
                         where = jp.join("transition_graph", name, at)
-                        items[at] = self.merge_reference(where, (owners[at], items[at]), (label, ref), source)
+                        items[at] = self.merge_reference(where, (owners[at], items[at], sources[at]), (label, ref), source)
                         self.place(label, "graph edge", source, ref, where, merged=True)
                     else:
                         targets.append(key)
                         items.append(ref)
                         owners.append(label)
+                        sources.append(source)
                         self.place(label, "graph edge", source, ref, jp.join("transition_graph", name, len(items) - 1))
             graph[name] = items
         self.out["transition_graph"] = graph
 
-    def merge_reference(self, pointer: str, kept: tuple[str, Any], new: tuple[str, Any], source: str) -> Any:
-        (kept_label, kept_ref), (label, ref) = kept, new
+    def merge_reference(self, pointer: str, kept: tuple[str, Any, str], new: tuple[str, Any], source: str) -> Any:
+        """Two references to one entry as one, field by field; each field's value not kept is
+        dropped (named), the kept reference's (`kept`: its first owner and where it is there) as
+        well as the new one's."""
+        (kept_label, kept_ref, kept_source), (label, ref) = kept, new
         if not isinstance(ref, dict):
             return kept_ref
         if not isinstance(kept_ref, dict):
             return ref
         merged = dict(kept_ref)
         for key, value in ref.items():
-            chosen = self.settle(jp.child(pointer, key), [(kept_label, kept_ref.get(key, SKIP)), (label, value)])[1]
+            before = kept_ref.get(key, SKIP)
+            chosen = self.settle(jp.child(pointer, key), [(kept_label, before), (label, value)])[1]
             merged[key] = chosen
-            if value_key(value) != value_key(chosen) and not missing(value):
-                self.drop(label, jp.child(source, key), value, "the merged reference keeps another value")
+            for side, at, lost in ((kept_label, kept_source, before), (label, source, value)):
+                if lost is not SKIP and not missing(lost) and value_key(lost) != value_key(chosen):
+                    self.drop(side, jp.child(at, key), lost, "the merged reference keeps another value")
         return merged
 
     def keyed_map(self, name: str) -> None:
