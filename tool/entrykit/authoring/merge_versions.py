@@ -26,7 +26,7 @@ from entrykit.authoring.merge_model import (
     Option,
     value_key,
 )
-from entrykit.versions.specifiers import parse
+from entrykit.versions.specifiers import normalize, parse
 from entrykit.versions.table import Contradiction, Redundant, Row, compare, pairs, usable_rows
 
 if TYPE_CHECKING:
@@ -50,11 +50,10 @@ def canonical_row(row: Any, merger: Merger) -> Any:
     if not isinstance(row, dict) or not isinstance(row.get("version"), str):
         return row
     parsed = parse(row["version"], merger.naming)
-    spec = parsed.spec
-    if spec is None or not spec.package or parsed.unsatisfiable or parsed.guessed:
+    if parsed.unsatisfiable or parsed.guessed:
         return row
-    canonical = str(spec.renamed(merger.naming.resolve(spec.package)))
-    return row if canonical == row["version"] else {**row, "version": canonical}
+    canonical = normalize(row["version"], merger.naming)
+    return row if canonical is None or canonical == row["version"] else {**row, "version": canonical}
 
 
 def merge_versions(merger: Merger) -> None:

@@ -319,4 +319,7 @@ def normalize(text: str, naming: Naming | None = None) -> str | None:
     parsed = parse(text, naming)
     if parsed.spec is None or not parsed.spec.package:
         return None
-    return str(parsed.spec.renamed(naming.resolve(parsed.spec.package)))
+    canonical = str(parsed.spec.renamed(naming.resolve(parsed.spec.package)))
+    # a form that reads as something else is none: `0_` names a package `0`, but `0` is a version
+    again = parse(canonical, naming).spec
+    return canonical if again is not None and again.package and str(again) == canonical else None
