@@ -61,8 +61,8 @@ def file_stat(path: Path | str, now: int | None = None) -> Stat | None:
     changed too recently to trust it: within `RACY_NS` before `now` (the time it is asked,
     unless given: a time before it only counts more files as changed) or after it."""
     try:
-        st = os.stat(path)
         link = os.lstat(path)
+        st = os.stat(path) if stat.S_ISLNK(link.st_mode) else link  # (a second call for a link only)
     except OSError:
         return None
     return trusted_stat(st, now, link)
@@ -211,9 +211,11 @@ class Checker:
             record.text = task.text
             record.digest = content_digest(task.text.encode("utf-8", "surrogatepass"))
         else:
-            try:  # (one stat for the record and the read)
-                info: os.stat_result | None = os.stat(task.abspath)
-                link: os.stat_result | None = os.lstat(task.abspath)
+            info: os.stat_result | None = None
+            link: os.stat_result | None = None
+            try:  # (one stat for the record and the read; a second for a link only)
+                link = os.lstat(task.abspath)
+                info = os.stat(task.abspath) if stat.S_ISLNK(link.st_mode) else link
             except OSError:  # (the read says why)
                 info = link = None
             record.stat = trusted_stat(info, None, link) if info is not None else None
