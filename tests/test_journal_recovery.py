@@ -113,7 +113,7 @@ def _forged_record(cache: Path, victim: Path, home: tuple[int, int] | None = Non
     change = "0123456789abcdef"
     body = json.dumps({
         "change": change, "committed": False, "home": list(home or folder.identity()),
-        "steps": [[str(victim), False, False, [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns]]],
+        "steps": [[str(victim), False, [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns]]],
         "folders": [],
     }).encode()  # fmt: skip
     tag = hashlib.blake2b(change.encode() + b"\0" + body, key=key, digest_size=32, person=b"entrykit-journal").digest()

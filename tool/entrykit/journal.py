@@ -88,7 +88,6 @@ class Step:
 
     path: str
     deleting: bool = False
-    existed: bool = True
     identity: tuple[int, int, int, int] | None = None
 
 
@@ -122,7 +121,7 @@ class Journal:
         will make; None where there is no private folder to keep it in (the change then
         runs unrecorded). OSError if it cannot be recorded."""
         journal_folder = _journal_folder(create=True)
-        if journal_folder is None:
+        if isinstance(journal_folder, str):
             return None
         folder, key = journal_folder
         change = os.urandom(8).hex()
@@ -173,7 +172,7 @@ class Journal:
             "change": self.change,
             "home": list(self.folder.identity()),
             "committed": committed,
-            "steps": [[s.path, s.deleting, s.existed, list(s.identity) if s.identity else None] for s in self.steps],
+            "steps": [[s.path, s.deleting, list(s.identity) if s.identity else None] for s in self.steps],
             "folders": [[name, list(identity) if identity else None] for name, identity in self.folders],
         }
         body = json.dumps(record, ensure_ascii=True).encode("ascii")
@@ -186,35 +185,31 @@ def _tag(key: bytes, change: str, body: bytes) -> bytes:
 
 def why_none() -> str:
     """Why `Journal.begin` keeps no journal here (said when a change of several files runs without one)."""
+    found = _journal_folder(create=True)
+    if isinstance(found, str):
+        return found
+    found[0].close()
+    return "it could not be kept a moment ago"
+
+
+def _journal_folder(create: bool) -> tuple[Folder, bytes] | str:
+    """The journal's folder and the key of the private folder around it; else why there is none."""
     if fcntl is None:
         return "this platform has no file locks"
     where, _ = location(None)
     inside = inside_kept_out(where)
     if inside is not None:
         return f"its folder `{where}` is inside the git work tree `{inside}`"
-    try:
-        top = open_folder(where)
-        secret_key(top)
-        top.close()
-    except Unusable as exc:
-        return f"its folder `{where}` cannot be used: {exc}"
-    return f"its folder `{where}` cannot be written"
-
-
-def _journal_folder(create: bool) -> tuple[Folder, bytes] | None:
-    if fcntl is None:
-        return None
-    where, _ = location(None)
-    if inside_kept_out(where) is not None or (not create and not os.path.isdir(where / FOLDER)):
-        return None
+    if not create and not os.path.isdir(where / FOLDER):
+        return "no change was ever recorded"
     try:
         top = open_folder(where) if create else Folder.top(where)
         key = secret_key(top)
-    except Unusable:
-        return None
+    except Unusable as exc:
+        return f"its folder `{where}` cannot be used: {exc}"
     folder = top.folder(FOLDER, create=create)
     top.close()
-    return (folder, key) if folder is not None else None
+    return (folder, key) if folder is not None else f"its folder `{where / FOLDER}` cannot be made"
 
 
 def _record(folder: Folder, key: bytes, change: str) -> dict[str, object] | None:
@@ -265,9 +260,9 @@ def _roll_back(change: str, record: dict[str, object]) -> Outcome:
     steps = record.get("steps")
     outcome = Outcome(files=len(steps) if isinstance(steps, list) else 0, committed=record.get("committed") is True)
     for item in steps if isinstance(steps, list) else []:
-        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str) and os.path.isabs(item[0])):
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and os.path.isabs(item[0])):
             continue
-        path, deleting, identity = Path(item[0]), item[1] is True, item[3]
+        path, deleting, identity = Path(item[0]), item[1] is True, item[2]
         staged = tuple(identity) if isinstance(identity, list) and len(identity) == 4 else None
         for temp in _hidden(path, change, ".tmp"):
             _remove(temp, outcome)
@@ -330,7 +325,7 @@ def recover() -> list[Outcome]:
     those that did); what was done, for the command to say. Changes of running processes
     are left alone. Never raises."""
     journal_folder = _journal_folder(create=False)
-    if journal_folder is None:
+    if isinstance(journal_folder, str):
         return []
     folder, key = journal_folder
     outcomes = []

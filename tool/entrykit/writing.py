@@ -164,7 +164,7 @@ def write_files(
     _check_as_read(as_read)
     folders = _folders_to_make(targets)
     journal = Journal.begin(  # absolute: the next command may run elsewhere
-        [Step(os.path.abspath(path), existed=path.exists()) for path in targets]
+        [Step(os.path.abspath(path)) for path in targets]
         + [Step(os.path.abspath(path), deleting=True) for path in doomed],
         [os.path.abspath(folder) for folder in folders],
     )
