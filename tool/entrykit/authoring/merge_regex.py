@@ -120,7 +120,9 @@ def alternatives_alone(pattern: str | None, flags: int) -> list[str]:
     return [leading + branch for branch in branches] if len(branches) > 1 else [pattern]
 
 
-def unvouched(alternatives: Sequence[str], kept: Sequence[str], flags: int, mode: str) -> list[str]:
+def unvouched(
+    alternatives: Sequence[str], kept: Sequence[str], flags: int, mode: str, held: set[str] | None = None
+) -> list[str]:
     """The alternatives the regexes of `kept` are not proven to find every text of: by
     holding it as one of their own outermost alternatives (a regex merged before, merged
     again), by literal text (`finds_all`), or by their automata read exactly
@@ -128,8 +130,8 @@ def unvouched(alternatives: Sequence[str], kept: Sequence[str], flags: int, mode
     automata that finds no text is no proof where they are read as more than `re` finds,
     and neither are the messages: `fatal: not a git repository$` finds the message `fatal:
     not a git repository` but not `fatal: not a git repository (or any of the parent
-    directories)`."""
-    held = _branches(kept, flags)
+    directories)`. `held`: the kept regexes' `_branches`, when the caller has them."""
+    held = _branches(kept, flags) if held is None else held
     return [
         regex for regex in alternatives
         if not _held(regex, held)
@@ -167,10 +169,11 @@ def _chosen(
         left: list[str] = []
         if side and chosen:
             kept = [pieces[c] for c in chosen]
-            if _held(pattern, _branches(kept, merger.flags)):  # merged before, merged again: nothing to add
+            held = _branches(kept, merger.flags)
+            if _held(pattern, held):  # merged before, merged again: nothing to add
                 continue
             alone = alternatives_alone(pattern, merger.flags)
-            left = unvouched(alone, kept, merger.flags, merger.mode)
+            left = unvouched(alone, kept, merger.flags, merger.mode, held)
         if side == 0 or covered[side] - have or left:
             pieces[side] = _piece(pattern, alone, left, merger.flags) if chosen else pattern
             chosen.append(side)

@@ -118,11 +118,6 @@ def render_json(report: CoverageReport, summary: bool = False) -> str:
     return json.dumps(as_data(report, summary), indent=2, ensure_ascii=False) + "\n"
 
 
-def _md(text: str) -> str:
-    """Entry-derived text on one line of a Markdown table or list, as plain text."""
-    return plain(text)
-
-
 def _code(text: str) -> str:
     """Entry-derived text as a code span on one line of a Markdown table or list (`|` escaped:
     a table cell ends at one even inside a code span)."""
@@ -138,18 +133,18 @@ def render_markdown(report: CoverageReport, summary: bool = False) -> str:
     for cell in report.cells:
         counts = {"present": cell.present, "missing": cell.missing, "untranslated": cell.untranslated, "stale": cell.stale}
         values = " | ".join(f"{counts[c]} ({cell.percent(counts[c]):.1f}%)" for c in _COLUMNS)
-        lines.append(f"| {_md(_locale_label(report, cell.locale))} | {_code(cell.field)} | {cell.total} | {values} |")
+        lines.append(f"| {plain(_locale_label(report, cell.locale))} | {_code(cell.field)} | {cell.total} | {values} |")
     if not summary:
         lines += ["", "## To work on", ""]
     if not report.tasks and not summary:
         lines.append("Nothing to work on.")
     for (path, entry_id), tasks in _by_entry(() if summary else report.tasks):
-        lines.append(f"- [ ] {_code(path)}" + (f" ({_md(entry_id)})" if entry_id else ""))
+        lines.append(f"- [ ] {_code(path)}" + (f" ({plain(entry_id)})" if entry_id else ""))
         for task in tasks:
-            lines.append(f"  - {_md(task.locale)} {_code(task.field)}: {task.status}: {_md(task.detail)}")
+            lines.append(f"  - {plain(task.locale)} {_code(task.field)}: {task.status}: {plain(task.detail)}")
     if report.skipped:
         lines += ["", "## Skipped", ""]
-        lines += [f"- {_code(path)}: {_md(why)}" for path, why in report.skipped]
+        lines += [f"- {_code(path)}: {plain(why)}" for path, why in report.skipped]
     return "\n".join(lines) + "\n"
 
 
