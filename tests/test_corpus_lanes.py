@@ -22,7 +22,7 @@ from entrykit.entry import Entry
 from entrykit.lint import engine, lanes
 from entrykit.regex import literal_index
 from entrykit.regex.literal_index import Text
-from entrykit.regex.runner import Job, shared_runner
+from entrykit.regex.runner import shared_runner
 
 from .conftest import REPO, TODAY, make_config
 
@@ -90,7 +90,7 @@ def test_without_fork_the_shares_are_made_here(monkeypatch: pytest.MonkeyPatch) 
 def test_a_child_closes_the_regex_worker_it_started() -> None:
     def worker_of(share: list[int]) -> int:
         runner = shared_runner()
-        runner.run([Job("(a|aa)+$", 0, "search", "a" * 40 + "!")], remember=False)
+        runner.compile_check("x" * 3000 + str(share[0]), 0)  # a long regex: compiled in the worker
         assert runner._worker is not None
         return runner._worker.proc.pid
 

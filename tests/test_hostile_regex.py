@@ -13,13 +13,15 @@ from click.testing import CliRunner
 
 from entrykit.cli import cli
 from entrykit.regex import runner as regex_runner
+from entrykit.regex.counting import Counted
 from entrykit.regex.runner import RegexRunner
 from entrykit.regex.worker import NOT_RUN, SKIPPED
 
 from .hostile import hostile_regex_entry, hostile_regexes
 
-# What one hostile regex may cost, in budgets: its compile, three overruns before the runner
-# stops running it, two short ET205 confirmation runs, and as many again for slack.
+# What one hostile regex may cost, in budgets: its compile, three matches counted to the step
+# budget before the runner stops running it, two short ET205 confirmation runs, and as many
+# again for slack.
 BUDGETS_PER_REGEX = 20
 # What a worker killed by the runner's watchdog costs, in budgets of 100 ms: the watchdog
 # waits the budget, the worker's flush interval and a second before it kills.
@@ -42,6 +44,7 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(
     assert len(names) >= 14
     overruns: Counter[str] = Counter()  # pattern -> matches (or compiles) the budget stopped
     real_remote = RegexRunner._run_remote
+    real_count = regex_runner.count_match
 
     def counting_remote(self: RegexRunner, jobs: Any, *args: Any, **kwargs: Any) -> Any:
         outcomes = real_remote(self, jobs, *args, **kwargs)
@@ -50,9 +53,15 @@ def test_the_hostile_regex_corpus_lints_to_completion_within_the_bound(
                 overruns[job.pattern] += 1
         return outcomes
 
+    def counting_model(pattern: str, *args: Any) -> Counted:
+        counted = real_count(pattern, *args)
+        overruns[pattern] += counted.over  # counted to the step budget
+        return counted
+
     runners: dict[Any, RegexRunner] = {}
     monkeypatch.setattr(regex_runner, "_SHARED", runners)  # a fresh runner: nothing remembered from other tests
     monkeypatch.setattr(RegexRunner, "_run_remote", counting_remote)
+    monkeypatch.setattr(regex_runner, "count_match", counting_model)
     monkeypatch.chdir(tmp_path)
     try:
         args = ["lint", "--no-cache", "--format", "json", "--jobs", "1"]

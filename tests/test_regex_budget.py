@@ -16,6 +16,7 @@ from entrykit.entry import Entry
 from entrykit.regex import portability, syntax
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.compiling import COMPILE_CODE_POINTS, cheap_to_compile, wide_range_code_points
+from entrykit.regex.counting import OVER_BUDGET
 from entrykit.regex.literal_index import required
 from entrykit.regex.lookup import Lookup
 from entrykit.regex.portability import check_portable
@@ -85,13 +86,13 @@ def test_after_three_overruns_a_regex_is_not_run_on_the_rest() -> None:
     texts = ["a" * (40 + i) + "!" for i in range(8)]
     with RegexRunner(20) as runner:
         outcomes = runner.run([Job(EVIL, 0, "search", t) for t in texts] + [Job("b", 0, "search", "abc")])
-        ran = [o for o in outcomes[:8] if o.status is Status.TIMEOUT and not o.error]
+        ran = [o for o in outcomes[:8] if o.status is Status.TIMEOUT and o.error == OVER_BUDGET]
         skipped = [o for o in outcomes[:8] if o.error == regex_runner.protocol.NOT_RUN]
         assert (len(ran), len(skipped)) == (3, 5)
         assert outcomes[8].status is Status.MATCH  # other regexes are not affected
         # what was not run is no result: it is not remembered
         again = runner.run([Job(EVIL, 0, "search", texts[-1])])[0]
-        assert again.status is Status.TIMEOUT and again.error == ""
+        assert again.status is Status.TIMEOUT and again.error == OVER_BUDGET
 
 
 def test_strikes_carried_from_call_to_call_stop_a_regex_after_three_overruns_in_all() -> None:
@@ -102,7 +103,7 @@ def test_strikes_carried_from_call_to_call_stop_a_regex_after_three_overruns_in_
         assert [o.error == regex_runner.protocol.NOT_RUN for o in outcomes] == [False] * 3 + [True] * 3
         assert all(o.status is Status.TIMEOUT for o in outcomes)
         # without them, each call counts afresh
-        assert runner.run([Job(EVIL, 0, "search", "a" * 50 + "!")])[0].error == ""
+        assert runner.run([Job(EVIL, 0, "search", "a" * 50 + "!")])[0].error == OVER_BUDGET
 
 
 def test_a_lookup_stops_running_a_regex_that_overran_on_three_messages(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,7 +116,7 @@ def test_a_lookup_stops_running_a_regex_that_overran_on_three_messages(monkeypat
 
         def counting(jobs: list[Job], *args: Any, **kwargs: Any) -> list[regex_runner.Outcome]:
             outcomes = run(jobs, *args, **kwargs)
-            ran.extend(o for o in outcomes if not o.error)  # (NOT_RUN: an error, no run)
+            ran.extend(o for o in outcomes if o.error != regex_runner.protocol.NOT_RUN)
             return outcomes
 
         monkeypatch.setattr(runner, "run", counting)

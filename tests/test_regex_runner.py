@@ -1,4 +1,4 @@
-"""The runner stops runaway matches, reports them, and goes on with the rest."""
+"""The runner stops runaway matches, reports them, and goes on with the rest; its worker survives what it runs."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from entrykit.regex import runner as regex_runner
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
+LONG = "x" * 3000  # longer than a regex compiled in-process: compiled in the worker
 
 
 def test_timeout_is_reported_and_the_batch_goes_on() -> None:
@@ -22,7 +23,7 @@ def test_timeout_is_reported_and_the_batch_goes_on() -> None:
     ]
     with RegexRunner(50) as runner:
         outcomes = runner.run(jobs)
-        assert runner.restarts == 0  # the worker stopped the match itself: bounded, not a hang
+        assert runner.restarts == 0  # counted to the step budget: bounded, not a hang
     assert [o.status for o in outcomes] == [
         Status.MATCH, Status.TIMEOUT, Status.MATCH, Status.NO_MATCH, Status.ERROR, Status.NO_MATCH
     ]
@@ -30,10 +31,10 @@ def test_timeout_is_reported_and_the_batch_goes_on() -> None:
     assert "missing )" in outcomes[4].error
 
 
-def test_a_match_is_placed_by_its_start_and_end_in_process_and_in_the_worker() -> None:
+def test_a_match_is_placed_by_its_start_and_end_in_process_and_by_the_model() -> None:
     text = "xx Disk ERROR on sda"
     cheap = Job(r"\w+ error", re.IGNORECASE, "search", text)  # provably fast: run in-process
-    costly = Job(r"(\w+\s?)+ ERROR", 0, "search", text)  # nested repeats: run in the worker
+    costly = Job(r"(\w+\s?)+ ERROR", 0, "search", text)  # nested repeats: counted by the model
     assert regex_runner.provably_fast(cheap) and not regex_runner.provably_fast(costly)
     with RegexRunner(200) as runner:
         here, there = runner.run([cheap, costly])
@@ -57,42 +58,46 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None
 
     monkeypatch.setattr(regex_runner._Worker, "send", deaf_send)
     try:
-        jobs = [Job("ok", 0, "search", "ok?"), EVIL, Job(r"x+y", 0, "search", "xxy")]
-        outcomes = runner.run(jobs)
+        # `measure`'s timings are the matches the worker still runs
+        outcomes = runner.run_series(EVIL.pattern, 0, "search", ["aaa!", EVIL.text], stop_at=60.0)
+        after = runner.compile_check(LONG, 0)
     finally:
         runner.close()
-    assert [o.status for o in outcomes] == [Status.MATCH, Status.TIMEOUT, Status.MATCH]
+    assert [o.status for o in outcomes] == [Status.NO_MATCH, Status.TIMEOUT]
     assert runner.restarts >= 1
+    assert after.status is Status.MATCH  # a fresh worker compiled it
 
 
 def test_outcomes_are_remembered(monkeypatch) -> None:
-    sent: list[Job] = []
-    real_send = regex_runner._Worker.send
+    counted: list[tuple[object, ...]] = []
+    real_count = regex_runner.count_match
 
-    def counting_send(self, budget, jobs, *series):
-        sent.extend(jobs)
-        real_send(self, budget, jobs, *series)
+    def counting(*job: object) -> object:
+        counted.append(job)
+        return real_count(*job)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(regex_runner._Worker, "send", counting_send)
+    monkeypatch.setattr(regex_runner, "count_match", counting)
     with RegexRunner(50) as runner:
         first = runner.run([EVIL])[0]
-        assert sent == [EVIL]
+        assert counted == [tuple(EVIL)]
         again = runner.run([EVIL])[0]
-        assert sent == [EVIL]  # answered from memory, not run again
+        assert counted == [tuple(EVIL)]  # answered from memory, not counted again
     assert first == again and again.timed_out
 
 
 def _child(queue: multiprocessing.Queue[str]) -> None:
-    queue.put(shared_runner(50).run([EVIL, Job("b", 0, "search", "abc")])[1].status.name)
+    runner = shared_runner(50)
+    queue.put(f"{runner.run([EVIL])[0].status.name} {runner.compile_check(LONG + 'y', 0).status.name}")
 
 
 def test_shared_runner_works_in_forked_children() -> None:
     parent = shared_runner(50)
-    parent.run([Job("a.*c", 0, "search", "abc")])  # the parent's worker exists before the fork
+    assert parent.compile_check(LONG, 0).matched  # the parent's worker exists before the fork
+    assert parent._worker is not None
     context = multiprocessing.get_context("fork")
     queue: multiprocessing.Queue[str] = context.Queue()
     child = context.Process(target=_child, args=(queue,))
     child.start()
     child.join(60)
-    assert queue.get(timeout=5) == "MATCH"
+    assert queue.get(timeout=5) == "TIMEOUT MATCH"
     assert parent.run([Job("a.*c", 0, "search", "xabcx")])[0].matched

@@ -20,6 +20,7 @@ from entrykit.authoring.formatter import styled
 from entrykit.entry import Entry
 from entrykit.paths import SEGMENT, is_valid_id, shown
 from entrykit.regex.compiling import compile_pattern
+from entrykit.regex.counting import MATCH_STEPS
 from entrykit.regex.lookup import Lookup
 from entrykit.regex.runner import Job, RegexSettings, Status
 from entrykit.regex.suggest import suggest_regex
@@ -155,7 +156,7 @@ class RegexCheck:
 
 
 def check_regex(pattern: str, message: str, regex_settings: Mapping[str, Any]) -> RegexCheck:
-    """Compile `pattern` and run it on `message` under the time budget."""
+    """Compile `pattern` and run it on `message` under the budgets."""
     regex = RegexSettings.of(regex_settings)
     runner = regex.runner()
     compiled = runner.compile_check(pattern, regex.flags)
@@ -165,11 +166,11 @@ def check_regex(pattern: str, message: str, regex_settings: Mapping[str, Any]) -
         return RegexCheck(compiled.error, None)
     [outcome] = runner.run([Job(pattern, regex.flags, regex.mode, message)])
     if outcome.status is Status.TIMEOUT:
-        return RegexCheck(f"ran past the {regex.timeout_ms} ms time budget on the message", None)
+        return RegexCheck(f"needs more than the budget of {MATCH_STEPS:,} matching steps on the message", None)
     if outcome.status is not Status.MATCH:
         return RegexCheck(None, None)
-    # The same regex, text and mode just finished within the budget in the worker; the
-    # matcher is deterministic, so running it again here takes that long again.
+    # The same regex, text and mode just finished within the step budget: running it
+    # again here takes no more steps than that.
     found = getattr(compile_pattern(pattern, regex.flags), regex.mode)(message)
     return RegexCheck(None, found.group(0) if found else message)
 

@@ -52,7 +52,7 @@ class Lookup:
     def match(self, message: str) -> tuple[list[Match], list[Entry]]:
         """Entries whose regex matches `message`, most specific first (longest required
         literal, then fewest other signatures matched, then id), and entries whose regex
-        ran past the time budget on it."""
+        need more than the match step budget on it."""
         found: list[Match] = []
         slow: list[Entry] = []
         for number, outcome in self.index.match(message, self.runner, self._strikes).items():

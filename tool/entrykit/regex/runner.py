@@ -1,17 +1,19 @@
-"""Run every regex entrykit applies to entry data under a per-match CPU-time budget.
+"""Run every regex entrykit applies to entry data within a budget that no clock decides.
 
-CPython's `re` holds the GIL and cannot be stopped from another thread, so matches
-run in a persistent worker process (`regex/worker.py`), batched, where a SIGPROF
-interrupts a runaway match (`_sre` checks for signals while it backtracks). The
-budget counts the worker's CPU time, so a loaded machine does not turn a quick match
-into a timeout. If the worker ever overruns its budget by a wide margin anyway, it
-is killed, the job is recorded as timed out, a fresh worker is started and the batch
-goes on.
+A match that a bound on its steps proves cheap runs in-process in `re` (`provably_fast`):
+a regex whose only repetitions take one character at a time, or repeat a group that
+splits a text in one way only (`(?:\\.\\d+)*`), has a bound on its steps (`regex.steps`);
+a job whose bound is within `FAST_PATH_LIMIT` needs no other budget. Any other match
+is run by the step-counting model of `re`'s matcher (`regex.counting`), which stops it
+at the same number of steps: over the budget on every machine under any load, or on none.
 
-Matches that are provably cheap run in-process (`provably_fast`): a regex whose only
-repetitions take one character at a time, or repeat a group that splits a text in one
-way only (`(?:\\.\\d+)*`), has a bound on its steps (`regex.steps`); a job whose bound
-is small enough needs no budget.
+Compiling a long regex is counted first (`compiling`); one whose count is within the
+time budget is compiled in a persistent worker process (`regex/worker.py`) under ten
+times that budget of its CPU time, a guard against a count gone wrong: CPython's `re`
+holds the GIL and cannot be stopped from another thread, but a SIGPROF stops it there.
+The worker also times ET205's attacks when `regex.measure` asks for it. If the worker
+ever overruns its budget by a wide margin anyway, it is killed, the job is recorded as
+timed out, a fresh worker is started and the batch goes on.
 
 A `RegexRunner` holds no state that a forked or spawned process could share by
 mistake: `shared_runner()` keys its instances by process id.
@@ -46,6 +48,7 @@ from entrykit.regex.compiling import (
     compile_steps_limit,
     settings_flags,
 )
+from entrykit.regex.counting import count_match
 from entrykit.regex.steps import runs_within_limit, runs_within_limit_each
 
 DEFAULT_TIMEOUT_MS = 100
@@ -112,6 +115,7 @@ def _run_here(job: Job) -> Outcome:
     return Outcome(_MATCH, time.perf_counter() - start, start=found.start(), end=found.end())
 
 
+_NOT_MATCHED = Outcome(_NO_MATCH)
 _COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
 # What `compile_check` says of a regex that counts more compile steps than the budget's
 # microseconds, and what a job of it gets: not compiled, the same on every machine.
@@ -268,7 +272,7 @@ class RegexRunner:
                     place = unique[job] = len(pending)
                     pending.append(job)
                 remote.append((index, place))
-        outcomes = self._run_remote(pending, strikes=strikes) if pending else []
+        outcomes = self._count(pending, strikes) if pending else []
         for job, outcome in zip(pending, outcomes, strict=True):
             if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
                 continue  # unknown, not a result: another run may try it
@@ -277,6 +281,38 @@ class RegexRunner:
         for index, place in remote:
             results[index] = outcomes[place]
         return [r for r in results if r is not None]
+
+    def _count(self, jobs: Sequence[Job], strikes: Strikes | None) -> list[Outcome]:
+        """Outcomes of jobs no bound proves fast, in order: compiles in the worker (under
+        the time budget, a guard), matches by the step-counting model (`counting`), whose
+        verdict no clock decides. A regex over the step budget `protocol.STRIKES` times
+        is not run on the rest of the jobs."""
+        compiles = [job for job in jobs if job.mode == COMPILE]
+        compiled = iter(self._run_remote(compiles) if compiles else ())
+        if strikes is None:
+            strikes = {}
+        out: list[Outcome] = []
+        for job in jobs:
+            if job.mode == COMPILE:
+                out.append(next(compiled))
+                continue
+            key = (job.pattern, job.flags, job.mode)
+            if strikes.get(key, 0) >= protocol.STRIKES:
+                out.append(Outcome(_TIMEOUT, error=protocol.NOT_RUN))
+                continue
+            checked = self.compile_check(job.pattern, job.flags)
+            if checked.status is not _MATCH:
+                out.append(checked)
+                continue
+            counted = count_match(*job)
+            if counted.over:
+                strikes[key] = strikes.get(key, 0) + 1
+                out.append(Outcome(_TIMEOUT, error=counted.reason))
+            elif counted.start >= 0:
+                out.append(Outcome(_MATCH, start=counted.start, end=counted.end))
+            else:
+                out.append(_NOT_MATCHED)
+        return out
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]

@@ -1,4 +1,4 @@
-"""The regex worker process: run match jobs under a per-match CPU-time budget, one result at a time.
+"""The regex worker process: compile regexes, and time matches for `regex.measure`, under a CPU-time budget.
 
 Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`): `-I`
 keeps the current directory (a checkout under review) and the environment out of
@@ -13,8 +13,9 @@ process only if that ever fails to happen.
 The budget is CPU time of this process (`ITIMER_PROF`; measured with `time.thread_time`,
 which the armed timer does not make coarse, and the worker has one thread), not
 time on the wall clock: other processes loading the machine slow a match down but do
-not use up its budget, so whether a match overruns depends on the match, not on the
-load (ET206 is the same under `yes > /dev/null` as on an idle machine).
+not use up its budget. Lint verdicts are not decided here: the runner sends only the
+compiles that counting found quick (the budget is a guard) and `measure`'s timings;
+matches are counted in steps in the parent (`counting`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from entrykit.entry import Entry
 from entrykit.regex.breadth import probe_texts, too_broad
 from entrykit.regex.budget import TooComplex
 from entrykit.regex.compiling import compile_steps
+from entrykit.regex.counting import MATCH_STEPS
 from entrykit.regex.literal_index import (
     MIN_LITERAL,
     UNCOVERED_LIMIT,
@@ -342,17 +343,24 @@ def _backtracking(pattern: str, ctx: Context) -> list[Result] | str:
 
 @rule("ET206", "regex-exceeds-time-budget", scope="corpus", cross_matches=True)
 def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
-    """Regex ran past the per-match time budget on a text entrykit checked it against.
+    """Regex needs more than the step budget to match a text entrykit checked it against.
 
     Every regex entrykit runs (on the entry's own `signature`, `examples` and
     `counterexamples`, on other entries' signatures and examples, and on the generic
-    probes) runs in a worker process that stops it after `regex.timeout_ms`
-    milliseconds (100 by default) of the worker's CPU time: other processes loading
-    the machine do not use up the budget, so a match that takes a fraction of it is
-    never reported, however busy the machine. Linting goes on; the result of that
-    one match is unknown, so ET202-ET204, ET208 and ET209 say nothing about it. A
-    regex that would take longer than the budget just to compile is reported too,
-    and no other regex rule runs it. That is decided by counting, never by a clock:
+    probes) may take at most 2,000,000 steps of CPython's backtracking matcher on one
+    text (`re` itself takes about 5 to 15 ms for that many). A match that a bound on
+    its steps proves to fit is run by `re`; any other is run by a model of `re`'s
+    matcher that finds the same match, counts the same steps and stops at the budget
+    (`regex/backtracking.py`). No clock decides: a regex is over the budget on a text
+    on every machine under any load, or on none. Linting goes on; the result of that
+    one match is unknown, so ET202-ET204, ET208 and ET209 say nothing about it. After
+    three texts over the budget, a regex is not run on the rest of a batch. A regex
+    the model cannot follow (sub-matches nested more than 64 deep) counts as over
+    the budget on every text no bound proves it fast on.
+
+    A regex that would take longer than the time budget, `regex.timeout_ms`
+    milliseconds (100 by default), just to compile is reported too, and no other
+    regex rule runs it. That is decided by counting as well:
     one of at most 2,000 characters whose wide class ranges span at most 65,536
     code points in all is compiled in-process; a longer one is counted in compile
     steps (a step and a half a character, more for each `(`, `|`, `[`, backslash and
@@ -361,7 +369,8 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     compiler, `benchmarks/compile_steps.py`). One that counts more than the budget's
     microseconds (100,000 for 100 ms; 70,000 characters of plain text count 105,000)
     is reported without being compiled; one that counts fewer is compiled in the
-    worker, under ten times the budget: a guard, not a verdict.
+    regex worker process, under ten times the budget of its CPU time: a guard, not
+    a verdict.
 
     ## Why is this bad?
     If entrykit needs more than the budget on a short, ordinary message, a lookup
@@ -411,7 +420,7 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
             more = f" and {len(slow) - 1} more" if len(slow) > 1 else ""
             yield Finding(
                 "/regex",
-                f"regex exceeded the {budget:g} ms time budget on {slow[0]}{more}",
+                f"regex needs more than the budget of {MATCH_STEPS:,} matching steps on {slow[0]}{more}",
                 path=entry.path,
             )
 

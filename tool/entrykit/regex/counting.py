@@ -1,0 +1,62 @@
+"""Run one match by the step-counting model, within the matching step budget: the same verdict on every machine.
+
+A match whose steps cannot be bounded in advance (`regex.steps`) is not timed: it is
+run by `backtracking.Model`, which finds the match `re` finds and counts `re`'s steps,
+and stops at `MATCH_STEPS`. A match that needs more is over the budget (ET206) on every
+machine, under any load; one that needs fewer never is. The model keeps its own stack
+and reads no clock, so it runs in-process: no text or regex can make it hang.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from entrykit.regex import syntax
+from entrykit.regex.backtracking import Model, TooDeep, Verdict
+from entrykit.regex.budget import TooComplex
+from entrykit.regex.steps import FAST_PATH_LIMIT
+
+# What a match may take: the limit under which the step bound lets a match run
+# unwatched (`regex.steps`), so that a match is over it whichever way it is run.
+MATCH_STEPS = FAST_PATH_LIMIT
+OVER_BUDGET = f"the match took more than {MATCH_STEPS:,} steps"
+
+
+class Counted(NamedTuple):
+    """A counted match: over the budget, or its match's span (-1, -1 for none); `reason`
+    says why a regex the model cannot run counts as over the budget."""
+
+    over: bool
+    start: int = -1
+    end: int = -1
+    reason: str = OVER_BUDGET
+
+
+def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
+    """`re`'s match of `pattern` on `text` in `mode` (`search`, `match`, `fullmatch`),
+    or over the budget if it takes more than `MATCH_STEPS` steps. The regex must compile."""
+    model = _model(pattern, flags)
+    if isinstance(model, str):
+        return Counted(True, reason=model)
+    run = model.run(text, mode, MATCH_STEPS)
+    if run.verdict is Verdict.OVER_BUDGET:
+        return Counted(True)
+    if run.verdict is Verdict.MATCH:
+        return Counted(False, run.start, run.end)
+    return Counted(False)
+
+
+@lru_cache(maxsize=256)
+def _model(pattern: str, flags: int) -> Model | str:
+    """The regex compiled for the model, or why the model cannot run it: such a regex is
+    over the budget on every text it is not provably fast on, on every machine alike."""
+    try:
+        return Model(syntax.parse(pattern, flags))
+    except TooDeep:
+        return "its steps cannot be counted: sub-matches nested too deep"
+    except TooComplex as exc:
+        return f"its steps cannot be counted: {exc}"
+    except (re.error, RecursionError, OverflowError, ValueError, TypeError) as exc:
+        return f"its steps cannot be counted: {type(exc).__name__}"
