@@ -127,7 +127,7 @@ _DECLARED = (
                 DEFAULT_TIMEOUT_MS,
                 "Time budget of compiling one regex, in milliseconds (counted in compile steps "
                 "of about a microsecond, ET206), and of each `measure` timing. Matching is not "
-                "timed: its budget is 2,000,000 counted steps of CPython's matcher (ET206).",
+                "timed: its budget is 500,000 counted steps of CPython's matcher (ET206).",
                 kind=int,
                 minimum=1,
                 maximum=60_000,

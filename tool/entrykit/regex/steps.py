@@ -38,7 +38,7 @@ from entrykit.regex.backtracking import CharOracle
 from entrykit.regex.compiling import cheap_to_compile
 from entrykit.regex.folding import fold
 
-FAST_PATH_LIMIT = 2_000_000  # steps of a search run without a budget: about 20 ms at 10 ns a step
+FAST_PATH_LIMIT = 500_000  # steps of a search run without a budget: about 5 ms at 10 ns a step
 _MAX_DEGREE = 6  # past this, no text worth running in-process stays within the limit
 _MAX_COEFFICIENT = 10**12  # nor past this
 SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length

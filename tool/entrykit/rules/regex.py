@@ -347,8 +347,8 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
 
     Every regex entrykit runs (on the entry's own `signature`, `examples` and
     `counterexamples`, on other entries' signatures and examples, and on the generic
-    probes) may take at most 2,000,000 steps of CPython's backtracking matcher on one
-    text (`re` itself takes about 5 to 15 ms for that many). A match that a bound on
+    probes) may take at most 500,000 steps of CPython's backtracking matcher on one
+    text (`re` itself takes about 0.3 to 3.5 ms for that many, by the kind of step). A match that a bound on
     its steps proves to fit is run by `re`; any other is run by a model of `re`'s
     matcher that finds the same match, counts the same steps and stops at the budget
     (`regex/backtracking.py`). No clock decides: a regex is over the budget on a text
