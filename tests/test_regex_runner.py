@@ -6,6 +6,7 @@ import multiprocessing
 import re
 
 from entrykit.regex import runner as regex_runner
+from entrykit.regex.backtracking import Model
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
@@ -40,6 +41,17 @@ def test_a_match_is_placed_by_its_start_and_end_in_process_and_by_the_model() ->
         here, there = runner.run([cheap, costly])
     assert (here.start, here.end) == re.search(cheap.pattern, text, re.IGNORECASE).span()  # type: ignore[union-attr]
     assert (there.start, there.end) == re.search(costly.pattern, text).span()  # type: ignore[union-attr]
+
+
+def test_a_failure_of_the_step_model_is_an_outcome_not_a_crash(monkeypatch) -> None:
+    def broken(self, text, mode="search", steps=0):
+        raise IndexError("a bug")
+
+    monkeypatch.setattr(Model, "run", broken)
+    with RegexRunner(100) as runner:
+        outcome, fine = runner.run([EVIL, Job("abc", 0, "search", "xxabcxx")])
+    assert (outcome.status, outcome.error) == (Status.ERROR, "IndexError: a bug")
+    assert fine.matched  # provably fast: `re` ran it
 
 
 def test_errors_raised_at_search_time_are_outcomes() -> None:

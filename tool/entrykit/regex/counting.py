@@ -26,12 +26,14 @@ OVER_BUDGET = f"the match took more than {MATCH_STEPS:,} steps"
 
 class Counted(NamedTuple):
     """A counted match: over the budget, or its match's span (-1, -1 for none); `reason`
-    says why a regex the model cannot run counts as over the budget."""
+    says why a regex the model cannot run counts as over the budget. `error` is set, and
+    nothing else holds, where the model itself failed: the match's result is unknown."""
 
     over: bool
     start: int = -1
     end: int = -1
     reason: str = OVER_BUDGET
+    error: str = ""
 
 
 def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
@@ -40,7 +42,10 @@ def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
     model = _model(pattern, flags)
     if isinstance(model, str):
         return Counted(True, reason=model)
-    run = model.run(text, mode, MATCH_STEPS)
+    try:
+        run = model.run(text, mode, MATCH_STEPS)
+    except Exception as exc:  # a bug of the model: an outcome like an error `re` raises, not a crash
+        return Counted(False, error=f"{type(exc).__name__}: {exc}")
     if run.verdict is Verdict.OVER_BUDGET:
         return Counted(True)
     if run.verdict is Verdict.MATCH:

@@ -305,7 +305,9 @@ class RegexRunner:
                 out.append(checked)
                 continue
             counted = count_match(*job)
-            if counted.over:
+            if counted.error:
+                out.append(Outcome(_ERROR, error=counted.error))
+            elif counted.over:
                 strikes[key] = strikes.get(key, 0) + 1
                 out.append(Outcome(_TIMEOUT, error=counted.reason))
             elif counted.start >= 0:
