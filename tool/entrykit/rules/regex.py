@@ -486,6 +486,13 @@ def regex_not_portable(entry: Entry, ctx: Context) -> Iterator[Finding]:
     are Unicode-aware in Python only, `$` and `\\Z` differ at a trailing newline, and
     inline flags are not understood everywhere.
 
+    QuickJS cannot count its steps, so it runs in a worker process under
+    `regex.timeout_ms` of that process's CPU time per text. The texts are those `re`
+    matches within its step budget (ET206: a few milliseconds at most), so the budget
+    is a wide margin; still, a regex that QuickJS backtracks on far more than `re`
+    does is reported as running past it by a clock, the one finding a clock decides
+    (like `regex.measure`, only when asked for).
+
     ## Why is this bad?
     Clients written in Go or JavaScript run the same regexes. One that does not
     compile there breaks their lookup; one that means something else sends their
