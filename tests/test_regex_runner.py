@@ -5,12 +5,23 @@ from __future__ import annotations
 import multiprocessing
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.backtracking import Model
+from entrykit.regex.counting import count_match
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
 LONG = "x" * 3000  # longer than a regex compiled in-process: compiled in the worker
+_PIECES = st.sampled_from(
+    ["a", "b", "[ab]", "[^a]", ".", r"\w", r"\s", "^", "$", r"\b", "(", ")", "(?:", "(?>", "(?=", "(?!",
+     "(?<=a)", "|", "*", "+", "?", "*?", "+?", "*+", "{2}", "{1,3}", r"\1", "(?(1)a|b)", "(?i:", "x", " ",
+     "(a+)+", "(a|a)*", "(?:a*)*", "(.*a)+", "(\\w+\\s?)*"]  # nested repeats: counted by the model
+)
+_TEXTS = st.one_of(st.text(alphabet="abAB1 \nx", max_size=40), st.integers(0, 30).map(lambda n: "a" * n + "!"))
+_FLAGS = st.sampled_from([0, re.I, re.M, re.S])
 
 
 def test_timeout_is_reported_and_the_batch_goes_on() -> None:
@@ -113,3 +124,27 @@ def test_shared_runner_works_in_forked_children() -> None:
     child.join(60)
     assert queue.get(timeout=5) == "TIMEOUT MATCH"
     assert parent.run([Job("a.*c", 0, "search", "xabcx")])[0].matched
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=12), st.lists(_TEXTS, min_size=1, max_size=4), _FLAGS)
+def test_every_outcome_is_the_match_re_finds_or_a_count_over_the_budget(
+    pieces: list[str], texts: list[str], flags: int
+) -> None:
+    """Whichever way a job runs (in `re` under a bound, or counted by the model), it finds
+    what `re` finds; a timeout is a count over the budget, the same every time."""
+    pattern = "".join(pieces)
+    try:
+        compiled = re.compile(pattern, flags)
+    except (re.error, OverflowError, RecursionError):
+        return
+    jobs = [Job(pattern, flags, mode, text) for text in texts for mode in ("search", "match", "fullmatch")]
+    with RegexRunner(100) as runner:
+        outcomes = runner.run(jobs, remember=False)
+    for job, outcome in zip(jobs, outcomes, strict=True):
+        if outcome.timed_out:
+            assert outcome.error == regex_runner.protocol.NOT_RUN or count_match(*job).over
+            continue
+        found = getattr(compiled, job.mode)(job.text)
+        assert outcome.status is (Status.MATCH if found else Status.NO_MATCH), job
+        assert (outcome.start, outcome.end) == (found.span() if found else (-1, -1)), job
