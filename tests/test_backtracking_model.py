@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tracemalloc
 from itertools import pairwise, product
 
 import pytest
@@ -10,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from entrykit.regex import syntax
-from entrykit.regex.backtracking import MAX_NESTING, CharOracle, Model, TooDeep, Verdict
+from entrykit.regex.backtracking import (
+    MAX_NESTING,
+    TABLE_CELLS_FLOOR,
+    TABLE_CELLS_PER_STEP,
+    CharOracle,
+    Model,
+    TooDeep,
+    Verdict,
+)
 
 _PIECES = st.sampled_from(
     ["a", "b", "A", "[ab]", "[^a]", ".", r"\d", r"\w", r"\s", "^", "$", r"\b", r"\B", r"\A", r"\Z", "(", ")", "(?:",
@@ -67,6 +76,25 @@ def test_a_long_text_needs_no_deep_stack() -> None:
     model = Model(syntax.parse(r"(?:a|b)*c"))
     run = model.run("ab" * 20_000 + "c", "match", 10**7)
     assert run.verdict is Verdict.MATCH and run.end == 40_001
+
+
+def test_tables_of_a_long_text_stay_within_the_limit() -> None:
+    """Each repeated class reached makes a table of the whole text, work no step counts:
+    200 classes on 20,000 characters would make 4 million places. Past
+    `TABLE_CELLS_PER_STEP` a step of the limit (or the floor), the run is over budget instead."""
+    pattern = "".join(f"[{chr(0x4E00 + n)}a]*" for n in range(200)) + "!"
+    model = Model(syntax.parse(pattern))
+    tracemalloc.start()
+    try:
+        run = model.run("a" * 20_000, "search", 100_000)  # the first class scans 20,000 a's: within it
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert run.verdict is Verdict.OVER_BUDGET
+    allowed = max(TABLE_CELLS_PER_STEP * 100_000, TABLE_CELLS_FLOOR)
+    assert peak < 2 * 8 * allowed  # the places allowed, 8 bytes each, twice over
+    short = model.run("a" * 20 + "!", "search", 10_000)  # few places: the same regex runs
+    assert short.verdict is Verdict.MATCH
 
 
 def _lookaheads(depth: int) -> syntax.Parsed:

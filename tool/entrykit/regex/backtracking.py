@@ -19,6 +19,10 @@ The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
   compared or passed over still a step. In a program without counted iterations,
   sub-matches, backreferences or conditionals, what going on from a give-back took before
   it failed is kept for the run, and counted rather than run again;
+- the tables of one run hold at most `TABLE_CELLS_PER_STEP` places a step of its limit
+  (and at least `TABLE_CELLS_FLOOR`): a
+  run that needs more (many repeated classes on a long text) is over budget, so its time
+  and memory stay bounded by the limit too;
 - any other repeat counts its iterations and, like `_sre`, does not start another
   iteration where the last one started (zero-width match protection);
 - alternatives are tried in order; groups capture and keep their last value across
@@ -46,6 +50,8 @@ from entrykit.regex import syntax
 from entrykit.regex.syntax import CharNode, Seq
 
 MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a sub-match
+TABLE_CELLS_PER_STEP = 8  # a run's tables of the text hold at most this many places a step of its limit,
+TABLE_CELLS_FLOOR = 1_000_000  # or this many, whichever is more (a small limit still reads a text's tables)
 
 
 class Verdict(enum.Enum):
@@ -456,6 +462,7 @@ class _State:
         self.registers = model.registers
         self.runs: dict[int, list[int]] = {}
         self.accepts: dict[int, list[int]] = {}
+        self.cells = 0  # places in those tables: their making is work no step counts
         # In a plain program (`Model._plain`), what going on from a repeat's give-back
         # (instruction, place) took before it failed, by `pc * (len(text) + 1) + pos`: the
         # same steps, the same failure, wherever it is reached from (any attempt of the run).
@@ -468,6 +475,7 @@ class _State:
         `test` refuses (the text's length if none): how far a repeat of it scans."""
         text = self.text
         size = len(text)
+        self._make_room(size + 1)
         ends = [size] * (size + 1)
         end = size
         for at in range(size - 1, -1, -1):
@@ -482,6 +490,7 @@ class _State:
         character `test` accepts, or -1: where a repeat giving back stops for it."""
         text = self.text
         size = len(text)
+        self._make_room(size + 1)
         found = [-1] * (size + 1)
         last = -1
         for at in range(size):
@@ -491,6 +500,15 @@ class _State:
         found[size] = last
         self.accepts[id(test)] = found
         return found
+
+    def _make_room(self, cells: int) -> None:
+        """Count a table's places; past `TABLE_CELLS_PER_STEP` a step of the limit (or the
+        floor), the run is over budget: a regex of many repeated classes on a long text
+        would otherwise make a table per class, in time and memory no step counts."""
+        self.cells += cells
+        if self.cells > max(TABLE_CELLS_PER_STEP * self.limit, TABLE_CELLS_FLOOR):
+            self.steps = self.limit + 1  # over budget, said as a run out of steps says it
+            raise _OverBudget()
 
     def reset(self) -> None:
         self.caps = [-1] * self.slots
