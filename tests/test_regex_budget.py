@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from entrykit.authoring.scaffold import check_regex
 from entrykit.entry import Entry
+from entrykit.lint.engine import lint
 from entrykit.regex import portability, syntax
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.compiling import COMPILE_CODE_POINTS, cheap_to_compile, wide_range_code_points
@@ -22,6 +23,8 @@ from entrykit.regex.lookup import Lookup
 from entrykit.regex.portability import check_portable
 from entrykit.regex.redos import _Alphabet, _class_source
 from entrykit.regex.runner import Job, RegexRunner, Status
+
+from .conftest import TODAY, make_config, write_corpus
 
 WIDE = "(?i)" + "[\u0100-\uffe0]" * 400  # ~8 ms a class to compile: seconds in all
 EVIL = r"(a+)+$"
@@ -176,3 +179,46 @@ def test_clipped_classes_match_the_alphabet_exactly_as_whole_ones(spec: tuple[in
     whole = re.compile(_class_source(node), flags)
     expected = sum(1 << i for i, char in enumerate(alphabet.chars) if whole.fullmatch(char))
     assert alphabet.mask(node, flags) == expected
+
+
+def test_what_a_call_says_depends_on_its_jobs_alone_not_on_what_was_remembered() -> None:
+    """The strikes count every job in order, a remembered timeout included: a runner that
+    has met some of the texts before says what a fresh one says."""
+    texts = ["a" * (30 - i) + "!" for i in range(5)] + ["aaa!"]
+    jobs = [Job(EVIL, 0, "search", t) for t in texts]
+    with RegexRunner(100) as fresh, RegexRunner(100) as seasoned:
+        seasoned.run(jobs[3:])  # the last texts first: their timeouts are remembered
+        assert seasoned.run(jobs) == fresh.run(jobs)
+    assert [o.error for o in fresh.run(jobs)] == [OVER_BUDGET] * 3 + [regex_runner.protocol.NOT_RUN] * 3
+
+
+def _twins_and_fillers(base: Path) -> Path:
+    """Two entries of one catastrophic regex and the same texts, and 30 others it may run on."""
+    twin = 'signature: "{a30}!"\nregex: "(a+)+$"\nexamples: ["{a25}!", "{a22}!", "{a10}!"]\n'.format(
+        a30="a" * 30, a25="a" * 25, a22="a" * 22, a10="a" * 10
+    )
+    files = {"a/first.yaml": "id: a/first\n" + twin, "z/last.yaml": "id: z/last\n" + twin}
+    for n in range(30):
+        message = f"FillerError: unique message number q{n}x zebra{n}"
+        files[f"f/filler-{n}.yaml"] = f'id: f/filler-{n}\nsignature: "{message}"\nregex: "{message}"\n'
+    return write_corpus(base, files)
+
+
+def test_et206_says_the_same_with_one_process_or_two_and_for_one_file_or_all(tmp_path: Path) -> None:
+    """Whichever process met a regex first, and whatever it remembered, the texts over the
+    budget are the same: those the regex ran on and needed more steps for, never the texts
+    left unrun after its strikes (the other twin's here)."""
+    root = _twins_and_fillers(tmp_path)
+    config = make_config(tmp_path, {"select": ["ET206"]})
+
+    def messages(paths: list[Path] | None, jobs: int) -> dict[str, str]:
+        found = lint(paths, config, TODAY, cwd=tmp_path, jobs=jobs).diagnostics
+        return {Path(d.path).stem: d.message for d in found}
+
+    alone = messages(None, 1)
+    assert alone == messages(None, 2)
+    assert messages([root / "z" / "last.yaml"], 1) == {"last": alone["last"]}
+    assert alone == {
+        "first": "regex needs more than the budget of 500,000 matching steps on the `signature` and 2 more",
+        "last": "regex needs more than the budget of 500,000 matching steps on the `signature` and 5 more",
+    }

@@ -97,6 +97,11 @@ class Outcome(NamedTuple):
     def timed_out(self) -> bool:
         return self.status is _TIMEOUT
 
+    @property
+    def over_budget(self) -> bool:
+        """A timeout of a run (not that of a job left unrun after its regex's strikes)."""
+        return self.status is _TIMEOUT and self.error != protocol.NOT_RUN
+
 
 def _run_here(job: Job) -> Outcome:
     start = time.perf_counter()
@@ -116,6 +121,7 @@ def _run_here(job: Job) -> Outcome:
 
 
 _NOT_MATCHED = Outcome(_NO_MATCH)
+_NOT_RUN = Outcome(_TIMEOUT, error=protocol.NOT_RUN)  # after STRIKES overruns: unknown, not a result
 _COMPILES = Outcome(_MATCH)  # what `compile_check` says of a regex that compiles (one, shared: immutable)
 # What `compile_check` says of a regex that counts more compile steps than the budget's
 # microseconds, and what a job of it gets: not compiled, the same on every machine.
@@ -245,76 +251,70 @@ class RegexRunner:
         same question again get the answer without a second run; bulk callers whose
         jobs will not come back (cross-matching a corpus) pass False. `fast` marks
         jobs known to be `provably_fast` (by their regex's `longest_fast_text`); the
-        others are asked. A regex that overruns the budget `protocol.STRIKES` times is
-        not run on the rest of the jobs (its outcome: a timeout, `NOT_RUN`); `strikes`
-        carries that count from call to call, for a caller that asks about one text at
-        a time (`entrykit match` over a log's lines).
+        others are asked. A regex over the budget on `protocol.STRIKES` texts is not run
+        on the rest of the jobs (its outcome: a timeout, `NOT_RUN`), counted in the
+        jobs' order, whatever was remembered; `strikes` carries that count from call to
+        call, for a caller that asks about one text at a time (`entrykit match` over a
+        log's lines).
         """
         results: list[Outcome | None] = [None] * len(jobs)
-        unique: dict[Job, int] = {}  # job -> its place in `pending`
-        pending: list[Job] = []
-        remote: list[tuple[int, int]] = []  # (index in jobs, index in pending)
+        compiles: list[int] = []  # jobs that only compile: the worker's, all at once
         memo = self._memo
+        if strikes is None:
+            strikes = {}
         for index, job in enumerate(jobs):
+            if job.mode == COMPILE:
+                known = memo.get(job)
+                if known is not None:
+                    memo.move_to_end(job)
+                    results[index] = known
+                else:
+                    compiles.append(index)
+                continue
+            # The strikes see every job in order, an answer remembered from before included,
+            # so what a call says depends on its jobs alone, never on what ran before it.
+            key = (job.pattern, job.flags, job.mode)
+            if strikes.get(key, 0) >= protocol.STRIKES:
+                results[index] = _NOT_RUN
+                continue
             known = memo.get(job)
             if known is not None:
                 memo.move_to_end(job)
-                results[index] = known
-            elif (fast is not None and fast[index] and job.mode != COMPILE) or provably_fast(job):
-                results[index] = outcome = _run_here(job)
-                if remember:
-                    self._remember(job, outcome)
-            elif self.too_costly_to_compile(job.pattern, job.flags):
-                results[index] = _TOO_COSTLY
+                outcome = known
             else:
-                place = unique.get(job)
-                if place is None:
-                    place = unique[job] = len(pending)
-                    pending.append(job)
-                remote.append((index, place))
-        outcomes = self._count(pending, strikes) if pending else []
-        for job, outcome in zip(pending, outcomes, strict=True):
-            if outcome.error in (protocol.NOT_RUN, protocol.SKIPPED):
-                continue  # unknown, not a result: another run may try it
-            if remember or outcome.status is _TIMEOUT:
-                self._remember(job, outcome)  # timeouts always: never pay twice
-        for index, place in remote:
-            results[index] = outcomes[place]
+                if (fast is not None and fast[index]) or provably_fast(job):
+                    outcome = _run_here(job)
+                elif self.too_costly_to_compile(job.pattern, job.flags):
+                    outcome = _TOO_COSTLY
+                else:
+                    outcome = self._count(job)
+                if remember or outcome.status is _TIMEOUT:
+                    self._remember(job, outcome)  # timeouts always: never pay twice
+            if outcome.status is _TIMEOUT:
+                strikes[key] = strikes.get(key, 0) + 1
+            results[index] = outcome
+        if compiles:
+            for index, outcome in zip(compiles, self._run_remote([jobs[i] for i in compiles]), strict=True):
+                results[index] = outcome
+                if outcome.error not in (protocol.NOT_RUN, protocol.SKIPPED):  # unknown, not a result
+                    self._remember(jobs[index], outcome)
         return [r for r in results if r is not None]
 
-    def _count(self, jobs: Sequence[Job], strikes: Strikes | None) -> list[Outcome]:
-        """Outcomes of jobs no bound proves fast, in order: compiles in the worker (under
-        the time budget, a guard), matches by the step-counting model (`counting`), whose
-        verdict no clock decides. A regex over the step budget `protocol.STRIKES` times
-        is not run on the rest of the jobs."""
-        compiles = [job for job in jobs if job.mode == COMPILE]
-        compiled = iter(self._run_remote(compiles) if compiles else ())
-        if strikes is None:
-            strikes = {}
-        out: list[Outcome] = []
-        for job in jobs:
-            if job.mode == COMPILE:
-                out.append(next(compiled))
-                continue
-            key = (job.pattern, job.flags, job.mode)
-            if strikes.get(key, 0) >= protocol.STRIKES:
-                out.append(Outcome(_TIMEOUT, error=protocol.NOT_RUN))
-                continue
-            checked = self.compile_check(job.pattern, job.flags)
-            if checked.status is not _MATCH:
-                out.append(checked)
-                continue
-            counted = count_match(*job)
-            if counted.error:
-                out.append(Outcome(_ERROR, error=counted.error))
-            elif counted.over:
-                strikes[key] = strikes.get(key, 0) + 1
-                out.append(Outcome(_TIMEOUT, error=counted.reason))
-            elif counted.start >= 0:
-                out.append(Outcome(_MATCH, start=counted.start, end=counted.end))
-            else:
-                out.append(_NOT_MATCHED)
-        return out
+    def _count(self, job: Job) -> Outcome:
+        """The outcome of a match no bound proves fast, by the step-counting model
+        (`counting`), whose verdict no clock decides; its regex compiled first (in the
+        worker under the time budget, a guard, if it is long)."""
+        checked = self.compile_check(job.pattern, job.flags)
+        if checked.status is not _MATCH:
+            return checked
+        counted = count_match(*job)
+        if counted.error:
+            return Outcome(_ERROR, error=counted.error)
+        if counted.over:
+            return Outcome(_TIMEOUT, error=counted.reason)
+        if counted.start >= 0:
+            return Outcome(_MATCH, start=counted.start, end=counted.end)
+        return _NOT_MATCHED
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]

@@ -354,7 +354,9 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     (`regex/backtracking.py`). No clock decides: a regex is over the budget on a text
     on every machine under any load, or on none. Linting goes on; the result of that
     one match is unknown, so ET202-ET204, ET208 and ET209 say nothing about it. After
-    three texts over the budget, a regex is not run on the rest of a batch. A regex
+    three texts over the budget, a regex is not run on the rest (of its own texts and
+    the probes, or of the other entries' texts, each taken in the corpus's order), and
+    the message counts only texts it ran on. A regex
     the model cannot follow (sub-matches nested more than 64 deep) counts as over
     the budget on every text no bound proves it fast on.
 
@@ -455,7 +457,7 @@ def own_timeouts(entry: Entry, ctx: Context) -> tuple[int, str, int, tuple[str, 
             if not fast
         ]
         outcomes = runner.run([Job(pattern, flags, mode, text) for _, text in own])
-        slow = tuple(name for (name, _), outcome in zip(own, outcomes, strict=True) if outcome.timed_out)
+        slow = tuple(name for (name, _), outcome in zip(own, outcomes, strict=True) if outcome.over_budget)
     return (flags, mode, settings.timeout_ms, slow)
 
 
