@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import (
     MAX_NESTING,
-    TABLE_CELLS_FLOOR,
-    TABLE_CELLS_PER_STEP,
+    WORK_FLOOR,
+    WORK_PER_STEP,
     CharOracle,
     Model,
     TooDeep,
@@ -81,7 +81,7 @@ def test_a_long_text_needs_no_deep_stack() -> None:
 def test_tables_of_a_long_text_stay_within_the_limit() -> None:
     """Each repeated class reached makes a table of the whole text, work no step counts:
     200 classes on 20,000 characters would make 4 million places. Past
-    `TABLE_CELLS_PER_STEP` a step of the limit (or the floor), the run is over budget instead."""
+    `WORK_PER_STEP` a step of the limit (or the floor), the run is over budget instead."""
     pattern = "".join(f"[{chr(0x4E00 + n)}a]*" for n in range(200)) + "!"
     model = Model(syntax.parse(pattern))
     tracemalloc.start()
@@ -91,7 +91,7 @@ def test_tables_of_a_long_text_stay_within_the_limit() -> None:
     finally:
         tracemalloc.stop()
     assert run.verdict is Verdict.OVER_BUDGET
-    allowed = max(TABLE_CELLS_PER_STEP * 100_000, TABLE_CELLS_FLOOR)
+    allowed = max(WORK_PER_STEP * 100_000, WORK_FLOOR)
     assert peak < 2 * 8 * allowed  # the places allowed, 8 bytes each, twice over
     short = model.run("a" * 20 + "!", "search", 10_000)  # few places: the same regex runs
     assert short.verdict is Verdict.MATCH

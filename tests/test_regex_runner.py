@@ -8,9 +8,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from entrykit.regex import framing, worker
 from entrykit.regex import runner as regex_runner
-from entrykit.regex.backtracking import Model
-from entrykit.regex.counting import count_match
+from entrykit.regex.counting import Counted, count_match
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
@@ -55,14 +55,25 @@ def test_a_match_is_placed_by_its_start_and_end_in_process_and_by_the_model() ->
 
 
 def test_a_failure_of_the_step_model_is_an_outcome_not_a_crash(monkeypatch) -> None:
-    def broken(self, text, mode="search", steps=0):
-        raise IndexError("a bug")
+    """The worker's count of a match: a failure of the model (or a MemoryError past the
+    worker's limit) is that job's ERROR, and the worker goes on with the next text."""
+    frames: list[bytes] = []
 
-    monkeypatch.setattr(Model, "run", broken)
-    with RegexRunner(100) as runner:
-        outcome, fine = runner.run([EVIL, Job("abc", 0, "search", "xxabcxx")])
-    assert (outcome.status, outcome.error) == (Status.ERROR, "IndexError: a bug")
-    assert fine.matched  # provably fast: `re` ran it
+    class Collected:
+        def add(self, frame: bytes) -> None:
+            frames.append(frame[framing.HEADER.size :])
+
+    def broken(pattern, flags, mode, text):
+        if text == "boom":
+            raise IndexError("a bug")
+        return Counted(False)
+
+    monkeypatch.setattr(worker, "_counter", lambda: broken)
+    compiled = re.compile(EVIL.pattern)
+    worker._count_job(compiled, "", 0, (EVIL.pattern, 0, "search"), ["boom", "aaa"], Collected())  # type: ignore[arg-type]
+    first, second = (worker.RESULT.unpack_from(f) + (f[worker.RESULT.size :],) for f in frames)
+    assert (first[0], first[4]) == (worker.ERROR, b"IndexError: a bug")
+    assert (second[0], second[2], second[3]) == (worker.MATCH, 0, 3)  # within the count: `re`'s match
 
 
 def test_errors_raised_at_search_time_are_outcomes() -> None:
@@ -76,8 +87,8 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None
     runner = RegexRunner(50)
     real_send = regex_runner._Worker.send
 
-    def deaf_send(self, budget, jobs, *series):  # the worker's own budget becomes an hour
-        real_send(self, 3600.0, jobs, *series)
+    def deaf_send(self, budget, jobs, *series, **kwargs):  # the worker's own budget becomes an hour
+        real_send(self, 3600.0, jobs, *series, **kwargs)
 
     monkeypatch.setattr(regex_runner._Worker, "send", deaf_send)
     try:
@@ -92,19 +103,20 @@ def test_a_worker_that_does_not_stop_is_killed_and_replaced(monkeypatch) -> None
 
 
 def test_outcomes_are_remembered(monkeypatch) -> None:
-    counted: list[tuple[object, ...]] = []
-    real_count = regex_runner.count_match
+    sent: list[Job] = []
+    real_send = regex_runner._Worker.send
 
-    def counting(*job: object) -> object:
-        counted.append(job)
-        return real_count(*job)  # type: ignore[arg-type]
+    def counting_send(self, budget, jobs, *series, **kwargs):
+        sent.extend(jobs)
+        real_send(self, budget, jobs, *series, **kwargs)
 
-    monkeypatch.setattr(regex_runner, "count_match", counting)
+    monkeypatch.setattr(regex_runner._Worker, "send", counting_send)
+    counted = Job(EVIL.pattern, 0, regex_runner.protocol.COUNT + "search", EVIL.text)
     with RegexRunner(50) as runner:
         first = runner.run([EVIL])[0]
-        assert counted == [tuple(EVIL)]
+        assert sent == [counted]  # counted in the worker
         again = runner.run([EVIL])[0]
-        assert counted == [tuple(EVIL)]  # answered from memory, not counted again
+        assert sent == [counted]  # answered from memory, not counted again
     assert first == again and again.timed_out
 
 

@@ -19,10 +19,11 @@ The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
   compared or passed over still a step. In a program without counted iterations,
   sub-matches, backreferences or conditionals, what going on from a give-back took before
   it failed is kept for the run, and counted rather than run again;
-- the tables of one run hold at most `TABLE_CELLS_PER_STEP` places a step of its limit
-  (and at least `TABLE_CELLS_FLOOR`): a
-  run that needs more (many repeated classes on a long text) is over budget, so its time
-  and memory stay bounded by the limit too;
+- what a run does besides its steps (the places of its tables, the captures a sub-match or
+  a fresh attempt copies, each distinct character of the text asked of each test, weighed
+  by the test's size) is at most `WORK_PER_STEP` a step of its limit (and at least
+  `WORK_FLOOR`): a run that needs more is over budget, so its time and memory stay bounded
+  by the limit too;
 - any other repeat counts its iterations and, like `_sre`, does not start another
   iteration where the last one started (zero-width match protection);
 - alternatives are tried in order; groups capture and keep their last value across
@@ -50,8 +51,13 @@ from entrykit.regex import syntax
 from entrykit.regex.syntax import CharNode, Seq
 
 MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a sub-match
-TABLE_CELLS_PER_STEP = 8  # a run's tables of the text hold at most this many places a step of its limit,
-TABLE_CELLS_FLOOR = 1_000_000  # or this many, whichever is more (a small limit still reads a text's tables)
+# Work a run does that no step counts (the places of its tables of the text, captures
+# copied for a sub-match or a fresh attempt, characters asked of its tests): at most this
+# much a step of its limit, or the floor, whichever is more (a small limit still reads a
+# text's tables). A run that needs more is over budget, so that its time and memory stay
+# bounded by its limit whatever the regex and the text.
+WORK_PER_STEP = 8
+WORK_FLOOR = 1_000_000
 
 
 class Verdict(enum.Enum):
@@ -336,6 +342,11 @@ class Model:
         self._plain = not compiler.stateful
         self._refused: tuple[int, tuple[Answers, ...]] | None = None
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
+        # what asking a character of every test costs, in units of work: a test's source
+        # longer than a plain class is asked of `re` more slowly
+        self.asking = len(compiler.chars) + sum(
+            1 + len(syntax.char_source(node)) // 64 for node, _ in compiler.equal
+        )
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
         """Match `text` as `re` would in `mode`, within `steps`."""
@@ -352,6 +363,10 @@ class Model:
             cost, tests = refused
             chars = text[:starts]
             distinct = set(chars)
+            try:
+                state.work(len(tests) * len(distinct))
+            except _OverBudget:
+                return Run(Verdict.OVER_BUDGET, state.limit + 1)
             opens: set[str] = set()
             for test in tests:
                 opens.update(filter(test.__getitem__, distinct))
@@ -361,6 +376,7 @@ class Model:
         fresh = not self._plain
         counted = 0  # the places before this one are tried or counted
         try:
+            state.work(len(set(text)) * self.asking)
             for start in (*attempts, starts):
                 while counted < start and cost:  # the refused places before it
                     fit = (steps - state.steps) // cost
@@ -370,7 +386,7 @@ class Model:
                         counted += fit
                     if counted < start:  # one that would go past `steps`: run it
                         if fresh:
-                            state.reset()
+                            state.restart()
                         end = state.execute(0, counted, True)
                         if end >= 0:
                             return Run(Verdict.MATCH, state.steps, counted, end)
@@ -378,7 +394,7 @@ class Model:
                 if start == starts:
                     break
                 if fresh:
-                    state.reset()
+                    state.restart()
                 end = state.execute(0, start, True)
                 if end >= 0:
                     return Run(Verdict.MATCH, state.steps, start, end)
@@ -462,7 +478,7 @@ class _State:
         self.registers = model.registers
         self.runs: dict[int, list[int]] = {}
         self.accepts: dict[int, list[int]] = {}
-        self.cells = 0  # places in those tables: their making is work no step counts
+        self.done = 0  # work no step counts (see `work`)
         # In a plain program (`Model._plain`), what going on from a repeat's give-back
         # (instruction, place) took before it failed, by `pc * (len(text) + 1) + pos`: the
         # same steps, the same failure, wherever it is reached from (any attempt of the run).
@@ -475,7 +491,7 @@ class _State:
         `test` refuses (the text's length if none): how far a repeat of it scans."""
         text = self.text
         size = len(text)
-        self._make_room(size + 1)
+        self.work(size + 1)
         ends = [size] * (size + 1)
         end = size
         for at in range(size - 1, -1, -1):
@@ -490,7 +506,7 @@ class _State:
         character `test` accepts, or -1: where a repeat giving back stops for it."""
         text = self.text
         size = len(text)
-        self._make_room(size + 1)
+        self.work(size + 1)
         found = [-1] * (size + 1)
         last = -1
         for at in range(size):
@@ -501,14 +517,19 @@ class _State:
         self.accepts[id(test)] = found
         return found
 
-    def _make_room(self, cells: int) -> None:
-        """Count a table's places; past `TABLE_CELLS_PER_STEP` a step of the limit (or the
-        floor), the run is over budget: a regex of many repeated classes on a long text
-        would otherwise make a table per class, in time and memory no step counts."""
-        self.cells += cells
-        if self.cells > max(TABLE_CELLS_PER_STEP * self.limit, TABLE_CELLS_FLOOR):
+    def work(self, units: int) -> None:
+        """Count work no step counts; past `WORK_PER_STEP` a step of the limit (or the
+        floor), the run is over budget: a regex of many repeated classes or groups on a
+        long text would otherwise take time and memory its steps do not show."""
+        self.done += units
+        if self.done > max(WORK_PER_STEP * self.limit, WORK_FLOOR):
             self.steps = self.limit + 1  # over budget, said as a run out of steps says it
             raise _OverBudget()
+
+    def restart(self) -> None:
+        """A fresh attempt: its captures and counters, each place of them counted as work."""
+        self.work(self.slots + 2 * self.registers)
+        self.reset()
 
     def reset(self) -> None:
         self.caps = [-1] * self.slots
@@ -653,6 +674,7 @@ class _State:
                     pc += 1
                     continue
             elif kind == SUB:
+                self.work(2 * len(caps))  # copied, and compared after
                 before = caps[:]
                 self.steps = steps
                 end = self.sub(op, pos)

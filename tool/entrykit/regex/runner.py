@@ -4,14 +4,17 @@ A match that a bound on its steps proves cheap runs in-process in `re` (`provabl
 a regex whose only repetitions take one character at a time, or repeat a group that
 splits a text in one way only (`(?:\\.\\d+)*`), has a bound on its steps (`regex.steps`);
 a job whose bound is within `FAST_PATH_LIMIT` needs no other budget. Any other match
-is run by the step-counting model of `re`'s matcher (`regex.counting`), which stops it
-at the same number of steps: over the budget on every machine under any load, or on none.
+is counted first by the step-counting model of `re`'s matcher (`regex.counting`), which
+stops at the same number of steps: over the budget on every machine under any load, or
+on none; only a match within the budget is then run by `re`. That happens in a
+persistent worker process (`regex/worker.py`), under a guard of its CPU time and a
+limit of its memory against work the count does not see: CPython's `re` holds the GIL
+and cannot be stopped from another thread, but a SIGPROF stops it there.
 
-Compiling a long regex is counted first (`compiling`); one whose count is within the
-time budget is compiled in a persistent worker process (`regex/worker.py`) under ten
-times that budget of its CPU time, a guard against a count gone wrong: CPython's `re`
-holds the GIL and cannot be stopped from another thread, but a SIGPROF stops it there.
-The worker also times ET205's attacks when `regex.measure` asks for it. If the worker
+Compiling a long regex is counted first too (`compiling`); one whose count is within
+the time budget is compiled in the worker under ten times that budget of its CPU time,
+a guard against a count gone wrong. The worker also times ET205's attacks when
+`regex.measure` asks for it. If the worker
 ever overruns its budget by a wide margin anyway, it is killed, the job is recorded as
 timed out, a fresh worker is started and the batch goes on.
 
@@ -48,7 +51,6 @@ from entrykit.regex.compiling import (
     compile_steps_limit,
     settings_flags,
 )
-from entrykit.regex.counting import count_match
 from entrykit.regex.steps import runs_within_limit, runs_within_limit_each
 
 DEFAULT_TIMEOUT_MS = 100
@@ -307,14 +309,9 @@ class RegexRunner:
         checked = self.compile_check(job.pattern, job.flags)
         if checked.status is not _MATCH:
             return checked
-        counted = count_match(*job)
-        if counted.error:
-            return Outcome(_ERROR, error=counted.error)
-        if counted.over:
-            return Outcome(_TIMEOUT, error=counted.reason)
-        if counted.start >= 0:
-            return Outcome(_MATCH, start=counted.start, end=counted.end)
-        return _NOT_MATCHED
+        counting = Job(job.pattern, job.flags, protocol.COUNT + job.mode, job.text)
+        [outcome] = self._run_remote([counting], budget=protocol.COUNT_GUARD)
+        return outcome._replace(seconds=0.0)  # the count is the answer, not how long it took
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]
@@ -386,13 +383,18 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None) -> list[Outcome]:
+    def _run_remote(
+        self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None, budget: float | None = None
+    ) -> list[Outcome]:
+        """Outcomes of `jobs` run in the worker, each under `budget` seconds of its CPU
+        time (the runner's own budget by default)."""
+        budget = self.budget if budget is None else budget
         results: list[Outcome | None] = [None] * len(jobs)
         # The worker stops each match at the budget (CPU time) and reports at least every
         # FLUSH_EVERY seconds; past this wait on the wall clock we stop the worker
         # ourselves. It is generous: on a loaded machine a match takes longer on the wall
         # than its CPU time, and only a worker that fails to stop itself should meet it.
-        watchdog = self.budget * COMPILE_MARGIN + protocol.FLUSH_EVERY + max(2.0, 4 * self.budget)
+        watchdog = self.budget * COMPILE_MARGIN + budget + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
         # this call's texts (the worker does the same within each batch), or the caller's:
         # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.
@@ -415,7 +417,7 @@ class RegexRunner:
                     else:
                         chunk.append(index)
                 if chunk:
-                    worker.send(self.budget, [jobs[i] for i in chunk], stop_at)
+                    worker.send(budget, [jobs[i] for i in chunk], stop_at, compile_budget=self.budget * COMPILE_MARGIN)
                     in_flight.extend(chunk)
             if not in_flight:
                 break

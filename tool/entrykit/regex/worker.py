@@ -1,10 +1,11 @@
-"""The regex worker process: compile regexes, and time matches for `regex.measure`, under a CPU-time budget.
+"""The regex worker process: count matches, compile regexes and time `regex.measure`'s, each under a CPU-time guard.
 
 Started by `entrykit.regex.runner` as a plain script (`python -I -S this_file`): `-I`
 keeps the current directory (a checkout under review) and the environment out of
-`sys.path`, `-S` skips `site` for a quick start, so the entrykit package is not
-importable here. The worker imports the standard library and `framing.py`, loaded by
-its path from this file's own folder (`_beside`), which adds nothing to `sys.path`.
+`sys.path`, `-S` skips `site` for a quick start. The worker imports the standard
+library and `framing.py`, loaded by its path from this file's own folder (`_beside`);
+only a first count puts the folder that holds this entrykit package on `sys.path`
+(`_counter`), never the current directory.
 It reads pickled batches on stdin and writes one frame per job on stdout (see
 `framing`). `_sre` checks for pending signals while it backtracks, so a SIGPROF raised
 in this process's main thread stops a runaway match; the parent kills the whole
@@ -13,9 +14,10 @@ process only if that ever fails to happen.
 The budget is CPU time of this process (`ITIMER_PROF`; measured with `time.thread_time`,
 which the armed timer does not make coarse, and the worker has one thread), not
 time on the wall clock: other processes loading the machine slow a match down but do
-not use up its budget. Lint verdicts are not decided here: the runner sends only the
-compiles that counting found quick (the budget is a guard) and `measure`'s timings;
-matches are counted in steps in the parent (`counting`).
+not use up its budget. Lint verdicts are not decided by it: a match is counted in
+steps by `counting` (imported from the entrykit package this file belongs to, on first
+use) and only then run in `re`; a compile comes here only once counting found it quick;
+the budget of both is a guard. Memory is limited too (`MEMORY_LIMIT`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 
 def _beside(name: str) -> ModuleType:
@@ -52,6 +55,13 @@ RESULT = struct.Struct(">Bdqq")  # status, seconds, match start and end (-1); th
 NO_MATCH, MATCH, TIMEOUT, ERROR = 0, 1, 2, 3
 FLUSH_EVERY = 0.02
 COMPILE = "compile"  # a job mode: only compile the regex (MATCH if it compiles in time)
+# A job mode's prefix: count the match's steps in entrykit's model of `re` (the verdict:
+# over `counting.MATCH_STEPS` is a timeout), then take the match from `re`. The budget of
+# such a job is a guard against work the count does not see, `COUNT_GUARD` seconds.
+COUNT = "count:"
+COUNT_GUARD = 2.0
+COUNT_TIMEOUT = "counting the match's steps took longer than the guard"
+MEMORY_LIMIT = 2 << 30  # bytes of address space: a runaway count is a MemoryError here, not a full machine
 COMPILE_TIMEOUT = "compiling the regex took longer than the budget"
 COMPILE_TOO_COSTLY = "compiling the regex counts more steps than the budget allows"  # (not sent: decided by the parent)
 STRIKES = 3  # overruns of one regex after which the rest of its texts in a batch are not run
@@ -75,7 +85,26 @@ def _alarm(signum: int, frame: object) -> None:
         raise _Expired()
 
 
+def _counter() -> Callable[[str, int, str, str], Any]:
+    """`counting.count_match`, imported on first use from the entrykit package this file
+    belongs to (its own folder's parent's parent, never the current directory)."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if package_parent not in sys.path:
+        sys.path.insert(0, package_parent)
+    from entrykit.regex.counting import count_match
+
+    return count_match
+
+
 def main() -> None:
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY or soft > MEMORY_LIMIT:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
+    except (ImportError, ValueError, OSError):  # no such limit here: the CPU guard still holds
+        pass
     signal.signal(signal.SIGPROF, _alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     cache: dict[tuple[str, int], re.Pattern[str]] = {}
@@ -97,7 +126,10 @@ def main() -> None:
             _current["budget"] = compile_budget
             compiled, failure, failed = _compile(pattern, flags, cache, failures)
             _current["budget"] = budget
-            _run_job(compiled, failure, failed, mode, texts, stop_at, results)
+            if mode.startswith(COUNT):
+                _count_job(compiled, failure, failed, (pattern, flags, mode[len(COUNT) :]), texts, results)
+            else:
+                _run_job(compiled, failure, failed, mode, texts, stop_at, results)
         signal.setitimer(signal.ITIMER_PROF, 0)
         results.send()
 
@@ -187,6 +219,47 @@ def _run_job(
         # worker never blocks on writing while the parent writes the next batch.
         encoded = message[:120].encode("utf-8", "replace")
         results.add(framing.frame(RESULT.pack(status, elapsed, where, until) + encoded))
+
+
+def _count_job(
+    compiled: re.Pattern[str] | None,
+    failure: str,
+    failed: int,
+    regex: tuple[str, int, str],
+    texts: list[str],
+    results: _Results,
+) -> None:
+    """One result frame per text: the model's count decides a timeout; a match within the
+    budget is then run in `re` (at most the budget's steps), whose answer it gives."""
+    pattern, flags, mode = regex
+    run = None if compiled is None else getattr(compiled, mode, None)
+    for text in texts:
+        status, message, where, until = NO_MATCH, "", -1, -1
+        start = time.thread_time()
+        if run is None:
+            status, message = (failed, failure) if compiled is None else (ERROR, f"unknown match mode {mode!r}")
+        else:
+            try:
+                _current["started"] = start
+                _current["running"] = True
+                try:
+                    counted = _counter()(pattern, flags, mode, text)
+                    if counted.error:
+                        status, message = ERROR, counted.error
+                    elif counted.over:
+                        status, message = TIMEOUT, counted.reason
+                    else:
+                        found = run(text)
+                        if found is not None:
+                            status, where, until = MATCH, found.start(), found.end()
+                finally:
+                    _current["running"] = False
+            except _Expired:
+                status, message = TIMEOUT, COUNT_TIMEOUT
+            except Exception as exc:  # MemoryError past the limit; errors CPython raises at search time
+                status, message = ERROR, f"{type(exc).__name__}: {exc}"
+        encoded = message[:120].encode("utf-8", "replace")
+        results.add(framing.frame(RESULT.pack(status, time.thread_time() - start, where, until) + encoded))
 
 
 def _match(run: Callable[[str], re.Match[str] | None], text: str, start: float) -> tuple[int, str, int, int]:

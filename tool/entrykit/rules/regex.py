@@ -348,17 +348,24 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     Every regex entrykit runs (on the entry's own `signature`, `examples` and
     `counterexamples`, on other entries' signatures and examples, and on the generic
     probes) may take at most 500,000 steps of CPython's backtracking matcher on one
-    text (`re` itself takes about 0.3 to 3.5 ms for that many, by the kind of step). A match that a bound on
-    its steps proves to fit is run by `re`; any other is run by a model of `re`'s
-    matcher that finds the same match, counts the same steps and stops at the budget
-    (`regex/backtracking.py`). No clock decides: a regex is over the budget on a text
-    on every machine under any load, or on none. Linting goes on; the result of that
-    one match is unknown, so ET202-ET204, ET208 and ET209 say nothing about it. After
-    three texts over the budget, a regex is not run on the rest (of its own texts and
-    the probes, or of the other entries' texts, each taken in the corpus's order), and
-    the message counts only texts it ran on. A regex
-    the model cannot follow (sub-matches nested more than 64 deep) counts as over
-    the budget on every text no bound proves it fast on.
+    text (`re` itself takes about 0.3 to 3.5 ms for that many, by the kind of step). A
+    match that a bound on its steps proves to fit is run by `re`; any other is first
+    counted by a model of `re`'s matcher that takes the same steps and stops at the
+    budget (`regex/backtracking.py`), in the regex worker process, and only a match
+    within the budget is then run by `re`, whose answer it gives. No clock decides: a
+    regex is over the budget on a text on every machine under any load, or on none.
+    The model also counts the work it does besides its steps (its tables of the text,
+    the captures it copies, the characters it asks its classes about) and stops past
+    8 units of it a step: thousands of groups or of distinct characters in a text
+    make a match over the budget however few steps `re` would take. A regex the
+    model cannot follow (sub-matches nested more than 64 deep) counts as over the
+    budget on every text no bound proves it fast on; so does a count that runs past
+    a guard of 2 s of the worker's CPU time, which only work the count does not see
+    reaches. Linting goes on; the result of that one match is unknown, so ET202-ET204,
+    ET208 and ET209 say nothing about it. After three texts over the budget, a regex
+    is not run on the rest (of its own texts and the probes, or of the other entries'
+    texts, each taken in the corpus's order), and the message counts only texts it
+    ran on.
 
     A regex that would take longer than the time budget, `regex.timeout_ms`
     milliseconds (100 by default), just to compile is reported too, and no other
