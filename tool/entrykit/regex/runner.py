@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -259,59 +259,71 @@ class RegexRunner:
         call, for a caller that asks about one text at a time (`entrykit match` over a
         log's lines).
         """
-        results: list[Outcome | None] = [None] * len(jobs)
+        known: list[Outcome | None] = [None] * len(jobs)
         compiles: list[int] = []  # jobs that only compile: the worker's, all at once
+        counts: list[int] = []  # matches to count: the worker's too, all at once
         memo = self._memo
+        for index, job in enumerate(jobs):
+            found = memo.get(job)
+            if found is not None:
+                memo.move_to_end(job)
+                known[index] = found
+            elif job.mode == COMPILE:
+                compiles.append(index)
+            elif (fast is not None and fast[index]) or provably_fast(job):
+                known[index] = outcome = _run_here(job)
+                if remember:
+                    self._remember(job, outcome)
+            elif self.too_costly_to_compile(job.pattern, job.flags):
+                known[index] = _TOO_COSTLY
+            else:
+                checked = self.compile_check(job.pattern, job.flags)
+                if checked.status is _MATCH:
+                    counts.append(index)
+                else:
+                    known[index] = checked
         if strikes is None:
             strikes = {}
-        for index, job in enumerate(jobs):
-            if job.mode == COMPILE:
-                known = memo.get(job)
-                if known is not None:
-                    memo.move_to_end(job)
-                    results[index] = known
-                else:
-                    compiles.append(index)
-                continue
-            # The strikes see every job in order, an answer remembered from before included,
-            # so what a call says depends on its jobs alone, never on what ran before it.
-            key = (job.pattern, job.flags, job.mode)
-            if strikes.get(key, 0) >= protocol.STRIKES:
-                results[index] = _NOT_RUN
-                continue
-            known = memo.get(job)
-            if known is not None:
-                memo.move_to_end(job)
-                outcome = known
-            else:
-                if (fast is not None and fast[index]) or provably_fast(job):
-                    outcome = _run_here(job)
-                elif self.too_costly_to_compile(job.pattern, job.flags):
-                    outcome = _TOO_COSTLY
-                else:
-                    outcome = self._count(job)
-                if remember or outcome.status is _TIMEOUT:
-                    self._remember(job, outcome)  # timeouts always: never pay twice
-            if outcome.status is _TIMEOUT:
-                strikes[key] = strikes.get(key, 0) + 1
-            results[index] = outcome
-        if compiles:
-            for index, outcome in zip(compiles, self._run_remote([jobs[i] for i in compiles]), strict=True):
-                results[index] = outcome
-                if outcome.error not in (protocol.NOT_RUN, protocol.SKIPPED):  # unknown, not a result
-                    self._remember(jobs[index], outcome)
-        return [r for r in results if r is not None]
+        # A regex with a timeout already known (remembered, or from earlier calls) has its
+        # matches counted one at a time, in order, where the strikes say: the worker, which
+        # strikes a regex on its own after three timeouts in a row, does not know of those.
+        struck = set(strikes)
+        struck.update((j.pattern, j.flags, j.mode) for j, o in zip(jobs, known, strict=True) if o is not None and o.timed_out)
+        later = [i for i in counts if (jobs[i].pattern, jobs[i].flags, jobs[i].mode) in struck]
+        now = [i for i in counts if (jobs[i].pattern, jobs[i].flags, jobs[i].mode) not in struck]
+        self._settle(jobs, known, self._remote(jobs, compiles, now), remember)
 
-    def _count(self, job: Job) -> Outcome:
-        """The outcome of a match no bound proves fast, by the step-counting model
-        (`counting`), whose verdict no clock decides; its regex compiled first (in the
-        worker under the time budget, a guard, if it is long)."""
-        checked = self.compile_check(job.pattern, job.flags)
-        if checked.status is not _MATCH:
-            return checked
-        counting = Job(job.pattern, job.flags, protocol.COUNT + job.mode, job.text)
-        [outcome] = self._run_remote([counting], budget=protocol.COUNT_GUARD)
-        return outcome._replace(seconds=0.0)  # the count is the answer, not how long it took
+        def counted(place: int) -> Outcome:
+            self._settle(jobs, known, self._remote(jobs, [], [place]), remember)
+            outcome = known[place]
+            assert outcome is not None
+            return outcome
+
+        return _struck(jobs, known, strikes, counted if later else None)
+
+    def _settle(self, jobs: Sequence[Job], known: list[Outcome | None], found: list[tuple[int, Outcome]], remember: bool) -> None:
+        """Put what the worker found in `known`, and remember it as `run` says."""
+        for place, outcome in found:
+            known[place] = outcome
+            lasting = outcome.error not in (protocol.NOT_RUN, protocol.SKIPPED)  # else unknown, not a result
+            if lasting and (remember or outcome.status is _TIMEOUT or jobs[place].mode == COMPILE):
+                self._remember(jobs[place], outcome)  # timeouts always: never pay twice
+
+    def _remote(self, jobs: Sequence[Job], compiles: list[int], counts: list[int]) -> list[tuple[int, Outcome]]:
+        """(place, outcome) of the jobs at `compiles` (compiled under the time budget, a
+        guard) and at `counts` (counted by the step model, then run in `re`, under a guard
+        of their own), each sent to the worker in one go. A regex the worker finds over the
+        budget on three texts in a row it does not run on the rest: the strikes `run`
+        applies afterwards would leave them unrun in any case."""
+        out: list[tuple[int, Outcome]] = []
+        if compiles:
+            out += zip(compiles, self._run_remote([jobs[i] for i in compiles]), strict=True)
+        if counts:
+            counting = [Job(jobs[i].pattern, jobs[i].flags, protocol.COUNT + jobs[i].mode, jobs[i].text) for i in counts]
+            outcomes = self._run_remote(counting, budget=protocol.COUNT_GUARD)
+            # the count is the answer, not how long it took
+            out += ((i, o._replace(seconds=0.0)) for i, o in zip(counts, outcomes, strict=True))
+        return out
 
     def run_one(self, pattern: str, flags: int, mode: str, text: str) -> Outcome:
         return self.run([Job(pattern, flags, mode, text)])[0]
@@ -445,6 +457,33 @@ class RegexRunner:
                     key = (job.pattern, job.flags, job.mode)
                     strikes[key] = strikes.get(key, 0) + 1
         return [r if r is not None else Outcome(Status.TIMEOUT, 0.0, protocol.NOT_RUN) for r in results]
+
+
+def _struck(
+    jobs: Sequence[Job],
+    outcomes: Sequence[Outcome | None],
+    strikes: Strikes,
+    counted: Callable[[int], Outcome] | None = None,
+) -> list[Outcome]:
+    """`outcomes`, but after `protocol.STRIKES` timeouts of a regex's matches, its later
+    matches unrun (`NOT_RUN`). The strikes see every match in order, an answer remembered
+    from before included, so what a call says depends on its jobs alone. A match not
+    known yet is counted (`counted`) when its turn comes, if it is not struck."""
+    results: list[Outcome] = []
+    for place, (job, outcome) in enumerate(zip(jobs, outcomes, strict=True)):
+        if job.mode != COMPILE:
+            key = (job.pattern, job.flags, job.mode)
+            if strikes.get(key, 0) >= protocol.STRIKES:
+                results.append(_NOT_RUN)
+                continue
+            if outcome is None:
+                assert counted is not None
+                outcome = counted(place)
+            if outcome.status is _TIMEOUT:
+                strikes[key] = strikes.get(key, 0) + 1
+        assert outcome is not None
+        results.append(outcome)
+    return results
 
 
 _SHARED: dict[tuple[int, int, float], RegexRunner] = {}

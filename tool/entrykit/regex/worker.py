@@ -230,13 +230,18 @@ def _count_job(
     results: _Results,
 ) -> None:
     """One result frame per text: the model's count decides a timeout; a match within the
-    budget is then run in `re` (at most the budget's steps), whose answer it gives."""
+    budget is then run in `re` (at most the budget's steps), whose answer it gives. After
+    `STRIKES` timeouts the rest of the texts are not run (the runner's strikes, which also
+    see what it knew before, decide which are)."""
     pattern, flags, mode = regex
     run = None if compiled is None else getattr(compiled, mode, None)
+    overruns = 0
     for text in texts:
         status, message, where, until = NO_MATCH, "", -1, -1
         start = time.thread_time()
-        if run is None:
+        if overruns >= STRIKES:
+            status, message = TIMEOUT, NOT_RUN
+        elif run is None:
             status, message = (failed, failure) if compiled is None else (ERROR, f"unknown match mode {mode!r}")
         else:
             try:
@@ -258,6 +263,7 @@ def _count_job(
                 status, message = TIMEOUT, COUNT_TIMEOUT
             except Exception as exc:  # MemoryError past the limit; errors CPython raises at search time
                 status, message = ERROR, f"{type(exc).__name__}: {exc}"
+            overruns += status == TIMEOUT
         encoded = message[:120].encode("utf-8", "replace")
         results.add(framing.frame(RESULT.pack(status, time.thread_time() - start, where, until) + encoded))
 
