@@ -23,7 +23,12 @@ import warnings
 
 from entrykit.regex.compiling import COMPILE_MARGIN, compile_steps
 
-UNITS = ("a", "(a)", "(?:a)", "a|", "\\w+", "[ab]", "[a-z]", "(a|b)*", "a{2,5}", "(?=a)", "\\d", ".", "[^a]", "é", "中", "[\u0100-\u01ff]")
+UNITS = (
+    "a", "(a)", "(?:a)", "a|", "\\w+", "[ab]", "[a-z]", "(a|b)*", "a{2,5}", "(?=a)", "\\d", ".", "[^a]", "é", "中",
+    "[\u0100-\u01ff]",
+    # classes whose characters (and other cases) touch blocks of 256 beyond the first
+    "[жa]", "[αβ]", "[µᲂ]", "[一鿿Ā]", "[éᲂ一😀]", "[ĀȀ̀ЀԀ؀܀ࠀ]", "[一鿿]", "[aĀȀ]", "[µĀ]", "[Āā਀ਁ]",
+)
 RANGES = ((0x100, 0x1FF), (0x100, 0xFFF), (0x100, 0xFFFF), (0x10000, 0x1FFFF))
 
 

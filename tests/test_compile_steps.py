@@ -21,12 +21,14 @@ from entrykit.regex.compiling import (
     COMPILE_MARGIN,
     HALF_STEPS_PER_CHARACTER,
     STEPS_PER_ALTERNATIVE,
+    STEPS_PER_BITMAP_CLASS,
     STEPS_PER_CLASS,
     STEPS_PER_ESCAPE,
     STEPS_PER_PARENTHESIS,
     STEPS_PER_RANGE,
     STEPS_PER_RANGE_CASELESS,
     STEPS_PER_REPEAT,
+    STEPS_PER_WIDE_CLASS,
     compile_steps,
     compile_steps_limit,
 )
@@ -117,3 +119,14 @@ def test_lint_reports_the_count(tmp_path: Path) -> None:
             "more than the 100,000 compiled under it",
         )
     ]
+
+
+def test_classes_that_make_re_build_bitmaps_count_as_costly() -> None:
+    """`(?i)[µᲂ]` folds to six code points in four blocks of 256: `re` builds a bitmap of
+    each (about 80 us a class, not the 8 its characters count), so 12,000 of them count
+    over the limit of a 100 ms budget instead of compiling for a second under the guard."""
+    pattern = "[µᲂ]" * 12_000
+    assert compile_steps(pattern, re.IGNORECASE) > compile_steps_limit(0.1)
+    assert compile_steps(pattern, re.IGNORECASE) >= 12_000 * STEPS_PER_BITMAP_CLASS
+    # two runs of consecutive code points make no bitmap; characters of the first 256 none
+    assert compile_steps("[аб]" * 100) == compile_steps("[ab]" * 100) + 100 * STEPS_PER_WIDE_CLASS

@@ -107,6 +107,12 @@ STEPS_PER_ESCAPE, STEPS_PER_REPEAT, STEPS_PER_CLASS = 2, 3, 2  # each backslash;
 STEPS_PER_PARENTHESIS, STEPS_PER_ALTERNATIVE = 12, 6  # each `(`; each `|` (escaped ones too)
 STEPS_PER_RANGE, STEPS_PER_RANGE_CASELESS = 20, 120
 CODE_POINTS_PER_STEP, CODE_POINTS_PER_STEP_CASELESS = 25, 6  # (0.04 and about 0.17 steps each)
+# A class of two or more characters, one of them (or of their other cases, under
+# IGNORECASE) beyond the first 256 code points, costs `re` more: 6 to 23 us while they
+# form at most two runs of consecutive code points, and 67 to 170 us when they form
+# three or more, for which it builds a bitmap of each block of 256 they touch (`[aĀȀ]`
+# 107 us, `(?i)[µĀ]` 110 us, `[一鿿Ā]` up to 170 us; `benchmarks/compile_steps.py`).
+STEPS_PER_WIDE_CLASS, STEPS_PER_BITMAP_CLASS = 30, 250
 # A regex is compiled (in the worker) only when its count is at most the budget's
 # microseconds: one that counts more is ET206, the same on every machine. The compile
 # runs under `COMPILE_MARGIN` times the budget, a guard against a count gone wrong that
@@ -138,7 +144,40 @@ def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int
     per_range, per_step = (STEPS_PER_RANGE_CASELESS, CODE_POINTS_PER_STEP_CASELESS) if caseless else (STEPS_PER_RANGE, CODE_POINTS_PER_STEP)
     for item in _pattern_ranges(pattern, flags) or ():
         steps += per_range + max(0, min(item.high, 0xFFFF) - item.low + 1) // per_step
+    for node in _pattern_classes(pattern, flags):
+        steps += _class_steps(node, caseless)
     return steps
+
+
+def _pattern_classes(pattern: str, flags: int) -> list[syntax.CharClass]:
+    """The character classes of `pattern` (none when it does not parse)."""
+    if "[" not in pattern:
+        return []
+    try:
+        nodes = syntax.parse(pattern, flags).nodes
+    except Exception:
+        return []
+    return [node for node, _ in syntax.walk(nodes) if isinstance(node, syntax.CharClass)]
+
+
+def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
+    """What the characters of a class beyond the first 256 code points add to its compile
+    (`STEPS_PER_WIDE_CLASS`, `STEPS_PER_BITMAP_CLASS`); its ranges are counted apart."""
+    codes = {item.code for item in node.items if isinstance(item, syntax.Char)}
+    if len(codes) < 2:
+        return 0
+    if caseless:
+        codes |= {ord(variant) for code in list(codes) for variant in _cases(chr(code))}
+    if max(codes) < 256:
+        return 0
+    ordered = sorted(codes)
+    runs = 1 + sum(1 for low, high in zip(ordered, ordered[1:], strict=False) if high != low + 1)
+    return STEPS_PER_BITMAP_CLASS if runs >= 3 else STEPS_PER_WIDE_CLASS
+
+
+def _cases(char: str) -> list[str]:
+    """`char`'s other cases, each one character."""
+    return [variant for variant in (char.lower(), char.upper(), char.casefold()) if len(variant) == 1]
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

@@ -374,8 +374,10 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     code points in all is compiled in-process; a longer one is counted in compile
     steps (a step and a half a character, more for each `(`, `|`, `[`, backslash and
     repeat, and a step per 25 code points of each class range, per 6 under
-    IGNORECASE, plus 20 or 120 a range: each step about a microsecond of CPython's
-    compiler, `benchmarks/compile_steps.py`). One that counts more than the budget's
+    IGNORECASE, plus 20 or 120 a range, plus 30 for a class of characters beyond the
+    first 256 code points, 250 where they and their other cases form three runs or
+    more, for which `re` builds bitmaps: each step about a microsecond of CPython's
+    compiler or more, `benchmarks/compile_steps.py`). One that counts more than the budget's
     microseconds (100,000 for 100 ms; 70,000 characters of plain text count 105,000)
     is reported without being compiled; one that counts fewer is compiled in the
     regex worker process, under ten times the budget of its CPU time: a guard, not
