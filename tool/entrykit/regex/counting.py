@@ -1,10 +1,10 @@
 """Run one match by the step-counting model, within the matching step budget: the same verdict on every machine.
 
 A match whose steps cannot be bounded in advance (`regex.steps`) is not timed: it is
-run by `backtracking.Model`, which finds the match `re` finds and counts `re`'s steps,
-and stops at `MATCH_STEPS`. A match that needs more is over the budget (ET206) on every
-machine, under any load; one that needs fewer never is. The model keeps its own stack
-and reads no clock, so it runs in-process: no text or regex can make it hang.
+run by `backtracking.Model`, which counts `re`'s steps (and its own other work) and
+stops at `MATCH_STEPS`. A match that needs more is over the budget (ET206) on every
+machine, under any load; one that needs fewer never is. The regex worker calls this,
+under a CPU-time guard and a memory limit, and takes the match itself from `re`.
 """
 
 from __future__ import annotations
