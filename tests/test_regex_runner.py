@@ -160,3 +160,25 @@ def test_every_outcome_is_the_match_re_finds_or_a_count_over_the_budget(
         found = getattr(compiled, job.mode)(job.text)
         assert outcome.status is (Status.MATCH if found else Status.NO_MATCH), job
         assert (outcome.start, outcome.end) == (found.span() if found else (-1, -1)), job
+
+
+def test_the_guard_stopping_a_count_is_a_timeout_whatever_the_count_catches(monkeypatch) -> None:
+    """The guard's signal may land inside the model's own `except Exception`: it must pass
+    through it and be the guard's timeout, never an error of the regex."""
+    frames: list[bytes] = []
+
+    class Collected:
+        def add(self, frame: bytes) -> None:
+            frames.append(frame[framing.HEADER.size :])
+
+    def guarded(pattern, flags, mode, text):
+        try:
+            raise worker._Expired()
+        except Exception:  # what count_match does with the model's failures
+            return Counted(False, error="caught")
+
+    monkeypatch.setattr(worker, "_counter", lambda: guarded)
+    worker._count_job(re.compile("a"), "", 0, ("a", 0, "search"), ["a"], Collected())  # type: ignore[arg-type]
+    [only] = frames
+    status = worker.RESULT.unpack_from(only)[0]
+    assert (status, only[worker.RESULT.size :].decode()) == (worker.TIMEOUT, worker.COUNT_TIMEOUT)

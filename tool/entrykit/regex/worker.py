@@ -69,7 +69,7 @@ NOT_RUN = "not run: the regex had already run past the budget 3 times"
 SKIPPED = "not run: an earlier text of the series took long enough"
 
 
-class _Expired(Exception):
+class _Expired(BaseException):  # not an `Exception`: no `except Exception` of what it stops may take it
     pass
 
 
