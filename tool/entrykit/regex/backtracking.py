@@ -352,31 +352,15 @@ class Model:
         """Match `text` as `re` would in `mode`, within `steps`."""
         state = _State(self, text, mode == "fullmatch", steps)
         starts = len(text) + 1 if mode == "search" else 1  # the places an attempt starts at
-        refused = self.refused(steps)
-        attempts: Sequence[int]
-        if refused is None:
-            cost, attempts = 0, range(starts)
-        else:
-            # An attempt at a place whose character every test it meets first refuses (or at
-            # the text's end) is counted, not run, while it fits within `steps`: those that
-            # some test accepts are the ones to run.
-            cost, tests = refused
-            chars = text[:starts]
-            distinct = set(chars)
-            try:
-                state.work(len(tests) * len(distinct))
-            except _OverBudget:
-                return Run(Verdict.OVER_BUDGET, state.limit + 1)
-            opens: set[str] = set()
-            for test in tests:
-                opens.update(filter(test.__getitem__, distinct))
-            attempts = list(compress(range(starts), map(opens.__contains__, chars)))
+        try:
+            cost, attempts = self._attempts(state, starts)
+        except _OverBudget:
+            return Run(Verdict.OVER_BUDGET, state.limit + 1)
         # A failed attempt leaves the captures as it found them (each change is undone on
         # the way back); only counted iterations and sub-matches leave something behind.
         fresh = not self._plain
         counted = 0  # the places before this one are tried or counted
         try:
-            state.work(len(set(text)) * self.asking)
             for start in (*attempts, starts):
                 while counted < start and cost:  # the refused places before it
                     fit = (steps - state.steps) // cost
@@ -402,6 +386,29 @@ class Model:
         except _OverBudget:
             return Run(Verdict.OVER_BUDGET, state.steps)
         return Run(Verdict.NO_MATCH, state.steps)
+
+    def _attempts(self, state: _State, starts: int) -> tuple[int, Sequence[int]]:
+        """The steps an attempt at a refused place takes (0: none is counted so), and the
+        places where an attempt must run; the tests asked about the text's characters
+        counted as work first (`_State.work`)."""
+        text = state.text
+        distinct = set(text)
+        state.work(len(distinct) * self.asking)  # before any test is asked about them
+        refused = self.refused(state.limit)
+        if refused is None:
+            return 0, range(starts)
+        # An attempt at a place whose character every test it meets first refuses (or at
+        # the text's end) is counted, not run, while it fits within `steps`: those that
+        # some test accepts are the ones to run.
+        cost, tests = refused
+        chars = text[:starts]
+        if len(chars) < len(text):
+            distinct = set(chars)
+        state.work(len(tests) * len(distinct))
+        opens: set[str] = set()
+        for test in tests:
+            opens.update(filter(test.__getitem__, distinct))
+        return cost, list(compress(range(starts), map(opens.__contains__, chars)))
 
     def refused(self, limit: int) -> tuple[int, tuple[Answers, ...]] | None:
         """An attempt at a position whose character every test it meets refuses (or at the

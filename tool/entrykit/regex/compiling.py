@@ -142,9 +142,10 @@ def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int
         return steps
     caseless = bool(flags & re.IGNORECASE) or "(?" in pattern and "i" in pattern  # (inline flags, read widely)
     per_range, per_step = (STEPS_PER_RANGE_CASELESS, CODE_POINTS_PER_STEP_CASELESS) if caseless else (STEPS_PER_RANGE, CODE_POINTS_PER_STEP)
-    for item in _pattern_ranges(pattern, flags) or ():
-        steps += per_range + max(0, min(item.high, 0xFFFF) - item.low + 1) // per_step
     for node in _pattern_classes(pattern, flags):
+        for item in node.items:
+            if isinstance(item, syntax.CharRange):
+                steps += per_range + max(0, min(item.high, 0xFFFF) - item.low + 1) // per_step
         steps += _class_steps(node, caseless)
     return steps
 

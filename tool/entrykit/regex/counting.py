@@ -25,20 +25,18 @@ OVER_BUDGET = f"the match took more than {MATCH_STEPS:,} steps"
 
 
 class Counted(NamedTuple):
-    """A counted match: over the budget, or its match's span (-1, -1 for none); `reason`
-    says why a regex the model cannot run counts as over the budget. `error` is set, and
-    nothing else holds, where the model itself failed: the match's result is unknown."""
+    """A counted match: over the budget or not (the match itself is `re`'s to find);
+    `reason` says why a regex the model cannot run counts as over the budget. `error` is
+    set, and nothing else holds, where the model itself failed."""
 
     over: bool
-    start: int = -1
-    end: int = -1
     reason: str = OVER_BUDGET
     error: str = ""
 
 
 def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
-    """`re`'s match of `pattern` on `text` in `mode` (`search`, `match`, `fullmatch`),
-    or over the budget if it takes more than `MATCH_STEPS` steps. The regex must compile."""
+    """Whether `re`'s match of `pattern` on `text` in `mode` (`search`, `match`,
+    `fullmatch`) takes more than `MATCH_STEPS` steps. The regex must compile."""
     model = _model(pattern, flags)
     if isinstance(model, str):
         return Counted(True, reason=model)
@@ -46,11 +44,7 @@ def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
         run = model.run(text, mode, MATCH_STEPS)
     except Exception as exc:  # a bug of the model: an outcome like an error `re` raises, not a crash
         return Counted(False, error=f"{type(exc).__name__}: {exc}")
-    if run.verdict is Verdict.OVER_BUDGET:
-        return Counted(True)
-    if run.verdict is Verdict.MATCH:
-        return Counted(False, run.start, run.end)
-    return Counted(False)
+    return Counted(run.verdict is Verdict.OVER_BUDGET)
 
 
 @lru_cache(maxsize=256)

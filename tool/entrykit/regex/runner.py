@@ -395,9 +395,7 @@ class RegexRunner:
             self._worker = _Worker()
         return self._worker
 
-    def _run_remote(
-        self, jobs: Sequence[Job], stop_at: float = 0.0, strikes: Strikes | None = None, budget: float | None = None
-    ) -> list[Outcome]:
+    def _run_remote(self, jobs: Sequence[Job], stop_at: float = 0.0, budget: float | None = None) -> list[Outcome]:
         """Outcomes of `jobs` run in the worker, each under `budget` seconds of its CPU
         time (the runner's own budget by default)."""
         budget = self.budget if budget is None else budget
@@ -408,10 +406,9 @@ class RegexRunner:
         # than its CPU time, and only a worker that fails to stop itself should meet it.
         watchdog = self.budget * COMPILE_MARGIN + budget + protocol.FLUSH_EVERY + max(2.0, 4 * budget)
         # A regex that has overrun the budget STRIKES times is not run on the rest of
-        # this call's texts (the worker does the same within each batch), or the caller's:
-        # a corpus of catastrophic regexes then costs a few budgets per regex, not one per text.
-        if strikes is None:
-            strikes = {}
+        # this call's texts (the worker does the same within each batch): a corpus of
+        # catastrophic regexes then costs a few budgets per regex, not one per text.
+        strikes: Strikes = {}
         todo: deque[int] = deque(range(len(jobs)))  # not sent yet, in order
         in_flight: deque[int] = deque()  # sent, in the order the worker answers
         one_by_one = False

@@ -85,15 +85,20 @@ def _alarm(signum: int, frame: object) -> None:
         raise _Expired()
 
 
+_COUNTER: list[Callable[[str, int, str, str], Any]] = []  # `_counter`'s, once imported
+
+
 def _counter() -> Callable[[str, int, str, str], Any]:
     """`counting.count_match`, imported on first use from the entrykit package this file
     belongs to (its own folder's parent's parent, never the current directory)."""
-    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if package_parent not in sys.path:
-        sys.path.insert(0, package_parent)
-    from entrykit.regex.counting import count_match
+    if not _COUNTER:
+        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        if package_parent not in sys.path:
+            sys.path.insert(0, package_parent)
+        from entrykit.regex.counting import count_match
 
-    return count_match
+        _COUNTER.append(count_match)
+    return _COUNTER[0]
 
 
 def main() -> None:
