@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import (
+    KEPT_ANSWERS,
     MAX_NESTING,
     WORK_FLOOR,
     WORK_PER_STEP,
@@ -95,6 +96,27 @@ def test_tables_of_a_long_text_stay_within_the_limit() -> None:
     assert peak < 2 * 8 * allowed  # the places allowed, 8 bytes each, twice over
     short = model.run("a" * 20 + "!", "search", 10_000)  # few places: the same regex runs
     assert short.verdict is Verdict.MATCH
+
+
+def test_what_a_model_keeps_between_runs_stays_bounded() -> None:
+    """A model's tests keep their answers for the next run, up to `KEPT_ANSWERS` in all: a
+    process that counts many texts of many distinct characters holds no more, and each run
+    gives what a fresh model gives."""
+    pattern = "(?:" + "|".join(f"[{chr(0x4E00 + 2 * n)}{chr(0x4E01 + 2 * n)}]x" for n in range(10)) + ")"
+    parsed = syntax.parse(pattern)
+    model = Model(parsed)
+    texts = ["".join(chr(0x3400 + 5000 * n + i) for i in range(5000)) for n in range(20)]
+    tracemalloc.start()
+    try:
+        for text in texts:
+            model.run(text, "search", 500_000)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    # 20 texts of 5,000 new characters, 10 tests: a million answers kept without the bound
+    assert held < 250 * KEPT_ANSWERS
+    for text in texts[:3]:
+        assert model.run(text, "search", 500_000) == Model(parsed).run(text, "search", 500_000)
 
 
 def _lookaheads(depth: int) -> syntax.Parsed:

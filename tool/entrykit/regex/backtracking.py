@@ -58,6 +58,11 @@ MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a s
 # bounded by its limit whatever the regex and the text.
 WORK_PER_STEP = 8
 WORK_FLOOR = 1_000_000
+# Answers a model's tests keep from one run for the next (a character and a bool each):
+# past this many, they are let go once the run ends. Every run counts its asking as work
+# whether an answer was kept or not, so what a run costs and decides never depends on the
+# runs before it, and neither does the memory a process of many runs holds.
+KEPT_ANSWERS = 1 << 16
 
 
 class Verdict(enum.Enum):
@@ -347,9 +352,21 @@ class Model:
         self.asking = len(compiler.chars) + sum(
             1 + len(syntax.char_source(node)) // 64 for node, _ in compiler.equal
         )
+        # the tests that keep their answers between runs (`KEPT_ANSWERS`)
+        made = {id(test): test for test in (*compiler.chars.values(), *compiler.equal.values())}
+        self._kept = [test for test in made.values() if type(test) is _Test]
 
     def run(self, text: str, mode: str = "search", steps: int = 100_000) -> Run:
         """Match `text` as `re` would in `mode`, within `steps`."""
+        try:
+            return self._run(text, mode, steps)
+        finally:
+            kept = self._kept
+            if kept and sum(map(len, kept)) > KEPT_ANSWERS:
+                for test in kept:
+                    test.clear()
+
+    def _run(self, text: str, mode: str, steps: int) -> Run:
         state = _State(self, text, mode == "fullmatch", steps)
         starts = len(text) + 1 if mode == "search" else 1  # the places an attempt starts at
         try:

@@ -47,7 +47,9 @@ def count_match(pattern: str, flags: int, mode: str, text: str) -> Counted:
     return Counted(run.verdict is Verdict.OVER_BUDGET)
 
 
-@lru_cache(maxsize=256)
+# Models kept for the next texts of their regex: few, since each keeps up to
+# `backtracking.KEPT_ANSWERS` answers (a count's jobs come grouped by regex).
+@lru_cache(maxsize=32)
 def _model(pattern: str, flags: int) -> Model | str:
     """The regex compiled for the model, or why the model cannot run it: such a regex is
     over the budget on every text it is not provably fast on, on every machine alike."""
