@@ -83,6 +83,15 @@ class _CountedText(steps._InText):
     def holding(self, code: int) -> int:
         return self.all_counts[fold(chr(code))]
 
+    def longest_run(self, takes: steps.Takes) -> int:
+        """Asked of each character in turn, not found by a search for runs."""
+        accepts = re.compile(takes[0], takes[1]).fullmatch
+        longest = run = 0
+        for char in self.text:
+            run = run + 1 if accepts(char) else 0
+            longest = max(longest, run)
+        return longest
+
 
 class _ReferenceLength(steps._InLength):
     """The arithmetic in the text's length, spelt out term by term (as it was)."""
@@ -95,7 +104,9 @@ class _ReferenceLength(steps._InLength):
             left, right = right, left
         return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
 
-    def loop(self, rest: steps.Polynomial, next_char: int | None, most: int | None = None) -> steps.Polynomial:
+    def loop(
+        self, rest: steps.Polynomial, next_char: int | None, most: int | None = None, takes: steps.Takes | None = None
+    ) -> steps.Polynomial:
         tried = self.plus(1, rest)
         if most is not None and most <= steps.SHORT_REPEAT:  # most + 2 + (most + 1) * tried
             return self.plus(most + 2, tuple((most + 1) * c for c in tried))
@@ -106,7 +117,7 @@ _ONE_STEP = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.Anchor)
 _ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
 
 
-def _walked_seq_cost(nodes: syntax.Seq, rest: Any, arithmetic: Any) -> Any:
+def _walked_seq_cost(nodes: syntax.Seq, rest: Any, arithmetic: Any, flags: int) -> Any:
     """The walk over the parsed nodes themselves, node by node (the definition the plan is held to)."""
     ones = 0
     after: syntax.Node | None = None
@@ -119,40 +130,40 @@ def _walked_seq_cost(nodes: syntax.Seq, rest: Any, arithmetic: Any) -> Any:
             rest = arithmetic.plus(ones, rest)
             ones = 0
         next_char = after.code if isinstance(after, syntax.Char) else None
-        found = _walked_node_cost(node, rest, next_char, arithmetic)
+        found = _walked_node_cost(node, rest, next_char, arithmetic, flags)
         if found is None or arithmetic.too_large(found):
             return None
         rest, after = found, node
     return arithmetic.plus(ones, rest) if ones else rest
 
 
-def _walked_node_cost(node: syntax.Node, rest: Any, next_char: int | None, arithmetic: Any) -> Any:  # noqa: PLR0911
+def _walked_node_cost(node: syntax.Node, rest: Any, next_char: int | None, arithmetic: Any, flags: int) -> Any:  # noqa: PLR0911
     plus, add = arithmetic.plus, arithmetic.add
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return arithmetic.loop(rest, next_char, node.high)
+            return arithmetic.loop(rest, next_char, node.high, (syntax.char_source(body), flags & syntax.CLASS_FLAGS))
         if node.high is not None and node.high <= 1:
-            inner = _walked_seq_cost(node.body, plus(3, rest), arithmetic)
+            inner = _walked_seq_cost(node.body, plus(3, rest), arithmetic, flags)
             return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)
         return None
     if isinstance(node, syntax.Alternation):
         total = plus(1, arithmetic.zero)
         for branch in node.branches:
-            cost = _walked_seq_cost(branch, plus(1, rest), arithmetic)
+            cost = _walked_seq_cost(branch, plus(1, rest), arithmetic, flags)
             if cost is None:
                 return None
             total = add(total, plus(1, cost))
         return total
     if isinstance(node, syntax.Group):
-        inner = _walked_seq_cost(node.body, plus(1, rest), arithmetic)
+        inner = _walked_seq_cost(node.body, plus(1, rest), arithmetic, syntax.scoped_flags(node, flags))
         return None if inner is None else plus(1, inner)
     if isinstance(node, (syntax.Atomic, syntax.Lookaround)):
-        inner = _walked_seq_cost(node.body, plus(1, arithmetic.zero), arithmetic)
+        inner = _walked_seq_cost(node.body, plus(1, arithmetic.zero), arithmetic, flags)
         return None if inner is None else plus(1, add(inner, rest))
     if isinstance(node, syntax.Conditional):
-        yes = _walked_seq_cost(node.yes, plus(1, rest), arithmetic)
-        no = _walked_seq_cost(node.no, rest, arithmetic) if node.no is not None else rest
+        yes = _walked_seq_cost(node.yes, plus(1, rest), arithmetic, flags)
+        no = _walked_seq_cost(node.no, rest, arithmetic, flags) if node.no is not None else rest
         return None if yes is None or no is None else plus(1, add(yes, no))
     if isinstance(node, syntax.Backref):
         return arithmetic.compare(rest)
@@ -163,8 +174,9 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     """`text_steps` by the walk over the parsed nodes, every character counted, for every text anew."""
     arithmetic = _CountedText(text)
     try:
-        nodes = syntax.parse(pattern, flags).nodes
-        per_start = _walked_seq_cost(nodes, 1, arithmetic)
+        parsed = syntax.parse(pattern, flags)
+        nodes = parsed.nodes
+        per_start = _walked_seq_cost(nodes, 1, arithmetic, parsed.flags)
         first = steps._first_characters(nodes)
     except Exception:
         return None
@@ -182,7 +194,8 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
 def walked_step_bound(pattern: str, flags: int) -> Any:
     """`step_bound` by the walk over the parsed nodes."""
     try:
-        return _walked_seq_cost(syntax.parse(pattern, flags).nodes, (1,), _ReferenceLength())
+        parsed = syntax.parse(pattern, flags)
+        return _walked_seq_cost(parsed.nodes, (1,), _ReferenceLength(), parsed.flags)
     except Exception:
         return None
 

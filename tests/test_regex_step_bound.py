@@ -166,7 +166,7 @@ def test_the_bounds_of_many_texts_at_once_are_those_of_each(pattern: str, texts:
 def test_texts_past_the_limit_are_told_apart_from_the_others(pattern: str, past_the_limit: bool) -> None:
     # some texts of each kind, more than the walk per text is used for
     texts = ["lambda not supported api " * k + "x" * (40 * k) for k in range(1, 30)]
-    texts += ["a" * 3000, "ab1.2.3.4 " * 300, "K.1.2 " * 200, "abcd" * 500, "XYZ12345 " + "x" * 2000]
+    texts += ["a" * 3000, "ab1.2.3.4 " * 300, "K.1.2 " * 200, "abcd" * 500, "XYZ12345 " + "x" * 2000, "1" * 3000]
     found: list[int | None] = []
     for flags in (0, re.IGNORECASE):
         each = steps.text_steps_each(pattern, flags, texts)

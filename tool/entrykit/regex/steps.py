@@ -15,7 +15,9 @@ The same walk of the parsed pattern gives two bounds:
 - `step_bound`: a polynomial in the text's length, worked out once per regex, so that
   `longest_fast_text` answers every job of it by the text's length alone;
 - `text_steps`: the bound for one text, where a repetition followed by a literal
-  character tries the rest beyond that character only where the text holds it.
+  character tries the rest beyond that character only where the text holds it, and a
+  repetition takes at most the longest run of characters it accepts in the text (a
+  `\\d+` at most the longest number, not the whole line).
 
 A regex is asked about many texts (its own, the generic probes, other entries'), so the
 walk runs over a plan of the pattern made once per regex (`_plan`): the nodes that are not
@@ -27,11 +29,12 @@ group or alternation rather than one per character of the pattern.
 from __future__ import annotations
 
 import operator
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from entrykit.regex import syntax
 from entrykit.regex.backtracking import CharOracle
@@ -44,6 +47,10 @@ _MAX_COEFFICIENT = 10**12  # nor past this
 SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
+# What a repetition can take, one character at a time: a regex of one character node (or,
+# for a group loop, of either of its two), and the flags that matter to it. A repetition
+# never takes more than the longest run of such characters in the text.
+Takes = tuple[str, int]
 T = TypeVar("T")
 
 _ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
@@ -61,15 +68,16 @@ class _Arithmetic(Generic[T]):
     def add(self, left: T, right: T) -> T:
         raise NotImplementedError
 
-    def loop(self, rest: T, next_char: int | None, most: int | None = None) -> T:
+    def loop(self, rest: T, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> T:
         """A one-character repetition of at most `most` characters (None: unbounded)
         followed by `rest` (which begins with the literal character `next_char`, when it
-        does)."""
+        does); `takes`: what the repetition can take, one character at a time."""
         raise NotImplementedError
 
-    def group_loop(self, rest: T) -> T:
+    def group_loop(self, rest: T, takes: Takes | None = None) -> T:
         """A greedy repetition of a group that is a literal character then a one-character
-        repetition that cannot match it (`_group_loop`), followed by `rest`."""
+        repetition that cannot match it (`_group_loop`), followed by `rest`; `takes`: the
+        characters either accepts."""
         raise NotImplementedError
 
     def compare(self, rest: T) -> T:
@@ -92,7 +100,9 @@ class _InLength(_Arithmetic[Polynomial]):
         added = tuple(map(operator.add, left, right))  # (as far as the shorter goes)
         return added if len(left) == len(right) else added + left[len(right) :]
 
-    def loop(self, rest: Polynomial, next_char: int | None, most: int | None = None) -> Polynomial:
+    def loop(
+        self, rest: Polynomial, next_char: int | None, most: int | None = None, takes: Takes | None = None
+    ) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
         # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
         tried = (rest[0] + 1,) + rest[1:]
@@ -103,7 +113,7 @@ class _InLength(_Arithmetic[Polynomial]):
         out[1] += 1
         return tuple(out)
 
-    def group_loop(self, rest: Polynomial) -> Polynomial:
+    def group_loop(self, rest: Polynomial, takes: Takes | None = None) -> Polynomial:
         # (4n + 5) + (n + 1) * (5 + rest): see `_group_loop`
         tried = (rest[0] + 5,) + rest[1:]
         out = list(map(operator.add, tried + (0,), (0,) + tried))
@@ -124,8 +134,10 @@ class _InText(_Arithmetic[int]):
 
     def __init__(self, text: str) -> None:
         self.length: Any = len(text)
+        self.text = text
         self.folded = fold(text)
         self.counts: dict[int, Any] = {}  # code -> `holding(code)`, counted when first asked
+        self.runs: dict[Takes, Any] = {}  # -> `longest_run`, when first asked
 
     def plus(self, steps: int, value: int) -> int:
         return steps + value
@@ -133,20 +145,31 @@ class _InText(_Arithmetic[int]):
     def add(self, left: int, right: int) -> int:
         return left + right
 
-    def loop(self, rest: int, next_char: int | None, most: int | None = None) -> int:
-        n = self.length if most is None else self._minimum(self.length, most)  # it takes at most n
+    def loop(self, rest: int, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> int:
+        n = self.length if takes is None else self.longest_run(takes)  # it takes at most n
+        if most is not None:
+            n = self._minimum(n, most)
         if next_char is None:
             return n + 2 + (n + 1) * (1 + rest)
         # where the text does not hold the next character (under any case), the rest
         # stops at its first step
         return n + 2 + (n + 1) * 2 + self._minimum(self.holding(next_char), n + 1) * rest
 
-    def group_loop(self, rest: int) -> int:
-        n = self.length
+    def group_loop(self, rest: int, takes: Takes | None = None) -> int:
+        # (every iteration, and every character the loop gives back, is within one run of
+        # characters its literal or its repetition accepts)
+        n = self.length if takes is None else self.longest_run(takes)
         return 4 * n + 5 + (n + 1) * (5 + rest)
 
     def compare(self, rest: int) -> int:
         return 1 + self.length + rest
+
+    def longest_run(self, takes: Takes) -> int:
+        """The most characters in a row of the text that `takes` accepts."""
+        found = self.runs.get(takes)
+        if found is None:
+            found = self.runs[takes] = max(map(len, _run_of(*takes).findall(self.text)), default=0)
+        return found
 
     def holding(self, code: int) -> int:
         """How many characters of the text `code` matches (under any case)."""
@@ -173,8 +196,10 @@ class _InTexts(_InText):
         self.np = np
         self._minimum = np.minimum
         self.length = np.array([len(text) for text in texts], dtype=np.int64)
+        self.originals = texts
         self.texts = [fold(text) for text in texts]
         self.counts = {}
+        self.runs = {}
         self.over = np.zeros(len(texts), dtype=bool)
 
     def _kept(self, value: Any) -> Any:
@@ -186,11 +211,21 @@ class _InTexts(_InText):
     def add(self, left: Any, right: Any) -> Any:
         return self._kept(left + right)
 
-    def loop(self, rest: Any, next_char: int | None, most: int | None = None) -> Any:
-        return self._kept(super().loop(rest, next_char, most))
+    def loop(self, rest: Any, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> Any:
+        return self._kept(super().loop(rest, next_char, most, takes))
 
-    def group_loop(self, rest: Any) -> Any:
-        return self._kept(super().group_loop(rest))
+    def group_loop(self, rest: Any, takes: Takes | None = None) -> Any:
+        return self._kept(super().group_loop(rest, takes))
+
+    def longest_run(self, takes: Takes) -> Any:
+        """The most characters in a row of each text that `takes` accepts."""
+        found = self.runs.get(takes)
+        if found is None:
+            findall = _run_of(*takes).findall
+            found = self.runs[takes] = self.np.array(
+                [max(map(len, findall(text)), default=0) for text in self.originals], dtype=self.np.int64
+            )
+        return found
 
     def compare(self, rest: Any) -> Any:
         return self._kept(super().compare(rest))
@@ -209,6 +244,13 @@ class _InTexts(_InText):
 
 
 _PAST_LIMIT = FAST_PATH_LIMIT + 1
+
+
+@lru_cache(maxsize=4096)
+def _run_of(source: str, flags: int) -> re.Pattern[str]:
+    """Runs of the characters the one-character regex `source` matches (a repetition of one
+    character: `re` finds them in one pass, whatever the text)."""
+    return re.compile(f"(?:{source})+", flags)
 # Texts of one regex from which `runs_within_limit_each` walks its plan once for all of
 # them (`text_steps_each`): below, a walk per text costs less than numpy's setting up.
 _MANY_TEXTS = 16
@@ -252,11 +294,13 @@ def _plan_node(node: syntax.Node, flags: int) -> _NodePlan:  # noqa: PLR0911 - o
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return (_LOOP, node.high)
+            return (_LOOP, node.high, (syntax.char_source(body), flags & syntax.CLASS_FLAGS))
         if node.high is not None and node.high <= 1:
             return (_ONCE, _plan_seq(node.body, flags), node.low == 0)
         if _group_loop(node, flags):
-            return (_GROUP_LOOP,)
+            first, loop = cast("tuple[syntax.Char, syntax.Repeat]", node.body)
+            either = f"{syntax.char_source(first)}|{syntax.char_source(cast('syntax.CharNode', loop.body[0]))}"
+            return (_GROUP_LOOP, (either, flags & syntax.CLASS_FLAGS))
         return (_UNBOUNDED,)
     if isinstance(node, syntax.Alternation):
         return (_BRANCHES, tuple(_plan_seq(branch, flags) for branch in node.branches))
@@ -324,7 +368,7 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
     if kind == _ONE:  # a class (one-step nodes are counted in the sequence's runs)
         return plus(1, rest)
     if kind == _LOOP:
-        return arithmetic.loop(rest, next_char, node[1])
+        return arithmetic.loop(rest, next_char, node[1], node[2])
     if kind == _GROUP:  # a capturing group marks where it starts and ends
         inner = _seq_cost(node[1], plus(1, rest), arithmetic)
         return None if inner is None else plus(1, inner)
@@ -349,7 +393,7 @@ def _node_cost(  # noqa: PLR0911 - one case per kind of node
     if kind == _COMPARE:
         return arithmetic.compare(rest)
     if kind == _GROUP_LOOP:
-        return arithmetic.group_loop(rest)
+        return arithmetic.group_loop(rest, node[1])
     return None  # _UNBOUNDED: a repeated group may backtrack into itself, no polynomial bound
 
 
