@@ -119,6 +119,30 @@ def test_what_a_model_keeps_between_runs_stays_bounded() -> None:
         assert model.run(text, "search", 500_000) == Model(parsed).run(text, "search", 500_000)
 
 
+def _nested_lookaheads(depth: int) -> str:
+    pattern = "x"
+    for _ in range(depth):
+        pattern = f"(?={pattern})"
+    return pattern
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"\b(?:a+)+b", " " * 499_999),  # an attempt at every place, each failing at its first step
+        (_nested_lookaheads(60) + "(?:a+)+b", "y" * 8_195),  # 60 sub-matches at every place
+        # 49 tests asked about 20,000 characters each
+        ("(?i)" + "".join(chr(0x3041 + n) + "*" for n in range(49)), "".join(chr(0x4E00 + n) for n in range(20_000))),
+    ],
+)
+def test_work_besides_steps_counts_what_it_takes(pattern: str, text: str) -> None:
+    """Setting up an attempt or a sub-match, and asking `re` whether a test accepts a
+    character, take several times what a step takes (`UNITS_PER_CALL`,
+    `UNITS_PER_ANSWER`): counted so, these runs are over the budget, where their steps
+    alone are within it and would take most of a second."""
+    assert Model(syntax.parse(pattern)).run(text, "search", 500_000).verdict is Verdict.OVER_BUDGET
+
+
 def _lookaheads(depth: int) -> syntax.Parsed:
     nodes: syntax.Seq = (syntax.Char(ord("a")),)
     for _ in range(depth):

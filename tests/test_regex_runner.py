@@ -8,9 +8,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from entrykit.regex import framing, worker
+from entrykit.regex import framing, syntax, worker
 from entrykit.regex import runner as regex_runner
-from entrykit.regex.counting import Counted, count_match
+from entrykit.regex.counting import MATCH_STEPS, MODEL_PARTS, Counted, count_match
 from entrykit.regex.runner import Job, RegexRunner, Status, shared_runner
 
 EVIL = Job(r"(a+)+$", 0, "search", "a" * 40 + "!")
@@ -182,3 +182,30 @@ def test_the_guard_stopping_a_count_is_a_timeout_whatever_the_count_catches(monk
     [only] = frames
     status = worker.RESULT.unpack_from(only)[0]
     assert (status, only[worker.RESULT.size :].decode()) == (worker.TIMEOUT, worker.COUNT_TIMEOUT)
+
+
+def test_a_regex_too_large_to_model_counts_as_over_the_budget() -> None:
+    """Building the model of a regex takes time its count does not see (a class `re`
+    compiles for each test): past `MODEL_PARTS` parts it is not built, and a match no
+    bound proves fast is over the budget, on every machine. A row of literal characters
+    compared by case is one part however long."""
+    caseless = "(?i)" + "".join(chr(0x4E00 + n) for n in range(MODEL_PARTS + 1))
+    counted = count_match(caseless, 0, "search", "hello world")
+    assert counted.over and "parts" in counted.reason
+    assert not count_match(caseless[: 4 + MODEL_PARTS - 10], 0, "search", "hello world").over
+    assert not count_match("x" * 30_000, 0, "search", "y" * 10).over
+
+
+def test_classes_re_tries_item_by_item_weigh_every_step() -> None:
+    """`re` tries the items of a class beyond the Basic Multilingual Plane one by one: a
+    class of 2,000 of them costs it about 250 steps a character. The count and the bound
+    weigh each step so, and a search of 10,000 characters (about 30 ms in `re`, where its
+    steps say 0.1 ms) is over the budget; a class of a few such items weighs nothing."""
+    wide = "[" + "".join(chr(0x20000 + 2 * n) for n in range(1_990)) + "]"
+    weight = 1 + 1_990 // syntax.ASTRAL_ITEMS_PER_STEP
+    assert syntax.step_weight(syntax.parse(wide).nodes) == weight
+    assert count_match(wide, 0, "search", "y" * 10_000).over
+    assert not regex_runner.provably_fast(Job(wide, 0, "search", "y" * 10_000))
+    assert regex_runner.provably_fast(Job(wide, 0, "search", "y" * (MATCH_STEPS // weight // 4)))
+    assert syntax.step_weight(syntax.parse("[😀😃😄]x").nodes) == 1
+    assert not count_match("[😀😃😄]x", 0, "search", "😀y" * 5_000).over

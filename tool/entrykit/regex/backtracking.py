@@ -21,9 +21,10 @@ The program follows `re`'s compiler (`sre_compile`) and matcher (`_sre`):
   it failed is kept for the run, and counted rather than run again;
 - what a run does besides its steps (the places of its tables, the captures a sub-match or
   a fresh attempt copies, each distinct character of the text asked of each test, weighed
-  by the test's size) is at most `WORK_PER_STEP` a step of its limit (and at least
-  `WORK_FLOOR`): a run that needs more is over budget, so its time and memory stay bounded
-  by the limit too;
+  by the test's size, the setting up of each attempt and sub-match), counted in units of
+  about what a place of a table costs, is at most `WORK_PER_STEP` a step of its limit (and
+  at least `WORK_FLOOR`): a run that needs more is over budget, so its time and memory
+  stay bounded by the limit too;
 - any other repeat counts its iterations and, like `_sre`, does not start another
   iteration where the last one started (zero-width match protection);
 - alternatives are tried in order; groups capture and keep their last value across
@@ -52,12 +53,20 @@ from entrykit.regex.syntax import CharNode, Seq
 
 MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a sub-match
 # Work a run does that no step counts (the places of its tables of the text, captures
-# copied for a sub-match or a fresh attempt, characters asked of its tests): at most this
-# much a step of its limit, or the floor, whichever is more (a small limit still reads a
-# text's tables). A run that needs more is over budget, so that its time and memory stay
-# bounded by its limit whatever the regex and the text.
+# copied for a sub-match or a fresh attempt, characters asked of its tests, the setting up
+# of each attempt and sub-match): at most this much a step of its limit, or the floor,
+# whichever is more (a small limit still reads a text's tables). A run that needs more is
+# over budget, so that its time and memory stay bounded by its limit whatever the regex
+# and the text.
 WORK_PER_STEP = 8
 WORK_FLOOR = 1_000_000
+# A unit of work is about 0.1 us of CPython 3.11 on the machines entrykit is measured on, as
+# a place of a table is (up to 0.3 us with characters beyond Latin-1) and a capture
+# copied (less). The rest is counted in units by what it takes there: asking `re` whether
+# a test accepts a character 0.5 to 0.9 us, setting up an attempt or a sub-match about
+# 1.2 us. At the limit of 500,000 steps, a run's work then takes at most about 0.4 s,
+# and its steps about as much again (a step is 0.2 us, up to about 1 us in sub-matches).
+UNITS_PER_PLACE, UNITS_PER_ANSWER, UNITS_PER_CALL = 3, 8, 12
 # Answers a model's tests keep from one run for the next (a character and a bool each):
 # past this many, they are let go once the run ends. Every run counts its asking as work
 # whether an answer was kept or not, so what a run costs and decides never depends on the
@@ -349,8 +358,8 @@ class Model:
         self._refused_over = 0  # no attempt on a refused character fails within this many steps
         # what asking a character of every test costs, in units of work: a test's source
         # longer than a plain class is asked of `re` more slowly
-        self.asking = len(compiler.chars) + sum(
-            1 + len(syntax.char_source(node)) // 64 for node, _ in compiler.equal
+        self.asking = UNITS_PER_ANSWER * (
+            len(compiler.chars) + sum(1 + len(syntax.char_source(node)) // 64 for node, _ in compiler.equal)
         )
         # the tests that keep their answers between runs (`KEPT_ANSWERS`)
         made = {id(test): test for test in (*compiler.chars.values(), *compiler.equal.values())}
@@ -503,6 +512,7 @@ class _State:
         self.runs: dict[int, list[int]] = {}
         self.accepts: dict[int, list[int]] = {}
         self.done = 0  # work no step counts (see `work`)
+        self.allowed = max(WORK_PER_STEP * limit, WORK_FLOOR)
         # In a plain program (`Model._plain`), what going on from a repeat's give-back
         # (instruction, place) took before it failed, by `pc * (len(text) + 1) + pos`: the
         # same steps, the same failure, wherever it is reached from (any attempt of the run).
@@ -515,7 +525,7 @@ class _State:
         `test` refuses (the text's length if none): how far a repeat of it scans."""
         text = self.text
         size = len(text)
-        self.work(size + 1)
+        self.work(UNITS_PER_PLACE * (size + 1))
         ends = [size] * (size + 1)
         end = size
         for at in range(size - 1, -1, -1):
@@ -530,7 +540,7 @@ class _State:
         character `test` accepts, or -1: where a repeat giving back stops for it."""
         text = self.text
         size = len(text)
-        self.work(size + 1)
+        self.work(UNITS_PER_PLACE * (size + 1))
         found = [-1] * (size + 1)
         last = -1
         for at in range(size):
@@ -546,7 +556,7 @@ class _State:
         floor), the run is over budget: a regex of many repeated classes or groups on a
         long text would otherwise take time and memory its steps do not show."""
         self.done += units
-        if self.done > max(WORK_PER_STEP * self.limit, WORK_FLOOR):
+        if self.done > self.allowed:
             self.steps = self.limit + 1  # over budget, said as a run out of steps says it
             raise _OverBudget()
 
@@ -562,6 +572,7 @@ class _State:
 
     def execute(self, pc: int, pos: int, top: bool) -> int:  # noqa: C901 - one dispatch loop over the opcodes, its state in locals
         """Run from `pc` at `pos`: the end of the first match, or -1."""
+        self.work(UNITS_PER_CALL)  # (an attempt, or a sub-match)
         code, text, size = self.code, self.text, len(self.text)
         caps, count, last = self.caps, self.count, self.last
         runs, accepts, failed = self.runs, self.accepts, self.failed

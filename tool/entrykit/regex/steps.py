@@ -403,6 +403,7 @@ class _Plan:
 
     seq: _SeqPlan
     first: tuple[frozenset[int], int] | None  # `_first_characters` of the whole pattern
+    weight: int  # what a step may cost, in steps (`syntax.step_weight`): the bounds are scaled by it
 
 
 @lru_cache(maxsize=4096)
@@ -411,7 +412,7 @@ def _plan(pattern: str, flags: int) -> _Plan | None:
     try:
         parsed = syntax.parse(pattern, flags)
         nodes = parsed.nodes
-        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes))
+        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes), syntax.step_weight(nodes))
     except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
 
@@ -424,9 +425,10 @@ def step_bound(pattern: str, flags: int) -> Polynomial | None:
     if plan is None:
         return None
     try:  # (the rest after the whole pattern: the step that reports the match)
-        return _seq_cost(plan.seq, (1,), _IN_LENGTH)
+        bound = _seq_cost(plan.seq, (1,), _IN_LENGTH)
     except Exception:  # nests deeper than we recurse: unknown
         return None
+    return bound if bound is None or plan.weight == 1 else tuple(plan.weight * c for c in bound)
 
 
 def search_steps(bound: Polynomial, length: int) -> int:
@@ -451,7 +453,7 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
         return None
     if per_start is None:
         return None
-    total = _search_total(plan, arithmetic, per_start)
+    total = plan.weight * _search_total(plan, arithmetic, per_start)
     return total if total <= FAST_PATH_LIMIT else None
 
 
@@ -469,7 +471,7 @@ def text_steps_each(pattern: str, flags: int, texts: Sequence[str]) -> list[int 
     if per_start is None:
         return none
     np = arithmetic.np
-    total = np.broadcast_to(_search_total(plan, arithmetic, per_start), arithmetic.length.shape)
+    total = np.broadcast_to(plan.weight * _search_total(plan, arithmetic, per_start), arithmetic.length.shape)
     within = ~arithmetic.over & (total <= FAST_PATH_LIMIT)
     return [steps if fine else None for steps, fine in zip(total.tolist(), within.tolist(), strict=True)]
 

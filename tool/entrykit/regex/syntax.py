@@ -1087,6 +1087,29 @@ IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = (int(f) for f in (re.I, re.M, re
 CLASS_FLAGS = IGNORECASE | ASCII | DOTALL  # the flags that change what a character node matches
 
 
+# `re` looks a character up in a table for a class within the Basic Multilingual Plane,
+# but compares it with each item beyond it (a code point or range past U+FFFF) in turn:
+# about 1.3 ns an item, where a step of its matcher takes a few ns.
+ASTRAL_ITEMS_PER_STEP = 8
+
+
+def step_weight(nodes: Seq) -> int:
+    """How many steps of `re`'s matcher a character test of `nodes` may cost at most: 1,
+    or more where a class holds items beyond the Basic Multilingual Plane, which `re`
+    tries one by one (`ASTRAL_ITEMS_PER_STEP` of them a step)."""
+    most = 0
+    for node, _ in walk(nodes):
+        if type(node) is CharClass:
+            most = max(most, sum(map(_beyond_the_bmp, node.items)))
+    return 1 + most // ASTRAL_ITEMS_PER_STEP
+
+
+def _beyond_the_bmp(item: ClassItem) -> bool:
+    if isinstance(item, CharRange):
+        return item.high > 0xFFFF
+    return isinstance(item, Char) and item.code > 0xFFFF
+
+
 def char_label(node: CharNode) -> str:
     """The node as a person would write it (for messages)."""
     if isinstance(node, Char):

@@ -355,13 +355,17 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     within the budget is then run by `re`, whose answer it gives. No clock decides: a
     regex is over the budget on a text on every machine under any load, or on none.
     The model also counts the work it does besides its steps (its tables of the text,
-    the captures it copies, the characters it asks its classes about) and stops past
-    8 units of it a step: thousands of groups or of distinct characters in a text
-    make a match over the budget however few steps `re` would take. A regex the
-    model cannot follow (sub-matches nested more than 64 deep) counts as over the
-    budget on every text no bound proves it fast on; so does a count that runs past
-    a guard of 2 s of the worker's CPU time, which only work the count does not see
-    reaches. Linting goes on; the result of that one match is unknown, so ET202-ET204,
+    the captures it copies, the characters it asks its classes about, the setting up
+    of each attempt and lookaround), in units of about a tenth of a microsecond, and
+    stops past 8 units a step: thousands of groups, lookarounds or distinct characters
+    in a text make a match over the budget however few steps `re` would take. Where a
+    class holds items beyond U+FFFF, which `re` tries one by one, each step counts as
+    one more for every 8 of them, in the count and in the bound alike. A regex the
+    model cannot follow (sub-matches nested more than 64 deep) or would take long to
+    build (more than 5,000 parts: nodes of its parse, literal characters compared by
+    case not counted) counts as over the budget on every text no bound proves it fast
+    on; so does a count that runs past a guard of 2 s of the worker's CPU time, which
+    only work the count does not see reaches. Linting goes on; the result of that one match is unknown, so ET202-ET204,
     ET208 and ET209 say nothing about it. After three texts over the budget, a regex
     is not run on the rest (of its own texts and the probes, or of the other entries'
     texts, each taken in the corpus's order), and the message counts only texts it
