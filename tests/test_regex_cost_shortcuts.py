@@ -191,7 +191,7 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     else:
         codes, failing = first
         total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
-    total *= syntax.step_weight(nodes)
+    total *= syntax.step_weight(parsed)
     return total if total <= steps.FAST_PATH_LIMIT else None
 
 
@@ -200,7 +200,7 @@ def walked_step_bound(pattern: str, flags: int) -> Any:
     try:
         parsed = syntax.parse(pattern, flags)
         bound = _walked_seq_cost(parsed.nodes, (1,), _ReferenceLength(), parsed.flags)
-        return None if bound is None else tuple(syntax.step_weight(parsed.nodes) * c for c in bound)
+        return None if bound is None else tuple(syntax.step_weight(parsed) * c for c in bound)
     except Exception:
         return None
 

@@ -202,10 +202,26 @@ def test_classes_re_tries_item_by_item_weigh_every_step() -> None:
     weigh each step so, and a search of 10,000 characters (about 30 ms in `re`, where its
     steps say 0.1 ms) is over the budget; a class of a few such items weighs nothing."""
     wide = "[" + "".join(chr(0x20000 + 2 * n) for n in range(1_990)) + "]"
-    weight = 1 + 1_990 // syntax.ASTRAL_ITEMS_PER_STEP
-    assert syntax.step_weight(syntax.parse(wide).nodes) == weight
+    weight = 1 + 1_990 // syntax.COSTLY_PARTS_PER_STEP
+    assert syntax.step_weight(syntax.parse(wide)) == weight
     assert count_match(wide, 0, "search", "y" * 10_000).over
     assert not regex_runner.provably_fast(Job(wide, 0, "search", "y" * 10_000))
     assert regex_runner.provably_fast(Job(wide, 0, "search", "y" * (MATCH_STEPS // weight // 4)))
-    assert syntax.step_weight(syntax.parse("[😀😃😄]x").nodes) == 1
+    assert syntax.step_weight(syntax.parse("[😀😃😄]x")) == 1
     assert not count_match("[😀😃😄]x", 0, "search", "😀y" * 5_000).over
+
+
+def test_capture_groups_weigh_every_step_of_a_regex_that_repeats_a_group() -> None:
+    """Each pass of a repeated group makes `re` save the place of every capture group so
+    far, and keep the copy: 990 groups before `(?:\\.\\d+)*` cost about 1 us a step and
+    650 MB on a text the bound alone would run in-process. Weighed by its groups, such a
+    search is counted, and over the budget; without a repeated group the groups weigh
+    nothing."""
+    groups = "a" + "()" * 990
+    looped = groups + r"(?:\.\d+)*x"
+    text = "a" + ".1" * 20_000
+    assert syntax.step_weight(syntax.parse(looped)) == 1 + 990 // syntax.COSTLY_PARTS_PER_STEP
+    assert not regex_runner.provably_fast(Job(looped, 0, "search", text))
+    assert count_match(looped, 0, "search", text).over
+    assert count_match(groups + r"(?:\.1)*x", 0, "search", "a" + ".1" * 60_000).over
+    assert syntax.step_weight(syntax.parse(groups + r"\.\d+x")) == 1

@@ -65,7 +65,7 @@ def _model(pattern: str, flags: int) -> tuple[Model, int] | str:
         parts = model_parts(parsed)
         if parts > MODEL_PARTS:
             return f"its steps cannot be counted: it has {parts:,} parts, more than {MODEL_PARTS:,}"
-        return Model(parsed), syntax.step_weight(parsed.nodes)
+        return Model(parsed), syntax.step_weight(parsed)
     except TooDeep:
         return "its steps cannot be counted: sub-matches nested too deep"
     except TooComplex as exc:

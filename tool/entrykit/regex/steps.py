@@ -412,7 +412,7 @@ def _plan(pattern: str, flags: int) -> _Plan | None:
     try:
         parsed = syntax.parse(pattern, flags)
         nodes = parsed.nodes
-        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes), syntax.step_weight(nodes))
+        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes), syntax.step_weight(parsed))
     except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
 

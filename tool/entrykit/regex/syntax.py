@@ -1087,21 +1087,29 @@ IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = (int(f) for f in (re.I, re.M, re
 CLASS_FLAGS = IGNORECASE | ASCII | DOTALL  # the flags that change what a character node matches
 
 
-# `re` looks a character up in a table for a class within the Basic Multilingual Plane,
-# but compares it with each item beyond it (a code point or range past U+FFFF) in turn:
-# about 1.3 ns an item, where a step of its matcher takes a few ns.
-ASTRAL_ITEMS_PER_STEP = 8
+# What makes a step of `re`'s matcher cost more than a few ns, about a step for every 8:
+# - the items of a class beyond the Basic Multilingual Plane (a code point or range past
+#   U+FFFF): `re` looks a character up in a table for the others, but compares it with
+#   each of these in turn, about 1.3 ns an item;
+# - the capture groups, where a group is repeated: each pass of the repeat (and each
+#   character a one-character repeat inside it gives back) saves every group's place so
+#   far, about 0.9 ns a group, and keeps the copy until the match ends.
+COSTLY_PARTS_PER_STEP = 8
 
 
-def step_weight(nodes: Seq) -> int:
-    """How many steps of `re`'s matcher a character test of `nodes` may cost at most: 1,
-    or more where a class holds items beyond the Basic Multilingual Plane, which `re`
-    tries one by one (`ASTRAL_ITEMS_PER_STEP` of them a step)."""
-    most = 0
-    for node, _ in walk(nodes):
+def step_weight(parsed: Parsed) -> int:
+    """How many steps of `re`'s matcher one step of `parsed` may cost at most: 1, or more
+    for each `COSTLY_PARTS_PER_STEP` items beyond the Basic Multilingual Plane in one class,
+    and as many capture groups in a regex that repeats a group."""
+    astral = 0
+    repeats_a_group = False
+    for node, _ in walk(parsed.nodes):
         if type(node) is CharClass:
-            most = max(most, sum(map(_beyond_the_bmp, node.items)))
-    return 1 + most // ASTRAL_ITEMS_PER_STEP
+            astral = max(astral, sum(map(_beyond_the_bmp, node.items)))
+        elif type(node) is Repeat and not (len(node.body) == 1 and isinstance(node.body[0], CHARACTER_NODES)):
+            repeats_a_group = True
+    marks = parsed.groups if repeats_a_group else 0
+    return 1 + astral // COSTLY_PARTS_PER_STEP + marks // COSTLY_PARTS_PER_STEP
 
 
 def _beyond_the_bmp(item: ClassItem) -> bool:

@@ -360,7 +360,9 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     stops past 8 units a step: thousands of groups, lookarounds or distinct characters
     in a text make a match over the budget however few steps `re` would take. Where a
     class holds items beyond U+FFFF, which `re` tries one by one, each step counts as
-    one more for every 8 of them, in the count and in the bound alike. A regex the
+    one more for every 8 of them, in the count and in the bound alike; so it does for
+    every 8 capture groups of a regex that repeats a group (each pass saves the place
+    of every group). A regex the
     model cannot follow (sub-matches nested more than 64 deep) or would take long to
     build (more than 5,000 parts: nodes of its parse, literal characters compared by
     case not counted) counts as over the budget on every text no bound proves it fast
