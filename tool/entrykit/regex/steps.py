@@ -251,6 +251,8 @@ def _run_of(source: str, flags: int) -> re.Pattern[str]:
     """Runs of the characters the one-character regex `source` matches (a repetition of one
     character: `re` finds them in one pass, whatever the text)."""
     return re.compile(f"(?:{source})+", flags)
+
+
 # Texts of one regex from which `runs_within_limit_each` walks its plan once for all of
 # them (`text_steps_each`): below, a walk per text costs less than numpy's setting up.
 _MANY_TEXTS = 16
