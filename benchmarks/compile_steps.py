@@ -28,6 +28,8 @@ UNITS = (
     "[\u0100-\u01ff]",
     # classes whose characters (and other cases) touch blocks of 256 beyond the first
     "[жa]", "[αβ]", "[µᲂ]", "[一鿿Ā]", "[éᲂ一😀]", "[ĀȀ̀ЀԀ؀܀ࠀ]", "[一鿿]", "[aĀȀ]", "[µĀ]", "[Āā਀ਁ]",
+    # ... and letters `re` gives further cases under IGNORECASE (the Kelvin sign, the long s)
+    "[ks]", "[ik]",
 )
 RANGES = ((0x100, 0x1FF), (0x100, 0xFFF), (0x100, 0xFFFF), (0x10000, 0x1FFFF))
 

@@ -143,6 +143,16 @@ def test_work_besides_steps_counts_what_it_takes(pattern: str, text: str) -> Non
     assert Model(syntax.parse(pattern)).run(text, "search", 500_000).verdict is Verdict.OVER_BUDGET
 
 
+def test_reading_the_text_is_work() -> None:
+    """A run reads its text once (its distinct characters, the places to start at): a
+    text longer than the work allowed is over the budget however few steps the regex
+    takes on it."""
+    allowed = max(WORK_PER_STEP * 500_000, WORK_FLOOR)
+    model = Model(syntax.parse("x"))
+    assert model.run("x" + "a" * allowed, "match", 500_000).verdict is Verdict.OVER_BUDGET
+    assert model.run("x" + "a" * (allowed // 2), "match", 500_000).verdict is Verdict.MATCH
+
+
 def _lookaheads(depth: int) -> syntax.Parsed:
     nodes: syntax.Seq = (syntax.Char(ord("a")),)
     for _ in range(depth):

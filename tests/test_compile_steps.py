@@ -29,6 +29,7 @@ from entrykit.regex.compiling import (
     STEPS_PER_RANGE_CASELESS,
     STEPS_PER_REPEAT,
     STEPS_PER_WIDE_CLASS,
+    cheap_to_compile,
     compile_steps,
     compile_steps_limit,
 )
@@ -130,3 +131,16 @@ def test_classes_that_make_re_build_bitmaps_count_as_costly() -> None:
     assert compile_steps(pattern, re.IGNORECASE) >= 12_000 * STEPS_PER_BITMAP_CLASS
     # two runs of consecutive code points make no bitmap; characters of the first 256 none
     assert compile_steps("[аб]" * 100) == compile_steps("[ab]" * 100) + 100 * STEPS_PER_WIDE_CLASS
+
+
+
+def test_the_other_cases_re_adds_count_too() -> None:
+    """Under IGNORECASE `re` takes `k` as the Kelvin sign too and `s` as the long s (its
+    own case fixes, `syntax.extra_cases`): `[ks]` is then a class of four blocks, about 75
+    us to compile, not the 4 us of `[ab]`. 12,000 of them count over the limit rather than
+    compiling for about as long as the guard; 400 are not compiled in-process unwatched."""
+    assert compile_steps("[ks]", re.IGNORECASE) >= STEPS_PER_BITMAP_CLASS
+    assert compile_steps("[ks]" * 12_000, re.IGNORECASE) > compile_steps_limit(0.1)
+    assert compile_steps("[ab]", re.IGNORECASE) < STEPS_PER_WIDE_CLASS
+    assert not cheap_to_compile("[ks]" * 400, re.IGNORECASE)
+    assert cheap_to_compile("[ab]" * 400, re.IGNORECASE)

@@ -54,7 +54,7 @@ from entrykit.regex.syntax import CharNode, Seq
 MAX_NESTING = 64  # atomic groups and lookarounds inside each other: each is a sub-match
 # Work a run does that no step counts (the places of its tables of the text, captures
 # copied for a sub-match or a fresh attempt, characters asked of its tests, the setting up
-# of each attempt and sub-match): at most this much a step of its limit, or the floor,
+# of each attempt and sub-match, reading the text once): at most this much a step of its limit, or the floor,
 # whichever is more (a small limit still reads a text's tables). A run that needs more is
 # over budget, so that its time and memory stay bounded by its limit whatever the regex
 # and the text.
@@ -418,6 +418,7 @@ class Model:
         places where an attempt must run; the tests asked about the text's characters
         counted as work first (`_State.work`)."""
         text = state.text
+        state.work(len(text))  # reading it: its distinct characters, the places to start at
         distinct = set(text)
         state.work(len(distinct) * self.asking)  # before any test is asked about them
         refused = self.refused(state.limit)

@@ -45,14 +45,16 @@ def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
 CHEAP_COMPILE_LENGTH = 2000
 NARROW_RANGE = 256
 COMPILE_CODE_POINTS = 65_536
+# ... and counts at most this many compile steps (`compile_steps`: about 10 ms).
+CHEAP_COMPILE_STEPS = 10_000
 
 
 @lru_cache(maxsize=65536)
 def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     """True if compiling `pattern` in-process is known to be quick: at most
-    `CHEAP_COMPILE_LENGTH` characters, parentheses at most `syntax.MAX_DEPTH` deep and
-    its class ranges of `NARROW_RANGE` code points or more spanning at most
-    `COMPILE_CODE_POINTS` in all.
+    `CHEAP_COMPILE_LENGTH` characters, parentheses at most `syntax.MAX_DEPTH` deep, its
+    class ranges of `NARROW_RANGE` code points or more spanning at most
+    `COMPILE_CODE_POINTS` in all, and at most `CHEAP_COMPILE_STEPS` compile steps.
 
     Anything else is counted in compile steps (`compile_steps`) and, when it counts few
     enough, compiled first by the regex worker under the time budget
@@ -62,7 +64,9 @@ def cheap_to_compile(pattern: str, flags: int = 0) -> bool:
     if syntax.too_deep(pattern):
         return False  # re's compiler recurses per level: compiled where the stack depth is known
     ranges = _pattern_ranges(pattern, flags)
-    return ranges is None or _wide_code_points(ranges) <= COMPILE_CODE_POINTS
+    if ranges is None:
+        return True  # (it does not parse: it fails to compile as quickly as it is read)
+    return _wide_code_points(ranges) <= COMPILE_CODE_POINTS and compile_steps(pattern, flags, CHEAP_COMPILE_STEPS) <= CHEAP_COMPILE_STEPS
 
 
 def wide_range_code_points(nodes: syntax.Seq) -> int:
@@ -177,8 +181,13 @@ def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
 
 
 def _cases(char: str) -> list[str]:
-    """`char`'s other cases, each one character."""
-    return [variant for variant in (char.lower(), char.upper(), char.casefold()) if len(variant) == 1]
+    """`char`'s other cases, each one character, with those `re` adds (`syntax.extra_cases`:
+    the Kelvin sign for `k`, the long s for `s` ...)."""
+    variants = [variant for variant in (char.lower(), char.upper(), char.casefold()) if len(variant) == 1]
+    lower = char.lower()
+    if len(lower) == 1 and ord(lower) in syntax.EXTRA_CASED:
+        variants += map(chr, syntax.extra_cases(ord(lower)))
+    return variants
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

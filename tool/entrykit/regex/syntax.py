@@ -1091,25 +1091,22 @@ CLASS_FLAGS = IGNORECASE | ASCII | DOTALL  # the flags that change what a charac
 # - the items of a class beyond the Basic Multilingual Plane (a code point or range past
 #   U+FFFF): `re` looks a character up in a table for the others, but compares it with
 #   each of these in turn, about 1.3 ns an item;
-# - the capture groups, where a group is repeated: each pass of the repeat (and each
-#   character a one-character repeat inside it gives back) saves every group's place so
-#   far, about 0.9 ns a group, and keeps the copy until the match ends.
+# - the capture groups: each pass of a repeated group (and each character a one-character
+#   repeat inside it gives back) saves every group's place so far, about 0.9 ns a group,
+#   and keeps the copy until the match ends; a group marked after a give-back or at a new
+#   start clears the places of every group before it.
 COSTLY_PARTS_PER_STEP = 8
 
 
 def step_weight(parsed: Parsed) -> int:
     """How many steps of `re`'s matcher one step of `parsed` may cost at most: 1, or more
     for each `COSTLY_PARTS_PER_STEP` items beyond the Basic Multilingual Plane in one class,
-    and as many capture groups in a regex that repeats a group."""
+    and as many capture groups."""
     astral = 0
-    repeats_a_group = False
     for node, _ in walk(parsed.nodes):
         if type(node) is CharClass:
             astral = max(astral, sum(map(_beyond_the_bmp, node.items)))
-        elif type(node) is Repeat and not (len(node.body) == 1 and isinstance(node.body[0], CHARACTER_NODES)):
-            repeats_a_group = True
-    marks = parsed.groups if repeats_a_group else 0
-    return 1 + astral // COSTLY_PARTS_PER_STEP + marks // COSTLY_PARTS_PER_STEP
+    return 1 + astral // COSTLY_PARTS_PER_STEP + parsed.groups // COSTLY_PARTS_PER_STEP
 
 
 def _beyond_the_bmp(item: ClassItem) -> bool:

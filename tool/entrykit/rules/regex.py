@@ -360,13 +360,15 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     stops past 8 units a step: thousands of groups, lookarounds or distinct characters
     in a text make a match over the budget however few steps `re` would take. Where a
     class holds items beyond U+FFFF, which `re` tries one by one, each step counts as
-    one more for every 8 of them, in the count and in the bound alike; so it does for
-    every 8 capture groups of a regex that repeats a group (each pass saves the place
-    of every group). A regex the model cannot follow (sub-matches nested more than 64
-    deep) or would take long to build (more than 5,000 parts: nodes of its parse,
-    literal characters compared by case not counted) counts as over the budget on
-    every text no bound proves it fast on; so does a count that runs past a guard of
-    2 s of the worker's CPU time, which only work the count does not see reaches.
+    one more for every 8 of them, in the count and in the bound alike, and so it does
+    for every 8 capture groups (`re` saves or clears the places of every group on a
+    repeated group's passes, after give-backs and at new starts). A regex the model
+    cannot follow (sub-matches nested more than 64 deep) or would take long to build
+    (more than 5,000 parts: nodes of its parse, literal characters compared by case
+    not counted) counts as over the budget on every text no bound proves it fast on;
+    so does a count that runs past a guard of 5 s of the worker's CPU time (the count
+    and the match it lets `re` make take at most about 1 s), which only work the
+    count does not see reaches.
     Linting goes on; the result of that one match is unknown, so ET202-ET204,
     ET208 and ET209 say nothing about it. After three texts over the budget, a regex
     is not run on the rest (of its own texts and the probes, or of the other entries'
