@@ -133,7 +133,6 @@ def test_classes_that_make_re_build_bitmaps_count_as_costly() -> None:
     assert compile_steps("[аб]" * 100) == compile_steps("[ab]" * 100) + 100 * STEPS_PER_WIDE_CLASS
 
 
-
 def test_the_other_cases_re_adds_count_too() -> None:
     """Under IGNORECASE `re` takes `k` as the Kelvin sign too and `s` as the long s (its
     own case fixes, `syntax.extra_cases`): `[ks]` is then a class of four blocks, about 75
