@@ -146,7 +146,11 @@ def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int
         return steps
     caseless = bool(flags & re.IGNORECASE) or "(?" in pattern and "i" in pattern  # (inline flags, read widely)
     per_range, per_step = (STEPS_PER_RANGE_CASELESS, CODE_POINTS_PER_STEP_CASELESS) if caseless else (STEPS_PER_RANGE, CODE_POINTS_PER_STEP)
-    for node in _pattern_classes(pattern, flags):
+    classes = _pattern_classes(pattern, flags)
+    if classes is None:  # not read by entrykit's parser (nested too deep): each class as the costliest
+        widest = per_range + 0x10000 // per_step
+        return steps + STEPS_PER_BITMAP_CLASS * pattern.count("[") + widest * pattern.count("-")
+    for node in classes:
         for item in node.items:
             if isinstance(item, syntax.CharRange):
                 steps += per_range + max(0, min(item.high, 0xFFFF) - item.low + 1) // per_step
@@ -154,40 +158,50 @@ def compile_steps(pattern: str, flags: int = 0, limit: int | None = None) -> int
     return steps
 
 
-def _pattern_classes(pattern: str, flags: int) -> list[syntax.CharClass]:
-    """The character classes of `pattern` (none when it does not parse)."""
-    if "[" not in pattern:
+def _pattern_classes(pattern: str, flags: int) -> list[syntax.CharClass] | None:
+    """The character classes of `pattern`, those `re` makes of alternatives of one
+    character (`a|b`) included: none when it does not compile, None when entrykit's
+    parser does not read it (nested too deep)."""
+    if "[" not in pattern and "|" not in pattern:
         return []
     try:
         nodes = syntax.parse(pattern, flags).nodes
+    except (re.error, OverflowError, ValueError, TypeError):
+        return []  # (it fails to compile as quickly as it is read)
     except Exception:
-        return []
+        return None
     return [node for node, _ in syntax.walk(nodes) if isinstance(node, syntax.CharClass)]
 
 
 def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
-    """What the characters of a class beyond the first 256 code points add to its compile
-    (`STEPS_PER_WIDE_CLASS`, `STEPS_PER_BITMAP_CLASS`); its ranges are counted apart."""
-    codes = {item.code for item in node.items if isinstance(item, syntax.Char)}
-    if len(codes) < 2:
+    """What a class that reaches beyond the first 256 code points adds to its compile
+    (`STEPS_PER_WIDE_CLASS`, `STEPS_PER_BITMAP_CLASS`: three runs of consecutive code
+    points or more), reading its characters as `re` does: each lowered under
+    IGNORECASE, with the cases `re` adds (`syntax.extra_cases`: the Kelvin sign for `k`,
+    the long s for `s` ...), and its ranges as runs of their own (they are counted apart
+    by their code points too). One character alone is a literal to `re`, not a class."""
+    items = node.items
+    if len(items) == 1 and isinstance(items[0], syntax.Char):
         return 0
+    codes = {item.code for item in items if isinstance(item, syntax.Char)}
     if caseless:
-        codes |= {ord(variant) for code in list(codes) for variant in _cases(chr(code))}
-    if max(codes) < 256:
-        return 0
-    ordered = sorted(codes)
-    runs = 1 + sum(1 for low, high in zip(ordered, ordered[1:], strict=False) if high != low + 1)
+        codes = {lowered for code in codes for lowered in _lowered(code)}
+    spans = sorted([(code, code) for code in codes] + [(i.low, i.high) for i in items if isinstance(i, syntax.CharRange)])
+    if not spans or max(high for _, high in spans) < 256 or (not codes and len(spans) == 1):
+        return 0  # (a range alone `re` keeps as it is: its code points are its cost)
+    runs, end = 0, -2
+    for low, high in spans:
+        if low > end + 1:
+            runs += 1
+        end = max(end, high)
     return STEPS_PER_BITMAP_CLASS if runs >= 3 else STEPS_PER_WIDE_CLASS
 
 
-def _cases(char: str) -> list[str]:
-    """`char`'s other cases, each one character, with those `re` adds (`syntax.extra_cases`:
-    the Kelvin sign for `k`, the long s for `s` ...)."""
-    variants = [variant for variant in (char.lower(), char.upper(), char.casefold()) if len(variant) == 1]
-    lower = char.lower()
-    if len(lower) == 1 and ord(lower) in syntax.EXTRA_CASED:
-        variants += map(chr, syntax.extra_cases(ord(lower)))
-    return variants
+def _lowered(code: int) -> tuple[int, ...]:
+    """The code points `re` puts in a class for `code` under IGNORECASE: its lower case,
+    and the further lower cases `re` treats as equal to it."""
+    lower = syntax.re_lower(code)
+    return (lower, *syntax.extra_cases(lower)) if lower in syntax.EXTRA_CASED else (lower,)
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

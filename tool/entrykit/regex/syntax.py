@@ -1103,9 +1103,12 @@ def step_weight(parsed: Parsed) -> int:
     for each `COSTLY_PARTS_PER_STEP` items beyond the Basic Multilingual Plane in one class,
     and as many capture groups."""
     astral = 0
-    for node, _ in walk(parsed.nodes):
-        if type(node) is CharClass:
-            astral = max(astral, sum(map(_beyond_the_bmp, node.items)))
+    pattern = parsed.pattern
+    # (only a character past U+FFFF, `\U` or `\N{...}` can write one: most patterns need no walk)
+    if "\\U" in pattern or "\\N" in pattern or not (pattern.isascii() or max(pattern) <= "\uffff"):
+        for node, _ in walk(parsed.nodes):
+            if type(node) is CharClass:
+                astral = max(astral, sum(map(_beyond_the_bmp, node.items)))
     return 1 + astral // COSTLY_PARTS_PER_STEP + parsed.groups // COSTLY_PARTS_PER_STEP
 
 

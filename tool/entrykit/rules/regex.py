@@ -377,15 +377,18 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
 
     A regex that would take longer than the time budget, `regex.timeout_ms`
     milliseconds (100 by default), just to compile is reported too, and no other
-    regex rule runs it. That is decided by counting as well:
-    one of at most 2,000 characters whose wide class ranges span at most 65,536
-    code points in all is compiled in-process; a longer one is counted in compile
-    steps (a step and a half a character, more for each `(`, `|`, `[`, backslash and
-    repeat, and a step per 25 code points of each class range, per 6 under
-    IGNORECASE, plus 20 or 120 a range, plus 30 for a class of characters beyond the
-    first 256 code points, 250 where they and their other cases form three runs or
-    more, for which `re` builds bitmaps: each step about a microsecond of CPython's
-    compiler or more, `benchmarks/compile_steps.py`). One that counts more than the budget's
+    regex rule runs it. That is decided by counting as well: one of at most 2,000
+    characters whose wide class ranges span at most 65,536 code points in all and
+    that counts at most 10,000 compile steps is compiled in-process; any other is
+    counted in compile steps (a step and a half a character, more for each `(`, `|`,
+    `[`, backslash and repeat, and a step per 25 code points of each class range, per
+    6 under IGNORECASE, plus 20 or 120 a range, plus 30 for a class reaching beyond
+    the first 256 code points, alternatives of one character included, 250 where its
+    characters as `re` reads them (lowered under IGNORECASE, with the cases `re`
+    adds) and its ranges form three runs or more, for which `re` builds bitmaps; a
+    pattern nested too deep for entrykit to read counts each class as the widest:
+    each step about a microsecond of CPython's compiler or more,
+    `benchmarks/compile_steps.py`). One that counts more than the budget's
     microseconds (100,000 for 100 ms; 70,000 characters of plain text count 105,000)
     is reported without being compiled; one that counts fewer is compiled in the
     regex worker process, under ten times the budget of its CPU time: a guard, not
