@@ -358,7 +358,8 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
     the captures it copies, the characters it asks its classes about, the setting up
     of each attempt and lookaround), in units of about a tenth of a microsecond, and
     stops past 8 units a step: thousands of groups, lookarounds or distinct characters
-    in a text make a match over the budget however few steps `re` would take. Where a
+    in a text make a counted match over the budget however few steps `re` would take
+    (a match the bound proves fast is not counted, and never over it). Where a
     class holds items beyond U+FFFF, which `re` tries one by one, each step counts as
     one more for every 8 of them, in the count and in the bound alike, and so it does
     for every 8 capture groups (`re` saves or clears the places of every group on a
