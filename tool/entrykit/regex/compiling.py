@@ -184,9 +184,16 @@ def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
     if len(items) == 1 and isinstance(items[0], syntax.Char):
         return 0
     codes = {item.code for item in items if isinstance(item, syntax.Char)}
-    if caseless:
-        codes = {lowered for code in codes for lowered in _lowered(code)}
-    spans = sorted([(code, code) for code in codes] + [(i.low, i.high) for i in items if isinstance(i, syntax.CharRange)])
+    ranges = [(item.low, item.high) for item in items if isinstance(item, syntax.CharRange)]
+    steps = _runs_steps(codes, ranges)
+    if caseless:  # (read both ways: `compile_steps` may only guess that the pattern is caseless)
+        steps = max(steps, _runs_steps({lowered for code in codes for lowered in _lowered(code)}, ranges))
+    return steps
+
+
+def _runs_steps(codes: set[int], ranges: list[tuple[int, int]]) -> int:
+    """`_class_steps` of a class of these code points and ranges, as `re` holds them."""
+    spans = sorted([(code, code) for code in codes] + ranges)
     if not spans or max(high for _, high in spans) < 256 or (not codes and len(spans) == 1):
         return 0  # (a range alone `re` keeps as it is: its code points are its cost)
     runs, end = 0, -2
