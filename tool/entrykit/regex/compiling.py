@@ -177,7 +177,7 @@ def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
     """What a class that reaches beyond the first 256 code points adds to its compile
     (`STEPS_PER_WIDE_CLASS`, `STEPS_PER_BITMAP_CLASS`: three runs of consecutive code
     points or more), reading its characters as `re` does: each lowered under
-    IGNORECASE, with the cases `re` adds (`syntax.extra_cases`: the Kelvin sign for `k`,
+    IGNORECASE, with the cases `re` adds (`syntax.caseless_codes`: the Kelvin sign for `k`,
     the long s for `s` ...), and its ranges as runs of their own (they are counted apart
     by their code points too). One character alone is a literal to `re`, not a class."""
     items = node.items
@@ -187,7 +187,7 @@ def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
     ranges = [(item.low, item.high) for item in items if isinstance(item, syntax.CharRange)]
     steps = _runs_steps(codes, ranges)
     if caseless:  # (read both ways: `compile_steps` may only guess that the pattern is caseless)
-        steps = max(steps, _runs_steps({lowered for code in codes for lowered in _lowered(code)}, ranges))
+        steps = max(steps, _runs_steps({lowered for code in codes for lowered in syntax.caseless_codes(code)}, ranges))
     return steps
 
 
@@ -203,12 +203,6 @@ def _runs_steps(codes: set[int], ranges: list[tuple[int, int]]) -> int:
         end = max(end, high)
     return STEPS_PER_BITMAP_CLASS if runs >= 3 else STEPS_PER_WIDE_CLASS
 
-
-def _lowered(code: int) -> tuple[int, ...]:
-    """The code points `re` puts in a class for `code` under IGNORECASE: its lower case,
-    and the further lower cases `re` treats as equal to it."""
-    lower = syntax.re_lower(code)
-    return (lower, *syntax.extra_cases(lower)) if lower in syntax.EXTRA_CASED else (lower,)
 
 
 def compile_error(pattern: str, flags: int = 0) -> str | None:

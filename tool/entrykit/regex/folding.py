@@ -6,9 +6,7 @@ from entrykit.regex import syntax
 
 
 def _fold_ord(code: int) -> int:
-    lower = syntax.re_lower(code)
-    extra = syntax.extra_cases(lower)
-    return min((lower, *extra)) if extra else lower
+    return min(syntax.caseless_codes(code))
 
 
 class _FoldTable(dict[int, int]):

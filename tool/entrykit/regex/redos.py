@@ -133,10 +133,7 @@ _ESCAPED = frozenset(b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f")  # the characters `re.es
 def _unicode_cases(code: int) -> tuple[int, ...]:
     """The lower cases a literal `code` equals under IGNORECASE (`re`'s lower case, then the
     extra ones `re` adds to it); () when `re` compares it as it is (not cased)."""
-    if not syntax.re_is_cased(code):
-        return ()
-    low = syntax.re_lower(code)
-    return (low, *syntax.extra_cases(low))
+    return syntax.caseless_codes(code) if syntax.re_is_cased(code) else ()
 
 
 _BLOCK = 256
@@ -203,8 +200,7 @@ class _Alphabet:
             preimages = _lower_preimages()
             codes: set[int] = set()
             for char in self.chars:
-                low = syntax.re_lower(ord(char))
-                for target in (low, *syntax.extra_cases(low)):
+                for target in syntax.caseless_codes(ord(char)):
                     codes.add(target)
                     codes.update(preimages.get(target, ()))
                 codes.add(ord(char))

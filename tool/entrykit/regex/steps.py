@@ -168,7 +168,7 @@ class _InText(_Arithmetic[int]):
         """The most characters in a row of the text that `takes` accepts."""
         found = self.runs.get(takes)
         if found is None:
-            found = self.runs[takes] = max(map(len, _run_of(*takes).findall(self.text)), default=0)
+            found = self.runs[takes] = _longest_run(takes, self.text)
         return found
 
     def holding(self, code: int) -> int:
@@ -221,10 +221,7 @@ class _InTexts(_InText):
         """The most characters in a row of each text that `takes` accepts."""
         found = self.runs.get(takes)
         if found is None:
-            findall = _run_of(*takes).findall
-            found = self.runs[takes] = self.np.array(
-                [max(map(len, findall(text)), default=0) for text in self.originals], dtype=self.np.int64
-            )
+            found = self.runs[takes] = self.np.array([_longest_run(takes, text) for text in self.originals], dtype=self.np.int64)
         return found
 
     def compare(self, rest: Any) -> Any:
@@ -244,6 +241,11 @@ class _InTexts(_InText):
 
 
 _PAST_LIMIT = FAST_PATH_LIMIT + 1
+
+
+def _longest_run(takes: Takes, text: str) -> int:
+    """The most characters in a row of `text` that `takes` accepts."""
+    return max(map(len, _run_of(*takes).findall(text)), default=0)
 
 
 @lru_cache(maxsize=4096)

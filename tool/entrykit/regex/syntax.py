@@ -1185,3 +1185,10 @@ EXTRA_CASED = frozenset(_EXTRA_CASES)
 def extra_cases(lower: int) -> tuple[int, ...]:
     """Further lower cases `re` treats as equal to `lower` (`i`: the dotless `ı` ...)."""
     return tuple(_EXTRA_CASES.get(lower, ()))
+
+
+def caseless_codes(code: int) -> tuple[int, ...]:
+    """The code points `re` holds for `code` under IGNORECASE: its lower case, then the
+    further lower cases it treats as equal to that one."""
+    lower = re_lower(code)
+    return (lower, *_EXTRA_CASES[lower]) if lower in EXTRA_CASED else (lower,)
