@@ -86,6 +86,20 @@ class _CountedText(steps._InText):
     def holding(self, code: int) -> int:
         return self.all_counts[fold(chr(code))]
 
+    def holding_text(self, literal: str) -> int:
+        """Every place of the text compared with the literal (not found by a search): the
+        places, or where two of them may overlap, the places apart times its length (at most
+        those of its first character)."""
+        folded, wanted = fold(self.text), fold(literal)
+        places = [at for at in range(len(folded)) if folded[at : at + len(wanted)] == wanted]
+        apart: list[int] = []
+        for at in places:
+            if not apart or at >= apart[-1] + len(wanted):
+                apart.append(at)
+        if any(wanted[:size] == wanted[-size:] for size in range(1, len(wanted))):
+            return min(len(apart) * len(wanted), self.holding(ord(literal[0])))
+        return len(places)
+
     def longest_run(self, takes: steps.Takes) -> int:
         """Asked of each character in turn, not found by a search for runs."""
         accepts = re.compile(takes[0], takes[1]).fullmatch
@@ -108,7 +122,7 @@ class _ReferenceLength(steps._InLength):
         return tuple(a + b for a, b in zip(left, right, strict=False)) + left[len(right) :]
 
     def loop(
-        self, rest: steps.Polynomial, next_char: int | None, most: int | None = None, takes: steps.Takes | None = None
+        self, rest: steps.Polynomial, after: steps.Literals | None, most: int | None = None, takes: steps.Takes | None = None
     ) -> steps.Polynomial:
         tried = self.plus(1, rest)
         if most is not None and most <= steps.SHORT_REPEAT:  # most + 2 + (most + 1) * tried
@@ -123,29 +137,27 @@ _ONE_CHARACTER = (syntax.Char, syntax.NotChar, syntax.AnyChar, syntax.CharClass)
 def _walked_seq_cost(nodes: syntax.Seq, rest: Any, arithmetic: Any, flags: int) -> Any:
     """The walk over the parsed nodes themselves, node by node (the definition the plan is held to)."""
     ones = 0
-    after: syntax.Node | None = None
-    for node in reversed(nodes):
+    for at in range(len(nodes) - 1, -1, -1):
+        node = nodes[at]
         if isinstance(node, _ONE_STEP):
             ones += 1
-            after = node
             continue
         if ones:
             rest = arithmetic.plus(ones, rest)
             ones = 0
-        next_char = after.code if isinstance(after, syntax.Char) else None
-        found = _walked_node_cost(node, rest, next_char, arithmetic, flags)
+        found = _walked_node_cost(node, rest, steps._first_literals(nodes[at + 1 :]), arithmetic, flags)
         if found is None or arithmetic.too_large(found):
             return None
-        rest, after = found, node
+        rest = found
     return arithmetic.plus(ones, rest) if ones else rest
 
 
-def _walked_node_cost(node: syntax.Node, rest: Any, next_char: int | None, arithmetic: Any, flags: int) -> Any:  # noqa: PLR0911
+def _walked_node_cost(node: syntax.Node, rest: Any, after: steps.Literals | None, arithmetic: Any, flags: int) -> Any:  # noqa: PLR0911
     plus, add = arithmetic.plus, arithmetic.add
     if isinstance(node, syntax.Repeat):
         body = node.body[0] if len(node.body) == 1 else None
         if isinstance(body, _ONE_CHARACTER):
-            return arithmetic.loop(rest, next_char, node.high, (syntax.char_source(body), flags & syntax.CLASS_FLAGS))
+            return arithmetic.loop(rest, after, node.high, (syntax.char_source(body), flags & syntax.CLASS_FLAGS))
         if node.high is not None and node.high <= 1:
             inner = _walked_seq_cost(node.body, plus(3, rest), arithmetic, flags)
             return None if inner is None else plus(3, add(inner, plus(2, rest)) if node.low == 0 else inner)
@@ -180,7 +192,7 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
         parsed = syntax.parse(pattern, flags)
         nodes = parsed.nodes
         per_start = _walked_seq_cost(nodes, 1, arithmetic, parsed.flags)
-        first = steps._first_characters(nodes)
+        first = steps._first_literals(nodes)
     except Exception:
         return None
     if per_start is None:
@@ -189,8 +201,10 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     if first is None:
         total = starts * per_start
     else:
-        codes, failing = first
-        total = starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+        words, none_first, none_whole = first
+        firsts = sum(arithmetic.holding(ord(first)) for first in {word[0] for word in words})
+        wholes = sum(arithmetic.holding_text(word) for word in words)
+        total = starts * none_first + min(firsts, starts) * (none_whole - none_first) + min(wholes, starts) * per_start
     total *= syntax.step_weight(parsed)
     return total if total <= steps.FAST_PATH_LIMIT else None
 

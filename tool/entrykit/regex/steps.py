@@ -14,14 +14,16 @@ repetition that cannot match it (`_group_loop`), which splits a text in one way 
 The same walk of the parsed pattern gives two bounds:
 - `step_bound`: a polynomial in the text's length, worked out once per regex, so that
   `longest_fast_text` answers every job of it by the text's length alone;
-- `text_steps`: the bound for one text, where a repetition followed by a literal
-  character tries the rest beyond that character only where the text holds it, and a
-  repetition takes at most the longest run of characters it accepts in the text (a
-  `\\d+` at most the longest number, not the whole line).
+- `text_steps`: the bound for one text, where a repetition followed by literal text
+  (`.*not supported`, or one of a group's words: `.*(buy|sell)`) tries the rest beyond
+  it only where the text holds that text, and elsewhere the rest fails within a few
+  steps (`_first_literals`); a search's start likewise; and a repetition takes at most
+  the longest run of characters it accepts in the text (a `\\d+` at most the longest
+  number, not the whole line).
 
 A regex is asked about many texts (its own, the generic probes, other entries'), so the
 walk runs over a plan of the pattern made once per regex (`_plan`): the nodes that are not
-one step each, each with its kind and the literal character after it, and between them
+one step each, each with its kind and the literal characters after it, and between them
 how many one-step nodes there are. A text then costs a few operations per repetition,
 group or alternation rather than one per character of the pattern.
 """
@@ -45,8 +47,13 @@ FAST_PATH_LIMIT = 500_000  # steps of a search run without a budget: about 5 ms 
 _MAX_DEGREE = 6  # past this, no text worth running in-process stays within the limit
 _MAX_COEFFICIENT = 10**12  # nor past this
 SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length
+WORD_CHARACTERS = 16  # a literal word is read up to this many characters (a longer one is where its start is)
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
+# What a match of some nodes must begin with (`_first_literals`): literal words, the most
+# steps an attempt takes where the text holds none of their first characters, and where
+# it holds none of the words.
+Literals = tuple[frozenset[str], int, int]
 # What a repetition can take, one character at a time: a regex of one character node (or,
 # for a group loop, of either of its two), and the flags that matter to it. A repetition
 # never takes more than the longest run of such characters in the text.
@@ -68,10 +75,10 @@ class _Arithmetic(Generic[T]):
     def add(self, left: T, right: T) -> T:
         raise NotImplementedError
 
-    def loop(self, rest: T, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> T:
+    def loop(self, rest: T, after: Literals | None, most: int | None = None, takes: Takes | None = None) -> T:
         """A one-character repetition of at most `most` characters (None: unbounded)
-        followed by `rest` (which begins with the literal character `next_char`, when it
-        does); `takes`: what the repetition can take, one character at a time."""
+        followed by `rest` (which begins with one of the literal words of `after`, when it
+        must); `takes`: what the repetition can take, one character at a time."""
         raise NotImplementedError
 
     def group_loop(self, rest: T, takes: Takes | None = None) -> T:
@@ -101,7 +108,7 @@ class _InLength(_Arithmetic[Polynomial]):
         return added if len(left) == len(right) else added + left[len(right) :]
 
     def loop(
-        self, rest: Polynomial, next_char: int | None, most: int | None = None, takes: Takes | None = None
+        self, rest: Polynomial, after: Literals | None, most: int | None = None, takes: Takes | None = None
     ) -> Polynomial:
         # counts what it can take (n + 2 steps at most), then per length it gives back
         # (n + 1): one step, and the rest; that is (2 + n) + (1 + n) * tried
@@ -137,6 +144,7 @@ class _InText(_Arithmetic[int]):
         self.text = text
         self.folded = fold(text)
         self.counts: dict[int, Any] = {}  # code -> `holding(code)`, counted when first asked
+        self.texts_held: dict[str, Any] = {}  # literal -> `holding_text(literal)`, likewise
         self.runs: dict[Takes, Any] = {}  # -> `longest_run`, when first asked
 
     def plus(self, steps: int, value: int) -> int:
@@ -145,15 +153,27 @@ class _InText(_Arithmetic[int]):
     def add(self, left: int, right: int) -> int:
         return left + right
 
-    def loop(self, rest: int, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> int:
+    def loop(self, rest: int, after: Literals | None, most: int | None = None, takes: Takes | None = None) -> int:
         n = self.length if takes is None else self.longest_run(takes)  # it takes at most n
         if most is not None:
             n = self._minimum(n, most)
-        if next_char is None:
+        if after is None:
             return n + 2 + (n + 1) * (1 + rest)
-        # where the text does not hold the next character (under any case), the rest
-        # stops at its first step
-        return n + 2 + (n + 1) * 2 + self._minimum(self.holding(next_char), n + 1) * rest
+        # per length given back, one step and the rest, which fails within a few steps
+        # where the text holds none of the words it begins with
+        return n + 2 + (n + 1) * 1 + self.attempts(after, n + 1, rest)
+
+    def attempts(self, literals: Literals, tries: Any, rest: Any) -> Any:
+        """The most steps `tries` attempts of something that begins with one of the words of
+        `literals` take (each at most `rest`), at different places of the text: where it
+        holds none of the words' first characters, each fails within the first count of
+        steps; where it holds one but none of the words, within the second."""
+        words, none_first, none_whole = literals
+        minimum = self._minimum
+        most = tries * none_first
+        if none_whole > none_first:
+            most = most + minimum(sum(self.holding(ord(first)) for first in {word[0] for word in words}), tries) * (none_whole - none_first)
+        return most + minimum(sum(self.holding_text(word) for word in words), tries) * rest
 
     def group_loop(self, rest: int, takes: Takes | None = None) -> int:
         # (every iteration, and every character the loop gives back, is within one run of
@@ -178,6 +198,15 @@ class _InText(_Arithmetic[int]):
             found = self.counts[code] = self.folded.count(fold(chr(code)))
         return found
 
+    def holding_text(self, literal: str) -> int:
+        """At how many places the text holds `literal` (under any case; overlapping)."""
+        if len(literal) == 1:
+            return self.holding(ord(literal))
+        found = self.texts_held.get(literal)
+        if found is None:
+            found = self.texts_held[literal] = _places(fold(literal), self.folded)
+        return found
+
     def too_large(self, value: int) -> bool:
         return value > FAST_PATH_LIMIT
 
@@ -199,6 +228,7 @@ class _InTexts(_InText):
         self.originals = texts
         self.texts = [fold(text) for text in texts]
         self.counts = {}
+        self.texts_held = {}
         self.runs = {}
         self.over = np.zeros(len(texts), dtype=bool)
 
@@ -211,8 +241,8 @@ class _InTexts(_InText):
     def add(self, left: Any, right: Any) -> Any:
         return self._kept(left + right)
 
-    def loop(self, rest: Any, next_char: int | None, most: int | None = None, takes: Takes | None = None) -> Any:
-        return self._kept(super().loop(rest, next_char, most, takes))
+    def loop(self, rest: Any, after: Literals | None, most: int | None = None, takes: Takes | None = None) -> Any:
+        return self._kept(super().loop(rest, after, most, takes))
 
     def group_loop(self, rest: Any, takes: Takes | None = None) -> Any:
         return self._kept(super().group_loop(rest, takes))
@@ -235,12 +265,39 @@ class _InTexts(_InText):
             found = self.counts[code] = self.np.array([text.count(char) for text in self.texts], dtype=self.np.int64)
         return found
 
+    def holding_text(self, literal: str) -> Any:
+        """At how many places each text holds `literal` (under any case; overlapping)."""
+        if len(literal) == 1:
+            return self.holding(ord(literal))
+        found = self.texts_held.get(literal)
+        if found is None:
+            folded = fold(literal)
+            found = self.texts_held[literal] = self.np.array([_places(folded, text) for text in self.texts], dtype=self.np.int64)
+        return found
+
     def too_large(self, value: Any) -> bool:
         self.over |= value > FAST_PATH_LIMIT
         return False
 
 
 _PAST_LIMIT = FAST_PATH_LIMIT + 1
+
+
+def _places(word: str, text: str) -> int:
+    """At most how many places `text` holds `word` at, overlapping ones each: exactly for a
+    word no two of whose places can overlap (no end of it is also its start), else
+    `len(word)` for each place `str.count` finds apart (an overlapping place starts within
+    one of those), and never more than the places of its first character."""
+    found = text.count(word)
+    if found and _overlaps(word):
+        return min(found * len(word), text.count(word[0]))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _overlaps(word: str) -> bool:
+    """Whether two places of `word` in a text can overlap: some end of it is also its start."""
+    return any(word.startswith(word[-size:]) for size in range(1, len(word)))
 
 
 def _longest_run(takes: Takes, text: str) -> int:
@@ -271,26 +328,24 @@ def _walk_at_once(count: int) -> bool:
 # --- the walk, over a plan of the pattern made once per regex ----------------------------------
 
 # A plan of a sequence: per node that is not one step, in the order the walk meets them
-# (last node first), (one-step nodes met just before it, its plan, the literal character
-# after it), then the one-step nodes left at the front.
-_SeqPlan = tuple[tuple[tuple[int, "_NodePlan", int | None], ...], int]
+# (last node first), (one-step nodes met just before it, its plan, what the nodes after
+# it begin with: `_first_literals`), then the one-step nodes left at the front.
+_SeqPlan = tuple[tuple[tuple[int, "_NodePlan", Literals | None], ...], int]
 _LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE, _GROUP_LOOP = range(10)
 _NodePlan = tuple[Any, ...]  # (kind, the plans of its sequences ...)
 
 
 def _plan_seq(nodes: syntax.Seq, flags: int) -> _SeqPlan:
     """`nodes` as the walk meets them, with what does not depend on the text worked out."""
-    items: list[tuple[int, _NodePlan, int | None]] = []
+    items: list[tuple[int, _NodePlan, Literals | None]] = []
     steps = 0
-    after: syntax.Node | None = None
-    for node in reversed(nodes):
+    for at in range(len(nodes) - 1, -1, -1):
+        node = nodes[at]
         if isinstance(node, _ONE_STEP):
             steps += 1
-            after = node
             continue
-        next_char = after.code if isinstance(after, syntax.Char) else None
-        items.append((steps, _plan_node(node, flags), next_char))
-        steps, after = 0, node
+        items.append((steps, _plan_node(node, flags), _first_literals(nodes, at + 1)))
+        steps = 0
     return tuple(items), steps
 
 
@@ -354,10 +409,10 @@ def _seq_cost(plan: _SeqPlan, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
     `rest` steps each time it is tried) takes from one position, or None without such a bound."""
     items, front = plan
     plus, too_large = arithmetic.plus, arithmetic.too_large
-    for steps, node, next_char in items:  # (last node first: each costs what follows it)
+    for steps, node, after in items:  # (last node first: each costs what follows it)
         if steps:
             rest = plus(steps, rest)
-        found = _node_cost(node, rest, next_char, arithmetic)
+        found = _node_cost(node, rest, after, arithmetic)
         if found is None or too_large(found):
             return None
         rest = found
@@ -365,14 +420,14 @@ def _seq_cost(plan: _SeqPlan, rest: T, arithmetic: _Arithmetic[T]) -> T | None:
 
 
 def _node_cost(  # noqa: PLR0911 - one case per kind of node
-    node: _NodePlan, rest: T, next_char: int | None, arithmetic: _Arithmetic[T]
+    node: _NodePlan, rest: T, after: Literals | None, arithmetic: _Arithmetic[T]
 ) -> T | None:
     plus, add = arithmetic.plus, arithmetic.add
     kind = node[0]
     if kind == _ONE:  # a class (one-step nodes are counted in the sequence's runs)
         return plus(1, rest)
     if kind == _LOOP:
-        return arithmetic.loop(rest, next_char, node[1], node[2])
+        return arithmetic.loop(rest, after, node[1], node[2])
     if kind == _GROUP:  # a capturing group marks where it starts and ends
         inner = _seq_cost(node[1], plus(1, rest), arithmetic)
         return None if inner is None else plus(1, inner)
@@ -406,7 +461,7 @@ class _Plan:
     """What the bounds need of a regex, whatever the text."""
 
     seq: _SeqPlan
-    first: tuple[frozenset[int], int] | None  # `_first_characters` of the whole pattern
+    first: Literals | None  # `_first_literals` of the whole pattern
     weight: int  # what a step may cost, in steps (`syntax.step_weight`): the bounds are scaled by it
 
 
@@ -416,7 +471,7 @@ def _plan(pattern: str, flags: int) -> _Plan | None:
     try:
         parsed = syntax.parse(pattern, flags)
         nodes = parsed.nodes
-        return _Plan(_plan_seq(nodes, parsed.flags), _first_characters(nodes), syntax.step_weight(parsed))
+        return _Plan(_plan_seq(nodes, parsed.flags), _first_literals(nodes), syntax.step_weight(parsed))
     except Exception:  # does not parse, or nests deeper than we recurse: unknown
         return None
 
@@ -486,32 +541,37 @@ def _search_total(plan: _Plan, arithmetic: _InText, per_start: Any) -> Any:
     starts = arithmetic.length + 1
     if plan.first is None:
         return starts * per_start
-    # a start where the text holds none of the first characters fails within `failing` steps
-    codes, failing = plan.first
-    return starts * failing + sum(arithmetic.holding(code) for code in codes) * per_start
+    # a start where the text holds none of the words a match begins with fails within a few steps
+    return arithmetic.attempts(plan.first, starts, per_start)
 
 
-def _first_characters(nodes: syntax.Seq) -> tuple[frozenset[int], int] | None:
-    """The literal characters a match of `nodes` must begin with, and the most steps an
-    attempt takes to fail where the text holds none of them; None if not known."""
-    if not nodes:
+def _first_literals(nodes: syntax.Seq, start: int = 0) -> Literals | None:
+    """The literal words a match of `nodes` (from `start` on) must begin with (a word: the
+    literal characters in a row that begin a branch), and the most steps an attempt takes
+    to fail where the text holds none of their first characters, and where it holds none
+    of the words (each of a word's characters one step); None if not known."""
+    if start >= len(nodes):
         return None
-    node = nodes[0]
+    node = nodes[start]
     if isinstance(node, syntax.Char):
-        return frozenset({node.code}), 1
+        end = start + 1
+        while end < min(len(nodes), start + WORD_CHARACTERS) and type(nodes[end]) is syntax.Char:
+            end += 1
+        return frozenset({"".join(chr(char.code) for char in nodes[start:end])}), 1, end - start  # type: ignore[union-attr]
     if isinstance(node, syntax.Group):
-        inner = _first_characters(node.body)
-        return None if inner is None else (inner[0], inner[1] + 1)
+        inner = _first_literals(node.body)
+        return None if inner is None else (inner[0], inner[1] + 1, inner[2] + 1)
     if isinstance(node, syntax.Alternation):
-        codes: set[int] = set()
-        failing = 1
+        words: set[str] = set()
+        none_first = none_whole = 1
         for branch in node.branches:
-            inner = _first_characters(branch)
+            inner = _first_literals(branch)
             if inner is None:
                 return None
-            codes |= inner[0]
-            failing += inner[1] + 2  # a branch tried, and left
-        return frozenset(codes), failing
+            words |= inner[0]
+            none_first += inner[1] + 2  # a branch tried, and left
+            none_whole += inner[2] + 2
+        return frozenset(words), none_first, none_whole
     return None
 
 
