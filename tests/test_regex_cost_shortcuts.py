@@ -203,8 +203,11 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     else:
         words, none_first, none_whole = first
         firsts = sum(arithmetic.holding(ord(first)) for first in {word[0] for word in words})
-        wholes = sum(arithmetic.holding_text(word) for word in words)
-        total = starts * none_first + min(firsts, starts) * (none_whole - none_first) + min(wholes, starts) * per_start
+        if len(words) > steps.COUNTED_WORDS:
+            total = starts * none_first + min(firsts, starts) * per_start
+        else:
+            wholes = sum(arithmetic.holding_text(word) for word in words)
+            total = starts * none_first + min(firsts, starts) * (none_whole - none_first) + min(wholes, starts) * per_start
     total *= syntax.step_weight(parsed)
     return total if total <= steps.FAST_PATH_LIMIT else None
 

@@ -225,3 +225,26 @@ def test_texts_past_the_limit_are_told_apart_from_the_others(pattern: str, past_
             steps.runs_within_limit(pattern, flags, t) for t in texts
         ]
     assert (None in found) is past_the_limit and any(isinstance(n, int) for n in found)
+
+
+def test_a_place_of_many_words_is_looked_for_by_their_first_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each word looked for is a search of the whole text: of more than `COUNTED_WORDS` at one
+    # place, only their first characters are (499 words of a 2,000-character pattern, each
+    # looked for in a text of 100,000 characters, took 130 ms).
+    words = ["zz", *(f"a{x}{y}" for x in "abcdefghijklmnopqrstuvwxyz" for y in "abcdefghijklmnopqrstuvwxyz")][:499]
+    pattern = f"x.*(?:{'|'.join(words)})"
+    looked_for: list[str] = []
+    holding_text = steps._InText.holding_text
+
+    def counted(self: steps._InText, literal: str) -> int:
+        looked_for.append(literal)
+        return holding_text(self, literal)
+
+    monkeypatch.setattr(steps._InText, "holding_text", counted)
+    text = "x" + "ab" * 5 + "b" * 80  # (short: where no word is, 499 branches fail in some 1,500 steps)
+    bound = text_steps(pattern, 0, text)
+    assert looked_for == ["x"]  # the pattern's own first word, not the 499
+    assert bound is not None and _model_steps(pattern, 0, text) <= bound
+    looked_for.clear()
+    assert text_steps(f"x.*(?:{'|'.join(words[:16])})", 0, text) is not None
+    assert sorted(looked_for) == sorted(["x", *words[:16]])

@@ -48,6 +48,7 @@ _MAX_DEGREE = 6  # past this, no text worth running in-process stays within the 
 _MAX_COEFFICIENT = 10**12  # nor past this
 SHORT_REPEAT = 16  # a one-character repeat of at most this many: bounded by its count, not the length
 WORD_CHARACTERS = 16  # a literal word is read up to this many characters (a longer one is where its start is)
+COUNTED_WORDS = 16  # the most words looked for in a text at one place; of more, their first characters
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
 # What a match of some nodes must begin with (`_first_literals`): literal words, the most
@@ -171,8 +172,11 @@ class _InText(_Arithmetic[int]):
         words, none_first, none_whole = literals
         minimum = self._minimum
         most = tries * none_first
+        firsts = sum(self.holding(ord(first)) for first in {word[0] for word in words})
+        if len(words) > COUNTED_WORDS:  # (each word a search of the text: where a first character is, the rest may go on)
+            return most + minimum(firsts, tries) * rest
         if none_whole > none_first:
-            most = most + minimum(sum(self.holding(ord(first)) for first in {word[0] for word in words}), tries) * (none_whole - none_first)
+            most = most + minimum(firsts, tries) * (none_whole - none_first)
         return most + minimum(sum(self.holding_text(word) for word in words), tries) * rest
 
     def group_loop(self, rest: int, takes: Takes | None = None) -> int:
