@@ -34,13 +34,14 @@ INJECTIONS = [
     "\x1b]0;window title\x07 and \x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\",
     "C1 \x9b31m CSI and \x9d0;title\x9c OSC, NEL\x85::error::after NEL",
     "bidi \u202eevil\u202c and line\u2028::error::separator",
+    "bidi marks \u200fright-to-left\u200e, \u061carabic letter mark",
     "bell\x07 backspace\x08 nul\x00 del\x7f",
 ]
 # A line that starts a workflow command, as the runner reads it (leading white space trimmed).
 COMMAND_LINE = re.compile(r"^\s*(::|##\[)")
 OWN_ANNOTATION = re.compile(r"::(error|warning|notice) file=[^:,]*,line=\d+,col=\d+,title=ET\d{3} [a-z0-9-]+::")
 # Controls a terminal obeys; SGR colour codes are entrykit's own only where colour is on.
-RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def assert_safe(output: str, where: str) -> None:
@@ -53,7 +54,7 @@ def assert_safe(output: str, where: str) -> None:
 
 unsafe_texts = st.text(
     alphabet=st.one_of(
-        st.sampled_from(list(":#[ \t\n\r\x1b\x07\x85\x9b\x9d\u2028\u2029\u202e\u2066")),
+        st.sampled_from(list(":#[ \t\n\r\x1b\x07\x85\x9b\x9d\u061c\u200e\u200f\u2028\u2029\u202e\u2066")),
         st.characters(min_codepoint=0, max_codepoint=0x3000),
     ),
     max_size=40,
