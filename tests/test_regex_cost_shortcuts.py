@@ -201,7 +201,7 @@ def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
     if first is None:
         total = starts * per_start
     else:
-        words, none_first, none_whole = first
+        words, _, none_first, none_whole = first
         firsts = sum(arithmetic.holding(ord(first)) for first in {word[0] for word in words})
         if len(words) > steps.COUNTED_WORDS:
             total = starts * none_first + min(firsts, starts) * per_start

@@ -51,10 +51,10 @@ WORD_CHARACTERS = 16  # a literal word is read up to this many characters (a lon
 COUNTED_WORDS = 16  # the most words looked for in a text at one place; of more, their first characters
 
 Polynomial = tuple[int, ...]  # coefficients of n**0, n**1, ... (n: the text's length)
-# What a match of some nodes must begin with (`_first_literals`): literal words, the most
-# steps an attempt takes where the text holds none of their first characters, and where
-# it holds none of the words.
-Literals = tuple[frozenset[str], int, int]
+# What a match of some nodes must begin with (`_first_literals`): literal words, their
+# first characters, the most steps an attempt takes where the text holds none of those
+# characters, and where it holds none of the words.
+Literals = tuple[tuple[str, ...], tuple[int, ...], int, int]
 # What a repetition can take, one character at a time: a regex of one character node (or,
 # for a group loop, of either of its two), and the flags that matter to it. A repetition
 # never takes more than the longest run of such characters in the text.
@@ -169,14 +169,17 @@ class _InText(_Arithmetic[int]):
         `literals` take (each at most `rest`), at different places of the text: where it
         holds none of the words' first characters, each fails within the first count of
         steps; where it holds one but none of the words, within the second."""
-        words, none_first, none_whole = literals
-        minimum = self._minimum
+        words, firsts, none_first, none_whole = literals
+        minimum, holding = self._minimum, self.holding
         most = tries * none_first
-        firsts = sum(self.holding(ord(first)) for first in {word[0] for word in words})
+        if none_whole == none_first and len(firsts) == 1:  # (one character: the commonest)
+            return most + minimum(holding(firsts[0]), tries) * rest
+        if len(words) == 1:  # (a word: the next commonest)
+            return most + minimum(holding(firsts[0]), tries) * (none_whole - none_first) + minimum(self.holding_text(words[0]), tries) * rest
+        firsts_held = sum(holding(first) for first in firsts)
         if len(words) > COUNTED_WORDS:  # (each word a search of the text: where a first character is, the rest may go on)
-            return most + minimum(firsts, tries) * rest
-        if none_whole > none_first:
-            most = most + minimum(firsts, tries) * (none_whole - none_first)
+            return most + minimum(firsts_held, tries) * rest
+        most = most + minimum(firsts_held, tries) * (none_whole - none_first)
         return most + minimum(sum(self.holding_text(word) for word in words), tries) * rest
 
     def group_loop(self, rest: int, takes: Takes | None = None) -> int:
@@ -274,9 +277,12 @@ class _InTexts(_InText):
         if len(literal) == 1:
             return self.holding(ord(literal))
         found = self.texts_held.get(literal)
-        if found is None:
+        if found is None:  # (`_places` of each text, its first character's places counted once)
             folded = fold(literal)
-            found = self.texts_held[literal] = self.np.array([_places(folded, text) for text in self.texts], dtype=self.np.int64)
+            found = self.np.array([text.count(folded) for text in self.texts], dtype=self.np.int64)
+            if _overlaps(folded):
+                found = self.np.minimum(found * len(folded), self.holding(ord(literal[0])))
+            self.texts_held[literal] = found
         return found
 
     def too_large(self, value: Any) -> bool:
@@ -333,7 +339,8 @@ def _walk_at_once(count: int) -> bool:
 
 # A plan of a sequence: per node that is not one step, in the order the walk meets them
 # (last node first), (one-step nodes met just before it, its plan, what the nodes after
-# it begin with: `_first_literals`), then the one-step nodes left at the front.
+# it begin with, for a one-character repetition: `_first_literals`), then the one-step
+# nodes left at the front.
 _SeqPlan = tuple[tuple[tuple[int, "_NodePlan", Literals | None], ...], int]
 _LOOP, _ONCE, _UNBOUNDED, _BRANCHES, _GROUP, _OWN_MATCH, _CONDITIONAL, _COMPARE, _ONE, _GROUP_LOOP = range(10)
 _NodePlan = tuple[Any, ...]  # (kind, the plans of its sequences ...)
@@ -348,7 +355,8 @@ def _plan_seq(nodes: syntax.Seq, flags: int) -> _SeqPlan:
         if isinstance(node, _ONE_STEP):
             steps += 1
             continue
-        items.append((steps, _plan_node(node, flags), _first_literals(nodes, at + 1)))
+        planned = _plan_node(node, flags)
+        items.append((steps, planned, _first_literals(nodes, at + 1) if planned[0] == _LOOP else None))
         steps = 0
     return tuple(items), steps
 
@@ -561,21 +569,24 @@ def _first_literals(nodes: syntax.Seq, start: int = 0) -> Literals | None:
         end = start + 1
         while end < min(len(nodes), start + WORD_CHARACTERS) and type(nodes[end]) is syntax.Char:
             end += 1
-        return frozenset({"".join(chr(char.code) for char in nodes[start:end])}), 1, end - start  # type: ignore[union-attr]
+        word = "".join(chr(char.code) for char in nodes[start:end])  # type: ignore[union-attr]
+        return (word,), (node.code,), 1, end - start
     if isinstance(node, syntax.Group):
         inner = _first_literals(node.body)
-        return None if inner is None else (inner[0], inner[1] + 1, inner[2] + 1)
+        return None if inner is None else (inner[0], inner[1], inner[2] + 1, inner[3] + 1)
     if isinstance(node, syntax.Alternation):
-        words: set[str] = set()
+        words: dict[str, None] = {}  # (in order, once each)
+        firsts: dict[int, None] = {}
         none_first = none_whole = 1
         for branch in node.branches:
             inner = _first_literals(branch)
             if inner is None:
                 return None
-            words |= inner[0]
-            none_first += inner[1] + 2  # a branch tried, and left
-            none_whole += inner[2] + 2
-        return frozenset(words), none_first, none_whole
+            words.update(dict.fromkeys(inner[0]))
+            firsts.update(dict.fromkeys(inner[1]))
+            none_first += inner[2] + 2  # a branch tried, and left
+            none_whole += inner[3] + 2
+        return tuple(words), tuple(firsts), none_first, none_whole
     return None
 
 
