@@ -206,7 +206,8 @@ class _InText(_Arithmetic[int]):
         return found
 
     def holding_text(self, literal: str) -> int:
-        """At how many places the text holds `literal` (under any case; overlapping)."""
+        """At how many places the text holds `literal` (under any case; at most, where two of
+        them may overlap: `_places`)."""
         if len(literal) == 1:
             return self.holding(ord(literal))
         found = self.texts_held.get(literal)
@@ -273,7 +274,7 @@ class _InTexts(_InText):
         return found
 
     def holding_text(self, literal: str) -> Any:
-        """At how many places each text holds `literal` (under any case; overlapping)."""
+        """`_InText.holding_text` of each text."""
         if len(literal) == 1:
             return self.holding(ord(literal))
         found = self.texts_held.get(literal)
