@@ -19,6 +19,7 @@ from entrykit.parsing import (
     parse_json,
     parse_yaml,
 )
+from entrykit.regular_files import read_regular
 
 ENTRY_SUFFIXES = (".yaml", ".yml", ".json")
 SKIPPED_DIRS = frozenset({".entrykit_cache", "__pycache__", "node_modules"})
@@ -307,14 +308,7 @@ def read_up_to(read: Callable[[int], bytes | None], count: int) -> bytes:
 def read_small_file(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (a configuration, a schema):
     never blocks on a pipe, never reads more than `limit` + 1 bytes. OSError saying why not."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except ValueError:  # a NUL in the name
-        raise OSError(errno.EINVAL, "its name holds a NUL character", str(path)) from None
-    with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a pipe, socket or device)", str(path))
-        data = stream.read(limit + 1)
+    data = read_regular(path, limit + 1)
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
     return data

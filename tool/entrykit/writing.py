@@ -23,6 +23,7 @@ from pathlib import Path
 
 from entrykit.errors import EntrykitError
 from entrykit.journal import Journal, Step, file_identity, short_name, why_none
+from entrykit.regular_files import read_regular
 
 
 class UnjournaledWrite(UserWarning):
@@ -325,13 +326,9 @@ def _held(path: Path, most: int) -> bytes | None:
     """A regular file's bytes, a UTF-8 BOM left out, read up to one byte more than `most`
     (never waiting on a pipe put in its place); None if it is gone or no regular file."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        data = read_regular(path, most + 4)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = stream.read(most + 4)
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
