@@ -162,7 +162,7 @@ class _InText(_Arithmetic[int]):
             return n + 2 + (n + 1) * (1 + rest)
         # per length given back, one step and the rest, which fails within a few steps
         # where the text holds none of the words it begins with
-        return n + 2 + (n + 1) * 1 + self.attempts(after, n + 1, rest)
+        return n + 2 + (n + 1) + self.attempts(after, n + 1, rest)
 
     def attempts(self, literals: Literals, tries: Any, rest: Any) -> Any:
         """The most steps `tries` attempts of something that begins with one of the words of
@@ -205,15 +205,25 @@ class _InText(_Arithmetic[int]):
             found = self.counts[code] = self.folded.count(fold(chr(code)))
         return found
 
-    def holding_text(self, literal: str) -> int:
-        """At how many places the text holds `literal` (under any case; at most, where two of
-        them may overlap: `_places`)."""
+    def holding_text(self, literal: str) -> Any:
+        """At how many places the text holds `literal` (under any case). Where two places of
+        it can overlap (an end of it is also its start), at most: `len(literal)` for each
+        place `str.count` finds apart (an overlapping place starts within one of those), and
+        never more than the places of its first character."""
         if len(literal) == 1:
             return self.holding(ord(literal))
         found = self.texts_held.get(literal)
         if found is None:
-            found = self.texts_held[literal] = _places(fold(literal), self.folded)
+            word = fold(literal)
+            found = self._count(word)
+            if _overlaps(word):
+                found = self._minimum(found * len(word), self.holding(ord(literal[0])))
+            self.texts_held[literal] = found
         return found
+
+    def _count(self, word: str) -> Any:
+        """Places of the folded `word` in the folded text, apart (`str.count`)."""
+        return self.folded.count(word)
 
     def too_large(self, value: int) -> bool:
         return value > FAST_PATH_LIMIT
@@ -273,18 +283,8 @@ class _InTexts(_InText):
             found = self.counts[code] = self.np.array([text.count(char) for text in self.texts], dtype=self.np.int64)
         return found
 
-    def holding_text(self, literal: str) -> Any:
-        """`_InText.holding_text` of each text."""
-        if len(literal) == 1:
-            return self.holding(ord(literal))
-        found = self.texts_held.get(literal)
-        if found is None:  # (`_places` of each text, its first character's places counted once)
-            folded = fold(literal)
-            found = self.np.array([text.count(folded) for text in self.texts], dtype=self.np.int64)
-            if _overlaps(folded):
-                found = self.np.minimum(found * len(folded), self.holding(ord(literal[0])))
-            self.texts_held[literal] = found
-        return found
+    def _count(self, word: str) -> Any:
+        return self.np.array([text.count(word) for text in self.texts], dtype=self.np.int64)
 
     def too_large(self, value: Any) -> bool:
         self.over |= value > FAST_PATH_LIMIT
@@ -292,17 +292,6 @@ class _InTexts(_InText):
 
 
 _PAST_LIMIT = FAST_PATH_LIMIT + 1
-
-
-def _places(word: str, text: str) -> int:
-    """At most how many places `text` holds `word` at, overlapping ones each: exactly for a
-    word no two of whose places can overlap (no end of it is also its start), else
-    `len(word)` for each place `str.count` finds apart (an overlapping place starts within
-    one of those), and never more than the places of its first character."""
-    found = text.count(word)
-    if found and _overlaps(word):
-        return min(found * len(word), text.count(word[0]))
-    return found
 
 
 @lru_cache(maxsize=4096)
