@@ -47,6 +47,7 @@ from entrykit.lint.records import (
 from entrykit.loader import LoadFailure, load, read_entry_bytes
 
 POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it saves
+MAX_CHUNK = 64  # the most files a pool worker is sent at once
 RACY_NS = 2_000_000_000  # a file changed this recently may change again within its mtime tick
 
 
@@ -335,8 +336,6 @@ def run_tasks(
                 item.prepare(checker.fact_context)
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = min(jobs, max(1, len(tasks) // (POOL_MIN_FILES // 2)))
-    # Small chunks: at the end one worker waits for the other's last chunk, all alone.
-    chunk = max(1, min(8, len(tasks) // (workers * 8)))
     forked = context.get_start_method() == "fork"
     # A forked worker inherits the tasks (initargs are not pickled then): each is sent as its
     # number. A spawned worker is sent each task.
@@ -352,7 +351,7 @@ def run_tasks(
         # SIGTERM stops the wait, cancel every queued chunk from this thread, while the
         # pool's manager thread still holds them; once the workers are gone, that thread
         # (Python 3.11) then fails on a cancelled one and prints its traceback.
-        chunks = deque(pool.submit(_check_chunk, items[start : start + chunk]) for start in range(0, len(items), chunk))
+        chunks = deque(pool.submit(_check_chunk, items[start:end]) for start, end in chunk_bounds(len(items), workers))
         number = 0
         while chunks:  # (in order: one result per task; a chunk's results let go once read)
             for values in chunks.popleft().result():
@@ -362,6 +361,19 @@ def run_tasks(
         _stop(pool)
         raise
     pool.shutdown()
+
+
+def chunk_bounds(count: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each chunk of `count` tasks shared by `workers`: large while much is
+    left (each chunk is a round trip through the pool's queues, whose handling in this
+    process takes a core's time from the workers), smaller towards the end (where one
+    worker would wait alone for the other's last chunk). A chunk holds a quarter of an
+    even share of what is left, from 1 to `MAX_CHUNK` tasks."""
+    start = 0
+    while start < count:
+        end = start + max(1, min(MAX_CHUNK, (count - start) // (workers * 4)))
+        yield start, end
+        start = end
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
