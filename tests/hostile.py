@@ -253,6 +253,8 @@ def hostile_regexes() -> dict[str, tuple[str, str, list[str]]]:
         "wide-class-ranges": ("(?i)" + "[\u0100-\uffe0]" * 400 + "x", "\u0100" * LONG, []),
         "wide-class-nested": ("([\u0100-\ufffd]+)+$", "\u4e00" * LONG + "!", ["\u4e00" * 40 + "!"]),
         "huge-counted-repeat": (r"(?:a{1,100}){1,100}b", "a" * LONG, ["a" * 500]),
+        # re's parser (and a reader that copies its steps) cuts a common prefix one item at a time
+        "common-prefix-alternation": ("a" * 150_000 + "b|" + "a" * 150_000 + "c", "a" * LONG + "c", []),
     }
 
 

@@ -28,6 +28,9 @@ EDGES = [
     "", "|", "a|", "|a", "()", "(?:)", "(?:)*", "()+?", "(a)*+", "a|b|c", "a|b|(c)", "ab|ac|ad", "(?:ab|ac)x",
     "a|[bc]", "x*?+", "*a", "a)", "(a", "(?:a", "(?", "a\\", r"\d|\w", r"\.|\-", "^+", "$?", r"\b*", r"\A+",
     "((((a))))*", "(a|b)(c|d)", ".|a", r"\\|\t", "a" * 300,
+    # branches with first items in common: cut from each, up to where one ends or differs
+    "ab|ab", "ab|abc", "abc|ab", "a|a|a", "aab|aac|aad", "aab|aac|ab", "(?:xa|xb)|xc", "x(a)|x(a)", "(a)b|(a)c",
+    "a" * 300 + "b|" + "a" * 300 + "c", r"\d+a|\d+b", "[ab]x|[ab]y|[ab]",
 ]  # fmt: skip
 
 
@@ -131,3 +134,34 @@ def test_a_pattern_compiled_and_analysed_is_read_once(fresh: None, monkeypatch: 
         syntax.parse(f"analysed first {number}", 0)  # (the quick reader)
         compiling.compile_pattern(f"analysed first {number}", 0)
     assert len(reads) == 200 and len(set(reads)) == 200
+
+
+class _CountedList(list[Any]):
+    """A list that counts the items each deletion moves (those after what it deletes)."""
+
+    moved = 0
+
+    def __delitem__(self, index: Any) -> None:
+        end = (index.stop if index.stop is not None else len(self)) if isinstance(index, slice) else index + 1
+        _CountedList.moved += len(self) - min(end, len(self))
+        super().__delitem__(index)
+
+
+def test_a_long_common_prefix_is_cut_from_each_branch_in_one_pass(fresh: None) -> None:
+    """Each branch's items move once however long their common prefix: re's own loop cuts the
+    prefix one item at a time from the front of every branch (`a{L}b|a{L}c` written out took
+    7 s at L = 240,000)."""
+    length = 20_000
+    state = syntax._p.State()
+    literal = syntax._c.LITERAL
+    branches = [
+        syntax._SUBPATTERN(state, _CountedList([(literal, ord("a"))] * length + [(literal, ord(end))]))
+        for end in "bcd"
+    ]
+    _CountedList.moved = 0
+    tree = syntax._branches(branches, state)
+    assert _CountedList.moved <= 3  # (the last item of each branch, moved to the front)
+    assert tree.data[:length] == [(literal, ord("a"))] * length
+    assert tree.data[length:] == [(syntax._c.IN, [(literal, ord(end)) for end in "bcd"])]
+    pattern = "a" * length + "b|" + "a" * length + "c|" + "a" * length + "d"
+    assert syntax.parse(pattern, 0).nodes == syntax._seq(tree.data)

@@ -779,21 +779,18 @@ def _branches(items: list[Any], state: Any) -> Any:
     """re's `_parse_sub` on branches read: their common first items moved out, then one class
     where each is one literal or class, else a BRANCH (the same steps as re's)."""
     subpattern = _SUBPATTERN(state)
-    while True:
-        prefix = None
-        for item in items:
-            if not item:
-                break
-            if prefix is None:
-                prefix = item[0]
-            elif item[0] != prefix:
-                break
-        else:
-            for item in items:
-                del item[0]
-            subpattern.append(prefix)
-            continue
-        break
+    # The common first items are counted first, then cut from each branch at once: re's
+    # loop cuts them one at a time from the front of every branch, quadratic in a long
+    # common prefix (`a{L}b|a{L}c` written out: 7 s for L = 240,000). The same tree.
+    branches = [item.data for item in items]
+    first, others = branches[0], branches[1:]
+    common, shortest = 0, min(map(len, branches))
+    while common < shortest and all(other[common] == first[common] for other in others):
+        common += 1
+    if common:
+        subpattern.data.extend(first[:common])
+        for branch in branches:
+            del branch[:common]
     members: list[Any] = []
     for item in items:
         if len(item) != 1:
