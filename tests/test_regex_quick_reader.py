@@ -165,3 +165,26 @@ def test_a_long_common_prefix_is_cut_from_each_branch_in_one_pass(fresh: None) -
     assert tree.data[length:] == [(syntax._c.IN, [(literal, ord(end)) for end in "bcd"])]
     pattern = "a" * length + "b|" + "a" * length + "c|" + "a" * length + "d"
     assert syntax.parse(pattern, 0).nodes == syntax._seq(tree.data)
+
+
+def test_a_regex_longer_than_the_limit_is_too_complex_without_being_read(
+    fresh: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pattern past `MAX_PATTERN_CHARACTERS` is refused before either reader sees it: re's
+    parser takes time that grows with the square of some shapes' length (a class at the end
+    of each of two long branches leaves the pattern to it)."""
+    half = syntax.MAX_PATTERN_CHARACTERS // 2
+    longest = "a" * (half - 4) + "[bc]|" + "a" * (half - 5) + "[cd]"
+    assert len(longest) == syntax.MAX_PATTERN_CHARACTERS
+    assert syntax.parse(longest, 0).nodes  # (re's parser reads it: the quick reader leaves classes to it)
+    syntax.clear_memo()
+
+    def unread(*args: Any) -> Any:
+        raise AssertionError("read")
+
+    monkeypatch.setattr(syntax, "_quick_tree", unread)
+    monkeypatch.setattr(syntax._p, "parse", unread)
+    for _ in range(2):  # (the second time from the memo)
+        with pytest.raises(syntax.TooComplex) as refused:
+            syntax.parse(longest + "x", 0)
+        assert "longer than 100,000 characters" in str(refused.value)  # (`match` would compile a regex)

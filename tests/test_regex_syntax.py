@@ -157,7 +157,10 @@ def test_the_memo_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> No
         for number in range(20):
             syntax.parse(f"{number}" + "z" * 300)
             assert syntax.memo_size()[1] <= 2_000
-        syntax.parse("q" * 300_000)  # longer than any pattern worth keeping
+        syntax.parse("q" * 90_000)  # longer than any pattern worth keeping
+        assert syntax.memo_size()[1] <= 2_000
+        with pytest.raises(syntax.TooComplex):  # too long to read: its refusal is kept no more
+            syntax.parse("q" * 300_000)
         assert syntax.memo_size()[1] <= 2_000
     finally:
         syntax.clear_memo()

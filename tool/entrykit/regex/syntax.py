@@ -339,6 +339,11 @@ def _node(op: Any, av: Any) -> Node:
 
 
 MAX_DEPTH = 64  # parentheses nested deeper make a regex too complex to analyse
+# A longer regex is too complex to analyse: this bounds what reading one costs (re's parser
+# takes time that grows with the square of some shapes' length: 8 s for a 490 KB regex of
+# two branches with a long common prefix). Under the default budget, compiling a regex this
+# long counts more steps than are compiled (ET206): `re` never runs it either.
+MAX_PATTERN_CHARACTERS = 100_000
 
 
 def _plain_characters(pattern: str, escapes: bool = False) -> Iterator[tuple[int, str]]:
@@ -577,6 +582,8 @@ def _parse_now(pattern: str, flags: int) -> Parsed:
     # re's parser recurses once or twice per level, so how deep it may go depends on how
     # deep the caller already is; refusing deep patterns first keeps the verdict the same
     # from every caller (and bounds the analyses that recurse over the tree).
+    if len(pattern) > MAX_PATTERN_CHARACTERS:
+        raise TooComplex(f"it is longer than {MAX_PATTERN_CHARACTERS:,} characters")
     if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
     tree, warned = _tree(pattern, int(flags) & ~_DEBUG)
@@ -983,7 +990,8 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
 
     Raises what `re.compile` raises for a pattern that does not parse (`re.error`,
     `OverflowError` for huge repeat counts), each time it is asked, and `TooComplex`
-    for a pattern nested more than `MAX_DEPTH` parentheses deep.
+    for a pattern nested more than `MAX_DEPTH` parentheses deep or longer than
+    `MAX_PATTERN_CHARACTERS`.
     """
     key = (pattern, flags)
     known = _MEMO.get(key)
