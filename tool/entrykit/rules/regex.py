@@ -822,8 +822,9 @@ def regex_too_complex(entry: Entry, ctx: Context) -> Iterator[Finding]:
     a lint hang, and so that the same regex gets the same verdict on any machine.
     A regex that needs more than the budget (the backtracking analysis gets
     1,000,000 steps, the literal analysis 500,000; the 1,739 regexes of deadends.dev
-    need at most 26,034 and 1,213), or whose parentheses nest more than 64 deep,
-    gets this finding instead of an answer.
+    need at most 26,034 and 1,213), whose parentheses nest more than 64 deep, or
+    that is longer than 100,000 characters (read no further: reading one costs
+    more than its length), gets this finding instead of an answer.
 
     ## Why is this bad?
     entrykit cannot vouch for such a regex: it may backtrack catastrophically
