@@ -579,11 +579,11 @@ _DEBUG = int(re.DEBUG)  # (a plain int: `flags & re.DEBUG` runs enum's `__and__`
 
 def _parse_now(pattern: str, flags: int) -> Parsed:
     """`pattern` parsed as records."""
+    if len(pattern) > MAX_PATTERN_CHARACTERS:
+        raise TooComplex(f"it is longer than {MAX_PATTERN_CHARACTERS:,} characters")
     # re's parser recurses once or twice per level, so how deep it may go depends on how
     # deep the caller already is; refusing deep patterns first keeps the verdict the same
     # from every caller (and bounds the analyses that recurse over the tree).
-    if len(pattern) > MAX_PATTERN_CHARACTERS:
-        raise TooComplex(f"it is longer than {MAX_PATTERN_CHARACTERS:,} characters")
     if too_deep(pattern):
         raise TooComplex(f"its parentheses nest more than {MAX_DEPTH} deep")
     tree, warned = _tree(pattern, int(flags) & ~_DEBUG)

@@ -823,8 +823,8 @@ def regex_too_complex(entry: Entry, ctx: Context) -> Iterator[Finding]:
     A regex that needs more than the budget (the backtracking analysis gets
     1,000,000 steps, the literal analysis 500,000; the 1,739 regexes of deadends.dev
     need at most 26,034 and 1,213), whose parentheses nest more than 64 deep, or
-    that is longer than 100,000 characters (read no further: reading one costs
-    more than its length), gets this finding instead of an answer.
+    that is longer than 100,000 characters (not read at all: some shapes that long
+    take seconds to read), gets this finding instead of an answer.
 
     ## Why is this bad?
     entrykit cannot vouch for such a regex: it may backtrack catastrophically
