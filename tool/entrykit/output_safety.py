@@ -22,10 +22,10 @@ from typing import Any
 # bytes. A tab is only white space, and code in entries (Makefile steps) holds them.
 # And the surrogates, which no UTF-8 output can hold: a file name of bytes that are no
 # UTF-8 reaches entrykit with one per such byte (Python's `surrogateescape`).
-_UNSAFE_CHARS = "\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-_UNSAFE = re.compile(f"[{_UNSAFE_CHARS}]")
-# JSON already escapes C0 controls inside strings; these it leaves raw.
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# JSON already escapes C0 controls inside strings; the others it leaves raw.
+_UNSAFE_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSAFE = re.compile(f"[\x00-\x08\x0a-\x1f{_UNSAFE_BEYOND_C0}]")
+_UNSAFE_IN_JSON = re.compile(f"[{_UNSAFE_BEYOND_C0}]")
 # How a runner recognises a workflow command: after leading white space, `::` (and the
 # older `##[`). A colon at the start of a field is escaped too, so that a field followed
 # by entrykit's own `:` (as `path:line:col`) cannot form one either.
