@@ -81,7 +81,7 @@ def test_a_failure_here_stops_the_children_and_is_raised() -> None:
 
 
 def test_without_fork_the_shares_are_made_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lanes, "_can_fork", lambda: False)
+    monkeypatch.setattr(lanes, "can_fork", lambda: False)
     spread = lanes.Lanes(4)
     assert spread.ways == 1
     assert spread.map(_dies_in_child("kill"), [[1], [2]]) == [[1], [4]]
@@ -249,3 +249,26 @@ def test_lint_is_the_same_when_children_fail(how: str, generated: tuple[Path, An
     monkeypatch.setattr(literal_index, "_run_groups", failing(literal_index._run_groups, "regexes"))
     assert _diagnostics(base, config, 2) == one
     assert "rules" in here and here.count("regexes") >= 2  # each child's share made here
+
+
+def _pid_and_squares(share: list[int]) -> tuple[int, list[int]]:
+    return os.getpid(), _squares(share)
+
+
+def test_aside_is_computed_in_a_child_meanwhile() -> None:
+    pid, squares = lanes.Aside(_pid_and_squares, [2, 3]).result()
+    assert pid != PARENT and squares == [4, 9]
+
+
+@pytest.mark.parametrize("how", ["raise", "kill", "unpicklable"])
+def test_an_aside_whose_child_fails_gives_none(how: str, capfd: pytest.CaptureFixture[str]) -> None:
+    assert lanes.Aside(_dies_in_child(how), [2]).result() is None
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_without_fork_an_aside_is_computed_here_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lanes, "can_fork", lambda: False)
+    made: list[int] = []
+    aside = lanes.Aside(lambda share: made.append(os.getpid()) or _squares(share), [2, 3])
+    assert made == [PARENT]
+    assert aside.result() == [4, 9]

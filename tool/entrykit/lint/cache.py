@@ -637,6 +637,30 @@ class Store:
         self._files_removed = {}
         self._prune()
 
+    def handed_over(self) -> None:
+        """Let go of what changed since the last save, as `save()` does once it has written
+        it: a child forked with this store writes it (its `save()`). A later save here
+        merges with what that child wrote, as with any other process's writing."""
+        for shard in self._dirty:
+            self._shards.pop(shard, None)
+            self._fresh.pop(shard, None)
+            self._vouched.pop(shard, None)
+        self._dirty.clear()
+        self._removed.clear()
+        self._memo_new = {}
+        if self._corpus_new is not None:
+            self._corpus_new = None
+            self._corpus = None
+            self._corpus_parts = {}
+        self._files_dirty = set()
+        self._files_removed = {}
+
+    def taken_back(self, unsaved: str | None, ended: bool) -> None:
+        """What the child that wrote the store (`handed_over`) said: why it did not write all
+        it had to, if so; `ended` is False when it ended before it could say."""
+        if self.unsaved is None:
+            self.unsaved = unsaved if ended else "the process writing it ended early"
+
     def _prune(self) -> None:
         """Remove what no run will read again: the folders of environments not used
         recently (old versions, old configs), other versions' memos, corpora not linted

@@ -16,6 +16,7 @@ import gc
 import hashlib
 import logging
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1207,6 +1208,7 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
             corpus_found, places, moved = reused
             if moved and full:  # keep the places of this run, so the next one need not look again
                 store.set_corpus(snapshot_key, _digests(records), corpus_found, places)
+            store.save()  # the per-file results: written (and let go) before the diagnostics are made
     if corpus_found is None:
         corpus_found = _corpus_phase(run, records, targets, today, snapshot_key if full else None)
     return Diagnostics(records, targets, corpus_found, config)
@@ -1215,14 +1217,19 @@ def _report(run: _Run, records: list[FileRecord], targets: list[FileRecord], tod
 def _corpus_phase(
     run: _Run, records: list[FileRecord], targets: list[FileRecord], today: date, snapshot_key: str | None
 ) -> CorpusFound:
-    """Run the corpus rules (summaries first) and keep what the cache should: facts a corpus
-    rule computed late (e.g. band keys) and, after a full run, the snapshot."""
+    """Run the corpus rules (summaries first) and keep what the cache should: the per-file
+    records (`_save_aside`), facts a corpus rule computed late (e.g. band keys) and, after a
+    full run, the snapshot."""
     store = run.store
     run.summaries(records)
+    written = _save_aside(store, run.jobs, len(records)) if store is not None else _written_already
     facts_before = {r.key: len(r.facts) for r in records}
     places: dict[str, list[bool | None]] = {}
     shown = {r.shown for r in targets}
-    found = _corpus_findings(records, shown, run.config, today, run.memo, places, run.progress, run.jobs)
+    try:
+        found = _corpus_findings(records, shown, run.config, today, run.memo, places, run.progress, run.jobs)
+    finally:
+        written()  # (waited for, interrupted or not: what the files' checks found is kept)
     if store is None:
         return found
     for record in records:
@@ -1232,6 +1239,37 @@ def _corpus_phase(
         store.set_corpus(snapshot_key, _digests(records), found, places)
     store.save()  # now, so that the run does not hold what it wrote while it makes the diagnostics
     return found
+
+
+def _save_aside(store: Store, jobs: int, files: int) -> Callable[[], None]:
+    """Write what the run put in the cache (the per-file records), in a child forked for it
+    when the run has processes to spare and files enough to pay for one (`lanes`): the
+    corpus rules run meanwhile, on what this process keeps of the records. Else it is
+    written here and now; either way before the corpus rules hold their own data too.
+    Returns what waits for the child to end, and takes back what it said."""
+    if jobs < 2 or files < lanes.LANE_MIN_ENTRIES or not lanes.can_fork():
+        store.save()
+        return _written_already
+    writing = lanes.Aside(_save_in_child, store)
+    store.handed_over()
+
+    def written() -> None:
+        said = writing.result()
+        store.taken_back(said[0] if said is not None else None, ended=said is not None)
+
+    return written
+
+
+def _written_already() -> None:
+    pass
+
+
+def _save_in_child(store: Store) -> tuple[str | None]:
+    """`store.save()` in the child `_save_aside` forks, and why it did not write all it had
+    to (if so). A Ctrl-C that stops the run does not stop this writing: the run waits for it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    store.save()
+    return (store.unsaved,)
 
 
 def _digests(records: Sequence[FileRecord]) -> dict[str, str]:
@@ -1296,8 +1334,6 @@ def lint(
     store, note = cache_store(config, cache_dir) if use_cache and not keep_entries else (None, None)
     run = _Run(files, config, today, cwd, texts, store, jobs, keep_entries, progress or _no_progress, settle)
     records = run.records()
-    if store is not None:
-        store.save()  # the per-file results: written (and let go) before the corpus phase
     targets = records[: len(files.names)]  # (records are in the plan's order: the targets first)
     diagnostics = _report(run, records, targets, today)
     if with_summaries:

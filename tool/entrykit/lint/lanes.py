@@ -10,6 +10,9 @@ on a child's fate, only the time it takes does.
 process of their own (`apart=True`) each in a child, the others here, each rule's
 findings (as the cache keeps them: plain tuples) given back in the rules' order, with what
 the child added to the memo and to the entries' facts (kept by the cache) added here.
+
+`Aside` computes one function in a child while this process goes on: the engine writes
+the cache's per-file records that way during the corpus phase.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class Lanes:
     """Up to `ways` processes for one piece of work: this one and `ways - 1` forked children."""
 
     def __init__(self, jobs: int) -> None:
-        self.ways = max(1, jobs) if _can_fork() else 1
+        self.ways = max(1, jobs) if can_fork() else 1
 
     def map(self, func: Callable[[T], R], shares: Sequence[T]) -> list[R]:
         """`[func(share) for share in shares]`: the first share here, the others (up to
@@ -65,7 +68,35 @@ class Lanes:
         return out
 
 
-def _can_fork() -> bool:
+class Aside:
+    """`func(arg)` computed in a child `os.fork` makes, while this process goes on; where
+    there is no fork, computed here at once. `result()` gives it (None when the child
+    failed in any way)."""
+
+    def __init__(self, func: Callable[[T], R], arg: T) -> None:
+        self._child: tuple[int, int] | None = None
+        self._value: Any = None
+        if can_fork():
+            self._child = _start(func, arg)
+        else:
+            self._value = func(arg)
+
+    def result(self) -> Any:
+        """What `func(arg)` gave, once the child has ended; None if it failed. Interrupted
+        while it waits, the child is stopped."""
+        if self._child is None:
+            return self._value
+        child, self._child = self._child, None
+        try:
+            got = _result_of(child)
+        except BaseException:
+            _abandon(child)
+            raise
+        self._value = None if got is _UNSET else got
+        return self._value
+
+
+def can_fork() -> bool:
     """Whether this platform forks (the lint's process pool forks alike, threads or not)."""
     return hasattr(os, "fork")
 
