@@ -120,6 +120,22 @@ def test_outcomes_are_remembered(monkeypatch) -> None:
     assert first == again and again.timed_out
 
 
+def test_outcomes_known_here_take_no_round_trip_to_the_worker(monkeypatch) -> None:
+    """Jobs run here (provably fast) or remembered, and no jobs at all, are answered
+    without the worker's machinery: most calls of the rules are such."""
+
+    def no_trip(self, *args, **kwargs):
+        raise AssertionError("the worker was asked")
+
+    with RegexRunner(50) as runner:
+        first = runner.run([Job("a+b", 0, "search", "xaab"), EVIL])  # the worker counts EVIL
+        monkeypatch.setattr(RegexRunner, "_remote", no_trip)
+        assert runner.run([]) == []
+        assert runner.run([Job("a+b", 0, "search", "xaab"), EVIL]) == first  # the one here, the other remembered
+        assert runner.run([Job("c", 0, "search", "abc")])[0].matched
+    assert first[0].matched and first[1].timed_out
+
+
 def _child(queue: multiprocessing.Queue[str]) -> None:
     runner = shared_runner(50)
     queue.put(f"{runner.run([EVIL])[0].status.name} {runner.compile_check(LONG + 'y', 0).status.name}")

@@ -259,6 +259,8 @@ class RegexRunner:
         call, for a caller that asks about one text at a time (`entrykit match` over a
         log's lines).
         """
+        if not jobs:  # (rules ask with no texts to run often: each of them, for every entry)
+            return []
         known: list[Outcome | None] = [None] * len(jobs)
         compiles: list[int] = []  # jobs that only compile: the worker's, all at once
         counts: list[int] = []  # matches to count: the worker's too, all at once
@@ -284,6 +286,8 @@ class RegexRunner:
                     known[index] = checked
         if strikes is None:
             strikes = {}
+        if not compiles and not counts:  # every outcome known already: nothing for the worker
+            return _struck(jobs, known, strikes)
         # A regex with a timeout already known (remembered, or from earlier calls) has its
         # matches counted one at a time, in order, where the strikes say: the worker, which
         # strikes a regex on its own after three timeouts in a row, does not know of those.
