@@ -55,7 +55,8 @@ def _runner(ctx: Context) -> RegexRunner:
 def _pattern(entry: Entry, ctx: Context) -> str | None:
     """The entry's regex if it compiles under the configured flags (within the budget)."""
     pattern = entry.str_field("regex")
-    return pattern if _runner(ctx).compiles(pattern, _flags(ctx)) else None
+    settings = _settings(ctx)
+    return pattern if settings.runner().compiles(pattern, settings.flags) else None
 
 
 def _own_texts(entry: Entry, field: str) -> list[tuple[int, str]]:
@@ -63,7 +64,9 @@ def _own_texts(entry: Entry, field: str) -> list[tuple[int, str]]:
 
 
 def _run(ctx: Context, pattern: str, texts: list[str]) -> list[Outcome]:
-    return _runner(ctx).run([Job(pattern, _flags(ctx), _mode(ctx), text) for text in texts])
+    settings = _settings(ctx)
+    flags, mode = settings.flags, settings.mode
+    return settings.runner().run([Job(pattern, flags, mode, text) for text in texts])
 
 
 # Said when a regex misses a text only because lookups are case-sensitive (the default).
@@ -450,7 +453,8 @@ def regex_exceeds_time_budget(corpus: Corpus, ctx: Context) -> Iterator[Finding]
 
 @fact("regex", rules=("ET206", "ET209", "ET502"))
 def _regex_fact(entry: Entry, ctx: Context) -> object:
-    regex_fact(entry, _flags(ctx), _runner(ctx))
+    settings = _settings(ctx)
+    regex_fact(entry, settings.flags, settings.runner())
     return entry.facts["regex"]
 
 
@@ -608,7 +612,8 @@ def regex_too_broad(entry: Entry, ctx: Context) -> Iterator[Finding]:
     own = [text for text in [entry.str_field("signature")] if text is not None]
     own += [text for _, text in _own_texts(entry, "examples")]
     minimum = int(ctx.options.get("min_literal", 3))
-    broad = too_broad(pattern, _flags(ctx), _mode(ctx), _runner(ctx), minimum, own)
+    settings = _settings(ctx)
+    broad = too_broad(pattern, settings.flags, settings.mode, settings.runner(), minimum, own)
     if broad is not None:
         severity = Severity.WARNING if broad.by_probe_message else None
         yield Finding("/regex", f"regex `{pattern}` {broad.reason}", severity=severity)
