@@ -128,6 +128,11 @@ def shared_findings(findings: list[StoredFinding], pool: dict[Any, Any]) -> list
     `pool` holds findings and texts only."""
     out = []
     for f in findings:
+        if f.fix is None:
+            known = pool.get(f)
+            if known is not None:  # (its texts the pool's already: no copy to make)
+                out.append(known)
+                continue
         f = f._replace(
             code=pool.setdefault(f.code, f.code),
             severity=pool.setdefault(f.severity, f.severity),
