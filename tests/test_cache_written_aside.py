@@ -6,6 +6,7 @@ the corpus phase is interrupted."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 import time
@@ -162,3 +163,25 @@ def test_the_files_checked_are_kept_when_the_corpus_phase_is_interrupted(
     store = engine.open_store(config, tmp_path / "cache")
     assert store is not None
     assert all(result is not None and index is not None for result, index in _held(store, _keys(base)))
+
+
+def test_a_few_records_to_write_are_written_here(
+    generated: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A child is forked only for records enough to pay for it (`lanes.LANE_MIN_ENTRIES`):
+    after one file changed, its record is written in the run's own process."""
+    monkeypatch.setattr(lanes, "LANE_MIN_ENTRIES", 100)
+    monkeypatch.setattr(pipeline, "RACY_NS", -(10**18))
+    base = tmp_path / "corpus"
+    shutil.copytree(generated[0] / "entries", base / "entries")
+    config = make_config(base)
+    log = tmp_path / "writers"
+    _writers(monkeypatch, log)
+    _lint(base, config, tmp_path / "cache", 2)
+    assert len(_children(log)) == 1  # every file's record: written aside
+    log.unlink()
+    edited = sorted((base / "entries").rglob("*.yaml"))[0]
+    edited.write_text(edited.read_text().replace("signature: ", "signature: edited ", 1))  # (a summary changed: the corpus rules run again)
+    again = _lint(base, config, tmp_path / "cache", 2)
+    assert log.exists() and _children(log) == []  # written, here
+    assert _rows(again) == _rows(engine.lint(None, config, TODAY, cwd=base, jobs=2)) and again.notes == []

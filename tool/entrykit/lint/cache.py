@@ -637,6 +637,10 @@ class Store:
         self._files_removed = {}
         self._prune()
 
+    def records_to_write(self) -> int:
+        """How many files' records `put` since the last save are waiting to be written."""
+        return sum(len(keys) for (kind, _), keys in self._fresh.items() if kind == "res")
+
     def handed_over(self) -> None:
         """Let go of what changed since the last save, as `save()` does once it has written
         it: a child forked with this store writes it (its `save()`). A later save here

@@ -1222,7 +1222,7 @@ def _corpus_phase(
     full run, the snapshot."""
     store = run.store
     run.summaries(records)
-    written = _save_aside(store, run.jobs, len(records)) if store is not None else _written_already
+    written = _save_aside(store, run.jobs) if store is not None else _written_already
     facts_before = {r.key: len(r.facts) for r in records}
     places: dict[str, list[bool | None]] = {}
     shown = {r.shown for r in targets}
@@ -1241,13 +1241,13 @@ def _corpus_phase(
     return found
 
 
-def _save_aside(store: Store, jobs: int, files: int) -> Callable[[], None]:
+def _save_aside(store: Store, jobs: int) -> Callable[[], None]:
     """Write what the run put in the cache (the per-file records), in a child forked for it
-    when the run has processes to spare and files enough to pay for one (`lanes`): the
+    when the run has processes to spare and records enough to pay for one (`lanes`): the
     corpus rules run meanwhile, on what this process keeps of the records. Else it is
     written here and now; either way before the corpus rules hold their own data too.
     Returns what waits for the child to end, and takes back what it said."""
-    if jobs < 2 or files < lanes.LANE_MIN_ENTRIES or not lanes.can_fork():
+    if jobs < 2 or store.records_to_write() < lanes.LANE_MIN_ENTRIES or not lanes.can_fork():
         store.save()
         return _written_already
     writing = lanes.Aside(_save_in_child, store)
