@@ -5,6 +5,7 @@ the corpus phase is interrupted."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -185,3 +186,27 @@ def test_a_few_records_to_write_are_written_here(
     again = _lint(base, config, tmp_path / "cache", 2)
     assert log.exists() and _children(log) == []  # written, here
     assert _rows(again) == _rows(engine.lint(None, config, TODAY, cwd=base, jobs=2)) and again.notes == []
+
+
+@pytest.mark.usefixtures("aside")
+def test_a_full_disk_while_the_child_writes_is_said_and_the_lint_is_whole(
+    generated: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from entrykit import private_folder
+
+    base, config = generated
+    expected = _rows(_lint(base, config, tmp_path / "here", 1))
+    real = private_folder.Folder.write
+
+    def full_in_child(self: Any, name: str, data: Any) -> None:
+        if os.getpid() != PARENT:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(self, name, data)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(private_folder.Folder, "write", full_in_child)
+        result = _lint(base, config, tmp_path / "apart", 2)
+    assert _rows(result) == expected
+    assert len(result.notes) == 1 and "was not saved in full (No space left on device)" in result.notes[0]
+    again = _lint(base, config, tmp_path / "apart", 2)
+    assert _rows(again) == expected and again.notes == []
