@@ -52,10 +52,23 @@ def _runner(ctx: Context) -> RegexRunner:
     return _settings(ctx).runner()
 
 
+# The compiling regex of the entry the rules last asked about, by settings: seven rules ask in turn.
+_last_pattern: tuple[Entry | None, RegexSettings | None, str | None] = (None, None, None)
+
+
 def _pattern(entry: Entry, ctx: Context) -> str | None:
     """The entry's regex if it compiles under the configured flags (within the budget)."""
-    pattern = entry.str_field("regex")
+    global _last_pattern
     settings = _settings(ctx)
+    last, last_settings, known = _last_pattern
+    if last is entry and (last_settings is settings or last_settings == settings):
+        return known
+    known = _compiling(entry.str_field("regex"), settings)
+    _last_pattern = (entry, settings, known)
+    return known
+
+
+def _compiling(pattern: str | None, settings: RegexSettings) -> str | None:
     return pattern if settings.runner().compiles(pattern, settings.flags) else None
 
 

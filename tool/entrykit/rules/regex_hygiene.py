@@ -11,15 +11,28 @@ from entrykit.regex import hygiene, syntax
 from entrykit.regex.runner import RegexSettings
 from entrykit.registry import Context, rule
 
+# The parse of the entry the rules last asked about, by flags: nine rules read it in turn.
+_last_parsed: tuple[Entry | None, int, syntax.Parsed | None] = (None, 0, None)
+
 
 def _parsed(entry: Entry, ctx: Context) -> syntax.Parsed | None:
     """The entry's regex as `re` reads it under the configured flags (None: it does not
     parse, or is too deep to read: ET201's and ET210's business)."""
-    pattern = entry.str_field("regex")
+    global _last_parsed
+    flags = ctx.read("regex", RegexSettings.of).flags
+    last, last_flags, parsed = _last_parsed
+    if last is entry and last_flags == flags:
+        return parsed
+    parsed = _parse(entry.str_field("regex"), flags)
+    _last_parsed = (entry, flags, parsed)
+    return parsed
+
+
+def _parse(pattern: str | None, flags: int) -> syntax.Parsed | None:
     if pattern is None:
         return None
     try:
-        return syntax.parse(pattern, ctx.read("regex", RegexSettings.of).flags)
+        return syntax.parse(pattern, flags)
     except Exception:
         return None
 
