@@ -35,8 +35,8 @@ def _found(tmp_path: Path, entry: Entry, table: dict[str, Any]) -> list[tuple[st
 
 
 def _forget() -> None:
-    regex_hygiene._last_parsed = (None, 0, None)
-    regex_rules._last_pattern = (None, None, None)
+    regex_hygiene._parsed_of.forget()
+    regex_rules._compiling_of.forget()
 
 
 def test_each_entry_and_each_setting_is_read_for_itself(tmp_path: Path) -> None:

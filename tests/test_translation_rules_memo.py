@@ -36,8 +36,8 @@ def test_each_entry_and_each_setting_is_read_for_itself() -> None:
     fresh: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     for entry in (first, second):
         for settings in ({}, {"required": ["ja"]}):
-            rules._last_keys = (None, None, (), ())
-            rules._last_pairs = (None, None, ())
+            rules._keys_of.forget()
+            rules._pairs_of.forget()
             fresh[entry.path, str(settings)] = _findings(entry, settings)
     assert fresh["a.yaml", "{}"] != fresh["b.yaml", "{}"]
     assert fresh["a.yaml", "{}"] != fresh["a.yaml", "{'required': ['ja']}"]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from entrykit.diagnostic import Finding, Severity
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from entrykit.entry import Entry
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 @dataclass(frozen=True)
 class Option:
@@ -121,6 +122,30 @@ class Memo:
         if added and update is not None:
             update(added)
         return added
+
+
+class PerEntry(Generic[S, T]):
+    """What rules derive from one entry under one setting (`make(entry, setting)`), made once
+    for the rules that ask about it in turn: the last entry's value is kept, with the
+    setting it was made under. The entry is held, so no other entry takes its id meanwhile;
+    the same settings object, the usual case, is equal without comparing its fields."""
+
+    __slots__ = ("_make", "_last")
+
+    def __init__(self, make: Callable[[Entry, S], T]) -> None:
+        self._make = make
+        self._last: tuple[Entry | None, Any, Any] = (None, None, None)
+
+    def get(self, entry: Entry, setting: S) -> T:
+        last, last_setting, value = self._last
+        if last is entry and (last_setting is setting or last_setting == setting):
+            return cast(T, value)
+        made = self._make(entry, setting)
+        self._last = (entry, setting, made)
+        return made
+
+    def forget(self) -> None:
+        self._last = (None, None, None)
 
 
 def memo_key(kind: str, *inputs: object) -> str:

@@ -33,7 +33,7 @@ from entrykit.regex.runner import (
     provably_fast_each,
 )
 from entrykit.regex.worker import COMPILE_TOO_COSTLY
-from entrykit.registry import Context, Option, fact, rule
+from entrykit.registry import Context, Option, PerEntry, fact, rule
 
 
 def _settings(ctx: Context) -> RegexSettings:
@@ -52,24 +52,21 @@ def _runner(ctx: Context) -> RegexRunner:
     return _settings(ctx).runner()
 
 
-# The compiling regex of the entry the rules last asked about, by settings: seven rules ask in turn.
-_last_pattern: tuple[Entry | None, RegexSettings | None, str | None] = (None, None, None)
-
-
 def _pattern(entry: Entry, ctx: Context) -> str | None:
     """The entry's regex if it compiles under the configured flags (within the budget)."""
-    global _last_pattern
-    settings = _settings(ctx)
-    last, last_settings, known = _last_pattern
-    if last is entry and (last_settings is settings or last_settings == settings):
-        return known
-    known = _compiling(entry.str_field("regex"), settings)
-    _last_pattern = (entry, settings, known)
-    return known
+    return _compiling_of.get(entry, _settings(ctx))
+
+
+def _read_compiling(entry: Entry, settings: RegexSettings) -> str | None:
+    return _compiling(entry.str_field("regex"), settings)
 
 
 def _compiling(pattern: str | None, settings: RegexSettings) -> str | None:
     return pattern if settings.runner().compiles(pattern, settings.flags) else None
+
+
+# An entry's regex if it compiles, by the regex settings: seven rules ask in turn.
+_compiling_of = PerEntry(_read_compiling)
 
 
 def _own_texts(entry: Entry, field: str) -> list[tuple[int, str]]:

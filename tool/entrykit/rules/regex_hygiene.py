@@ -9,23 +9,17 @@ from entrykit.diagnostic import Finding, Fix, Severity
 from entrykit.entry import Entry
 from entrykit.regex import hygiene, syntax
 from entrykit.regex.runner import RegexSettings
-from entrykit.registry import Context, rule
-
-# The parse of the entry the rules last asked about, by flags: nine rules read it in turn.
-_last_parsed: tuple[Entry | None, int, syntax.Parsed | None] = (None, 0, None)
+from entrykit.registry import Context, PerEntry, rule
 
 
 def _parsed(entry: Entry, ctx: Context) -> syntax.Parsed | None:
     """The entry's regex as `re` reads it under the configured flags (None: it does not
     parse, or is too deep to read: ET201's and ET210's business)."""
-    global _last_parsed
-    flags = ctx.read("regex", RegexSettings.of).flags
-    last, last_flags, parsed = _last_parsed
-    if last is entry and last_flags == flags:
-        return parsed
-    parsed = _parse(entry.str_field("regex"), flags)
-    _last_parsed = (entry, flags, parsed)
-    return parsed
+    return _parsed_of.get(entry, ctx.read("regex", RegexSettings.of).flags)
+
+
+def _read_parsed(entry: Entry, flags: int) -> syntax.Parsed | None:
+    return _parse(entry.str_field("regex"), flags)
 
 
 def _parse(pattern: str | None, flags: int) -> syntax.Parsed | None:
@@ -35,6 +29,10 @@ def _parse(pattern: str | None, flags: int) -> syntax.Parsed | None:
         return syntax.parse(pattern, flags)
     except Exception:
         return None
+
+
+# An entry's parsed regex, by flags: nine rules read it in turn.
+_parsed_of = PerEntry(_read_parsed)
 
 
 def _mode(ctx: Context) -> str:

@@ -9,7 +9,7 @@ from entrykit import pointer as jp
 from entrykit.deferred import deferred
 from entrykit.diagnostic import Finding, Severity
 from entrykit.entry import Entry
-from entrykit.registry import Context, Option, rule
+from entrykit.registry import Context, Option, PerEntry, rule
 from entrykit.spelling import HINTED_PER_ENTRY
 from entrykit.translation import preserved_tokens as tokens
 
@@ -42,47 +42,34 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-# The translated keys of the entry the rules last asked about (all of them, and those of a
-# valid locale): every rule reads them in turn.
-_last_keys: tuple[Entry | None, object, tuple[Key, ...], tuple[Key, ...]] = (None, None, (), ())
-
-
-def _read_keys(entry: Entry, ctx: Context) -> tuple[tuple[Key, ...], tuple[Key, ...]]:
-    global _last_keys
-    settings = _settings(ctx)
-    last, last_settings, every, valid = _last_keys
-    # (each rule reads its own, equal, settings; the entry is held here, so no other takes its id;
-    # the same settings object, the usual case, is equal without comparing its fields)
-    if last is entry and (last_settings is settings or last_settings == settings):
-        return every, valid
+def _read_keys(entry: Entry, settings: Settings) -> tuple[tuple[Key, ...], tuple[Key, ...]]:
     every = tuple(translated.keys(entry.data, settings))
-    valid = tuple(k for k in every if locales.is_valid(k.locale))
-    _last_keys = (entry, settings, every, valid)
-    return every, valid
+    return every, tuple(k for k in every if locales.is_valid(k.locale))
+
+
+# The translated keys of an entry (all of them, and those of a valid locale): every rule reads them in turn.
+_keys_of = PerEntry(_read_keys)
 
 
 def _keys(entry: Entry, ctx: Context) -> tuple[Key, ...]:
-    return _read_keys(entry, ctx)[0]
+    return _keys_of.get(entry, _settings(ctx))[0]
 
 
 def _valid_keys(entry: Entry, ctx: Context) -> tuple[Key, ...]:
-    return _read_keys(entry, ctx)[1]
+    return _keys_of.get(entry, _settings(ctx))[1]
 
 
-# The pairs of the entry the rules last asked about: five rules read them in turn.
-_last_pairs: tuple[Entry | None, object, tuple[translated.Pair, ...]] = (None, None, ())
+def _read_pairs(entry: Entry, settings: Settings) -> tuple[translated.Pair, ...]:
+    # A key whose locale ET306 rejects is checked no further until it is renamed.
+    return tuple(pair for key in _keys_of.get(entry, settings)[1] for pair in translated.pairs(entry.data, key))
+
+
+# The pairs of an entry: five rules read them in turn.
+_pairs_of = PerEntry(_read_pairs)
 
 
 def _pairs(entry: Entry, ctx: Context) -> tuple[translated.Pair, ...]:
-    global _last_pairs
-    settings = _settings(ctx)
-    last, last_settings, pairs = _last_pairs
-    if last is entry and (last_settings is settings or last_settings == settings):
-        return pairs
-    # A key whose locale ET306 rejects is checked no further until it is renamed.
-    pairs = tuple(pair for key in _valid_keys(entry, ctx) for pair in translated.pairs(entry.data, key))
-    _last_pairs = (entry, settings, pairs)
-    return pairs
+    return _pairs_of.get(entry, _settings(ctx))
 
 
 @rule("ET301", "missing-translation", severity=Severity.WARNING)
