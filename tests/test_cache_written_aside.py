@@ -121,23 +121,15 @@ def test_a_cache_written_aside_is_the_one_written_here(
 def test_a_writing_child_that_ends_early_is_said_and_the_lint_is_whole(
     generated: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    base, config = generated
-    expected = _rows(_lint(base, config, tmp_path / "here", 1))
-
     def killed(store: cache.Store) -> tuple[str | None]:
         os.kill(os.getpid(), signal.SIGKILL)
         return (None,)
 
-    with monkeypatch.context() as patched:
-        patched.setattr(engine, "_save_in_child", killed)
-        result = _lint(base, config, tmp_path / "apart", 2)
-    assert _rows(result) == expected
-    assert result.notes == [
+    notes = _notes_when_failing(generated, monkeypatch, tmp_path, engine, "_save_in_child", killed)
+    assert notes == [
         f"the cache in `{tmp_path / 'apart'}` was not saved in full (the process writing it ended early): "
         "the next run may check again what this one checked"
     ]
-    again = _lint(base, config, tmp_path / "apart", 2)
-    assert _rows(again) == expected and again.notes == []
 
 
 @pytest.mark.usefixtures("aside")
@@ -194,8 +186,6 @@ def test_a_full_disk_while_the_child_writes_is_said_and_the_lint_is_whole(
 ) -> None:
     from entrykit import private_folder
 
-    base, config = generated
-    expected = _rows(_lint(base, config, tmp_path / "here", 1))
     real = private_folder.Folder.write
 
     def full_in_child(self: Any, name: str, data: Any) -> None:
@@ -203,10 +193,22 @@ def test_a_full_disk_while_the_child_writes_is_said_and_the_lint_is_whole(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(self, name, data)
 
+    notes = _notes_when_failing(generated, monkeypatch, tmp_path, private_folder.Folder, "write", full_in_child)
+    assert len(notes) == 1 and "was not saved in full (No space left on device)" in notes[0]
+
+
+def _notes_when_failing(
+    generated: tuple[Path, Config], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, owner: Any, name: str, failing: Any
+) -> list[str]:
+    """The notes of a run writing its cache aside with `owner.name` replaced by `failing`:
+    its diagnostics are those of a run in one process, and the next run (not failing) is
+    whole, with no note."""
+    base, config = generated
+    expected = _rows(_lint(base, config, tmp_path / "here", 1))
     with monkeypatch.context() as patched:
-        patched.setattr(private_folder.Folder, "write", full_in_child)
+        patched.setattr(owner, name, failing)
         result = _lint(base, config, tmp_path / "apart", 2)
     assert _rows(result) == expected
-    assert len(result.notes) == 1 and "was not saved in full (No space left on device)" in result.notes[0]
     again = _lint(base, config, tmp_path / "apart", 2)
     assert _rows(again) == expected and again.notes == []
+    return list(result.notes)
