@@ -117,6 +117,33 @@ def test_parse_agrees_with_re_and_walk_and_places_with_a_recursive_reading(piece
     assert [seq[at] for seq, at in syntax.places(parsed.nodes, syntax.AnyChar)] == dots
 
 
+_DOT_PIECES = st.sampled_from(
+    ["a", ".", "\\", "\\\\", "\\.", "[.]", "[\\.]", "[", "]", "^", "(?:", ")", "*", "(?#.)", "\\N{FULL STOP}", "(?x)", "#", "\n", " "]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_DOT_PIECES, max_size=12))
+def test_a_pattern_said_to_hold_no_any_character_holds_none(pieces: list[str]) -> None:
+    pattern = "".join(pieces)
+    try:
+        parsed = syntax.parse(pattern)
+    except re.error:
+        return
+    if not syntax.may_hold_any_character(pattern):
+        assert not list(syntax.places(parsed.nodes, syntax.AnyChar))
+        assert not syntax.unescaped_dots(pattern)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "may"),
+    [(r"a\.b", False), (r"\\\.", False), (r"\N{FULL STOP}", False), ("abc", False),
+     ("a.b", True), (r"a\\.b", True), ("[.]", True)],
+)
+def test_an_escaped_dot_is_no_any_character(pattern: str, may: bool) -> None:
+    assert syntax.may_hold_any_character(pattern) is may
+
+
 @pytest.mark.parametrize("pattern", ["a|b.|c", "(x.|y.)+|z(?:.|..)", "(a)(?(1)b.|c.)d."])
 def test_places_are_in_pattern_order_and_pick_a_kind(pattern: str) -> None:
     parsed = syntax.parse(pattern)

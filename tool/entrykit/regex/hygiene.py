@@ -122,7 +122,7 @@ def literal_dots(parsed: syntax.Parsed, signature: str) -> LiteralDots | None:
     """The unescaped `.` between literal text whose dotted form (`core.quotepath`) the
     signature holds: a regex meant a dot and matches any character there."""
     # (no character folds to a dot: a signature without one has no dotted form to hold)
-    if parsed.flags & syntax.VERBOSE or "." not in signature:
+    if parsed.flags & syntax.VERBOSE or "." not in signature or not syntax.may_hold_any_character(parsed.pattern):
         return None
     ignore_case = bool(parsed.flags & syntax.IGNORECASE)
     text = fold(signature) if ignore_case else signature

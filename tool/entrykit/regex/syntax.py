@@ -392,6 +392,17 @@ def too_deep(pattern: str) -> bool:
     return pattern.count("(") > MAX_DEPTH and nesting_depth(pattern) > MAX_DEPTH
 
 
+def may_hold_any_character(pattern: str) -> bool:
+    """False when `pattern` certainly spells no `.` as any character: without an escaped
+    backslash, where every dot has a backslash before it, read by counting; with one, by
+    `unescaped_dots`. The parsed tree need not be walked for its `AnyChar` nodes."""
+    if "." not in pattern:
+        return False
+    if "\\\\" not in pattern:
+        return pattern.count(".") != pattern.count("\\.")
+    return bool(unescaped_dots(pattern))
+
+
 def unescaped_dots(pattern: str) -> list[int]:
     """Where `pattern` spells `.` as any character (not escaped, not inside a class), in
     order: to edit a dot the parsed tree shows (it keeps no source positions)."""
