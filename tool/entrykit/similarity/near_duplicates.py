@@ -509,7 +509,8 @@ def _band_codes(matrix: Any, present: list[int], total: int) -> Any:
         codes = [np.minimum(first, second) * total + np.maximum(first, second)]
         larger = sizes[sizes > 2]
         if len(larger):
-            codes.extend(_bucket_codes(members, starts[sizes == size], int(size), total) for size in np.unique(larger))
+            # (the sizes by a set, not `np.unique`: numpy imports its masked arrays for that, 10 ms)
+            codes.extend(_bucket_codes(members, starts[sizes == size], size, total) for size in sorted(set(larger.tolist())))
         if codes:
             pending.append(np.concatenate(codes))
             held += len(pending[-1])
