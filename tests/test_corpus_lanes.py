@@ -169,7 +169,22 @@ def test_many_cores_share_few_runs_among_few_processes(monkeypatch: pytest.Monke
     assert spread_out == alone
     runs = alone.tried
     assert runs >= 40 and len(alone.pairs) == 30  # (enough for two shares of 20; one group per regex)
-    assert spread.shares == [runs // 20]  # not 64 processes for a few runs each
+    # not 64 processes for a few runs each (each of the 30 regexes counted as `REGEX_RUNS` more)
+    assert spread.shares == [(runs + literal_index.REGEX_RUNS * 30) // 20] and spread.shares[0] < 64
+
+
+@pytest.mark.parametrize(("regexes", "shares"), [(400, [2]), (100, [])])
+def test_many_regexes_of_one_text_each_are_spread_as_their_work_asks(regexes: int, shares: list[int]) -> None:
+    """Each regex's first run counts as `REGEX_RUNS` runs: 400 regexes of one text each are
+    worth two processes, 100 are not (at the default limits)."""
+    patterns: list[str | None] = [rf"error {n} \w+" for n in range(regexes)]
+    texts = [Text((n + 1) % regexes, "/signature", f"error {n} item") for n in range(regexes)]
+    runner = shared_runner()
+    spread = _Counting(64)
+    alone = literal_index.cross_matches(patterns, texts, 0, "search", runner)
+    spread_out = literal_index.cross_matches(patterns, texts, 0, "search", runner, spread=spread)
+    assert spread_out == alone and alone.tried == regexes
+    assert spread.shares == shares
 
 
 def _rule(code: str, func: Callable[..., Any], apart: bool = False) -> registry.Rule:

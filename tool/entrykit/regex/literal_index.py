@@ -939,7 +939,7 @@ def cross_matches(
     # pattern's texts let go once run)
     groups = ((k, by_pattern.pop(k)) for k in sorted(by_pattern))
     runs = sum(len(items) for items in by_pattern.values())
-    if spread is not None and spread.ways > 1 and runs >= SPREAD_MIN_RUNS:
+    if spread is not None and spread.ways > 1 and runs + REGEX_RUNS * len(by_pattern) >= SPREAD_MIN_RUNS:
         matched, timeouts, errors, tried = _spread_groups(list(groups), unique, flags, mode, runner, fast, spread)
     else:
         matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner, fast)
@@ -950,6 +950,10 @@ def cross_matches(
 RUN_CHUNK = 20_000  # jobs handed to the runner at once: memory stays flat however many pairs
 SPREAD_MIN_RUNS = 4_000  # fewer regex runs than this take less time than forking a process
 SHARE_MIN_RUNS = 2_000  # nor is a process forked for fewer runs than this (many cores, few runs)
+# A regex's first run, which compiles it and works out its step bound, takes about as long
+# as this many more runs (the deadends canons: 0.25 ms against 20 us): a corpus of many
+# regexes with a few texts each is worth spreading too.
+REGEX_RUNS = 10
 
 
 def _spread_groups(
@@ -972,7 +976,8 @@ def _spread_groups(
     timeouts: dict[int, list[Text]] = {}
     errors: dict[int, list[tuple[Text, str]]] = {}
     runs = sum(len(items) for _, items in groups)
-    shares = _shares(groups, min(spread.ways, max(1, runs // SHARE_MIN_RUNS)))
+    work = runs + REGEX_RUNS * len(groups)
+    shares = _shares(groups, min(spread.ways, max(1, work // SHARE_MIN_RUNS)))
     for share, placed in zip(shares, spread.map(run_share, shares), strict=True):
         for (number, items), (hit, late, bad) in zip(share, placed, strict=True):
             if hit:
@@ -985,12 +990,13 @@ def _spread_groups(
 
 
 def _shares(groups: Groups, ways: int) -> list[Groups]:
-    """`groups` cut in up to `ways` runs of groups in order, each with about as many texts."""
-    total = sum(len(items) for _, items in groups)
+    """`groups` cut in up to `ways` runs of groups in order, each with about as much work
+    (its texts, and `REGEX_RUNS` for each regex)."""
+    total = sum(len(items) for _, items in groups) + REGEX_RUNS * len(groups)
     shares: list[Groups] = []
     start = done = 0
     for end, (_, items) in enumerate(groups, 1):
-        done += len(items)
+        done += len(items) + REGEX_RUNS
         if done * ways >= total * (len(shares) + 1) and len(shares) < ways - 1:
             shares.append(groups[start:end])
             start = end
