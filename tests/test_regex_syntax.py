@@ -115,6 +115,9 @@ def test_parse_agrees_with_re_and_walk_and_places_with_a_recursive_reading(piece
     assert [seq[at] for seq, at in syntax.places(parsed.nodes)] == _reference_order(parsed.nodes)
     dots = [node for node in _reference_order(parsed.nodes) if isinstance(node, syntax.AnyChar)]
     assert [seq[at] for seq, at in syntax.places(parsed.nodes, syntax.AnyChar)] == dots
+    for kind in (syntax.AnyChar, syntax.CharClass, syntax.Repeat):
+        every = [node for node in _reference_order(parsed.nodes) if type(node) is kind]
+        assert sorted(map(id, syntax.nodes_of_type(parsed.nodes, kind))) == sorted(map(id, every))
 
 
 _DOT_PIECES = st.sampled_from(

@@ -80,9 +80,8 @@ def _wide_code_points(ranges: Iterable[syntax.CharRange]) -> int:
 
 def class_ranges(nodes: syntax.Seq) -> Iterator[syntax.CharRange]:
     """Every range of every character class in `nodes`."""
-    for node, _ in syntax.walk(nodes):
-        if isinstance(node, syntax.CharClass):
-            yield from (item for item in node.items if isinstance(item, syntax.CharRange))
+    for node in syntax.nodes_of_type(nodes, syntax.CharClass):
+        yield from (item for item in node.items if isinstance(item, syntax.CharRange))
 
 
 def _pattern_ranges(pattern: str, flags: int) -> list[syntax.CharRange] | None:
@@ -170,7 +169,7 @@ def _pattern_classes(pattern: str, flags: int) -> list[syntax.CharClass] | None:
         return []  # (it fails to compile as quickly as it is read)
     except Exception:
         return None
-    return [node for node, _ in syntax.walk(nodes) if isinstance(node, syntax.CharClass)]
+    return syntax.nodes_of_type(nodes, syntax.CharClass)
 
 
 def _class_steps(node: syntax.CharClass, caseless: bool) -> int:
