@@ -36,8 +36,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 # Below this many entries, a corpus rule takes less time than forking a process for it
-# (generated corpora of 400 to 1,200 entries take as long either way; the 1,739 deadends
-# canons, whose regexes each run on a few other entries' texts, 6% less with lanes).
+# (generated corpora of 400 to 1,200 entries take as long either way; the corpus phase of
+# the 1,739 deadends canons, whose regexes each run on a few other entries' texts, takes a
+# quarter less in lanes).
 LANE_MIN_ENTRIES = 1_000
 
 _UNSET = object()
