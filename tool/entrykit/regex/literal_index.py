@@ -938,8 +938,7 @@ def cross_matches(
     # pattern by pattern, so the worker compiles each once and runs it over its texts (each
     # pattern's texts let go once run)
     groups = ((k, by_pattern.pop(k)) for k in sorted(by_pattern))
-    runs = sum(len(items) for items in by_pattern.values())
-    if spread is not None and spread.ways > 1 and runs + REGEX_RUNS * len(by_pattern) >= SPREAD_MIN_RUNS:
+    if spread is not None and spread.ways > 1 and _work(by_pattern.items()) >= SPREAD_MIN_RUNS:
         matched, timeouts, errors, tried = _spread_groups(list(groups), unique, flags, mode, runner, fast, spread)
     else:
         matched, timeouts, errors, tried = _run_groups(groups, unique, flags, mode, runner, fast)
@@ -976,8 +975,7 @@ def _spread_groups(
     timeouts: dict[int, list[Text]] = {}
     errors: dict[int, list[tuple[Text, str]]] = {}
     runs = sum(len(items) for _, items in groups)
-    work = runs + REGEX_RUNS * len(groups)
-    shares = _shares(groups, min(spread.ways, max(1, work // SHARE_MIN_RUNS)))
+    shares = _shares(groups, min(spread.ways, max(1, _work(groups) // SHARE_MIN_RUNS)))
     for share, placed in zip(shares, spread.map(run_share, shares), strict=True):
         for (number, items), (hit, late, bad) in zip(share, placed, strict=True):
             if hit:
@@ -989,14 +987,18 @@ def _spread_groups(
     return pairs, timeouts, errors, runs
 
 
+def _work(groups: Iterable[tuple[int, Sequence[Text]]]) -> int:
+    """What running `groups` costs, in runs: each text one, and each regex `REGEX_RUNS` more."""
+    return sum(len(items) + REGEX_RUNS for _, items in groups)
+
+
 def _shares(groups: Groups, ways: int) -> list[Groups]:
-    """`groups` cut in up to `ways` runs of groups in order, each with about as much work
-    (its texts, and `REGEX_RUNS` for each regex)."""
-    total = sum(len(items) for _, items in groups) + REGEX_RUNS * len(groups)
+    """`groups` cut in up to `ways` runs of groups in order, each with about as much `_work`."""
+    total = _work(groups)
     shares: list[Groups] = []
     start = done = 0
-    for end, (_, items) in enumerate(groups, 1):
-        done += len(items) + REGEX_RUNS
+    for end, group in enumerate(groups, 1):
+        done += _work((group,))
         if done * ways >= total * (len(shares) + 1) and len(shares) < ways - 1:
             shares.append(groups[start:end])
             start = end
