@@ -70,3 +70,39 @@ def test_a_text_is_empty_when_strip_leaves_nothing(tmp_path_factory: Any, text: 
     assert empty == (not text.strip())
 
 
+
+
+def test_the_lstat_given_stands_for_a_second_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the `os.lstat` its caller made, the read asks for no other, and still refuses a
+    link that leads out of the corpus."""
+    corpus, elsewhere = tmp_path / "corpus", tmp_path / "elsewhere"
+    corpus.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "secret.yaml").write_bytes(b"id: x/y\n")
+    (corpus / "plain.yaml").write_bytes(b"id: a/b\n")
+    (corpus / "leak.yaml").symlink_to(elsewhere / "secret.yaml")
+    given = {name: (os.stat(corpus / name), os.lstat(corpus / name)) for name in ("plain.yaml", "leak.yaml")}
+    asked: list[str] = []  # the files whose link itself was looked at (`Path.is_symlink` asks `os.stat`)
+    real_lstat, real_stat = os.lstat, os.stat
+
+    def counted_lstat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        asked.append(str(path))
+        return real_lstat(path, *args, **kwargs)
+
+    def counted_stat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        if kwargs.get("follow_symlinks") is False:
+            asked.append(str(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "lstat", counted_lstat)
+    monkeypatch.setattr(os, "stat", counted_stat)
+    info, link = given["plain.yaml"]
+    assert loader.read_entry_bytes(corpus / "plain.yaml", 1000, corpus, info, link) == b"id: a/b\n"
+    info, link = given["leak.yaml"]
+    refused = loader.read_entry_bytes(corpus / "leak.yaml", 1000, corpus, info, link)
+    assert isinstance(refused, str) and "outside the corpus; not read" in refused
+    assert not any(path.endswith("plain.yaml") for path in asked)
+    # without the caller's lstat the read asks for one itself, with the same answers
+    assert loader.read_entry_bytes(corpus / "plain.yaml", 1000, corpus) == b"id: a/b\n"
+    assert any(path.endswith("plain.yaml") for path in asked)
+    assert loader.read_entry_bytes(corpus / "leak.yaml", 1000, corpus) == refused

@@ -243,9 +243,10 @@ def file_format(path: Path) -> str:
     return "json" if path.suffix.lower() == ".json" else "yaml"
 
 
-def _outside(path: Path, folder: Path | None) -> bool:
-    """True if `path` is a symbolic link inside `folder` that leads out of it."""
-    if folder is None or not path.is_symlink():
+def _outside(path: Path, folder: Path | None, link: os.stat_result | None = None) -> bool:
+    """True if `path` is a symbolic link inside `folder` that leads out of it (`link`: what
+    `os.lstat` said of it just now, when the caller asked it already)."""
+    if folder is None or not (stat.S_ISLNK(link.st_mode) if link is not None else path.is_symlink()):
         return False
     base = os.path.realpath(folder)
 
@@ -256,13 +257,18 @@ def _outside(path: Path, folder: Path | None) -> bool:
 
 
 def read_entry_bytes(
-    abspath: Path, max_bytes: int, within: Path | None = None, info: os.stat_result | None = None
+    abspath: Path,
+    max_bytes: int,
+    within: Path | None = None,
+    info: os.stat_result | None = None,
+    link: os.stat_result | None = None,
 ) -> bytes | str:
     """The file's bytes, or why they cannot be read as an entry (never blocks, never reads
-    more than `max_bytes` + 1 bytes, never follows a link out of `within`). `info`: what
-    `os.stat` said of the file just now, when the caller asked it already."""
+    more than `max_bytes` + 1 bytes, never follows a link out of `within`). `info` and
+    `link`: what `os.stat` and `os.lstat` said of the file just now, when the caller asked
+    them already."""
     try:
-        if _outside(abspath, within):
+        if _outside(abspath, within, link):
             return f"symbolic link to `{os.readlink(abspath)}`, outside the corpus; not read"
         if info is None:
             info = abspath.stat()

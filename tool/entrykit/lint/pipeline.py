@@ -220,7 +220,7 @@ class Checker:
             except OSError:  # (the read says why)
                 info = link = None
             record.stat = trusted_stat(info, None, link) if info is not None else None
-            got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root, info)
+            got = read_entry_bytes(task.abspath, limits.file_bytes, self.config.root, info, link)
             if isinstance(got, bytes):
                 raw = got
                 record.digest = content_digest(raw)
