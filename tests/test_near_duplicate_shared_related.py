@@ -1,6 +1,7 @@
 """ET502 names each other entry through one tuple of related places, shared by every
-finding that names it, and tells each pair's reasons once for pairs that share them: its
-findings are those the plain loop over the pairs makes."""
+finding that names it, says each message through one text, shared by every finding that
+says it, and tells each pair's reasons once for pairs that share them: its findings are
+those the plain loop over the pairs makes."""
 
 from __future__ import annotations
 
@@ -81,9 +82,11 @@ def test_findings_are_the_plain_ones_with_one_tuple_per_entry_named(
     got = list(ET502.func(Corpus(list(entries)), _context(max_pairs)))
     assert got == _plain(Corpus(list(entries)), _context(max_pairs))
     by_other: dict[Any, tuple[Related, ...]] = {}
+    by_message: dict[str, str] = {}
     for finding in got:
         if finding.related:
             assert by_other.setdefault(finding.related, finding.related) is finding.related
+        assert by_message.setdefault(finding.message, finding.message) is finding.message
 
 
 def test_a_template_corpus_names_entries_through_shared_tuples() -> None:
@@ -92,6 +95,8 @@ def test_a_template_corpus_names_entries_through_shared_tuples() -> None:
     got = list(ET502.func(Corpus(entries), _context(3)))
     named = [f.related for f in got if f.related]
     assert len(named) > len({id(r) for r in named}) > 0  # some entry is named by several findings
+    said = [f.message for f in got]
+    assert len(said) > len({id(m) for m in said}) == len(set(said))  # some message is said several times, through one text
     assert got == _plain(Corpus(entries), _context(3))
 
 

@@ -180,6 +180,11 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
     related_of: dict[str, tuple[Related, ...]] = {}
     reasons: tuple[dupes.Reason, ...] | None = None
     why = ""
+    # One message for each thing said: an entry is the other of several pairs, and of a
+    # template corpus many entries have as many more; the corpus phase keeps one copy of
+    # each message, and rebuilds a finding whose message is an equal copy (`_pooled`).
+    said: dict[tuple[str, float, str], str] = {}
+    said_more: dict[int, str] = {}
     for number in sorted(found.closest):
         this = corpus.entries[number]
         more = found.more(number)
@@ -193,19 +198,21 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
             related = related_of.get(other.path) or related_of.setdefault(
                 other.path, (Related(other.path, "/signature"),)
             )
-            yield Finding(
-                "/signature",
-                f"entry looks like a near-duplicate of `{other.id or other.path}` (score {pair.score:.2f}: {why})",
-                path=this.path,
-                related=related,
-            )
+            name = other.id or other.path
+            message = said.get((name, pair.score, why))
+            if message is None:
+                message = said[name, pair.score, why] = (
+                    f"entry looks like a near-duplicate of `{name}` (score {pair.score:.2f}: {why})"
+                )
+            yield Finding("/signature", message, path=this.path, related=related)
         if more > 0:
-            yield Finding(
-                "/signature",
-                f"entry looks like a near-duplicate of {more} more "
-                f"entr{'y' if more == 1 else 'ies'}; `entrykit dupes` lists them",
-                path=this.path,
-            )
+            message = said_more.get(more)
+            if message is None:
+                message = said_more[more] = (
+                    f"entry looks like a near-duplicate of {more} more "
+                    f"entr{'y' if more == 1 else 'ies'}; `entrykit dupes` lists them"
+                )
+            yield Finding("/signature", message, path=this.path)
 
 
 @fact("dupes", rules=("ET502",))
