@@ -199,11 +199,10 @@ def near_duplicate_entries(corpus: Corpus, ctx: Context) -> Iterator[Finding]:
                 other.path, (Related(other.path, "/signature"),)
             )
             name = other.id or other.path
-            message = said.get((name, pair.score, why))
+            key = (name, pair.score, why)
+            message = said.get(key)
             if message is None:
-                message = said[name, pair.score, why] = (
-                    f"entry looks like a near-duplicate of `{name}` (score {pair.score:.2f}: {why})"
-                )
+                message = said[key] = f"entry looks like a near-duplicate of `{name}` (score {pair.score:.2f}: {why})"
             yield Finding("/signature", message, path=this.path, related=related)
         if more > 0:
             message = said_more.get(more)
