@@ -6,6 +6,10 @@ the steps it spent, and model runs with their verdict, steps and span, as the an
 gave them before its work was cut down. The deadends.dev canons' regexes are checked
 through one digest per setting (skipped when ../shared is absent). Steps matter as much
 as findings: the budget they are spent from decides ET210, and a model run's limit.
+A regex read from its shape (`provably_unreported`, `literal_chains`) spends fewer steps
+than its automaton would: since `literal_chains`, the plain literals `a\\.` and `ab` spend
+none, and the canons' findings are also checked without their steps, against what they
+were before it.
 """
 
 from __future__ import annotations
@@ -113,10 +117,21 @@ def test_refused_starts_are_counted_only_where_an_attempt_reads_one_character() 
 # -- the deadends.dev canons ------------------------------------------------------------------
 
 _CANON_DIGESTS = {  # sha256 of one JSON line [regex, [results, steps]] per regex, in sorted order
-    (0, 3): "99eec445216f28ef65eaaf00901c118ec2fe77b6ad616e7141a5fea9971efbf0",
-    (0, None): "9e2177db59f3db1ad3724f1b3af4178057f103487c7f96289416b962b264803e",
-    (re.IGNORECASE, 3): "5a31c81985a235e95660d48cd2d3260971a2bf7517b7ed6e2a26fabceff51f09",
-    (re.IGNORECASE, None): "9e6ff7e212de2dafe3673527d4e6204d1bf62bedc7faada8cbfe1d75c071ca3c",
+    (0, 3): "ddb714daaf87925c17e7fa4c34804352b695d03347f474b57678b63442b70405",
+    (0, None): "f58442c6f32cf09b29bf6511a3afde87413e02251fe612ca0b0ddfe46017faa2",
+    (re.IGNORECASE, 3): "03d0340619a594e6ad2247a58b78f3142ee5377ad63076f7a58af3b6a05fe7b1",
+    (re.IGNORECASE, None): "699c552ad538145073f74d18672d95a0dd63efcc77c93edc9cf3d3fc99733a86",
+}
+
+
+# The same lines without the steps, as they were before a search for literal texts joined by
+# `.*` was read from its shape (`regex.literal_chains`): that spends fewer steps, and must
+# find the same.
+_CANON_FINDINGS_DIGESTS = {
+    (0, 3): "be20d6b56fcc76f1fa9e7de08d5f1fe93207703f8be17f4cdba8555902b33ec8",
+    (0, None): "a8bd1a9cfc3bfb4209039963798a6aad39b5e3d6267825d44a5b81de22b5d0e7",
+    (re.IGNORECASE, 3): "963d1fa62d55d55f67d8fd7ea2573f0a9adacada9ed86ece5f25f3ccd54e3126",
+    (re.IGNORECASE, None): "a444f032969905036d8a6a029b3c4cc25e1325aff6e680abd8d8335b76265c96",
 }
 
 
@@ -131,3 +146,14 @@ def test_deadends_regexes_get_the_same_findings_for_the_same_steps(
         line = json.dumps([pattern, _analysed(pattern, int(flags), "search", report_from_degree)], ensure_ascii=False)
         digest.update(line.encode() + b"\n")
     assert digest.hexdigest() == _CANON_DIGESTS[(flags, report_from_degree)]
+
+
+@pytest.mark.parametrize(("flags", "report_from_degree"), list(_CANON_FINDINGS_DIGESTS))
+def test_deadends_regexes_get_the_findings_they_got_before_the_shape_shortcut(
+    deadends_regexes: list[str], flags: int, report_from_degree: int | None
+) -> None:
+    digest = hashlib.sha256()
+    for pattern in deadends_regexes:
+        found, _steps = _analysed(pattern, int(flags), "search", report_from_degree)
+        digest.update(json.dumps([pattern, found], ensure_ascii=False).encode() + b"\n")
+    assert digest.hexdigest() == _CANON_FINDINGS_DIGESTS[(flags, report_from_degree)]

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
-from entrykit.regex import syntax
+from entrykit.regex import literal_chains, syntax
 from entrykit.regex.backtracking import Answers, CharOracle, Model, TooDeep, Verdict
 from entrykit.regex.budget import Budget, TooComplex
 from entrykit.regex.syntax import (
@@ -1574,6 +1574,31 @@ def choose_attack(
     return None
 
 
+def _chain_candidates(alternatives: tuple[literal_chains.Runs, ...]) -> list[Candidate]:
+    """What `_structural` finds in a search for literal texts joined by `.*`: the retried
+    start hands the first text and a character `.` takes on to the first `.*` of the
+    alternative with the most (the first such), and each `.*` the next text on to the next
+    `.*`; one `.*` more is one degree more. Without any, nothing loops but the start."""
+    longest = max(alternatives, key=len)
+    loops = len(longest) - 1
+    if loops == 0:
+        return []
+    # `.` takes the alphabet's first character, as `_Alphabet.pick` spells a word through it
+    pumps = tuple(run + _BASE_ALPHABET[0] for run in longest[:-1])
+    where = "`, `".join(("(every start)", *[_class_label(syntax.AnyChar())] * loops))
+    return [Candidate("polynomial", loops + 1, "", pumps, where, False)]
+
+
+def _unmatched_chain_attack(alternatives: tuple[literal_chains.Runs, ...], candidate: Candidate, flags: int) -> Attack | None:
+    """`choose_attack`'s answer without the model, where the first suffix's attack is
+    found by no alternative: the model then rejects it as `re` does, or runs past its
+    steps on it, and either way it is the attack. None where that cannot be told."""
+    attack = Attack(candidate.prefix, candidate.pumps, SUFFIXES[0])
+    if literal_chains.finds(alternatives, attack.build(ATTACK_PUMPS), bool(flags & syntax.IGNORECASE)) is False:
+        return attack
+    return None
+
+
 def _model(parsed: syntax.Parsed, budget: Budget, alphabets: _Alphabets | None = None) -> Model:
     """The regex compiled for the model, its characters tested on the alphabet every
     attack is spelled in (the alphabets of nested parts are parts of it)."""
@@ -1641,12 +1666,18 @@ def analyse(
         return []
     model = None
     alphabets: _Alphabets = {}  # the top-level alphabet serves the model too
-    candidates = _structural(parsed, flags, mode, budget, alphabets)
+    # Literal texts joined by `.*`: their candidate read from their shape, within caps under
+    # which the automaton's analysis leaves room for every attack's run twice over (so no
+    # verdict of ET210 changes); steps a caller narrows are spent the long way.
+    chains = literal_chains.literal_runs(parsed, flags, mode) if steps >= STEP_BUDGET else None
+    candidates = _chain_candidates(chains) if chains is not None else _structural(parsed, flags, mode, budget, alphabets)
     if report_from_degree is not None and not any(reported(c, report_from_degree) for c in candidates):
         return []
     for candidate in candidates:
-        model = model or _model(parsed, budget, alphabets)
-        attack = choose_attack(parsed, mode, candidate, budget, model)
+        attack = _unmatched_chain_attack(chains, candidate, flags | parsed.flags) if chains is not None else None
+        if attack is None:
+            model = model or _model(parsed, budget, alphabets)
+            attack = choose_attack(parsed, mode, candidate, budget, model)
         if attack is None:
             continue  # every attack matches: the backtracking never has to happen
         finding = Finding(candidate.kind, candidate.degree, attack, candidate.where, candidate.group_repeat)
