@@ -27,7 +27,8 @@ Runs = tuple[str, ...]  # one alternative: its literal texts, in order, a `.*` b
 def literal_runs(parsed: syntax.Parsed, flags: int, mode: str) -> tuple[Runs, ...] | None:
     """Each alternative's literal texts when `parsed` is a search for literal texts joined
     by greedy `.*` (alternatives of them, in one group at most), no literal holding a
-    newline, within `MAX_LOOPS` and `MAX_POSITIONS`; None for anything else."""
+    newline, within `MAX_LOOPS` and `MAX_POSITIONS` (what the alternatives share in front
+    counted in each); None for anything else."""
     if mode != "search" or (flags | parsed.flags) & ~_PLAIN_FLAGS:
         return None
     nodes = parsed.nodes
@@ -36,7 +37,13 @@ def literal_runs(parsed: syntax.Parsed, flags: int, mode: str) -> tuple[Runs, ..
         if group.add_flags or group.del_flags:
             return None
         nodes = group.body
-    alternatives = nodes[0].branches if len(nodes) == 1 and type(nodes[0]) is syntax.Alternation else (nodes,)
+    # `re` takes the characters all alternatives begin with out in front of them (`ab.*c|ad.*e`
+    # is read `a(?:b.*c|d.*e)`): each alternative is that front and one of what follows
+    if nodes and type(nodes[-1]) is syntax.Alternation:
+        front = nodes[:-1]
+        alternatives: tuple[syntax.Seq, ...] = tuple(front + branch for branch in nodes[-1].branches)
+    else:
+        alternatives = (nodes,)
     found: list[Runs] = []
     loops = positions = 0
     for alternative in alternatives:
