@@ -190,3 +190,18 @@ def test_past_the_caps_the_long_way_is_taken() -> None:
     assert literal_chains.literal_runs(syntax.parse(loops, 0), 0, "search") is None
     positions = "a.*" + "b" * literal_chains.MAX_POSITIONS
     assert literal_chains.literal_runs(syntax.parse(positions, 0), 0, "search") is None
+
+
+def test_a_long_front_before_many_alternatives_is_given_up_within_the_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `x` * 1,000 in front of 5,000 alternatives: joining the front to each would cost their
+    # product; the caps stop the reading before any is joined.
+    read: list[int] = []
+    runs = literal_chains._runs
+    monkeypatch.setattr(literal_chains, "_runs", lambda nodes: read.append(len(nodes)) or runs(nodes))
+    pattern = "x" * 1000 + "(?:" + "|".join(f"b{n}c" for n in range(5000)) + ")"
+    parsed = syntax.parse(pattern, 0)
+    # (`re` also takes the `b` every alternative begins with into the front)
+    assert len(parsed.nodes) == 1002 and type(parsed.nodes[-1]) is syntax.Alternation
+    assert literal_chains.literal_runs(parsed, 0, "search") is None
+    assert sum(read) <= literal_chains.MAX_POSITIONS
+

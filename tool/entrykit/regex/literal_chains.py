@@ -40,19 +40,22 @@ def literal_runs(parsed: syntax.Parsed, flags: int, mode: str) -> tuple[Runs, ..
     # `re` takes the characters all alternatives begin with out in front of them (`ab.*c|ad.*e`
     # is read `a(?:b.*c|d.*e)`): each alternative is that front and one of what follows
     if nodes and type(nodes[-1]) is syntax.Alternation:
-        front = nodes[:-1]
-        alternatives: tuple[syntax.Seq, ...] = tuple(front + branch for branch in nodes[-1].branches)
+        front, branches = nodes[:-1], nodes[-1].branches
     else:
-        alternatives = (nodes,)
+        front, branches = (), (nodes,)
     found: list[Runs] = []
     loops = positions = 0
-    for alternative in alternatives:
-        runs = _runs(alternative)
+    for branch in branches:
+        # each node of such an alternative is one position: past the caps, it is not read
+        # (nor joined to the front: a long front and many branches would cost their product)
+        positions += len(front) + len(branch)
+        if positions > MAX_POSITIONS:
+            return None
+        runs = _runs(front + branch)
         if runs is None:
             return None
         loops += len(runs) - 1
-        positions += sum(map(len, runs)) + len(runs) - 1
-        if loops > MAX_LOOPS or positions > MAX_POSITIONS:
+        if loops > MAX_LOOPS:
             return None
         found.append(runs)
     return tuple(found)
