@@ -186,29 +186,37 @@ def _walked_node_cost(node: syntax.Node, rest: Any, after: steps.Literals | None
 
 
 def walked_text_steps(pattern: str, flags: int, text: str) -> int | None:
-    """`text_steps` by the walk over the parsed nodes, every character counted, for every text anew."""
+    """`text_steps` by the walk over the parsed nodes, every character counted, for every text
+    anew; a regex with a bound by length needs no walk where the text holds none of the
+    words a match begins with (none of their first characters, past `COUNTED_WORDS` words):
+    then no start goes on past them."""
     arithmetic = _CountedText(text)
     try:
         parsed = syntax.parse(pattern, flags)
         nodes = parsed.nodes
-        per_start = _walked_seq_cost(nodes, 1, arithmetic, parsed.flags)
         first = steps._first_literals(nodes)
+    except Exception:
+        return None
+    starts = len(text) + 1
+    weight = syntax.step_weight(parsed)
+    if first is not None:
+        words, _, none_first, none_whole = first
+        firsts = sum(arithmetic.holding(ord(first)) for first in {word[0] for word in words})
+        if len(words) > steps.COUNTED_WORDS:
+            failing, going_on = starts * none_first, min(firsts, starts)
+        else:
+            wholes = sum(arithmetic.holding_text(word) for word in words)
+            failing, going_on = starts * none_first + min(firsts, starts) * (none_whole - none_first), min(wholes, starts)
+        if going_on == 0 and walked_step_bound(pattern, flags) is not None:
+            return failing * weight if failing * weight <= steps.FAST_PATH_LIMIT else None
+    try:
+        per_start = _walked_seq_cost(nodes, 1, arithmetic, parsed.flags)
     except Exception:
         return None
     if per_start is None:
         return None
-    starts = len(text) + 1
-    if first is None:
-        total = starts * per_start
-    else:
-        words, _, none_first, none_whole = first
-        firsts = sum(arithmetic.holding(ord(first)) for first in {word[0] for word in words})
-        if len(words) > steps.COUNTED_WORDS:
-            total = starts * none_first + min(firsts, starts) * per_start
-        else:
-            wholes = sum(arithmetic.holding_text(word) for word in words)
-            total = starts * none_first + min(firsts, starts) * (none_whole - none_first) + min(wholes, starts) * per_start
-    total *= syntax.step_weight(parsed)
+    total = starts * per_start if first is None else failing + going_on * per_start
+    total *= weight
     return total if total <= steps.FAST_PATH_LIMIT else None
 
 

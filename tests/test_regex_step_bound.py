@@ -153,6 +153,34 @@ def test_the_text_decides_where_the_length_alone_does_not() -> None:
     assert provably_fast(Job(pattern, re.IGNORECASE, "search", "lambda " * 50 + "n" * 300 + "a" * 300))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(literal_text(), min_size=2, max_size=7),
+    st.text(alphabet="xyab ", min_size=30, max_size=400),
+    st.sampled_from([0, re.IGNORECASE]),
+)
+def test_where_no_start_goes_on_the_bound_needs_no_walk(words: list[str], text: str, flags: int) -> None:
+    # Words joined by `.*`, on texts long enough that one start's bound may be past the
+    # limit: where the text holds none of the words a match begins with, the search's bound
+    # is what the failing starts take, and holds.
+    pattern = ".*".join(words)
+    assume(step_bound(pattern, flags) is not None)
+    bound = text_steps(pattern, flags, text)
+    assert bound is None or _model_steps(pattern, flags, text) <= bound
+
+
+def test_a_text_that_no_start_goes_on_in_is_bounded_where_one_start_is_not() -> None:
+    # Five repetitions: one start may take past the limit on 2,000 characters of these; but
+    # without an `e` no start goes past the first character.
+    pattern = "e.*r.*r.*o.*r.*x"
+    text = "a fatal failure happened at stage " * 60
+    assert "e" in text and text_steps(pattern, 0, text) is None
+    unopened = text.replace("e", "a")
+    bound = text_steps(pattern, 0, unopened)
+    assert bound is not None and _model_steps(pattern, 0, unopened) <= bound
+    assert provably_fast(Job(pattern, 0, "search", unopened))
+
+
 def test_which_jobs_run_without_a_budget() -> None:
     assert provably_fast(Job("fatal: not a git repository", 0, "search", "x" * 1000))
     assert provably_fast(Job("(foo|bar)-(baz|qux)", 0, "search", "x" * 1000))

@@ -17,7 +17,9 @@ The same walk of the parsed pattern gives two bounds:
 - `text_steps`: the bound for one text, where a repetition followed by literal text
   (`.*not supported`, or one of a group's words: `.*(buy|sell)`) tries the rest beyond
   it only where the text holds that text, and elsewhere the rest fails within a few
-  steps (`_first_literals`); a search's start likewise; and a repetition takes at most
+  steps (`_first_literals`); a search's start likewise (where the text holds none of the
+  words a match begins with, no start goes on, and the bound needs no walk of the rest:
+  `_start_terms`); and a repetition takes at most
   the longest run of characters it accepts in the text (a `\\d+` at most the longest
   number, not the whole line).
 
@@ -169,18 +171,24 @@ class _InText(_Arithmetic[int]):
         `literals` take (each at most `rest`), at different places of the text: where it
         holds none of the words' first characters, each fails within the first count of
         steps; where it holds one but none of the words, within the second."""
+        failing, going_on = self.attempt_terms(literals, tries)
+        return failing + going_on * rest
+
+    def attempt_terms(self, literals: Literals, tries: Any) -> tuple[Any, Any]:
+        """`attempts` as (steps of the attempts that fail at the words, how many may go on
+        past them): the most steps are the first plus the second times what one takes."""
         words, firsts, none_first, none_whole = literals
         minimum, holding = self._minimum, self.holding
         most = tries * none_first
         if none_whole == none_first and len(firsts) == 1:  # (one character: the commonest)
-            return most + minimum(holding(firsts[0]), tries) * rest
+            return most, minimum(holding(firsts[0]), tries)
         if len(words) == 1:  # (a word: the next commonest)
-            return most + minimum(holding(firsts[0]), tries) * (none_whole - none_first) + minimum(self.holding_text(words[0]), tries) * rest
+            return most + minimum(holding(firsts[0]), tries) * (none_whole - none_first), minimum(self.holding_text(words[0]), tries)
         firsts_held = sum(holding(first) for first in firsts)
         if len(words) > COUNTED_WORDS:  # (each word a search of the text: where a first character is, the rest may go on)
-            return most + minimum(firsts_held, tries) * rest
+            return most, minimum(firsts_held, tries)
         most = most + minimum(firsts_held, tries) * (none_whole - none_first)
-        return most + minimum(sum(self.holding_text(word) for word in words), tries) * rest
+        return most, minimum(sum(self.holding_text(word) for word in words), tries)
 
     def group_loop(self, rest: int, takes: Takes | None = None) -> int:
         # (every iteration, and every character the loop gives back, is within one run of
@@ -508,6 +516,10 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
     if plan is None:
         return None
     arithmetic = _InText(text)
+    failing, going_on = _start_terms(plan, arithmetic)
+    if going_on is not None and not going_on and step_bound(pattern, flags) is not None:
+        total = plan.weight * failing  # no start goes on: what one would take is never spent
+        return total if total <= FAST_PATH_LIMIT else None
     try:
         per_start = _seq_cost(plan.seq, 1, arithmetic)  # (1: the step that reports the match)
     except Exception:  # nests deeper than we recurse: unknown
@@ -519,22 +531,44 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
 
 
 def text_steps_each(pattern: str, flags: int, texts: Sequence[str]) -> list[int | None]:
-    """`text_steps` of `pattern` on each of `texts`, the plan walked once for all of them."""
+    """`text_steps` of `pattern` on each of `texts`, the plan walked once for all of them
+    (and not at all when no text has a start that goes on)."""
     none: list[int | None] = [None] * len(texts)
     plan = _plan(pattern, flags)
     if plan is None or not texts:
         return none
     arithmetic = _InTexts(texts)
-    try:
-        per_start = _seq_cost(plan.seq, 1, arithmetic)
-    except Exception:  # nests deeper than we recurse: unknown
-        return none
-    if per_start is None:
-        return none
     np = arithmetic.np
-    total = np.broadcast_to(plan.weight * _search_total(plan, arithmetic, per_start), arithmetic.length.shape)
-    within = ~arithmetic.over & (total <= FAST_PATH_LIMIT)
+    shape = arithmetic.length.shape
+    failing, going_on = _start_terms(plan, arithmetic)
+    bounded = going_on is not None and step_bound(pattern, flags) is not None
+    unopened = np.broadcast_to(going_on == 0, shape) if bounded else np.zeros(shape, dtype=bool)
+    per_start = None
+    if not unopened.all():
+        try:
+            per_start = _seq_cost(plan.seq, 1, arithmetic)
+        except Exception:  # nests deeper than we recurse: unknown, but where no start goes on
+            per_start = None
+    if per_start is None:
+        if not unopened.any():
+            return none
+        total = np.broadcast_to(plan.weight * failing, shape)
+        within = unopened & (total <= FAST_PATH_LIMIT)
+    else:
+        total = np.broadcast_to(plan.weight * _search_total(plan, arithmetic, per_start), shape)
+        within = (unopened | ~arithmetic.over) & (total <= FAST_PATH_LIMIT)
     return [steps if fine else None for steps, fine in zip(total.tolist(), within.tolist(), strict=True)]
+
+
+def _start_terms(plan: _Plan, arithmetic: _InText) -> tuple[Any, Any]:
+    """A search's attempts as `_InText.attempt_terms` gives them: the steps of those that
+    fail at the words a match begins with, and how many may go on past them; (None, None)
+    when a match begins with no known words. Where none goes on, the search's bound needs
+    nothing of what one start may take: no walk of the plan, which on a long text may give
+    up on a start that no attempt ever reaches."""
+    if plan.first is None:
+        return None, None
+    return arithmetic.attempt_terms(plan.first, arithmetic.length + 1)
 
 
 def _search_total(plan: _Plan, arithmetic: _InText, per_start: Any) -> Any:
