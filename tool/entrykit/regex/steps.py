@@ -526,7 +526,7 @@ def text_steps(pattern: str, flags: int, text: str) -> int | None:
         return None
     if per_start is None:
         return None
-    total = plan.weight * _search_total(plan, arithmetic, per_start)
+    total = plan.weight * _search_total(arithmetic, failing, going_on, per_start)
     return total if total <= FAST_PATH_LIMIT else None
 
 
@@ -555,7 +555,7 @@ def text_steps_each(pattern: str, flags: int, texts: Sequence[str]) -> list[int 
         total = np.broadcast_to(plan.weight * failing, shape)
         within = unopened & (total <= FAST_PATH_LIMIT)
     else:
-        total = np.broadcast_to(plan.weight * _search_total(plan, arithmetic, per_start), shape)
+        total = np.broadcast_to(plan.weight * _search_total(arithmetic, failing, going_on, per_start), shape)
         within = (unopened | ~arithmetic.over) & (total <= FAST_PATH_LIMIT)
     return [steps if fine else None for steps, fine in zip(total.tolist(), within.tolist(), strict=True)]
 
@@ -571,14 +571,13 @@ def _start_terms(plan: _Plan, arithmetic: _InText) -> tuple[Any, Any]:
     return arithmetic.attempt_terms(plan.first, arithmetic.length + 1)
 
 
-def _search_total(plan: _Plan, arithmetic: _InText, per_start: Any) -> Any:
-    """A search's bound (every start position) from one start's, for one text or, with
-    `_InTexts`, for each of many."""
-    starts = arithmetic.length + 1
-    if plan.first is None:
-        return starts * per_start
-    # a start where the text holds none of the words a match begins with fails within a few steps
-    return arithmetic.attempts(plan.first, starts, per_start)
+def _search_total(arithmetic: _InText, failing: Any, going_on: Any, per_start: Any) -> Any:
+    """A search's bound (every start position) from one start's and `_start_terms`, for one
+    text or, with `_InTexts`, for each of many: every start, where a match begins with no
+    known words; else those that fail at the words, and those that go on."""
+    if going_on is None:
+        return (arithmetic.length + 1) * per_start
+    return failing + going_on * per_start
 
 
 def _first_literals(nodes: syntax.Seq, start: int = 0) -> Literals | None:
