@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from entrykit.regex import syntax
+from entrykit.regex.folding import fold
 
 # The flags that leave such a regex matching as this module reads it: `.` refuses only a
 # newline, a literal is itself (or its cases), and no anchor is there for MULTILINE to move.
@@ -91,16 +92,17 @@ def _is_dot_star(node: syntax.Repeat) -> bool:
 
 def finds(alternatives: tuple[Runs, ...], text: str, ignore_case: bool) -> bool | None:
     """Whether the regex of `alternatives` finds a match anywhere in `text`; None where
-    this cannot tell as `re` would (IGNORECASE with a character beyond ASCII, whose cases
-    `re` reads by its own tables).
+    this cannot tell as `re` would (IGNORECASE with a character beyond ASCII: `fold` reads
+    its cases as IGNORECASE alone does, and with ASCII too `re` folds ASCII letters only;
+    on ASCII text the two agree).
 
     An alternative matches where its texts come in order on one line (`.` refuses a
     newline, and no text holds one); the first place each can come is as good as any."""
     if ignore_case:
         if not text.isascii() or not all(run.isascii() for runs in alternatives for run in runs):
             return None
-        text = text.lower()
-        alternatives = tuple(tuple(run.lower() for run in runs) for runs in alternatives)
+        text = fold(text)
+        alternatives = tuple(tuple(fold(run) for run in runs) for runs in alternatives)
     lines = text.split("\n")
     for runs in alternatives:
         for line in lines:
