@@ -1,6 +1,8 @@
 """A lint worker freezes what it holds before its first file (`pipeline._init_worker`): no
-collection walks the checker and what the parent loaded again, file after file, and the
-records it checks are the ones a run in one process makes."""
+collection walks the checker and what the parent loaded again, file after file; it
+collects young objects far less often than the parent (its files leave no cycles: see
+test_reference_cycles.py); and the records it checks are the ones a run in one process
+makes."""
 
 from __future__ import annotations
 
@@ -40,6 +42,29 @@ def test_a_worker_leaves_what_it_holds_before_its_first_file_to_no_collection(tm
     worker.join(30)
     assert not checker_tracked  # frozen: no collection walks it
     assert later_tracked  # what a file's check makes is collected as ever
+
+
+def _report_thresholds(root: Path, conn: Connection) -> None:
+    """In a forked worker: the collector's thresholds before and after the worker starts."""
+    gc.set_threshold(700, 13, 17)
+    before = gc.get_threshold()
+    pipeline._init_worker(engine.configured(load_config(root)), date(2026, 1, 1), {}, 1)
+    conn.send((before, gc.get_threshold(), gc.isenabled()))
+    conn.close()
+
+
+@_FORK
+def test_a_worker_collects_young_objects_rarely_and_keeps_the_older_thresholds(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    mine, theirs = context.Pipe()
+    worker = context.Process(target=_report_thresholds, args=(tmp_path, theirs))
+    worker.start()
+    assert mine.poll(120)
+    before, after, enabled = mine.recv()
+    worker.join(30)
+    assert before == (700, 13, 17)
+    assert after == (pipeline.WORKER_YOUNG_OBJECTS, 13, 17)
+    assert enabled  # (cycles a file could leave are still collected, only later)
 
 
 _ENTRY = """id: demo/e{n}
