@@ -101,7 +101,11 @@ def _opcodes(a: Sequence[str], b: Sequence[str]) -> Sequence[Opcode]:
     lacks can stand in for any other such word: the pairs of one template with another
     value in its slot (most of a template corpus) are then aligned once, not once each."""
     a, b = a[:MAX_WORDS], b[:MAX_WORDS]
-    left, right = set(a), set(b)
+    return _opcodes_of(a, b, set(a), set(b))
+
+
+def _opcodes_of(a: Sequence[str], b: Sequence[str], left: set[str], right: set[str]) -> Sequence[Opcode]:
+    """`_opcodes` of word lists cut to `MAX_WORDS` already, with the sets of their words."""
     # each word of a side, or its side's stand-in where the other side lacks it
     alone_left = dict.fromkeys(left - right, _ONLY_LEFT).get
     alone_right = dict.fromkeys(right - left, _ONLY_RIGHT).get
@@ -119,9 +123,18 @@ def siblings(a: Sequence[str], a_names: Collection[str], b: Sequence[str], b_nam
     template with another named value in a slot."""
     if not a_names or not b_names or a == b:
         return False
-    codes = _opcodes(a, b)
+    a, b = a[:MAX_WORDS], b[:MAX_WORDS]
+    words_a, words_b = set(a), set(b)
+    longest = max(len(a), len(b))
+    # difflib aligns a word only with an equal word of the other side: no more words align
+    # than either side holds of the other's. Where that is short of the frame, so is the
+    # alignment, which is not made (most pairs near-duplicate search asks about)
+    most = min(sum(word in words_b for word in a), sum(word in words_a for word in b))
+    if most < MIN_FRAME or 2 * most < longest:
+        return False
+    codes = _opcodes_of(a, b, words_a, words_b)
     frame = sum(i2 - i1 for tag, i1, i2, _, _ in codes if tag == "equal")
-    if frame < MIN_FRAME or 2 * frame < max(len(a[:MAX_WORDS]), len(b[:MAX_WORDS])):
+    if frame < MIN_FRAME or 2 * frame < longest:
         return False
     for tag, i1, i2, j1, j2 in codes:
         if tag != "replace" or i1 == j1 == 0:
