@@ -53,8 +53,8 @@ MAX_CHUNK = 64  # the most files a pool worker is sent at once
 # and mostly let go again within some thousands of files. At 50,000 (the parent's) each
 # collection walked the memos anew: 4% of a worker's time on a diverse 10k corpus and on
 # 100k, for no garbage (a lint makes cycles only at import, and hostile entries add a few
-# dozen objects in all). At this many, a worker collects about once per 50,000 files; the
-# garbage a file could leave in cycles is still collected, after at most this many objects.
+# dozen objects in all). At this many, each worker of a diverse 100k lint collects once (in
+# 50,000 files); the garbage a file could leave in cycles is still collected, only later.
 WORKER_YOUNG_OBJECTS = 1_000_000
 RACY_NS = 2_000_000_000  # a file changed this recently may change again within its mtime tick
 
