@@ -344,6 +344,22 @@ def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LIT
     return _cover(query, df or {}, min_len)
 
 
+def _covered_parts(query: Query, df: dict[str, int]) -> list[tuple[Query, frozenset[str]]] | None:
+    """The parts of `query` a text must hold one of, each with its cover (`cover`): the
+    branches of an "or", else the query itself; None where one has no cover. Their covers
+    together are the query's cover, and a text that holds the query holds a part whose cover
+    literal it holds: where a text holds a cover literal, only the parts it covers need
+    checking, not the whole query (most of whose branches a text does not hold)."""
+    parts = query[1] if type(query) is tuple and query[0] == "or" else (query,)
+    out = []
+    for part in parts:
+        chosen = _cover(part, df, MIN_LITERAL)
+        if chosen is None:
+            return None
+        out.append((part, chosen))
+    return out
+
+
 # (the recursive walks below are module functions: a nested function that calls itself is a
 # reference cycle, left for the cycle collector by every call)
 def _cover(query: Query, df: dict[str, int], min_len: int) -> frozenset[str] | None:
@@ -580,7 +596,9 @@ class RegexIndex:
     _postings: dict[str, list[int]] | None = field(init=False, default=None, repr=False)
     _automaton: Any = field(init=False, repr=False)
     _keys: _Keys = field(init=False, repr=False)
-    _users: dict[str, list[int]] = field(init=False, repr=False)
+    # cover literal -> the regexes it covers, each with the part of its query to check when a
+    # text holds the literal (a flat list: number, part, number, part ...; no pair objects)
+    _users: dict[str, list[Any]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.queries = []
@@ -607,15 +625,19 @@ class RegexIndex:
         self.fallback = []
         self._users = defaultdict(list)
         for number, (pattern, query) in enumerate(zip(self.patterns, self.queries, strict=True)):
-            chosen = cover(query, df) if pattern is not None else None
-            self.covers.append(chosen)
+            parts = _covered_parts(query, df) if pattern is not None else None
+            if parts is None or len(parts) == 1:
+                self.covers.append(parts[0][1] if parts is not None else None)
+            else:
+                self.covers.append(frozenset().union(*[chosen for _, chosen in parts]))
             if pattern is None:
                 continue
-            if chosen is None:
+            if parts is None:
                 self.fallback.append(number)
-            else:
+                continue
+            for part, chosen in parts:
                 for lit in chosen:
-                    self._users[lit].append(number)
+                    self._users[lit] += (number, part)
 
     def texts_for(self, number: int) -> list[int]:
         """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
@@ -649,10 +671,12 @@ class RegexIndex:
         # no cover, but single characters the regex needs may still rule the text out
         found = {n for n in self.fallback if satisfied(self.queries[n], present, folded)}
         for lit in present:
-            for number in self._users.get(lit, ()):
-                if number in found:
-                    continue
-                if satisfied(self.queries[number], present, folded):
+            users = self._users.get(lit)
+            if users is None:
+                continue
+            pairs = iter(users)
+            for number, part in zip(pairs, pairs, strict=True):  # (number, part) in turn
+                if number not in found and satisfied(part, present, folded):
                     found.add(number)
         return found
 
