@@ -237,13 +237,7 @@ def _quantifier(node: syntax.Repeat) -> str:
 
 
 def _is_dot_star(node: syntax.Node) -> bool:
-    return (
-        isinstance(node, syntax.Repeat)
-        and node.low == 0
-        and node.high is None
-        and node.kind != syntax.POSSESSIVE
-        and node.body == (syntax.AnyChar(),)
-    )
+    return syntax.dot_star_kind(node) in (syntax.GREEDY, syntax.LAZY)
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def _runs(nodes: syntax.Seq) -> Runs | None:
     for node in nodes:
         if type(node) is char:
             codes.append(node.code)
-        elif codes and type(node) is syntax.Repeat and _is_dot_star(node):
+        elif codes and syntax.dot_star_kind(node) == syntax.GREEDY:
             runs.append("".join(map(chr, codes)))
             codes = []
         else:
@@ -81,13 +81,6 @@ def _runs(nodes: syntax.Seq) -> Runs | None:
     if any("\n" in run for run in runs):
         return None
     return tuple(runs)
-
-
-def _is_dot_star(node: syntax.Repeat) -> bool:
-    return (
-        node.low == 0 and node.high is None and node.kind == syntax.GREEDY
-        and len(node.body) == 1 and type(node.body[0]) is syntax.AnyChar
-    )
 
 
 def finds(alternatives: tuple[Runs, ...], text: str, ignore_case: bool) -> bool | None:

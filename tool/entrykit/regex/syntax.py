@@ -1088,6 +1088,17 @@ def count_nodes(nodes: Seq) -> int:
     return count
 
 
+_ANY_CHAR: Seq = (AnyChar(),)
+
+
+def dot_star_kind(node: Node) -> str | None:
+    """The kind (GREEDY, LAZY, POSSESSIVE) of a `.*` (`.` repeated from none on, however
+    spelt), or None for any other node."""
+    if type(node) is Repeat and node.low == 0 and node.high is None and node.body == _ANY_CHAR:
+        return node.kind
+    return None
+
+
 def nodes_of_type(nodes: Seq, kind: type[_N]) -> list[_N]:
     """Every node of `nodes` and of their children whose type is `kind` (exactly), in no
     particular order: a quarter of the time `walk` takes to give every node and its flags."""
