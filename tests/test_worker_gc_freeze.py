@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+from collections.abc import Callable
 from datetime import date
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,15 +33,21 @@ def _report_tracked(root: Path, conn: Connection) -> None:
     conn.close()
 
 
-@_FORK
-def test_a_worker_leaves_what_it_holds_before_its_first_file_to_no_collection(tmp_path: Path) -> None:
+def _asked_in_a_forked_worker(report: Callable[[Path, Connection], None], root: Path) -> Any:
+    """What `report` sends from a child forked for it (a worker's setting, not this process's)."""
     context = multiprocessing.get_context("fork")
     mine, theirs = context.Pipe()
-    worker = context.Process(target=_report_tracked, args=(tmp_path, theirs))
+    worker = context.Process(target=report, args=(root, theirs))
     worker.start()
     assert mine.poll(120)
-    checker_tracked, later_tracked = mine.recv()
+    answer = mine.recv()
     worker.join(30)
+    return answer
+
+
+@_FORK
+def test_a_worker_leaves_what_it_holds_before_its_first_file_to_no_collection(tmp_path: Path) -> None:
+    checker_tracked, later_tracked = _asked_in_a_forked_worker(_report_tracked, tmp_path)
     assert not checker_tracked  # frozen: no collection walks it
     assert later_tracked  # what a file's check makes is collected as ever
 
@@ -55,13 +63,7 @@ def _report_thresholds(root: Path, conn: Connection) -> None:
 
 @_FORK
 def test_a_worker_collects_young_objects_rarely_and_keeps_the_older_thresholds(tmp_path: Path) -> None:
-    context = multiprocessing.get_context("fork")
-    mine, theirs = context.Pipe()
-    worker = context.Process(target=_report_thresholds, args=(tmp_path, theirs))
-    worker.start()
-    assert mine.poll(120)
-    before, after, enabled = mine.recv()
-    worker.join(30)
+    before, after, enabled = _asked_in_a_forked_worker(_report_thresholds, tmp_path)
     assert before == (700, 13, 17)
     assert after == (pipeline.WORKER_YOUNG_OBJECTS, 13, 17)
     assert enabled  # (cycles a file could leave are still collected, only later)
