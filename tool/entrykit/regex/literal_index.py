@@ -344,10 +344,10 @@ def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LIT
     return _cover(query, df or {}, min_len)
 
 
-def _covered_parts(query: Query, df: dict[str, int]) -> list[tuple[Query, frozenset[str]]] | None:
+def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, frozenset[str]]], frozenset[str]] | None:
     """The parts of `query` a text must hold one of, each with its cover (`cover`): the
-    branches of an "or", else the query itself; None where one has no cover. Their covers
-    together are the query's cover, and a text that holds the query holds a part whose cover
+    branches of an "or", else the query itself; and the query's cover, theirs together.
+    None where one has no cover. A text that holds the query holds a part whose cover
     literal it holds: where a text holds a cover literal, only the parts it covers need
     checking, not the whole query (most of whose branches a text does not hold)."""
     parts = query[1] if type(query) is tuple and query[0] == "or" else (query,)
@@ -357,7 +357,7 @@ def _covered_parts(query: Query, df: dict[str, int]) -> list[tuple[Query, frozen
         if chosen is None:
             return None
         out.append((part, chosen))
-    return out
+    return out, (out[0][1] if len(out) == 1 else frozenset().union(*[chosen for _, chosen in out]))
 
 
 # (the recursive walks below are module functions: a nested function that calls itself is a
@@ -625,17 +625,14 @@ class RegexIndex:
         self.fallback = []
         self._users = defaultdict(list)
         for number, (pattern, query) in enumerate(zip(self.patterns, self.queries, strict=True)):
-            parts = _covered_parts(query, df) if pattern is not None else None
-            if parts is None or len(parts) == 1:
-                self.covers.append(parts[0][1] if parts is not None else None)
-            else:
-                self.covers.append(frozenset().union(*[chosen for _, chosen in parts]))
+            covered = _covered_parts(query, df) if pattern is not None else None
+            self.covers.append(covered[1] if covered is not None else None)
             if pattern is None:
                 continue
-            if parts is None:
+            if covered is None:
                 self.fallback.append(number)
                 continue
-            for part, chosen in parts:
+            for part, chosen in covered[0]:
                 for lit in chosen:
                     self._users[lit] += (number, part)
 
