@@ -58,3 +58,15 @@ def test_every_literal_of_a_part_cover_finds_it() -> None:
     assert index.candidates("bc") == {0, 1}
     assert index.candidates("ab") == {0}
     assert index.candidates("cab") == {0, 1}
+
+
+def test_a_regex_without_a_cover_is_found_by_each_of_its_parts() -> None:
+    """`c` is too short to be a cover, so the regex has none: every text is checked for
+    `c`, and the other branch is found through its literal `ab` as any covered part is."""
+    query = ("or", (("and", ("ab", "ba")), "c"))
+    index = RegexIndex(["r"], 0, "search", ["ab ba", "c", "ab"], [query])
+    assert index.fallback == [0] and index.covers == [None]
+    assert index.candidates("ab ba") == {0}
+    assert index.candidates("c") == {0}
+    assert index.candidates("ab") == set()
+    assert index.candidates("ba b") == set()

@@ -344,20 +344,24 @@ def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LIT
     return _cover(query, df or {}, min_len)
 
 
-def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, frozenset[str]]], frozenset[str]] | None:
-    """The parts of `query` a text must hold one of, each with its cover (`cover`): the
-    branches of an "or", else the query itself; and the query's cover, theirs together.
-    None where one has no cover. A text that holds the query holds a part whose cover
-    literal it holds: where a text holds a cover literal, only the parts it covers need
-    checking, not the whole query (most of whose branches a text does not hold)."""
+def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, frozenset[str]]], list[Query]]:
+    """The parts of `query` a text must hold one of (the branches of an "or", else the
+    query itself): those with a cover (`cover`), each with it, and those without. A text
+    that holds the query holds a part; where it holds a covered part, it holds one of that
+    part's cover literals. So where a text holds a cover literal, only the parts it covers
+    need checking, not the whole query (most of whose branches a text does not hold); and
+    of a query some of whose parts have no cover, only those parts need checking for
+    every text. The query's cover is its parts' together, where every part has one."""
     parts = query[1] if type(query) is tuple and query[0] == "or" else (query,)
-    out = []
+    covered: list[tuple[Query, frozenset[str]]] = []
+    uncovered: list[Query] = []
     for part in parts:
         chosen = _cover(part, df, MIN_LITERAL)
         if chosen is None:
-            return None
-        out.append((part, chosen))
-    return out, (out[0][1] if len(out) == 1 else frozenset().union(*[chosen for _, chosen in out]))
+            uncovered.append(part)
+        else:
+            covered.append((part, chosen))
+    return covered, uncovered
 
 
 # (the recursive walks below are module functions: a nested function that calls itself is a
@@ -599,6 +603,9 @@ class RegexIndex:
     # cover literal -> the regexes it covers, each with the part of its query to check when a
     # text holds the literal (a flat list: number, part, number, part ...; no pair objects)
     _users: dict[str, list[Any]] = field(init=False, repr=False)
+    # each regex without a cover (`fallback`) with the parts of its query that have none,
+    # checked on every text (its covered parts are in `_users`)
+    _unindexed: list[tuple[int, Query]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.queries = []
@@ -623,18 +630,22 @@ class RegexIndex:
                 df[lit] += 1
         self.covers = []
         self.fallback = []
+        self._unindexed = []
         self._users = defaultdict(list)
         for number, (pattern, query) in enumerate(zip(self.patterns, self.queries, strict=True)):
-            covered = _covered_parts(query, df) if pattern is not None else None
-            self.covers.append(covered[1] if covered is not None else None)
             if pattern is None:
+                self.covers.append(None)
                 continue
-            if covered is None:
-                self.fallback.append(number)
-                continue
-            for part, chosen in covered[0]:
+            covered, uncovered = _covered_parts(query, df)
+            for part, chosen in covered:
                 for lit in chosen:
                     self._users[lit] += (number, part)
+            if not uncovered:
+                self.covers.append(covered[0][1] if len(covered) == 1 else frozenset().union(*[c for _, c in covered]))
+                continue
+            self.covers.append(None)
+            self.fallback.append(number)
+            self._unindexed.append((number, uncovered[0] if len(uncovered) == 1 else ("or", tuple(uncovered))))
 
     def texts_for(self, number: int) -> list[int]:
         """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
@@ -661,12 +672,14 @@ class RegexIndex:
         return self._keys.literals(keys, folded) if self._keys.longer else keys
 
     def candidates(self, text: str, literals: set[str] | None = None) -> set[int]:
-        """Regexes that may match `text`: the whole literal query of each regex whose cover
-        literal occurs in `text` holds there; regexes without a cover are always candidates."""
+        """Regexes that may match `text`: those whose literal query holds there, as one of its
+        parts does (`_covered_parts`). A part with a cover is checked only where the text
+        holds one of its literals; the parts without one, of a regex without a cover, on
+        every text."""
         present = self.literals_in(text) if literals is None else literals
         folded = fold(text)
-        # no cover, but single characters the regex needs may still rule the text out
-        found = {n for n in self.fallback if satisfied(self.queries[n], present, folded)}
+        # no cover, but single characters the parts without one need may still rule the text out
+        found = {n for n, uncovered in self._unindexed if satisfied(uncovered, present, folded)}
         for lit in present:
             users = self._users.get(lit)
             if users is None:
