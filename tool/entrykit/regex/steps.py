@@ -35,6 +35,7 @@ from __future__ import annotations
 import operator
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -277,7 +278,7 @@ class _InTexts(_InText):
         """The most characters in a row of each text that `takes` accepts."""
         found = self.runs.get(takes)
         if found is None:
-            found = self.runs[takes] = self.np.array([_longest_run(takes, text) for text in self.originals], dtype=self.np.int64)
+            found = self.runs[takes] = self.np.array(_longest_runs(takes, self.originals), dtype=self.np.int64)
         return found
 
     def compare(self, rest: Any) -> Any:
@@ -311,6 +312,37 @@ def _overlaps(word: str) -> bool:
 def _longest_run(takes: Takes, text: str) -> int:
     """The most characters in a row of `text` that `takes` accepts."""
     return max(map(len, _run_of(*takes).findall(text)), default=0)
+
+
+# The longest runs of the texts asked about many at once, kept per kind of run (`Takes`)
+# from one regex to the next: each regex without a cover is asked about every text of the
+# corpus, and most regexes take the same kinds (`.`, `\d`, `[A-Z]`), so the runs of a
+# text were worked out for the regex before. At most `RUN_KINDS_KEPT` kinds, each of at
+# most `RUN_TEXTS_KEPT` texts (and those of the call that passes it).
+RUN_KINDS_KEPT = 4
+RUN_TEXTS_KEPT = 1 << 17
+_runs_kept: OrderedDict[Takes, dict[str, int]] = OrderedDict()
+
+
+def _longest_runs(takes: Takes, texts: Sequence[str]) -> list[int]:
+    """`_longest_run` of each of `texts`, the answers kept for the next regex that asks."""
+    known = _runs_kept.get(takes)
+    if known is None:
+        if len(_runs_kept) >= RUN_KINDS_KEPT:
+            _runs_kept.popitem(last=False)  # the kind asked for longest ago
+        known = _runs_kept[takes] = {}
+    else:
+        _runs_kept.move_to_end(takes)
+        if len(known) >= RUN_TEXTS_KEPT:
+            known.clear()
+    get = known.get
+    out = []
+    for text in texts:
+        run = get(text)
+        if run is None:
+            run = known[text] = _longest_run(takes, text)
+        out.append(run)
+    return out
 
 
 @lru_cache(maxsize=4096)
