@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from entrykit import registry
 from entrykit.corpus import Corpus
 from entrykit.entry import Entry
+from entrykit.lint import collector
 from entrykit.regex import runner as regex_runner
 from entrykit.regex.literal_index import corpus_cross_matches
 from entrykit.regex.runner import RegexSettings
@@ -142,23 +143,10 @@ def _result_of(child: tuple[int, int]) -> Any:
     if status != 0 or not data:
         return _UNSET
     try:
-        with _no_collection():
+        with collector.paused():  # (each collection would walk every object of the corpus phase)
             return pickle.loads(data)
     except Exception:  # a child killed while it wrote
         return _UNSET
-
-
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """No garbage collection while many objects are made that hold no cycle: each
-    collection would walk every object of the corpus phase."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _abandon(child: tuple[int, int]) -> None:
