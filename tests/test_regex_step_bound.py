@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
 
 import pytest
 from hypothesis import assume, given, settings
@@ -233,21 +232,28 @@ def test_the_bounds_of_many_texts_at_once_are_those_of_each(pattern: str, texts:
 def test_the_runs_kept_from_one_regex_to_the_next_are_each_text_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """`_longest_runs` answers as `_longest_run` does, whether it works a run out or finds it
     kept: for kinds that differ only in their flags, after a kind is let go (more kinds
-    than are kept) and after its texts are (more texts than are kept)."""
+    than are kept) and after its texts are (more texts than are kept). Nothing is kept
+    outside `runs_remembered`, nor after it."""
     monkeypatch.setattr(steps, "RUN_KINDS_KEPT", 2)
     monkeypatch.setattr(steps, "RUN_TEXTS_KEPT", 3)
-    monkeypatch.setattr(steps, "_runs_kept", OrderedDict())
     kinds = [("[a-z]", 0), ("[a-z]", re.IGNORECASE), (".", 0), (r"[\d]", 0)]
     texts = ["ab 12", "x\nyyyy", "", "1234 5", "ABCDEF g", "ab 12"]
-    for start in range(3):
-        for takes in kinds + kinds[::-1]:
-            asked = texts[start:]
-            assert steps._longest_runs(takes, asked) == [steps._longest_run(takes, text) for text in asked]
-    assert len(steps._runs_kept) <= 2
-    for number in range(5):  # texts asked in twos: what is kept stays within 3 and a call's two
-        asked = [f"{number} a", f"{number} bb"]
-        assert steps._longest_runs((".", 0), asked) == [steps._longest_run((".", 0), text) for text in asked]
-        assert len(steps._runs_kept[(".", 0)]) <= 3 + 2
+    assert steps._runs_kept is None
+    with steps.runs_remembered():
+        kept = steps._runs_kept
+        assert kept is not None
+        for start in range(3):
+            for takes in kinds + kinds[::-1]:
+                asked = texts[start:]
+                assert steps._longest_runs(takes, asked) == [steps._longest_run(takes, text) for text in asked]
+        assert len(kept) <= 2
+        for number in range(5):  # texts asked in twos: what is kept stays within 3 and a call's two
+            asked = [f"{number} a", f"{number} bb"]
+            assert steps._longest_runs((".", 0), asked) == [steps._longest_run((".", 0), text) for text in asked]
+            assert len(kept[(".", 0)]) <= 3 + 2
+    assert steps._runs_kept is None
+    assert steps._longest_runs((".", 0), texts) == [steps._longest_run((".", 0), text) for text in texts]
+    assert steps._runs_kept is None
 
 
 @pytest.mark.parametrize(

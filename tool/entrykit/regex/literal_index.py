@@ -37,7 +37,7 @@ from entrykit.regex.compiling import compile_pattern
 from entrykit.regex.folding import TABLE as _TABLE
 from entrykit.regex.folding import fold
 from entrykit.regex.runner import Job, Outcome, RegexRunner, Status, Strikes
-from entrykit.regex.steps import longest_fast_text, runs_within_limit_each
+from entrykit.regex.steps import longest_fast_text, runs_remembered, runs_within_limit_each
 
 MIN_LITERAL = 2  # shortest literal the index uses (CJK words are often two characters)
 # Distinct regexes without a cover that a corpus's cross-matching runs (each on every text of
@@ -1122,15 +1122,16 @@ def _run_groups(
                 pairs[number] = matched
         chunk.clear()
 
-    for number, items in groups:
-        chunk.append((number, items))
-        size += len(items)
-        tried += len(items)
-        if size >= RUN_CHUNK:
+    with runs_remembered():  # (the regexes without a cover ask about the same texts, one after another)
+        for number, items in groups:
+            chunk.append((number, items))
+            size += len(items)
+            tried += len(items)
+            if size >= RUN_CHUNK:
+                flush()
+                size = 0
+        if chunk:
             flush()
-            size = 0
-    if chunk:
-        flush()
     return pairs, dict(timeouts), dict(errors), tried
 
 

@@ -36,7 +36,8 @@ import operator
 import re
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, TypeVar, cast
@@ -315,24 +316,42 @@ def _longest_run(takes: Takes, text: str) -> int:
 
 
 # The longest runs of the texts asked about many at once, kept per kind of run (`Takes`)
-# from one regex to the next: each regex without a cover is asked about every text of the
-# corpus, and most regexes take the same kinds (`.`, `\d`, `[A-Z]`), so the runs of a
-# text were worked out for the regex before. At most `RUN_KINDS_KEPT` kinds, each of at
-# most `RUN_TEXTS_KEPT` texts (and those of the call that passes it).
+# from one regex to the next while a cross-matching runs its regexes (`runs_remembered`):
+# each regex without a cover is asked about every text of the corpus, and most regexes
+# take the same kinds (`.`, `\d`, `[A-Z]`), so the runs of a text were worked out for the
+# regex before. At most `RUN_KINDS_KEPT` kinds, each of at most `RUN_TEXTS_KEPT` texts (and
+# those of the call that passes it); none kept outside such a block.
 RUN_KINDS_KEPT = 4
 RUN_TEXTS_KEPT = 1 << 17
-_runs_kept: OrderedDict[Takes, dict[str, int]] = OrderedDict()
+_runs_kept: OrderedDict[Takes, dict[str, int]] | None = None
+
+
+@contextmanager
+def runs_remembered() -> Iterator[None]:
+    """Within the block, the longest runs of the texts asked about many at once are kept for
+    the next regex that asks (`_longest_runs`); let go when it ends."""
+    global _runs_kept
+    outer = _runs_kept
+    _runs_kept = OrderedDict() if outer is None else outer
+    try:
+        yield
+    finally:
+        _runs_kept = outer
 
 
 def _longest_runs(takes: Takes, texts: Sequence[str]) -> list[int]:
-    """`_longest_run` of each of `texts`, the answers kept for the next regex that asks."""
-    known = _runs_kept.get(takes)
+    """`_longest_run` of each of `texts`, the answers kept for the next regex that asks
+    (within `runs_remembered`)."""
+    kept = _runs_kept
+    if kept is None:
+        return [_longest_run(takes, text) for text in texts]
+    known = kept.get(takes)
     if known is None:
-        if len(_runs_kept) >= RUN_KINDS_KEPT:
-            _runs_kept.popitem(last=False)  # the kind asked for longest ago
-        known = _runs_kept[takes] = {}
+        if len(kept) >= RUN_KINDS_KEPT:
+            kept.popitem(last=False)  # the kind asked for longest ago
+        known = kept[takes] = {}
     else:
-        _runs_kept.move_to_end(takes)
+        kept.move_to_end(takes)
         if len(known) >= RUN_TEXTS_KEPT:
             known.clear()
     get = known.get
