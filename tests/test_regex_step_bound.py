@@ -223,10 +223,14 @@ def test_the_bounds_of_many_texts_at_once_are_those_of_each(pattern: str, texts:
         re.compile(pattern, flags)
     except re.error:
         assume(False)
-    assert steps.text_steps_each(pattern, flags, texts) == [text_steps(pattern, flags, t) for t in texts]
+    each = [text_steps(pattern, flags, t) for t in texts]
+    assert steps.text_steps_each(pattern, flags, texts) == each
     assert steps.runs_within_limit_each(pattern, flags, texts) == [
         steps.runs_within_limit(pattern, flags, t) for t in texts
     ]
+    with steps.runs_remembered():  # as a cross-matching asks: the second time, from the runs kept
+        for _ in range(2):
+            assert steps.text_steps_each(pattern, flags, texts) == each
 
 
 def test_the_runs_kept_from_one_regex_to_the_next_are_each_text_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
