@@ -344,14 +344,16 @@ def cover(query: Query, df: dict[str, int] | None = None, min_len: int = MIN_LIT
     return _cover(query, df or {}, min_len)
 
 
-def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, frozenset[str]]], list[Query]]:
+def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, frozenset[str]]], frozenset[str] | None, Query]:
     """The parts of `query` a text must hold one of (the branches of an "or", else the
-    query itself): those with a cover (`cover`), each with it, and those without. A text
-    that holds the query holds a part; where it holds a covered part, it holds one of that
-    part's cover literals. So where a text holds a cover literal, only the parts it covers
-    need checking, not the whole query (most of whose branches a text does not hold); and
-    of a query some of whose parts have no cover, only those parts need checking for
-    every text. The query's cover is its parts' together, where every part has one."""
+    query itself) that have a cover (`cover`), each with it; the query's cover, theirs
+    together (None where some part has none); and, where it has none, what the parts
+    without one require (one of them, or their "or").
+
+    A text that holds the query holds a part; where it holds a covered part, it holds one
+    of that part's cover literals. So where a text holds a cover literal, only the parts
+    it covers need checking, not the whole query (most of whose branches a text does not
+    hold); and only the parts without a cover need checking on every text."""
     parts = query[1] if type(query) is tuple and query[0] == "or" else (query,)
     covered: list[tuple[Query, frozenset[str]]] = []
     uncovered: list[Query] = []
@@ -361,7 +363,9 @@ def _covered_parts(query: Query, df: dict[str, int]) -> tuple[list[tuple[Query, 
             uncovered.append(part)
         else:
             covered.append((part, chosen))
-    return covered, uncovered
+    if uncovered:
+        return covered, None, uncovered[0] if len(uncovered) == 1 else ("or", tuple(uncovered))
+    return covered, covered[0][1] if len(covered) == 1 else frozenset().union(*[c for _, c in covered]), None
 
 
 # (the recursive walks below are module functions: a nested function that calls itself is a
@@ -636,16 +640,14 @@ class RegexIndex:
             if pattern is None:
                 self.covers.append(None)
                 continue
-            covered, uncovered = _covered_parts(query, df)
+            covered, chosen_cover, rest = _covered_parts(query, df)
             for part, chosen in covered:
                 for lit in chosen:
                     self._users[lit] += (number, part)
-            if not uncovered:
-                self.covers.append(covered[0][1] if len(covered) == 1 else frozenset().union(*[c for _, c in covered]))
-                continue
-            self.covers.append(None)
-            self.fallback.append(number)
-            self._unindexed.append((number, uncovered[0] if len(uncovered) == 1 else ("or", tuple(uncovered))))
+            self.covers.append(chosen_cover)
+            if chosen_cover is None:
+                self.fallback.append(number)
+                self._unindexed.append((number, rest))
 
     def texts_for(self, number: int) -> list[int]:
         """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
