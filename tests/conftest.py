@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -80,6 +82,55 @@ def deadends_regexes(deadends_dir: Path) -> list[str]:
     """The distinct regexes of the deadends.dev canons, sorted."""
     documents = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(deadends_dir.rglob("*.json"))]
     return sorted({d["error"]["regex"] for d in documents if isinstance(d.get("error", {}).get("regex"), str)})
+
+
+ELSEWHERE = "elsewhere"  # where `collections_watched` says a collection started outside the watched functions
+
+
+@dataclass
+class CollectionsSeen:
+    """Where each collection started (the innermost watched function running, or `ELSEWHERE`),
+    and the watched functions that ran, in order."""
+
+    started: list[str] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def collections_watched(
+    monkeypatch: pytest.MonkeyPatch, watched: Mapping[str, tuple[Any, str]]
+) -> Iterator[CollectionsSeen]:
+    """The cyclic collector made to collect at every chance while the block runs, and told
+    where each collection started: `watched` names functions (name -> (owner, attribute))
+    replaced by ones that mark when they run."""
+    seen = CollectionsSeen()
+    running: list[str] = []
+
+    def marking(name: str, real: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            running.append(name)
+            seen.ran.append(name)
+            try:
+                return real(*args, **kwargs)
+            finally:
+                running.pop()
+
+        return run
+
+    def collecting(stage: str, info: dict[str, int]) -> None:
+        if stage == "start":
+            seen.started.append(running[-1] if running else ELSEWHERE)
+
+    for name, (owner, attribute) in watched.items():
+        monkeypatch.setattr(owner, attribute, marking(name, getattr(owner, attribute)))
+    threshold = gc.get_threshold()
+    gc.callbacks.append(collecting)
+    gc.set_threshold(1, 1, 1)  # a collection at every chance
+    try:
+        yield seen
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(collecting)
 
 
 @pytest.fixture

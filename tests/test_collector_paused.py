@@ -7,48 +7,23 @@ from __future__ import annotations
 import gc
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from entrykit.lint import collector, engine
 
-from .conftest import REPO, TODAY, make_config
+from .conftest import ELSEWHERE, REPO, TODAY, collections_watched, make_config
 
 
 def test_no_collection_starts_while_the_corpus_rules_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(REPO / "entries", tmp_path / "entries")
     config = make_config(tmp_path)
-    phase: list[str] = []
-    ran: list[str] = []
-    started_in: list[str] = []
-    real_findings = engine._corpus_findings
-
-    def corpus_findings(*args: Any) -> Any:
-        phase.append("corpus rules")
-        ran.append("corpus rules")
-        try:
-            return real_findings(*args)
-        finally:
-            phase.pop()
-
-    def collecting(stage: str, info: dict[str, int]) -> None:
-        if stage == "start":
-            started_in.append(phase[-1] if phase else "elsewhere")
-
-    monkeypatch.setattr(engine, "_corpus_findings", corpus_findings)
-    threshold = gc.get_threshold()
-    gc.callbacks.append(collecting)
-    gc.set_threshold(1, 1, 1)  # a collection at every chance
-    try:
+    with collections_watched(monkeypatch, {"corpus rules": (engine, "_corpus_findings")}) as seen:
         result = engine.lint(None, config, TODAY, cwd=tmp_path)
         assert gc.isenabled()
-    finally:
-        gc.set_threshold(*threshold)
-        gc.callbacks.remove(collecting)
-    assert ran == ["corpus rules"] and result.files
-    assert "elsewhere" in started_in  # (the collector ran, as asked, outside the phase)
-    assert "corpus rules" not in started_in
+    assert seen.ran == ["corpus rules"] and result.files
+    assert ELSEWHERE in seen.started  # (the collector ran, as asked, outside the phase)
+    assert "corpus rules" not in seen.started
 
 
 def test_paused_leaves_the_collector_as_it_found_it() -> None:

@@ -27,7 +27,7 @@ from entrykit.lint.reporters import _ONE_LINE, REPORTERS, diagnostic_json, diagn
 from entrykit.loader import display_path
 from entrykit.output_safety import _UNSAFE_IN_JSON, json_safe
 
-from .conftest import REPO, TODAY, make_config
+from .conftest import ELSEWHERE, REPO, TODAY, collections_watched, make_config
 
 ET001_TEXT = "id: [unclosed\n"
 
@@ -227,39 +227,14 @@ def test_the_collector_is_paused_while_the_cache_is_read(
     base, config = corpus
     cache = tmp_path_factory.mktemp("warm-cache")
     engine.lint(None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache)
-    collected_inside: list[str] = []
-    inside: list[str] = []
-    real_plan, real_reuse = engine._Run._plan, engine._reuse_corpus
-
-    def plan(self: Any, *args: Any) -> Any:
-        inside.append("plan")
-        try:
-            return real_plan(self, *args)
-        finally:
-            inside.pop()
-
-    def reuse(*args: Any) -> Any:
-        inside.append("reuse")
-        try:
-            return real_reuse(*args)
-        finally:
-            inside.pop()
-
-    def collecting(phase: str, info: dict[str, int]) -> None:
-        if phase == "start" and inside:
-            collected_inside.append(inside[-1])
-
-    monkeypatch.setattr(engine._Run, "_plan", plan)
-    monkeypatch.setattr(engine, "_reuse_corpus", reuse)
     settled: list[bool] = []
-    threshold = gc.get_threshold()
-    gc.callbacks.append(collecting)
-    gc.set_threshold(1, 1, 1)  # a collection at every chance
-    try:
+    watched = {"plan": (engine._Run, "_plan"), "reuse": (engine, "_reuse_corpus")}
+    with collections_watched(monkeypatch, watched) as seen:
         warm = engine.lint(
             None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache, settle=lambda: settled.append(gc.isenabled())
         )
         assert gc.isenabled()
+        collected_inside = [place for place in seen.started if place != ELSEWHERE]
         assert collected_inside == [] and settled == [False, False]  # paused: planning, then corpus findings
         edited = base / "entries" / "git" / "not-a-repository.yaml"
         edited.write_text(edited.read_text() + "# reviewed\n")
@@ -268,7 +243,4 @@ def test_the_collector_is_paused_while_the_cache_is_read(
             None, config, TODAY, cwd=base, use_cache=True, cache_dir=cache, settle=lambda: settled.append(gc.isenabled())
         )
         assert settled == [False]  # a file was checked: only what was read before it
-    finally:
-        gc.set_threshold(*threshold)
-        gc.callbacks.remove(collecting)
     assert _json(warm.diagnostics) == _json(again.diagnostics)
