@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -68,13 +69,13 @@ class _Counter:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.checked: list[str] = []
-        original = pipeline.Checker.check_file
+        original = pipeline.Checker.check_files
 
-        def spy(checker: pipeline.Checker, task: pipeline.Task) -> pipeline.FileRecord:
-            self.checked.append(task.key)
-            return original(checker, task)
+        def spy(checker: pipeline.Checker, tasks: Sequence[pipeline.Task]) -> list[pipeline.FileRecord]:
+            self.checked.extend(task.key for task in tasks)
+            return original(checker, tasks)
 
-        monkeypatch.setattr(pipeline.Checker, "check_file", spy)
+        monkeypatch.setattr(pipeline.Checker, "check_files", spy)
 
 
 @pytest.fixture

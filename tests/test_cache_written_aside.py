@@ -11,7 +11,7 @@ import shutil
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +106,13 @@ def test_a_cache_written_aside_is_the_one_written_here(
     assert all(result is not None and index is not None for result, index in _held(other, keys))
     # the writing after the corpus phase (its findings, late facts, the memo) merged with the child's
     checked: list[str] = []
-    real = pipeline.Checker.check_file
+    real = pipeline.Checker.check_files
 
-    def counted(checker: pipeline.Checker, task: pipeline.Task) -> Any:
-        checked.append(task.key)
-        return real(checker, task)
+    def counted(checker: pipeline.Checker, tasks: Sequence[pipeline.Task]) -> Any:
+        checked.extend(task.key for task in tasks)
+        return real(checker, tasks)
 
-    monkeypatch.setattr(pipeline.Checker, "check_file", counted)
+    monkeypatch.setattr(pipeline.Checker, "check_files", counted)
     warm = _lint(base, config, tmp_path / "apart", 1)
     assert checked == [] and _rows(warm) == _rows(here)
 

@@ -100,15 +100,32 @@ def test_findings_equal_the_plain_loop_over_every_rule(tmp_path: Path, rerun: Re
     checker = pipeline.Checker(config, DAY)
     plain = pipeline.Checker(config, DAY)
     firsts, seconds = _entries(root), _entries(root)
-    kinds: set[tuple[bool, bool]] = set()
-    for entry, same in zip(firsts, seconds, strict=True):
-        got = checker.findings(entry, rerun)
-        assert got == _plain_findings(plain, same, rerun)
-        kinds |= {(bool(f.related), dated) for dated, found in enumerate(got) for f in found}
+    got = checker.findings([(entry, rerun) for entry in firsts])
+    assert got == [_plain_findings(plain, same, rerun) for same in seconds]
+    kinds = {(bool(f.related), dated) for pair in got for dated, found in enumerate(pair) for f in found}
     if rerun is Rerun.ALL:  # (the corpus holds findings of every kind the loop tells apart)
         assert {(False, 0), (False, 1), (True, 0)} <= kinds
     if rerun is Rerun.NONE:
         assert not kinds
+
+
+@pytest.mark.parametrize("shift", range(len(Rerun)))
+def test_each_rule_over_a_batch_of_entries_asked_for_different_rules_gives_each_its_own(
+    tmp_path: Path, shift: int
+) -> None:
+    """A batch whose entries ask for all rules, the dated ones or none (each entry each of
+    them, over the shifts): each rule runs over every entry in turn, and each entry gets
+    the findings the plain loop gives it alone."""
+    root = _corpus(tmp_path)
+    config = engine.configured(load_config(root))
+    checker = pipeline.Checker(config, DAY)
+    plain = pipeline.Checker(config, DAY)
+    firsts, seconds = _entries(root), _entries(root)
+    kinds = list(Rerun)
+    reruns = [kinds[(n + shift) % len(kinds)] for n in range(len(firsts))]
+    got = checker.findings(list(zip(firsts, reruns, strict=True)))
+    assert got == [_plain_findings(plain, same, rerun) for same, rerun in zip(seconds, reruns, strict=True)]
+    assert any(undated or dated for undated, dated in got)
 
 
 def test_a_settings_section_is_read_once_and_as_the_reader_makes_it() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from entrykit.diagnostic import Finding, Severity
 
@@ -124,28 +124,38 @@ class Memo:
         return added
 
 
+# The entries a `PerEntry` keeps values of: the pipeline checks this many files at most
+# stage by stage (`lint.pipeline.BATCH_FILES`), each rule over all of them before the next
+# rule asks about the first again.
+ENTRIES_KEPT = 64
+
+
 class PerEntry(Generic[S, T]):
     """What rules derive from one entry under one setting (`make(entry, setting)`), made once
-    for the rules that ask about it in turn: the last entry's value is kept, with the
-    setting it was made under. The entry is held, so no other entry takes its id meanwhile;
-    the same settings object, the usual case, is equal without comparing its fields."""
+    for the rules that ask about it in turn: the values of the last `ENTRIES_KEPT` entries
+    asked about are kept, each with the setting it was made under. Each entry is held, so
+    no other entry takes its id meanwhile; the same settings object, the usual case, is
+    equal without comparing its fields."""
 
-    __slots__ = ("_make", "_last")
+    __slots__ = ("_make", "_kept")
 
     def __init__(self, make: Callable[[Entry, S], T]) -> None:
         self._make = make
-        self._last: tuple[Entry | None, Any, Any] = (None, None, None)
+        self._kept: dict[int, tuple[Entry, Any, T]] = {}  # id(entry) -> (entry, setting, value), oldest first
 
     def get(self, entry: Entry, setting: S) -> T:
-        last, last_setting, value = self._last
-        if last is entry and (last_setting is setting or last_setting == setting):
-            return cast(T, value)
+        kept = self._kept
+        known = kept.get(id(entry))
+        if known is not None and known[0] is entry and (known[1] is setting or known[1] == setting):
+            return known[2]
         made = self._make(entry, setting)
-        self._last = (entry, setting, made)
+        if known is None and len(kept) >= ENTRIES_KEPT:
+            del kept[next(iter(kept))]  # the entry first asked about
+        kept[id(entry)] = (entry, setting, made)
         return made
 
     def forget(self) -> None:
-        self._last = (None, None, None)
+        self._kept.clear()
 
 
 def memo_key(kind: str, *inputs: object) -> str:

@@ -40,7 +40,7 @@ from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.cache import open_store as open_cache
 from entrykit.lint.corpus_summary import shared, summarize, summary_entry
-from entrykit.lint.pipeline import Checker, Task, file_stat, run_tasks
+from entrykit.lint.pipeline import BATCH_FILES, Checker, Checking, Task, file_stat, run_tasks
 from entrykit.lint.records import (
     Dated,
     Failure,
@@ -1286,10 +1286,18 @@ def check(
     config = configured(config)
     checker = Checker(config, today, {}, len(entries))
     wanted = {id(e) for e in targets}
-    records = []
-    for entry in entries:
-        record = FileRecord(entry.path, entry.path, entry.abspath, entry.fmt, text=entry.text)
-        records.append(checker.check_entry(record, entry, Rerun.ALL if id(entry) in wanted else Rerun.NONE, True))
+    checks = [
+        Checking(
+            FileRecord(entry.path, entry.path, entry.abspath, entry.fmt, text=entry.text),
+            entry,
+            Rerun.ALL if id(entry) in wanted else Rerun.NONE,
+            True,
+        )
+        for entry in entries
+    ]
+    for start in range(0, len(checks), BATCH_FILES):
+        checker.check_entries(checks[start : start + BATCH_FILES])
+    records = [check.record for check in checks]
     failed = [
         FileRecord(f.path, f.path, f.abspath, file_format(f.abspath), failure=Failure(f.line, f.col, f.message))
         for f in failures

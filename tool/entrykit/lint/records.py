@@ -200,7 +200,7 @@ class FileRecord:
     results: list[StoredFinding] | None = None  # entry rules that do not read today; None: not run
     dated: Dated | None = None  # findings of the rules that read today
     directives: list[tuple[int, int, int | None, str]] = field(default_factory=list)
-    memo: dict[str, Any] = field(default_factory=dict)  # memo items added while checking it
+    memo: dict[str, Any] = field(default_factory=dict)  # memo items added while checking it (a batch's: `Checker.check_entries`)
     entry: Entry | None = None  # the parsed entry, when the caller keeps entries
     text: str | None = None  # content that stands in for the file (fixer, merge)
 
