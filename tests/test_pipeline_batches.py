@@ -158,3 +158,27 @@ def test_per_entry_lets_go_of_the_entry_asked_about_first_and_holds_no_more() ->
 
 def test_a_batch_is_no_larger_than_what_per_entry_keeps() -> None:
     assert pipeline.BATCH_FILES <= ENTRIES_KEPT and pipeline.MAX_CHUNK <= ENTRIES_KEPT
+
+
+def test_a_batch_holds_no_more_characters_of_parsed_files_than_allowed_but_a_larger_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _corpus(tmp_path)
+    tasks = _tasks(root)
+    whole = _checker(root).check_files(tasks)
+    sizes = sorted(len(path.read_text(encoding="utf-8")) for path in (root / "entries").rglob("*.yaml"))
+    limit = sizes[len(sizes) // 2] * 3  # (a few files of the median's size)
+    checked: list[list[int]] = []
+    real = pipeline.Checker.check_entries
+
+    def spy(checker: pipeline.Checker, checks: Any) -> None:
+        checked.append([len(check.entry.text) for check in checks])
+        real(checker, checks)
+
+    monkeypatch.setattr(pipeline, "BATCH_CHARACTERS", limit)
+    monkeypatch.setattr(pipeline.Checker, "check_entries", spy)
+    held = _checker(root).check_files(tasks)
+    assert [_kept(r) for r in held] == [_kept(r) for r in whole]
+    assert len(checked) > 2 and all(sum(batch) <= limit or len(batch) == 1 for batch in checked)
+    assert any(len(batch) > 1 for batch in checked)
+    assert sum(len(batch) for batch in checked) == sum(r.failure is None for r in whole)

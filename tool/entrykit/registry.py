@@ -127,7 +127,7 @@ class Memo:
 # The entries a `PerEntry` keeps values of: the pipeline checks this many files at most
 # stage by stage (`lint.pipeline.BATCH_FILES`), each rule over all of them before the next
 # rule asks about the first again.
-ENTRIES_KEPT = 64
+ENTRIES_KEPT = 256
 
 
 class PerEntry(Generic[S, T]):

@@ -51,10 +51,13 @@ POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it
 # Files checked at once, stage by stage (`Checker.check_files`): each fact over all of
 # them in turn, then each rule, rather than every step of one file before the next file's.
 # A step's code, its regexes and what it keeps stay in the processor's caches from one file
-# to the next: the same work takes about a sixth less CPU time on the generated 10,000-entry
+# to the next: the same work takes about a fifth less CPU time on the generated 10,000-entry
 # corpora (`benchmarks/targets.py --before`). A `PerEntry` value shared by several rules is
 # kept for as many entries.
 BATCH_FILES = registry.ENTRIES_KEPT
+# ... and at most this many characters of them (a file with more is checked alone): a batch
+# holds its files parsed at once, and a pull request may add files of `max_file_bytes` each.
+BATCH_CHARACTERS = 1 << 20
 MAX_CHUNK = BATCH_FILES  # the most files a pool worker is sent at once: one batch
 # New objects a pool worker makes before its collector first looks at them. What survives a
 # file in a worker is what its memos keep (parsed regexes, message tokens, readings): acyclic,
@@ -234,15 +237,23 @@ class Checker:
 
     def check_files(self, tasks: Sequence[Task]) -> list[FileRecord]:
         """Read, hash and check some files (at most `BATCH_FILES`), the parsed ones stage by
-        stage (`check_entries`). A record with `summary` None and no failure means: unchanged
-        since `task.cached_digest`, nothing asked was missing."""
+        stage (`check_entries`), as many at once as `BATCH_CHARACTERS` allows. A record with
+        `summary` None and no failure means: unchanged since `task.cached_digest`, nothing
+        asked was missing."""
         records: list[FileRecord] = []
         checks: list[Checking] = []
+        held = 0  # characters of the parsed files not checked yet
         for task in tasks:
             record, check = self._read(task)
             records.append(record)
-            if check is not None:
-                checks.append(check)
+            if check is None:
+                continue
+            size = len(check.entry.text)
+            if checks and held + size > BATCH_CHARACTERS:
+                self.check_entries(checks)
+                checks, held = [], 0
+            checks.append(check)
+            held += size
         self.check_entries(checks)
         return records
 
