@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from entrykit import registry
 from entrykit.config import load_config
 from entrykit.lint import engine, pipeline
 from entrykit.lint.records import FileRecord, Rerun
@@ -182,3 +183,21 @@ def test_a_batch_holds_no_more_characters_of_parsed_files_than_allowed_but_a_lar
     assert len(checked) > 2 and all(sum(batch) <= limit or len(batch) == 1 for batch in checked)
     assert any(len(batch) > 1 for batch in checked)
     assert sum(len(batch) for batch in checked) == sum(r.failure is None for r in whole)
+
+
+def test_what_rules_derived_of_a_batch_s_entries_is_let_go_once_it_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _corpus(tmp_path)
+    held: list[int] = []
+    real = pipeline.Checker.findings
+
+    def spy(checker: pipeline.Checker, checks: Any) -> Any:
+        found = real(checker, checks)
+        held.append(sum(len(kept._kept) for kept in registry._PER_ENTRY))
+        return found
+
+    monkeypatch.setattr(pipeline.Checker, "findings", spy)
+    _checker(root).check_files(_tasks(root))
+    assert held and held[0] > 0  # (the rules kept values while the batch was checked)
+    assert all(not kept._kept for kept in registry._PER_ENTRY)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -133,15 +134,16 @@ ENTRIES_KEPT = 256
 class PerEntry(Generic[S, T]):
     """What rules derive from one entry under one setting (`make(entry, setting)`), made once
     for the rules that ask about it in turn: the values of the last `ENTRIES_KEPT` entries
-    asked about are kept, each with the setting it was made under. Each entry is held, so
-    no other entry takes its id meanwhile; the same settings object, the usual case, is
-    equal without comparing its fields."""
+    asked about are kept, each with the setting it was made under, until `forget_entries`.
+    Each entry is held, so no other entry takes its id meanwhile; the same settings object,
+    the usual case, is equal without comparing its fields."""
 
-    __slots__ = ("_make", "_kept")
+    __slots__ = ("_make", "_kept", "__weakref__")
 
     def __init__(self, make: Callable[[Entry, S], T]) -> None:
         self._make = make
         self._kept: dict[int, tuple[Entry, Any, T]] = {}  # id(entry) -> (entry, setting, value), oldest first
+        _PER_ENTRY.add(self)
 
     def get(self, entry: Entry, setting: S) -> T:
         kept = self._kept
@@ -156,6 +158,16 @@ class PerEntry(Generic[S, T]):
 
     def forget(self) -> None:
         self._kept.clear()
+
+
+_PER_ENTRY: weakref.WeakSet[PerEntry[Any, Any]] = weakref.WeakSet()
+
+
+def forget_entries() -> None:
+    """Let go of the entries every `PerEntry` holds (the pipeline, after each batch: a
+    process that checked files holds none of them after)."""
+    for kept in _PER_ENTRY:
+        kept.forget()
 
 
 def memo_key(kind: str, *inputs: object) -> str:

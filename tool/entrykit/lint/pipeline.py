@@ -214,7 +214,8 @@ class Checker:
     def check_entries(self, checks: Sequence[Checking]) -> None:
         """Fill each record from its parsed entry: summary and facts (where `facts`), findings
         of the rules its `rerun` asks for; stage by stage over all of them (at most
-        `BATCH_FILES`), facts first. What they added to the memo goes with the last record."""
+        `BATCH_FILES`), facts first. What they added to the memo goes with the last record;
+        what rules derived of the entries (`registry.PerEntry`) is let go at the end."""
         # Facts first: the regex fact runs all of an entry's own regex work in one round trip
         # to the regex worker, whose outcomes the regex rules then reuse.
         self.summarize([(c.record, c.entry) for c in checks if c.facts])
@@ -234,6 +235,7 @@ class Checker:
                 check.record.entry = check.entry
         if checks:
             checks[-1].record.memo = self.memo.take_added()
+        registry.forget_entries()
 
     def check_files(self, tasks: Sequence[Task]) -> list[FileRecord]:
         """Read, hash and check some files (at most `BATCH_FILES`), the parsed ones stage by
