@@ -141,7 +141,7 @@ class Checker:
                 memo=self.memo,
             )
             self.rules.append((rule, ctx))
-        self._runs: dict[Rerun, list[RuleRun]] = {}
+        self._runs: list[RuleRun] = []
         self._runs_of: list[tuple[registry.Rule, registry.Context]] | None = None  # the rules they were read from
         self.facts = [f for f in registry.all_facts() if any(config.enabled(c) for c in f.rules)]
         self.all_facts = self.facts
@@ -164,11 +164,11 @@ class Checker:
         """(undated, dated) findings of the entry rules each (entry, rerun) asks for, places
         resolved: each rule over every entry in turn, an entry's findings in the rules' order."""
         if self._runs_of is not self.rules:  # (read again where the rules were replaced: benchmarks/cold_costs.py)
-            self._runs, self._runs_of = {kind: _rule_runs(self.rules, kind) for kind in Rerun}, self.rules
+            self._runs, self._runs_of = _rule_runs(self.rules), self.rules
         found_of: list[tuple[list[StoredFinding], list[StoredFinding]]] = [([], []) for _ in checks]
-        for rule, func, ctx, is_dated in self._runs[Rerun.ALL]:
+        for rule, func, ctx, is_dated in self._runs:
             for (entry, rerun), (undated, dated) in zip(checks, found_of, strict=True):
-                if rerun is Rerun.NONE or (rerun is Rerun.DATED and not is_dated):
+                if not asks_rule(rerun, is_dated):
                     continue
                 try:
                     found = list(func(entry, ctx))
@@ -312,14 +312,15 @@ class Checking:
 RuleRun = tuple[registry.Rule, registry.EntryRule, registry.Context, bool]
 
 
-def _rule_runs(rules: Sequence[tuple[registry.Rule, registry.Context]], rerun: Rerun) -> list[RuleRun]:
-    """(rule, function, context, dated) of each rule `rerun` asks for, in order: read once
-    per checker rather than once per rule and file."""
-    return [
-        (rule, rule.func, ctx, rule.dated)
-        for rule, ctx in rules
-        if rule.func is not None and (rerun is Rerun.ALL or (rerun is Rerun.DATED and rule.dated))
-    ]
+def _rule_runs(rules: Sequence[tuple[registry.Rule, registry.Context]]) -> list[RuleRun]:
+    """(rule, function, context, dated) of each entry rule, in order: read once per checker
+    rather than once per rule and file."""
+    return [(rule, rule.func, ctx, rule.dated) for rule, ctx in rules if rule.func is not None]
+
+
+def asks_rule(rerun: Rerun, dated: bool) -> bool:
+    """Whether a file whose check is `rerun` runs a rule that reads today (`dated`) or not."""
+    return rerun is Rerun.ALL or (rerun is Rerun.DATED and dated)
 
 
 _WORKER: dict[str, Any] = {}
