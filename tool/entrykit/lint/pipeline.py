@@ -51,9 +51,9 @@ POOL_MIN_FILES = 48  # below this many files to check, a pool costs more than it
 # Files checked at once, stage by stage (`Checker.check_files`): each fact over all of
 # them in turn, then each rule, rather than every step of one file before the next file's.
 # A step's code, its regexes and what it keeps stay in the processor's caches from one file
-# to the next: the same work takes about a fifth less CPU time on the generated 10,000-entry
-# corpora (`benchmarks/targets.py --before`). A `PerEntry` value shared by several rules is
-# kept for as many entries.
+# to the next: the same work takes a fifth or more less CPU time on the generated
+# 10,000-entry corpora (`benchmarks/batches.py`). A `PerEntry` value shared by several rules
+# is kept for as many entries.
 BATCH_FILES = registry.ENTRIES_KEPT
 # ... and at most this many characters of them (a file with more is checked alone): a batch
 # holds its files parsed at once, and a pull request may add files of `max_file_bytes` each.
