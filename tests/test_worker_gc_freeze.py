@@ -65,7 +65,7 @@ def _report_thresholds(root: Path, conn: Connection) -> None:
 def test_a_worker_collects_young_objects_rarely_and_keeps_the_older_thresholds(tmp_path: Path) -> None:
     before, after, enabled = _asked_in_a_forked_worker(_report_thresholds, tmp_path)
     assert before == (700, 13, 17)
-    assert after == (pipeline.WORKER_YOUNG_OBJECTS, 13, 17)
+    assert after == (pipeline.CHECKING_YOUNG_OBJECTS, 13, 17)
     assert enabled  # (cycles a file could leave are still collected, only later)
 
 

@@ -1,4 +1,4 @@
-"""The cyclic garbage collector paused while a phase makes many objects that hold no cycle."""
+"""The cyclic garbage collector paused, or made to look less often, while a phase makes many objects that hold no cycle."""
 
 from __future__ import annotations
 
@@ -23,3 +23,17 @@ def paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@contextmanager
+def young_threshold(objects: int) -> Iterator[None]:
+    """The collector's first threshold (new objects before it looks at them) at least
+    `objects` while the block runs; the thresholds as they were, after. For a phase whose
+    objects live a while (a batch of files checked at once) and hold no cycle: each
+    collection would walk them all again and find nothing."""
+    young, older, oldest = gc.get_threshold()
+    gc.set_threshold(max(young, objects), older, oldest)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, older, oldest)

@@ -33,6 +33,7 @@ from entrykit.deferred import load_deferred
 from entrykit.diagnostic import Finding
 from entrykit.entry import PLACES, Entry, pack_places
 from entrykit.errors import EntrykitError, RuleCrashed
+from entrykit.lint import collector
 from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import content_digest
 from entrykit.lint.corpus_summary import summarize, summary_entry, without_fact_fields
@@ -59,14 +60,15 @@ BATCH_FILES = registry.ENTRIES_KEPT
 # holds its files parsed at once, and a pull request may add files of `max_file_bytes` each.
 BATCH_CHARACTERS = 1 << 20
 MAX_CHUNK = BATCH_FILES  # the most files a pool worker is sent at once: one batch
-# New objects a pool worker makes before its collector first looks at them. What survives a
-# file in a worker is what its memos keep (parsed regexes, message tokens, readings): acyclic,
-# and mostly let go again within some thousands of files. At 50,000 (the parent's) each
-# collection walked the memos anew: 4% of a worker's time on a diverse 10k corpus and on
-# 100k, for no garbage (a lint makes cycles only at import, and hostile entries add a few
-# dozen objects in all). At this many, each worker of a diverse 100k lint collects once (in
-# 50,000 files); the garbage a file could leave in cycles is still collected, only later.
-WORKER_YOUNG_OBJECTS = 1_000_000
+# New objects a process checking files (a pool worker; this one, checking them itself) makes
+# before its collector first looks at them. What survives a file is what the memos keep
+# (parsed regexes, message tokens, readings) and, until its batch is checked, its entry:
+# acyclic. At 50,000 (the command's) each collection walked them anew: 4% of a worker's time
+# on a diverse 10k corpus and on 100k, and a tenth of a `--jobs 1` lint's once files were
+# checked in batches, for no garbage (a lint makes cycles only at import, and hostile entries
+# add a few dozen objects in all). At this many, each worker of a diverse 100k lint collects
+# once (in 50,000 files); the garbage a file could leave in cycles is still collected, only later.
+CHECKING_YOUNG_OBJECTS = 1_000_000
 RACY_NS = 2_000_000_000  # a file changed this recently may change again within its mtime tick
 
 
@@ -355,7 +357,7 @@ def _init_worker(
     # its checker) lives as long as the worker: no collection need walk it, file after file.
     gc.freeze()
     _, older, oldest = gc.get_threshold()
-    gc.set_threshold(WORKER_YOUNG_OBJECTS, older, oldest)
+    gc.set_threshold(CHECKING_YOUNG_OBJECTS, older, oldest)
 
 
 def _check_chunk(chunk: Sequence[Task | int]) -> list[tuple[Any, ...]]:
@@ -392,8 +394,9 @@ def run_tasks(
     """Check every task, in a pool of `jobs` processes when there are enough; in order."""
     few_files(checker, len(tasks))
     if jobs <= 1 or len(tasks) < POOL_MIN_FILES or checker.keep_entries:
-        for start in range(0, len(tasks), BATCH_FILES):
-            yield from checker.check_files(tasks[start : start + BATCH_FILES])
+        with collector.young_threshold(CHECKING_YOUNG_OBJECTS):
+            for start in range(0, len(tasks), BATCH_FILES):
+                yield from checker.check_files(tasks[start : start + BATCH_FILES])
         return
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:  # what the facts make ready here, the forked workers share
