@@ -596,7 +596,6 @@ class RegexIndex:
     df_texts: Iterable[str] = ()
     known_queries: Sequence[Query] | None = field(default=None, repr=False)
     covers: list[frozenset[str] | None] = field(init=False)
-    fallback: list[int] = field(init=False)
     queries: list[Query] = field(init=False)
     # literals of each df text (a tuple, not a set: a corpus has one for every signature and example)
     df_literals: list[tuple[str, ...]] = field(init=False, repr=False)
@@ -607,7 +606,7 @@ class RegexIndex:
     # cover literal -> the regexes it covers, each with the part of its query to check when a
     # text holds the literal (a flat list: number, part, number, part ...; no pair objects)
     _users: dict[str, list[Any]] = field(init=False, repr=False)
-    # each regex without a cover (`fallback`) with the parts of its query that have none,
+    # each regex without a cover, in order, with the parts of its query that have none,
     # checked on every text (its covered parts are in `_users`)
     _unindexed: list[tuple[int, Query]] = field(init=False, repr=False)
 
@@ -633,7 +632,6 @@ class RegexIndex:
             for lit in found:
                 df[lit] += 1
         self.covers = []
-        self.fallback = []
         self._unindexed = []
         self._users = defaultdict(list)
         for number, (pattern, query) in enumerate(zip(self.patterns, self.queries, strict=True)):
@@ -646,8 +644,12 @@ class RegexIndex:
                     self._users[lit] += (number, part)
             self.covers.append(chosen_cover)
             if chosen_cover is None:
-                self.fallback.append(number)
                 self._unindexed.append((number, rest))
+
+    @property
+    def fallback(self) -> list[int]:
+        """The regexes without a cover, which are checked on every text."""
+        return [number for number, _ in self._unindexed]
 
     def texts_for(self, number: int) -> list[int]:
         """Indices of the `df_texts` that regex `number` may match (its literal query holds)."""
