@@ -110,7 +110,6 @@ def test_lint_gives_the_same_diagnostics_however_many_files_a_batch_holds(
     config = load_config(root)
     batched = list(engine.lint(None, config, DAY, cwd=root).diagnostics)
     monkeypatch.setattr(pipeline, "BATCH_FILES", 1)
-    monkeypatch.setattr(engine, "BATCH_FILES", 1)
     alone = list(engine.lint(None, config, DAY, cwd=root).diagnostics)
     assert batched == alone and len({d.code for d in batched}) > 5
 
@@ -201,3 +200,22 @@ def test_what_rules_derived_of_a_batch_s_entries_is_let_go_once_it_is_checked(
     _checker(root).check_files(_tasks(root))
     assert held and held[0] > 0  # (the rules kept values while the batch was checked)
     assert all(not kept._kept for kept in registry._PER_ENTRY)
+
+
+def test_entries_are_checked_a_batch_of_at_most_batch_files_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _corpus(tmp_path)
+    whole = _checker(root).check_files(_tasks(root))
+    sizes: list[int] = []
+    real = pipeline.Checker._check_batch
+
+    def spy(checker: pipeline.Checker, checks: Any) -> None:
+        sizes.append(len(checks))
+        real(checker, checks)
+
+    monkeypatch.setattr(pipeline, "BATCH_FILES", 3)
+    monkeypatch.setattr(pipeline.Checker, "_check_batch", spy)
+    held = _checker(root).check_files(_tasks(root))
+    assert [_kept(r) for r in held] == [_kept(r) for r in whole]
+    assert max(sizes) == 3 and sum(sizes) == sum(r.failure is None for r in whole)

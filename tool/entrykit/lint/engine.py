@@ -40,7 +40,7 @@ from entrykit.lint import suppressions as suppress
 from entrykit.lint.cache import Store, environment_key
 from entrykit.lint.cache import open_store as open_cache
 from entrykit.lint.corpus_summary import shared, summarize, summary_entry
-from entrykit.lint.pipeline import BATCH_FILES, Checker, Checking, Task, file_stat, run_tasks
+from entrykit.lint.pipeline import Checker, Checking, Task, file_stat, run_tasks
 from entrykit.lint.records import (
     Dated,
     Failure,
@@ -1295,8 +1295,7 @@ def check(
         )
         for entry in entries
     ]
-    for start in range(0, len(checks), BATCH_FILES):
-        checker.check_entries(checks[start : start + BATCH_FILES])
+    checker.check_entries(checks)
     records = [check.record for check in checks]
     failed = [
         FileRecord(f.path, f.path, f.abspath, file_format(f.abspath), failure=Failure(f.line, f.col, f.message))

@@ -215,9 +215,15 @@ class Checker:
 
     def check_entries(self, checks: Sequence[Checking]) -> None:
         """Fill each record from its parsed entry: summary and facts (where `facts`), findings
-        of the rules its `rerun` asks for; stage by stage over all of them (at most
-        `BATCH_FILES`), facts first. What they added to the memo goes with the last record;
-        what rules derived of the entries (`registry.PerEntry`) is let go at the end."""
+        of the rules its `rerun` asks for; stage by stage over a batch of `BATCH_FILES` of
+        them at a time (`_check_batch`)."""
+        for start in range(0, len(checks), BATCH_FILES):
+            self._check_batch(checks[start : start + BATCH_FILES])
+
+    def _check_batch(self, checks: Sequence[Checking]) -> None:
+        """`check_entries` of one batch, facts first. What its checks added to the memo goes
+        with its last record; what rules derived of its entries (`registry.PerEntry`) is let
+        go at the end."""
         # Facts first: the regex fact runs all of an entry's own regex work in one round trip
         # to the regex worker, whose outcomes the regex rules then reuse.
         self.summarize([(c.record, c.entry) for c in checks if c.facts])
@@ -240,8 +246,8 @@ class Checker:
         registry.forget_entries()
 
     def check_files(self, tasks: Sequence[Task]) -> list[FileRecord]:
-        """Read, hash and check some files (at most `BATCH_FILES`), the parsed ones stage by
-        stage (`check_entries`), as many at once as `BATCH_CHARACTERS` allows. A record with
+        """Read, hash and check some files, the parsed ones stage by stage (`check_entries`),
+        as many at once as `BATCH_CHARACTERS` allows. A record with
         `summary` None and no failure means: unchanged since `task.cached_digest`, nothing
         asked was missing."""
         records: list[FileRecord] = []
